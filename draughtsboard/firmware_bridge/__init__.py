@@ -1,0 +1,1 @@
+"""Serial link to a microcontroller that scans the switches and drives the LEDs."""

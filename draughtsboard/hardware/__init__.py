@@ -1,0 +1,1 @@
+"""Adapters that drive the reed-switch matrix, LEDs, buzzer and buttons through gpiozero."""
