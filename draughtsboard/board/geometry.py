@@ -1,0 +1,192 @@
+"""Board geometry as data: size, square numbering, algebraic names and diagonal rays.
+
+Every board here has a dark square in White's lower-left corner (a1) and is played on the
+dark squares only. Squares are addressed three ways:
+
+* the variant's **number** (Russian and international: row by row from White's top left,
+  1 = b8 or b10; Lasca boards: row by row from a1, 1 = a1);
+* the **algebraic name** (``a1`` ... ``h8``), file and rank from White's side;
+* the engine's **bit index** ``rank * (size + 1) + file``: a full grid with one spare
+  column, so that every diagonal step is a fixed shift (+size+2, +size, -size, -size-2)
+  and a step off the board lands on the spare column or outside the mask.
+
+Ray tables are computed once per geometry (instances are cached) and shared by every
+position on that board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cache
+
+FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+class Numbering(Enum):
+    """Where square 1 is and in which order numbers run."""
+
+    FROM_TOP_LEFT = "top-left"  # Russian, international: 1 = b8 / b10, row by row downwards
+    FROM_BOTTOM_LEFT = "bottom-left"  # Lasca boards: 1 = a1, row by row upwards
+
+
+# Direction indices. NE and NW are White's forward directions.
+NE, NW, SE, SW = 0, 1, 2, 3
+DIRECTIONS = (NE, NW, SE, SW)
+OPPOSITE = {NE: SW, SW: NE, NW: SE, SE: NW}
+
+
+@dataclass(frozen=True, eq=False)
+class Geometry:
+    size: int
+    numbering: Numbering
+    # Derived tables, filled in __post_init__.
+    square_count: int = field(init=False)
+    bit_of_number: tuple[int, ...] = field(init=False, repr=False)  # index 0 unused
+    number_of_bit: tuple[int, ...] = field(init=False, repr=False)  # 0 where not a square
+    name_of_bit: tuple[str, ...] = field(init=False, repr=False)
+    bit_of_name: dict[str, int] = field(init=False, repr=False)
+    board_mask: int = field(init=False, repr=False)
+    shifts: tuple[int, int, int, int] = field(init=False, repr=False)
+    rays: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False, repr=False)
+    neighbour: tuple[tuple[int, int, int, int], ...] = field(init=False, repr=False)
+    rank_masks: tuple[int, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        n = self.size
+        width = n + 1
+        squares = [
+            (rank, file) for rank in range(n) for file in range(n) if (rank + file) % 2 == 0
+        ]
+        if self.numbering is Numbering.FROM_TOP_LEFT:
+            ordered = sorted(squares, key=lambda rf: (-rf[0], rf[1]))
+        else:
+            ordered = sorted(squares, key=lambda rf: (rf[0], rf[1]))
+        total_bits = n * width
+        number_of_bit = [0] * total_bits
+        bit_of_number = [-1]
+        name_of_bit = [""] * total_bits
+        bit_of_name = {}
+        board_mask = 0
+        for number, (rank, file) in enumerate(ordered, 1):
+            bit = rank * width + file
+            bit_of_number.append(bit)
+            number_of_bit[bit] = number
+            name = f"{FILES[file]}{rank + 1}"
+            name_of_bit[bit] = name
+            bit_of_name[name] = bit
+            board_mask |= 1 << bit
+        steps = {NE: (1, 1), NW: (1, -1), SE: (-1, 1), SW: (-1, -1)}
+        rays = [((), (), (), ())] * total_bits
+        neighbour = [(-1, -1, -1, -1)] * total_bits
+        for rank, file in squares:
+            bit = rank * width + file
+            per_direction = []
+            for direction in DIRECTIONS:
+                dr, df = steps[direction]
+                ray = []
+                r, f = rank + dr, file + df
+                while 0 <= r < n and 0 <= f < n:
+                    ray.append(r * width + f)
+                    r, f = r + dr, f + df
+                per_direction.append(tuple(ray))
+            rays[bit] = tuple(per_direction)
+            neighbour[bit] = tuple(ray[0] if ray else -1 for ray in per_direction)
+        rank_masks = []
+        for rank in range(n):
+            mask = 0
+            for file in range(n):
+                if (rank + file) % 2 == 0:
+                    mask |= 1 << (rank * width + file)
+            rank_masks.append(mask)
+        set_ = object.__setattr__
+        set_(self, "square_count", len(ordered))
+        set_(self, "bit_of_number", tuple(bit_of_number))
+        set_(self, "number_of_bit", tuple(number_of_bit))
+        set_(self, "name_of_bit", tuple(name_of_bit))
+        set_(self, "bit_of_name", bit_of_name)
+        set_(self, "board_mask", board_mask)
+        set_(self, "shifts", (n + 2, n, -n, -(n + 2)))
+        set_(self, "rays", tuple(rays))
+        set_(self, "neighbour", tuple(neighbour))
+        set_(self, "rank_masks", tuple(rank_masks))
+
+    # -- conversions ------------------------------------------------------------------
+
+    @property
+    def numbers(self) -> range:
+        return range(1, self.square_count + 1)
+
+    def coords(self, number: int) -> tuple[int, int]:
+        """(file, rank) of square ``number``, both 0-based from White's lower left."""
+        bit = self.bit_of_number[number]
+        return bit % (self.size + 1), bit // (self.size + 1)
+
+    def number_at(self, file: int, rank: int) -> int:
+        """Square number at 0-based (file, rank); ValueError for a light or off-board square."""
+        if not (0 <= file < self.size and 0 <= rank < self.size) or (file + rank) % 2:
+            raise ValueError(f"({file}, {rank}) is not a playable square on {self.size}x{self.size}")
+        return self.number_of_bit[rank * (self.size + 1) + file]
+
+    def name(self, number: int) -> str:
+        """Algebraic name (``c3``) of square ``number``."""
+        return self.name_of_bit[self.bit_of_number[number]]
+
+    def number_of_name(self, name: str) -> int:
+        """Square number of an algebraic name; KeyError when not a playable square."""
+        return self.number_of_bit[self.bit_of_name[name]]
+
+    def mask_of_bits(self, bits: int) -> int:
+        """Engine bitboard -> occupancy mask over square numbers (bit n-1 for square n)."""
+        mask = 0
+        number_of_bit = self.number_of_bit
+        while bits:
+            low = bits & -bits
+            mask |= 1 << (number_of_bit[low.bit_length() - 1] - 1)
+            bits ^= low
+        return mask
+
+    def bits_of_mask(self, mask: int) -> int:
+        """Occupancy mask over square numbers -> engine bitboard."""
+        bits = 0
+        bit_of_number = self.bit_of_number
+        while mask:
+            low = mask & -mask
+            bits |= 1 << bit_of_number[low.bit_length()]
+            mask ^= low
+        return bits
+
+
+@cache
+def geometry(size: int, numbering: Numbering) -> Geometry:
+    """The shared geometry for a board size and numbering (built once)."""
+    return Geometry(size, numbering)
+
+
+def iter_bits(bits: int):
+    """Yield the bit indices set in ``bits``, lowest first."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+# The board of each variant name, so that adapters (switch matrices, LED chains) can lay
+# out a board without loading the rules.
+BOARD_OF_VARIANT: dict[str, tuple[int, Numbering]] = {
+    "russian": (8, Numbering.FROM_TOP_LEFT),
+    "international": (10, Numbering.FROM_TOP_LEFT),
+    "lasca": (7, Numbering.FROM_BOTTOM_LEFT),
+    "column": (8, Numbering.FROM_TOP_LEFT),
+    "column-7x7": (7, Numbering.FROM_BOTTOM_LEFT),
+}
+
+
+def geometry_for_variant(name: str) -> Geometry:
+    """The board geometry of a variant name; ValueError naming the known ones."""
+    try:
+        size, numbering = BOARD_OF_VARIANT[name]
+    except KeyError:
+        known = ", ".join(sorted(BOARD_OF_VARIANT))
+        raise ValueError(f"unknown variant {name!r} (known: {known})") from None
+    return geometry(size, numbering)
