@@ -1,0 +1,151 @@
+"""Opening a whole board (switches, LEDs, buzzer, buttons) on real or simulated pins.
+
+This is what the ``play``, ``replay`` and ``diag`` commands call: one function per backend,
+both returning a :class:`HardwareBoard` that is a ``SensorSource`` and an ``LedSink`` at
+once, so the caller never knows which one it got.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+
+from gpiozero import Button, Buzzer
+from gpiozero.pins import Factory
+from gpiozero.pins.mock import MockFactory
+
+from draughtsboard.board.ports import LedFrame, Snapshot
+
+from .blink import BlinkingSink
+from .config import BoardConfig, builtin_config
+from .led_matrix import GpioMatrixLeds
+from .pins import resolve_pin_factory
+from .reed_matrix import ReedMatrix
+from .shift_register import ShiftRegisterLeds
+from .simulation import SimulatedBoard
+
+
+class NoLeds:
+    """The LED sink of a board without LEDs: frames are accepted and ignored."""
+
+    def __init__(self, square_count: int) -> None:
+        self.square_count = square_count
+        self.closed = False
+
+    def show(self, frame: LedFrame) -> None:
+        if len(frame.patterns) != self.square_count:
+            raise ValueError(
+                f"LED frame has {len(frame.patterns)} squares, the board has {self.square_count}")
+
+    def refresh(self, now: float) -> int:
+        return 0
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class HardwareBoard:
+    """Switches, LEDs, buzzer and buttons of one board, opened together, closed together.
+
+    ``sensors`` is the :class:`ReedMatrix`, ``leds`` the LED driver, ``buzzer`` a gpiozero
+    ``Buzzer`` or None, ``buttons`` gpiozero ``Button``s by config name, ``simulation`` the
+    :class:`SimulatedBoard` behind a simulated board (None on real pins).
+    """
+
+    def __init__(self, config: BoardConfig, sensors: ReedMatrix,
+                 leds: BlinkingSink | NoLeds, buzzer: Buzzer | None = None,
+                 buttons: dict[str, Button] | None = None,
+                 simulation: SimulatedBoard | None = None) -> None:
+        self.config = config
+        self.square_count = config.square_count
+        self.sensors = sensors
+        self.leds = leds
+        self.buzzer = buzzer
+        self.buttons = buttons or {}
+        self.simulation = simulation
+
+    # SensorSource
+    def read(self, timeout: float | None = None) -> Snapshot | None:
+        return self.sensors.read(timeout)
+
+    def latest(self) -> Snapshot | None:
+        return self.sensors.latest()
+
+    # LedSink
+    def show(self, frame: LedFrame) -> None:
+        self.leds.show(frame)
+
+    def step(self, now: float) -> Snapshot | None:
+        """Virtual time: apply the simulated hand up to ``now``, then scan once."""
+        if self.simulation is not None:
+            self.simulation.advance(now)
+        return self.sensors.scan_once(now)
+
+    def close(self) -> None:
+        """Close every device (LEDs first, so the board goes dark). Safe twice."""
+        self.leds.close()
+        self.sensors.close()
+        if self.buzzer is not None:
+            self.buzzer.close()
+        for button in self.buttons.values():
+            button.close()
+
+    def __enter__(self) -> HardwareBoard:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+def _open(config: BoardConfig, factory: Factory, start: bool,
+          clock: Callable[[], float], simulation: SimulatedBoard | None) -> HardwareBoard:
+    opened: list = []
+    try:
+        sensors = ReedMatrix(config, pin_factory=factory, start=start, clock=clock)
+        opened.append(sensors)
+        driver = config.leds.driver
+        leds: BlinkingSink | NoLeds
+        if driver == "shift-register":
+            leds = ShiftRegisterLeds(config, pin_factory=factory, start=start, clock=clock)
+        elif driver == "gpio-matrix":
+            leds = GpioMatrixLeds(config, pin_factory=factory, start=start, clock=clock)
+        else:
+            leds = NoLeds(config.square_count)
+        opened.append(leds)
+        buzzer = None
+        if config.buzzer is not None:
+            buzzer = Buzzer(config.buzzer, pin_factory=factory)
+            opened.append(buzzer)
+        buttons = {}
+        for name, pin in config.buttons:
+            buttons[name] = Button(pin, pin_factory=factory)
+            opened.append(buttons[name])
+    except Exception:
+        for device in reversed(opened):
+            device.close()
+        raise
+    return HardwareBoard(config, sensors, leds, buzzer, buttons, simulation)
+
+
+def open_gpio_board(config: BoardConfig, pin_factory: Factory | None = None, *,
+                    start: bool = True) -> HardwareBoard:
+    """The board on real pins (gpiozero's default factory unless one is given)."""
+    return _open(config, resolve_pin_factory(pin_factory), start, time.monotonic, None)
+
+
+def open_simulated_board(variant_or_config: str | BoardConfig, *,
+                         occupied: Iterable[int] = (), real_time: bool = False,
+                         pin_factory: MockFactory | None = None) -> HardwareBoard:
+    """The same drivers on a :class:`SimulatedBoard`.
+
+    By default in virtual time: nothing runs in the background; call ``board.step(now)``
+    (or ``board.simulation.advance(now)`` and ``board.sensors.scan_once(now)``) and read
+    snapshots with ``board.read(timeout=0)``. With ``real_time=True`` the scan and LED
+    threads run on the monotonic clock, as on a Pi.
+    """
+    config = (builtin_config(variant_or_config) if isinstance(variant_or_config, str)
+              else variant_or_config)
+    simulation = SimulatedBoard(config, pin_factory=pin_factory, occupied=occupied)
+    if real_time:
+        return _open(config, simulation.factory, True, time.monotonic, simulation)
+    return _open(config, simulation.factory, False, lambda: simulation.now, simulation)

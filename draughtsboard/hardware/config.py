@@ -1,0 +1,317 @@
+"""The board's wiring as a TOML file: read, checked, and turned into frozen values.
+
+A wrong config on a Pi must cost the builder one look, not a debugging session, so every
+problem is collected (not just the first) and reported as one line naming its key; nothing
+here raises anything but :class:`ConfigError`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from draughtsboard.board.geometry import BOARD_OF_VARIANT, geometry_for_variant
+
+from .layout import CORNERS, LINES, MatrixMap, check_map, corner_map, matrix_shape
+
+BCM_PINS = range(0, 28)
+LED_DRIVERS = ("gpio-matrix", "none", "shift-register")
+SHIFT_INTERFACES = ("bitbang", "spi")
+POLARITIES = ("active-low", "active-high")
+
+
+class ConfigError(ValueError):
+    """A board config that cannot be used; ``problems`` holds one line per problem."""
+
+    def __init__(self, problems: list[str], source: str = "config") -> None:
+        self.problems = list(problems)
+        self.source = source
+        super().__init__("\n".join(f"{source}: {p}" for p in self.problems))
+
+
+@dataclass(frozen=True)
+class MatrixConfig:
+    """The reed-switch matrix: rows driven, columns read."""
+
+    rows: tuple[int, ...]
+    columns: tuple[int, ...]
+    squares: MatrixMap
+    active_low: bool = True
+    debounce: int = 3
+    scan_rate: float = 200.0
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    """The LED driver. ``order[k]`` is the square on shift-register output ``k`` (0 = none)."""
+
+    driver: str = "none"
+    interface: str = "spi"
+    data: int | None = None
+    clock: int | None = None
+    latch: int | None = None
+    order: tuple[int, ...] = ()
+    active_high: bool = True
+    rows: tuple[int, ...] = ()
+    columns: tuple[int, ...] = ()
+    squares: MatrixMap = ()
+    rows_active_high: bool = True
+    columns_active_high: bool = False
+    refresh_rate: float = 100.0
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    variant: str
+    size: int
+    matrix: MatrixConfig
+    leds: LedConfig = field(default_factory=LedConfig)
+    buzzer: int | None = None
+    buttons: tuple[tuple[str, int], ...] = ()
+    source: str = "config"
+
+    @property
+    def square_count(self) -> int:
+        return geometry_for_variant(self.variant).square_count
+
+
+def load_config(path: str | Path) -> BoardConfig:
+    """Read and check a config file; ConfigError (one line per problem) on any failure."""
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError([f"cannot read: {error.strerror or error}"], source) from None
+    return parse_config(text, source)
+
+
+def parse_config(text: str, source: str = "config") -> BoardConfig:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError([f"not valid TOML: {error}"], source) from None
+    return config_from_dict(data, source)
+
+
+def builtin_config(variant: str) -> BoardConfig:
+    """The example config shipped for a variant's board (``russian``, ``lasca`` ...)."""
+    size, _ = BOARD_OF_VARIANT.get(variant, (None, None))
+    name = {8: "russian", 10: "international", 7: "lasca"}.get(size)
+    if name is None:
+        raise ConfigError([f"board.variant: unknown variant {variant!r}"], "builtin")
+    text = resources.files("draughtsboard.hardware").joinpath(f"configs/{name}.toml").read_text()
+    config = parse_config(text, f"configs/{name}.toml")
+    if config.variant != variant:
+        config = config_from_dict({**tomllib.loads(text), "board": {"variant": variant}},
+                                  f"configs/{name}.toml")
+    return config
+
+
+# -- reading ----------------------------------------------------------------------------
+
+_MISSING = object()
+
+
+class _Reader:
+    """Reads keys with types, collecting problems instead of raising."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.problems: list[str] = []
+        self.pins: dict[int, str] = {}
+
+    def section(self, name: str, required: bool = True) -> dict[str, Any] | None:
+        value = self.data.get(name, _MISSING)
+        if value is _MISSING:
+            if required:
+                self.problems.append(f"[{name}]: required section is missing")
+            return None
+        if not isinstance(value, dict):
+            self.problems.append(f"{name}: must be a table [{name}]")
+            return None
+        return value
+
+    def get(self, table: dict, where: str, key: str, kind: type | tuple, default=_MISSING):
+        value = table.get(key, _MISSING)
+        if value is _MISSING:
+            if default is _MISSING:
+                self.problems.append(f"{where}.{key}: required key is missing")
+                return None
+            return default
+        if isinstance(value, bool) and kind in (int, float, (int, float)):
+            self.problems.append(f"{where}.{key}: must be a number, got {value!r}")
+            return None
+        if not isinstance(value, kind):
+            names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+            self.problems.append(f"{where}.{key}: must be {names}, got {value!r}")
+            return None
+        return value
+
+    def choice(self, table: dict, where: str, key: str, known: tuple[str, ...], default=_MISSING,
+               what: str = "value"):
+        value = self.get(table, where, key, str, default)
+        if value is not None and value not in known:
+            self.problems.append(
+                f"{where}.{key}: unknown {what} {value!r} (known: {', '.join(known)})")
+            return None
+        return value
+
+    def pin(self, table: dict, where: str, key: str, required: bool = True) -> int | None:
+        value = self.get(table, where, key, int, _MISSING if required else None)
+        if value is None:
+            return None
+        return self.claim(value, f"{where}.{key}")
+
+    def pin_list(self, table: dict, where: str, key: str, count: int, what: str) -> tuple[int, ...]:
+        value = self.get(table, where, key, list)
+        if value is None:
+            return ()
+        if not all(isinstance(p, int) and not isinstance(p, bool) for p in value):
+            self.problems.append(f"{where}.{key}: must be a list of BCM pin numbers")
+            return ()
+        if len(value) != count:
+            self.problems.append(
+                f"{where}.{key}: {len(value)} pins given, {what} needs {count}")
+        for i, pin in enumerate(value):
+            self.claim(pin, f"{where}.{key}[{i}]")
+        return tuple(value)
+
+    def claim(self, pin: int, name: str) -> int | None:
+        if pin not in BCM_PINS:
+            self.problems.append(
+                f"{name}: {pin} is not a BCM pin ({BCM_PINS[0]}-{BCM_PINS[-1]})")
+            return None
+        if pin in self.pins:
+            self.problems.append(f"{name}: pin {pin} is already used by {self.pins[pin]}")
+            return None
+        self.pins[pin] = name
+        return pin
+
+    def positive(self, table: dict, where: str, key: str, kind, default):
+        value = self.get(table, where, key, kind, default)
+        if value is not None and value <= 0:
+            self.problems.append(f"{where}.{key}: must be positive, got {value!r}")
+            return None
+        return value
+
+
+def _square_map(reader: _Reader, table: dict, where: str, geometry, default_origin: str,
+                default_rows_along: str) -> MatrixMap:
+    """An explicit ``squares`` table, or the map of ``origin`` and ``rows_along``."""
+    rows, columns = matrix_shape(geometry.size)
+    explicit = table.get("squares")
+    if explicit is not None:
+        if not (isinstance(explicit, list)
+                and all(isinstance(row, list) and all(isinstance(s, int) for s in row)
+                        for row in explicit)):
+            reader.problems.append(f"{where}.squares: must be a list of lists of square numbers")
+            return ()
+        if len(explicit) != rows or any(len(row) != columns for row in explicit):
+            reader.problems.append(
+                f"{where}.squares: must be {rows} rows of {columns} square numbers "
+                f"(0 where a row is shorter)")
+            return ()
+        for problem in check_map(tuple(map(tuple, explicit)), geometry.square_count):
+            reader.problems.append(f"{where}.squares: {problem}")
+        return tuple(tuple(row) for row in explicit)
+    origin = reader.choice(table, where, "origin", CORNERS, default_origin, "corner")
+    rows_along = reader.choice(table, where, "rows_along", LINES, default_rows_along, "line")
+    if origin is None or rows_along is None:
+        return ()
+    return corner_map(geometry, origin, rows_along)
+
+
+def config_from_dict(data: dict[str, Any], source: str = "config") -> BoardConfig:
+    """Check a parsed TOML document and build the config; ConfigError lists every problem."""
+    reader = _Reader(data)
+    board = reader.section("board")
+    variant = None
+    geometry = None
+    if board is not None:
+        variant = reader.choice(board, "board", "variant", tuple(sorted(BOARD_OF_VARIANT)),
+                                what="variant")
+        if variant is not None:
+            geometry = geometry_for_variant(variant)
+            size = reader.get(board, "board", "size", int, geometry.size)
+            if size is not None and size != geometry.size:
+                reader.problems.append(
+                    f"board.size: {size} does not match variant {variant!r} "
+                    f"({geometry.size}x{geometry.size})")
+    matrix_table = reader.section("matrix")
+    matrix = None
+    default_origin = "top-left"
+    if geometry is not None and geometry.number_at(0, 0) == 1:
+        default_origin = "bottom-left"
+    if matrix_table is not None and geometry is not None:
+        n_rows, n_columns = matrix_shape(geometry.size)
+        board_name = f"the {geometry.size}x{geometry.size} board"
+        rows = reader.pin_list(matrix_table, "matrix", "rows", n_rows, board_name)
+        columns = reader.pin_list(matrix_table, "matrix", "columns", n_columns, board_name)
+        polarity = reader.choice(matrix_table, "matrix", "polarity", POLARITIES, "active-low",
+                                 "polarity")
+        squares = _square_map(reader, matrix_table, "matrix", geometry, default_origin, "ranks")
+        debounce = reader.positive(matrix_table, "matrix", "debounce", int, 3)
+        scan_rate = reader.positive(matrix_table, "matrix", "scan_rate", (int, float), 200.0)
+        matrix = MatrixConfig(rows, columns, squares, polarity != "active-high",
+                              debounce or 3, float(scan_rate or 200.0))
+    leds = LedConfig()
+    leds_table = reader.section("leds", required=False)
+    if leds_table is not None and geometry is not None:
+        leds = _leds(reader, leds_table, geometry, default_origin)
+    buzzer = None
+    buzzer_table = reader.section("buzzer", required=False)
+    if buzzer_table is not None:
+        buzzer = reader.pin(buzzer_table, "buzzer", "pin")
+    buttons: list[tuple[str, int]] = []
+    buttons_table = reader.section("buttons", required=False)
+    if buttons_table is not None:
+        for name in buttons_table:
+            pin = reader.pin(buttons_table, "buttons", name)
+            if pin is not None:
+                buttons.append((name, pin))
+    if reader.problems:
+        raise ConfigError(reader.problems, source)
+    assert variant is not None and geometry is not None and matrix is not None
+    return BoardConfig(variant, geometry.size, matrix, leds, buzzer, tuple(buttons), source)
+
+
+def _leds(reader: _Reader, table: dict, geometry, default_origin: str) -> LedConfig:
+    driver = reader.choice(table, "leds", "driver", LED_DRIVERS, what="driver")
+    if driver == "shift-register":
+        interface = reader.choice(table, "leds", "interface", SHIFT_INTERFACES, "spi",
+                                  "interface")
+        data = reader.pin(table, "leds", "data")
+        clock = reader.pin(table, "leds", "clock")
+        latch = reader.pin(table, "leds", "latch")
+        order = table.get("order")
+        count = geometry.square_count
+        if order is None:
+            order = list(range(1, count + 1))
+        elif not (isinstance(order, list) and all(isinstance(s, int) for s in order)):
+            reader.problems.append("leds.order: must be a list of square numbers (0 = unused)")
+            order = []
+        else:
+            used = [s for s in order if s]
+            if sorted(used) != list(range(1, count + 1)):
+                reader.problems.append(
+                    f"leds.order: must name each of the {count} squares exactly once")
+        active_high = reader.get(table, "leds", "active_high", bool, True)
+        return LedConfig(driver, interface or "spi", data, clock, latch, tuple(order),
+                         bool(active_high))
+    if driver == "gpio-matrix":
+        n_rows, n_columns = matrix_shape(geometry.size)
+        board_name = f"the {geometry.size}x{geometry.size} board"
+        rows = reader.pin_list(table, "leds", "rows", n_rows, board_name)
+        columns = reader.pin_list(table, "leds", "columns", n_columns, board_name)
+        squares = _square_map(reader, table, "leds", geometry, default_origin, "ranks")
+        rows_high = reader.get(table, "leds", "rows_active_high", bool, True)
+        columns_high = reader.get(table, "leds", "columns_active_high", bool, False)
+        rate = reader.positive(table, "leds", "refresh_rate", (int, float), 100.0)
+        return LedConfig(driver, rows=rows, columns=columns, squares=squares,
+                         rows_active_high=bool(rows_high),
+                         columns_active_high=bool(columns_high),
+                         refresh_rate=float(rate or 100.0))
+    return LedConfig()

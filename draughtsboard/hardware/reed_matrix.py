@@ -1,0 +1,248 @@
+"""The reed-switch matrix driver: scans rows, debounces, publishes snapshots.
+
+It works through gpiozero devices on any pin factory, so the code that scans a real board
+on a Pi is the code that scans the simulated board in tests and replays. It runs in its
+own thread at the configured rate, or is stepped by hand with :meth:`ReedMatrix.scan_once`
+so that a simulation runs in virtual time, much faster than real time.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gpiozero import DigitalOutputDevice, InputDevice
+from gpiozero.exc import DeviceClosed
+from gpiozero.pins import Factory
+
+from draughtsboard.board.ports import Snapshot
+
+from .config import BoardConfig
+from .debounce import Debouncer
+from .pins import resolve_pin_factory
+
+
+@dataclass(frozen=True, slots=True)
+class ScanStats:
+    """Counters since the matrix was opened. ``scans_per_second`` uses the scan timestamps."""
+
+    scans: int
+    scans_per_second: float
+    changes: int
+    bounces_filtered: int
+    snapshots: int
+    dropped: int
+
+
+class ReedMatrix:
+    """A :class:`~draughtsboard.board.ports.SensorSource` over a diode switch matrix.
+
+    ``start=True`` scans in a daemon thread at ``config.matrix.scan_rate``; with
+    ``start=False`` the caller steps it with ``scan_once(now)`` (virtual time). The first
+    snapshot is published once ``debounce`` scans have been made, then one per change.
+    Unread snapshots beyond ``queue_size`` are dropped oldest first and counted.
+    """
+
+    def __init__(
+        self,
+        config: BoardConfig,
+        *,
+        pin_factory: Factory | None = None,
+        start: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        queue_size: int = 4096,
+    ) -> None:
+        matrix = config.matrix
+        self.square_count = config.square_count
+        self.config = config
+        self._clock = clock
+        self._debouncer = Debouncer(matrix.debounce)
+        self._period = 1.0 / matrix.scan_rate
+        self._queue: deque[Snapshot] = deque()
+        self._queue_size = queue_size
+        self._cond = threading.Condition()
+        self._latest: Snapshot | None = None
+        self._snapshots = 0
+        self._dropped = 0
+        self._scans = 0
+        self._first_scan: float | None = None
+        self._last_scan: float | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        factory = resolve_pin_factory(pin_factory)
+        active_low = matrix.active_low
+        self._rows: list[DigitalOutputDevice] = []
+        self._columns: list[InputDevice] = []
+        try:
+            for pin in matrix.rows:
+                self._rows.append(DigitalOutputDevice(
+                    pin, active_high=not active_low, initial_value=False,
+                    pin_factory=factory))
+            for pin in matrix.columns:
+                self._columns.append(InputDevice(pin, pull_up=active_low, pin_factory=factory))
+        except Exception:
+            self._close_devices()
+            raise
+        # The hot loop talks to the pins directly (one property access per read or write):
+        # levels are raw pin states, precomputed from the polarity.
+        self._select_level = not active_low
+        self._idle_level = active_low
+        self._closed_level = not active_low
+        self._plan = tuple(
+            (row.pin, tuple((self._columns[c].pin, 1 << (square - 1))
+                            for c, square in enumerate(matrix.squares[r]) if square))
+            for r, row in enumerate(self._rows)
+        )
+        if start:
+            self.start()
+
+    # -- scanning --------------------------------------------------------------------
+
+    def read_raw(self) -> int:
+        """One full scan of the switches, undebounced: bit ``n - 1`` for square ``n``."""
+        raw = 0
+        select = self._select_level
+        idle = self._idle_level
+        closed = self._closed_level
+        for row, cells in self._plan:
+            row.state = select
+            for column, bit in cells:
+                if column.state == closed:
+                    raw |= bit
+            row.state = idle
+        return raw
+
+    def scan_once(self, now: float | None = None) -> Snapshot | None:
+        """Scan and debounce once at time ``now``; return the snapshot it published, if any."""
+        if self._closed:
+            raise DeviceClosed("the reed matrix is closed")
+        if now is None:
+            now = self._clock()
+        raw = self.read_raw()
+        self._scans += 1
+        if self._first_scan is None:
+            self._first_scan = now
+        self._last_scan = now
+        debouncer = self._debouncer
+        was_primed = debouncer.primed
+        changed = debouncer.update(raw)
+        if changed or (debouncer.primed and not was_primed):
+            return self._publish(Snapshot(debouncer.stable, now))
+        return None
+
+    def _publish(self, snapshot: Snapshot) -> Snapshot:
+        with self._cond:
+            if len(self._queue) >= self._queue_size:
+                self._queue.popleft()
+                self._dropped += 1
+            self._queue.append(snapshot)
+            self._latest = snapshot
+            self._snapshots += 1
+            self._cond.notify_all()
+        return snapshot
+
+    # -- SensorSource ----------------------------------------------------------------
+
+    def read(self, timeout: float | None = None) -> Snapshot | None:
+        """The next unread snapshot, or None when none comes within ``timeout`` seconds."""
+        try:
+            return self._queue.popleft()
+        except IndexError:
+            if timeout is not None and timeout <= 0:
+                return None
+        with self._cond:
+            self._cond.wait_for(lambda: self._queue or self._closed, timeout)
+            try:
+                return self._queue.popleft()
+            except IndexError:
+                return None
+
+    def latest(self) -> Snapshot | None:
+        return self._latest
+
+    @property
+    def occupied(self) -> int:
+        """The debounced occupancy mask right now (valid once the first snapshot is out)."""
+        return self._debouncer.stable
+
+    def stats(self) -> ScanStats:
+        elapsed = (self._last_scan or 0.0) - (self._first_scan or 0.0)
+        rate = (self._scans - 1) / elapsed if elapsed > 0 else 0.0
+        d = self._debouncer
+        return ScanStats(self._scans, rate, d.changes, d.bounces, self._snapshots, self._dropped)
+
+    def changes_by_square(self) -> dict[int, int]:
+        """Debounced changes per square since opening (diagnostics: stuck switches)."""
+        return dict(self._debouncer.changes_by_square)
+
+    def bounces_by_square(self) -> dict[int, int]:
+        """Filtered bounces per square since opening (diagnostics: chattering switches)."""
+        return dict(self._debouncer.bounces_by_square)
+
+    # -- thread and lifetime ---------------------------------------------------------
+
+    def start(self) -> None:
+        """Scan in a background thread at the configured rate (no-op if already running)."""
+        if self._closed:
+            raise DeviceClosed("the reed matrix is closed")
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="reed-matrix", daemon=True)
+        self._thread.start()
+
+    @property
+    def is_scanning(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _run(self) -> None:
+        period = self._period
+        deadline = self._clock()
+        while not self._stop.is_set():
+            try:
+                self.scan_once(self._clock())
+            except DeviceClosed:
+                return
+            deadline += period
+            delay = deadline - self._clock()
+            if delay < -period:  # fell behind (a slow machine): do not try to catch up
+                deadline = self._clock()
+                delay = 0.0
+            if delay > 0 and self._stop.wait(delay):
+                return
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Stop scanning and release the pins. Safe to call more than once."""
+        if self._closed:
+            return
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        self._close_devices()
+
+    def _close_devices(self) -> None:
+        for device in self._rows + self._columns:
+            device.close()
+        self._rows.clear()
+        self._columns.clear()
+
+    def __enter__(self) -> ReedMatrix:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else f"{len(self._plan)} rows"
+        return f"<ReedMatrix {self.config.variant} {state}>"

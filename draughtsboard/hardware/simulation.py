@@ -1,0 +1,351 @@
+"""A virtual physical board on gpiozero mock pins, with a scripted hand.
+
+The real drivers (:class:`~draughtsboard.hardware.reed_matrix.ReedMatrix` and the LED
+drivers) open their pins on this board's :class:`~gpiozero.pins.mock.MockFactory` exactly as
+they would on a Pi. The column input pins work out their level from the row being driven
+and the switches that are closed; the LED pins are watched, and a 74HC595 chain or an LED
+matrix is emulated to read back which LEDs are lit. Time is virtual: the hand's lifts,
+placements, bounces and brushes are scheduled at timestamps, and :meth:`advance` applies
+them before a scan at that time. Mock pins normally remember every state change; here the
+history is cleared as it grows, so a replay of millions of scans runs in constant memory.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable
+
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from draughtsboard.board.ports import mask_from_squares, squares_from_mask
+
+from .config import BoardConfig
+
+HISTORY_LIMIT = 64  # state changes a simulated pin remembers before clearing its history
+
+
+class SimOutputPin(MockPin):
+    """A mock pin that tells the board when it changes and keeps a bounded history."""
+
+    def __init__(self, factory, info, on_change: Callable[[bool], None] | None = None):
+        super().__init__(factory, info)
+        self.on_change = on_change
+
+    def _change_state(self, value):
+        if self._state == value:
+            return False
+        super()._change_state(value)
+        if len(self.states) > HISTORY_LIMIT:
+            self.clear_states()
+        if self.on_change is not None:
+            self.on_change(value)
+        return True
+
+
+class SimColumnPin(MockPin):
+    """A column input of the switch matrix: its level follows the driven rows and switches.
+
+    A closed switch joins its row to the column through a diode, so the column reads the
+    selected level when any selected row has its switch closed, and its pull otherwise.
+    """
+
+    def __init__(self, factory, info, board: SimulatedBoard | None = None, column: int = 0):
+        super().__init__(factory, info)
+        self.board = board
+        self.column = column
+
+    def _get_state(self):
+        board = self.board
+        if board is None or self._function != "input":
+            return self._state
+        if board._selected_rows & board._closed_rows[self.column]:
+            return board._select_level
+        return board._idle_level
+
+    def _change_state(self, value):
+        if super()._change_state(value):
+            if len(self.states) > HISTORY_LIMIT:
+                self.clear_states()
+            return True
+        return False
+
+
+class SimulatedBoard:
+    """The physical board without the wood: switches, a hand, and LEDs to look at.
+
+    ``factory`` is the mock pin factory the drivers must be opened on (pass it as their
+    ``pin_factory``). ``occupied`` is the set of closed switches as a mask (bit ``n - 1``
+    for square ``n``); ``now`` is the virtual time of the last :meth:`advance`.
+    """
+
+    def __init__(self, config: BoardConfig, *, pin_factory: MockFactory | None = None,
+                 occupied: Iterable[int] = ()) -> None:
+        self.config = config
+        self.square_count = config.square_count
+        self.factory = pin_factory if pin_factory is not None else MockFactory()
+        self.now = 0.0
+        self._events: list[tuple[float, int, int, bool]] = []
+        self._sequence = 0
+        matrix = config.matrix
+        self._select_level = not matrix.active_low
+        self._idle_level = matrix.active_low
+        self._where: dict[int, tuple[int, int]] = {}
+        for r, row in enumerate(matrix.squares):
+            for c, square in enumerate(row):
+                if square:
+                    self._where[square] = (r, c)
+        self._selected_rows = 0
+        self._closed_rows = [0] * len(matrix.columns)
+        self._closed = 0
+        self.pins: list[MockPin] = []
+        for r, pin in enumerate(matrix.rows):
+            self.pins.append(self.factory.pin(
+                pin, pin_class=SimOutputPin, on_change=self._row_watcher(r)))
+        for c, pin in enumerate(matrix.columns):
+            self.pins.append(self.factory.pin(pin, pin_class=SimColumnPin, board=self, column=c))
+        self._leds = _led_emulator(self, config)
+        for pin in ([config.buzzer] if config.buzzer is not None else []):
+            self.pins.append(self.factory.pin(pin, pin_class=SimOutputPin))
+        self.set_occupied(occupied)
+
+    def _row_watcher(self, row: int) -> Callable[[bool], None]:
+        bit = 1 << row
+        select = self._select_level
+
+        def changed(level: bool) -> None:
+            if level == select:
+                self._selected_rows |= bit
+            else:
+                self._selected_rows &= ~bit
+
+        return changed
+
+    # -- the switches ----------------------------------------------------------------
+
+    @property
+    def occupied(self) -> int:
+        return self._closed
+
+    @property
+    def squares(self) -> list[int]:
+        return squares_from_mask(self._closed)
+
+    def set_switch(self, square: int, closed: bool) -> None:
+        """Close or open one switch now."""
+        try:
+            r, c = self._where[square]
+        except KeyError:
+            raise ValueError(f"square {square} is not on this board "
+                             f"(1-{self.square_count})") from None
+        if closed:
+            self._closed |= 1 << (square - 1)
+            self._closed_rows[c] |= 1 << r
+        else:
+            self._closed &= ~(1 << (square - 1))
+            self._closed_rows[c] &= ~(1 << r)
+
+    def set_occupied(self, squares: Iterable[int]) -> None:
+        """Put the board in a position at once (pieces on exactly these squares)."""
+        wanted = mask_from_squares(squares)
+        for square in range(1, self.square_count + 1):
+            self.set_switch(square, bool(wanted >> (square - 1) & 1))
+
+    # -- the hand ----------------------------------------------------------------------
+
+    def schedule(self, at: float, square: int, closed: bool) -> None:
+        """Close or open ``square``'s switch at virtual time ``at``."""
+        if square not in self._where:
+            raise ValueError(f"square {square} is not on this board (1-{self.square_count})")
+        self._sequence += 1
+        heapq.heappush(self._events, (at, self._sequence, square, closed))
+
+    def lift(self, square: int, at: float | None = None, *, bounce: int = 0,
+             bounce_interval: float = 0.0005) -> None:
+        """Lift the piece on ``square`` (now, or at ``at``), the reed bouncing ``bounce`` times."""
+        self._switch(square, False, at, bounce, bounce_interval)
+
+    def place(self, square: int, at: float | None = None, *, bounce: int = 0,
+              bounce_interval: float = 0.0005) -> None:
+        """Put a piece on ``square`` (now, or at ``at``), the reed bouncing ``bounce`` times."""
+        self._switch(square, True, at, bounce, bounce_interval)
+
+    def brush(self, square: int, at: float | None = None, duration: float = 0.002) -> None:
+        """A hand passing over ``square``: its switch flips for ``duration`` and flips back."""
+        start = self.now if at is None else at
+        was = self.switch_at(square, start)
+        self.schedule(start, square, not was)
+        self.schedule(start + duration, square, was)
+
+    def move(self, source: int, target: int, at: float | None = None,
+             hold: float = 0.3) -> float:
+        """Lift from ``source`` and put down on ``target`` ``hold`` seconds later; end time."""
+        start = self.now if at is None else at
+        self.lift(source, start)
+        self.place(target, start + hold)
+        return start + hold
+
+    def _switch(self, square: int, closed: bool, at: float | None, bounce: int,
+                interval: float) -> None:
+        if at is None and not bounce:
+            self.set_switch(square, closed)
+            return
+        t = self.now if at is None else at
+        for _ in range(bounce):
+            self.schedule(t, square, closed)
+            self.schedule(t + interval, square, not closed)
+            t += 2 * interval
+        self.schedule(t, square, closed)
+
+    def switch_at(self, square: int, at: float) -> bool:
+        """Whether ``square``'s switch will be closed at ``at``, given what is scheduled."""
+        closed = bool(self._closed >> (square - 1) & 1)
+        for when, _, sq, level in sorted(self._events):
+            if when > at:
+                break
+            if sq == square:
+                closed = level
+        return closed
+
+    @property
+    def pending(self) -> int:
+        """Scheduled switch changes not yet applied."""
+        return len(self._events)
+
+    def advance(self, now: float) -> None:
+        """Move virtual time to ``now``, applying every scheduled change due by then."""
+        events = self._events
+        while events and events[0][0] <= now:
+            _, _, square, closed = heapq.heappop(events)
+            self.set_switch(square, closed)
+        if now > self.now:
+            self.now = now
+
+    # -- the LEDs and the rest -----------------------------------------------------------
+
+    def led_mask(self) -> int:
+        """Squares whose LED is lit (bit ``n - 1``), as read back from the driver's pins.
+
+        For a shift-register chain: the latched outputs. For a multiplexed matrix: every
+        LED lit at some moment since the previous call (the eye's persistence).
+        """
+        return self._leds.take() if self._leds is not None else 0
+
+    def lit_squares(self) -> list[int]:
+        return squares_from_mask(self.led_mask())
+
+    @property
+    def buzzer_on(self) -> bool:
+        if self.config.buzzer is None:
+            return False
+        return bool(self.factory.pin(self.config.buzzer).state)
+
+    def press(self, button: str) -> None:
+        """Hold a button down (buttons pull up; pressed reads low)."""
+        self.factory.pin(dict(self.config.buttons)[button]).drive_low()
+
+    def release(self, button: str) -> None:
+        self.factory.pin(dict(self.config.buttons)[button]).drive_high()
+
+    def clear_history(self) -> None:
+        """Forget the state history of every simulated pin."""
+        for pin in self.factory.pins.values():
+            pin.clear_states()
+
+    def __repr__(self) -> str:
+        return f"<SimulatedBoard {self.config.variant} occupied={self.squares}>"
+
+
+# -- LED read-back ------------------------------------------------------------------------
+
+class _ShiftChain:
+    """A chain of 74HC595: shifts the data pin in on each clock rise, latches on latch rise."""
+
+    def __init__(self, board: SimulatedBoard, config: BoardConfig) -> None:
+        leds = config.leds
+        self.width = 8 * ((len(leds.order) + 7) // 8)
+        self.full = (1 << self.width) - 1
+        self.shift = 0
+        self.outputs = 0
+        self.order = leds.order
+        self.active_high = leds.active_high
+        factory = board.factory
+        self.data = factory.pin(leds.data, pin_class=SimOutputPin)
+        board.pins += [
+            self.data,
+            factory.pin(leds.clock, pin_class=SimOutputPin, on_change=self._clock),
+            factory.pin(leds.latch, pin_class=SimOutputPin, on_change=self._latch),
+        ]
+
+    def _clock(self, level: bool) -> None:
+        if level:
+            self.shift = ((self.shift << 1) | bool(self.data._state)) & self.full
+
+    def _latch(self, level: bool) -> None:
+        if level:
+            self.outputs = self.shift
+
+    def take(self) -> int:
+        outputs = self.outputs if self.active_high else ~self.outputs & self.full
+        mask = 0
+        for k, square in enumerate(self.order):
+            if square and outputs >> k & 1:
+                mask |= 1 << (square - 1)
+        return mask
+
+
+class _LedMatrix:
+    """A multiplexed LED matrix: an LED is lit while its row and its column are both on."""
+
+    def __init__(self, board: SimulatedBoard, config: BoardConfig) -> None:
+        leds = config.leds
+        self.row_on = leds.rows_active_high
+        self.column_on = leds.columns_active_high
+        self.rows_lit = 0
+        self.columns_lit = 0
+        self.seen = 0
+        # cells[r] = [(column bit, square bit), ...]
+        self.cells = [[(1 << c, 1 << (sq - 1)) for c, sq in enumerate(row) if sq]
+                      for row in leds.squares]
+        factory = board.factory
+        for r, pin in enumerate(leds.rows):
+            board.pins.append(factory.pin(pin, pin_class=SimOutputPin,
+                                          on_change=self._watch("rows_lit", r, self.row_on)))
+        for c, pin in enumerate(leds.columns):
+            board.pins.append(factory.pin(
+                pin, pin_class=SimOutputPin,
+                on_change=self._watch("columns_lit", c, self.column_on)))
+
+    def _watch(self, attribute: str, index: int, on_level: bool) -> Callable[[bool], None]:
+        bit = 1 << index
+
+        def changed(level: bool) -> None:
+            value = getattr(self, attribute)
+            setattr(self, attribute, value | bit if level == on_level else value & ~bit)
+            self._look()
+
+        return changed
+
+    def _look(self) -> None:
+        rows = self.rows_lit
+        columns = self.columns_lit
+        if not rows or not columns:
+            return
+        for r, cells in enumerate(self.cells):
+            if rows >> r & 1:
+                for column_bit, square_bit in cells:
+                    if columns & column_bit:
+                        self.seen |= square_bit
+
+    def take(self) -> int:
+        seen = self.seen
+        self.seen = 0
+        self._look()  # what is lit right now counts for the next look too
+        return seen
+
+
+def _led_emulator(board: SimulatedBoard, config: BoardConfig):
+    if config.leds.driver == "shift-register":
+        return _ShiftChain(board, config)
+    if config.leds.driver == "gpio-matrix":
+        return _LedMatrix(board, config)
+    return None

@@ -1,0 +1,167 @@
+"""Config files: the shipped examples load, and every mistake gets one clear line."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from draughtsboard.board.geometry import geometry_for_variant
+from draughtsboard.hardware.config import ConfigError, builtin_config, load_config, parse_config
+from draughtsboard.hardware.layout import CORNERS, LINES, corner_map
+
+GOOD = textwrap.dedent("""
+    [board]
+    variant = "russian"
+    size = 8
+
+    [matrix]
+    rows = [5, 6, 12, 13, 16, 19, 20, 21]
+    columns = [22, 23, 24, 25]
+    polarity = "active-low"
+
+    [leds]
+    driver = "shift-register"
+    interface = "bitbang"
+    data = 10
+    clock = 11
+    latch = 8
+
+    [buzzer]
+    pin = 18
+
+    [buttons]
+    clock = 26
+    confirm = 27
+""")
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(text, "board.toml")
+    error = caught.value
+    assert isinstance(error, ValueError)
+    assert all("\n" not in p for p in error.problems)
+    assert str(error).splitlines() == [f"board.toml: {p}" for p in error.problems]
+    return error.problems
+
+
+@pytest.mark.parametrize("variant", ["russian", "international", "lasca", "column",
+                                     "column-7x7"])
+def test_shipped_examples_load(variant):
+    config = builtin_config(variant)
+    assert config.variant == variant
+    assert config.square_count == geometry_for_variant(variant).square_count
+
+
+def test_a_good_file_loads(tmp_path):
+    path = tmp_path / "board.toml"
+    path.write_text(GOOD)
+    config = load_config(path)
+    assert config.matrix.rows == (5, 6, 12, 13, 16, 19, 20, 21)
+    assert config.matrix.active_low and config.matrix.debounce == 3
+    assert config.matrix.scan_rate == 200
+    assert config.matrix.squares[0] == (1, 2, 3, 4)
+    assert config.leds.interface == "bitbang" and config.leds.order[:3] == (1, 2, 3)
+    assert config.buzzer == 18
+    assert dict(config.buttons) == {"clock": 26, "confirm": 27}
+
+
+def test_a_pin_used_twice():
+    assert problems(GOOD.replace("pin = 18", "pin = 22")) == [
+        "buzzer.pin: pin 22 is already used by matrix.columns[0]"]
+
+
+def test_a_count_that_does_not_match_the_board():
+    text = GOOD.replace("19, 20, 21]", "19, 20]")
+    assert problems(text) == ["matrix.rows: 7 pins given, the 8x8 board needs 8"]
+
+
+def test_a_size_that_does_not_match_the_variant():
+    assert problems(GOOD.replace("size = 8", "size = 10")) == [
+        "board.size: 10 does not match variant 'russian' (8x8)"]
+
+
+def test_an_unknown_driver():
+    assert problems(GOOD.replace('"shift-register"', '"ws2812"')) == [
+        "leds.driver: unknown driver 'ws2812' (known: gpio-matrix, none, shift-register)"]
+
+
+def test_a_pin_outside_the_bcm_range():
+    assert problems(GOOD.replace("confirm = 27", "confirm = 40")) == [
+        "buttons.confirm: 40 is not a BCM pin (0-27)"]
+
+
+def test_a_missing_key():
+    assert problems(GOOD.replace("columns = [22, 23, 24, 25]\n", "")) == [
+        "matrix.columns: required key is missing"]
+
+
+def test_a_missing_section():
+    text = '[board]\nvariant = "russian"\n' + GOOD[GOOD.index("[leds]"):]
+    assert problems(text) == ["[matrix]: required section is missing"]
+
+
+def test_an_unknown_variant_and_polarity():
+    assert problems(GOOD.replace('"russian"', '"chess"')) == [
+        "board.variant: unknown variant 'chess' (known: column, column-7x7, international, "
+        "lasca, russian)"]
+    assert problems(GOOD.replace('"active-low"', '"low"')) == [
+        "matrix.polarity: unknown polarity 'low' (known: active-low, active-high)"]
+
+
+def test_wrong_types_and_values():
+    text = GOOD.replace('polarity = "active-low"', 'debounce = 0\nscan_rate = "fast"')
+    assert problems(text) == [
+        "matrix.debounce: must be positive, got 0",
+        "matrix.scan_rate: must be int/float, got 'fast'",
+    ]
+
+
+def test_every_problem_is_reported_at_once():
+    text = (GOOD.replace("pin = 18", "pin = 99")
+                .replace('"shift-register"', '"neopixel"')
+                .replace("columns = [22, 23, 24, 25]", "columns = [22, 23, 24]"))
+    assert problems(text) == [
+        "matrix.columns: 3 pins given, the 8x8 board needs 4",
+        "leds.driver: unknown driver 'neopixel' (known: gpio-matrix, none, shift-register)",
+        "buzzer.pin: 99 is not a BCM pin (0-27)",
+    ]
+
+
+def test_not_toml_and_unreadable_files(tmp_path):
+    assert problems("[board\n")[0].startswith("not valid TOML:")
+    with pytest.raises(ConfigError) as caught:
+        load_config(tmp_path / "nowhere.toml")
+    assert caught.value.problems == ["cannot read: No such file or directory"]
+
+
+def test_an_explicit_matrix_map_is_checked():
+    good = [[4, 3, 2, 1], [8, 7, 6, 5]] + [[4 * r + 4 - c for c in range(4)] for r in range(2, 8)]
+    text = GOOD.replace('polarity = "active-low"', f"squares = {good}")
+    assert parse_config(text).matrix.squares[0] == (4, 3, 2, 1)
+    bad = [row[:] for row in good]
+    bad[1][0] = 4
+    text = GOOD.replace('polarity = "active-low"', f"squares = {bad}")
+    assert problems(text) == [
+        "matrix.squares: square 4 appears at (0, 0) and (1, 0)",
+        "matrix.squares: squares [8] have no switch",
+    ]
+
+
+@pytest.mark.parametrize("variant", ["russian", "international", "lasca"])
+@pytest.mark.parametrize("origin", CORNERS)
+@pytest.mark.parametrize("rows_along", LINES)
+def test_every_wiring_orientation_covers_the_board_once(variant, origin, rows_along):
+    geometry = geometry_for_variant(variant)
+    table = corner_map(geometry, origin, rows_along)
+    squares = sorted(s for row in table for s in row if s)
+    assert squares == list(geometry.numbers)
+
+
+def test_a_rotated_wiring_starts_at_its_corner():
+    geometry = geometry_for_variant("russian")
+    assert corner_map(geometry, "top-left", "ranks")[0] == (1, 2, 3, 4)
+    assert corner_map(geometry, "bottom-right", "ranks")[0] == (32, 31, 30, 29)
+    lasca = geometry_for_variant("lasca")
+    assert corner_map(lasca, "bottom-left", "files")[0] == (1, 8, 15, 22)
