@@ -1,0 +1,294 @@
+"""What the host does with each message: the protocol's recovery rules, without I/O.
+
+``HostSession`` is fed bytes and the time, and answers with ``Actions``: frames to send,
+snapshots to publish, whether to reopen the port. No thread, no clock, no port: every
+recovery rule of docs/protocol.md is a plain test on bytes (tests/firmware_bridge).
+
+The invariant that keeps moves from being invented or lost: a snapshot always carries the
+full occupancy, so the session only has to publish snapshots newer than the last one it
+took (duplicates dropped by sequence number) and make sure it eventually hears the newest
+(a heartbeat naming a later sequence number, or a silent link, triggers a request).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+
+from draughtsboard.board.ports import LedFrame, Snapshot
+from draughtsboard.firmware_bridge import codec
+from draughtsboard.firmware_bridge.firmware import wire
+
+log = logging.getLogger(__name__)
+
+# A sequence number this far ahead of the last one cannot come from the same boot without
+# a HELLO in between; treat it as damage that slipped past the CRC and ask for a HELLO.
+SEQ_WINDOW = 1 << 16
+
+
+class LinkState(enum.Enum):
+    DOWN = "down"  # no port
+    AWAIT_HELLO = "await-hello"  # port open, device unknown: GET_HELLO repeated
+    AWAIT_SNAPSHOT = "await-snapshot"  # device known, no snapshot yet: GET_SNAPSHOT repeated
+    UP = "up"  # publishing snapshots
+
+
+@dataclass
+class Actions:
+    """What the caller must do after a session call."""
+
+    send: list[bytes] = field(default_factory=list)
+    publish: list[Snapshot] = field(default_factory=list)
+    reopen: bool = False
+
+
+@dataclass
+class LinkStats:
+    """Counters a user can read to judge a cable (all since the session was made)."""
+
+    frames_ok: int = 0
+    bad_frames: Counter[str] = field(default_factory=Counter)
+    snapshots: int = 0
+    published: int = 0
+    duplicates: int = 0
+    gaps: int = 0
+    resyncs: int = 0
+    device_resets: int = 0
+    timeouts: int = 0
+    reconnects: int = 0
+    led_frames: int = 0
+    led_retries: int = 0
+    nacks: int = 0
+    device_errors: int = 0
+    ignored: int = 0
+
+    def as_dict(self) -> dict[str, object]:
+        data = dict(self.__dict__)
+        data["bad_frames"] = dict(self.bad_frames)
+        return data
+
+
+class IncompatibleDevice(ValueError):
+    """The device speaks another protocol version or has another board."""
+
+
+class HostSession:
+    """The host end of the protocol for one board of ``square_count`` squares."""
+
+    def __init__(
+        self,
+        square_count: int,
+        *,
+        heartbeat_timeout: float = 1.0,
+        retry_interval: float = 0.25,
+        publish_unchanged: bool = False,
+    ) -> None:
+        self.square_count = square_count
+        self.heartbeat_timeout = heartbeat_timeout
+        self.retry_interval = retry_interval
+        self.publish_unchanged = publish_unchanged
+        self.decoder = codec.FrameDecoder()
+        self.stats = LinkStats(bad_frames=self.decoder.errors)
+        self.state = LinkState.DOWN
+        self.hello: codec.Hello | None = None
+        self.incompatible: IncompatibleDevice | None = None
+        self.boot: int | None = None
+        self.last_seq = 0
+        self.latest: Snapshot | None = None
+        self._want_seq: int | None = None  # a snapshot at least this new is owed to us
+        self._last_rx = 0.0
+        self._last_request = float("-inf")
+        self._timeout = heartbeat_timeout
+        self._led: codec.LedsMessage | None = None
+        self._led_acked = True
+        self._led_sent_at = float("-inf")
+
+    # -- port events ---------------------------------------------------------------------
+
+    def connected(self, now: float) -> Actions:
+        """The port is open: flush the device's half frame and ask who is there."""
+        self.decoder.reset()
+        self.state = LinkState.AWAIT_HELLO
+        self._last_rx = now
+        self._last_request = now
+        return Actions(send=[b"\x00" + codec.GetHello().encode()])
+
+    def disconnected(self) -> None:
+        self.state = LinkState.DOWN
+        self.decoder.reset()
+
+    # -- bytes in ---------------------------------------------------------------------------
+
+    def receive(self, data: bytes, now: float) -> Actions:
+        actions = Actions()
+        if self.state is LinkState.DOWN:
+            return actions
+        frames_before = self.decoder.frames_ok
+        for message in self.decoder.feed(data):
+            self._handle(message, now, actions)
+        if self.decoder.frames_ok != frames_before:
+            self._last_rx = now  # any good frame shows the device is alive
+        self.stats.frames_ok = self.decoder.frames_ok
+        return actions
+
+    def _handle(self, message: codec.Message, now: float, actions: Actions) -> None:
+        if isinstance(message, codec.SnapshotMessage):
+            self._on_snapshot(message, now, actions)
+        elif isinstance(message, codec.Heartbeat):
+            self._on_heartbeat(message, now, actions)
+        elif isinstance(message, codec.Hello):
+            self._on_hello(message, now, actions)
+        elif isinstance(message, codec.Ack):
+            if self._led is not None and message.of_type == wire.LEDS:
+                if message.seq == self._led.seq:
+                    self._led_acked = True
+        elif isinstance(message, codec.Nack):
+            self.stats.nacks += 1
+            if self.state is not LinkState.AWAIT_HELLO:
+                self._send_leds(now, actions, retry=True)
+        elif isinstance(message, codec.Error):
+            self.stats.device_errors += 1
+            log.warning("device error %d: %s", message.code, message.text)
+        else:  # frames meant for the device (an echo on loop://)
+            self.stats.ignored += 1
+
+    def _on_hello(self, hello: codec.Hello, now: float, actions: Actions) -> None:
+        if hello.protocol != wire.PROTOCOL_VERSION or hello.square_count != self.square_count:
+            self.incompatible = IncompatibleDevice(
+                f"device speaks protocol {hello.protocol} with {hello.square_count} squares; "
+                f"this host speaks {wire.PROTOCOL_VERSION} with {self.square_count}"
+            )
+            log.error("%s", self.incompatible)
+            return
+        self.incompatible = None
+        self.hello = hello
+        self._timeout = max(self.heartbeat_timeout, 5 * hello.heartbeat_ms / 1000)
+        if hello.boot != self.boot:
+            if self.boot is not None:
+                self.stats.device_resets += 1
+                log.warning("device reset (boot %04x -> %04x)", self.boot, hello.boot)
+            # A new boot: nothing from the old one counts; its first full snapshot is truth.
+            self.boot = hello.boot
+            self.last_seq = hello.last_seq
+            self._want_seq = None
+            self._led_acked = False
+            if self.state is LinkState.UP:
+                self.state = LinkState.AWAIT_SNAPSHOT
+        if self.state is LinkState.AWAIT_HELLO or not self._led_acked:
+            self._send_leds(now, actions)
+        if self.state is not LinkState.UP:
+            self.state = LinkState.AWAIT_SNAPSHOT
+            self._want_seq = self.last_seq + 1
+            self._request(wire.GET_SNAPSHOT, now, actions, force=True)
+        elif hello.last_seq > self.last_seq:
+            self._want(hello.last_seq, now, actions)
+
+    def _on_snapshot(self, message: codec.SnapshotMessage, now: float, actions: Actions) -> None:
+        self.stats.snapshots += 1
+        if self.state is LinkState.AWAIT_HELLO or message.boot != self.boot:
+            self.stats.ignored += 1  # from a boot we have not been introduced to
+            self._request(wire.GET_HELLO, now, actions)
+            return
+        if message.square_count != self.square_count:
+            self.stats.ignored += 1
+            return
+        if message.seq <= self.last_seq:
+            self.stats.duplicates += 1
+            return
+        if message.seq > self.last_seq + SEQ_WINDOW:
+            self.stats.ignored += 1
+            self._request(wire.GET_HELLO, now, actions)
+            return
+        if self.state is LinkState.UP and message.seq > self.last_seq + 1:
+            self.stats.gaps += 1  # missed ones are healed: this one is the full truth
+        self.last_seq = message.seq
+        if self._want_seq is not None and message.seq >= self._want_seq:
+            self._want_seq = None
+        self.state = LinkState.UP
+        if (
+            self.latest is None
+            or self.publish_unchanged
+            or message.occupied != self.latest.occupied
+        ):
+            self.latest = Snapshot(message.occupied, now)
+            self.stats.published += 1
+            actions.publish.append(self.latest)
+
+    def _on_heartbeat(self, beat: codec.Heartbeat, now: float, actions: Actions) -> None:
+        if self.state is LinkState.AWAIT_HELLO:
+            return
+        if beat.boot != self.boot:
+            self._request(wire.GET_HELLO, now, actions)
+        elif self.last_seq < beat.last_seq <= self.last_seq + SEQ_WINDOW:
+            self._want(beat.last_seq, now, actions)  # the newest snapshot was lost
+
+    def _want(self, seq: int, now: float, actions: Actions) -> None:
+        if self._want_seq is None:
+            self.stats.resyncs += 1
+            self._want_seq = seq
+            self._request(wire.GET_SNAPSHOT, now, actions, force=True)
+        else:
+            self._want_seq = max(self._want_seq, seq)
+
+    def _request(self, msg_type: int, now: float, actions: Actions, force: bool = False) -> None:
+        if force or now - self._last_request >= self.retry_interval:
+            self._last_request = now
+            actions.send.append(wire.encode_frame(msg_type))
+
+    # -- LEDs ------------------------------------------------------------------------------
+
+    def show(self, frame: LedFrame, now: float) -> Actions:
+        """Make ``frame`` the one the device should show; sent now if the device is known."""
+        if len(frame.patterns) != self.square_count:
+            raise ValueError(
+                f"LED frame has {len(frame.patterns)} squares, the board {self.square_count}"
+            )
+        seq = self._led.seq + 1 if self._led else 1
+        self._led = codec.LedsMessage(seq, frame)
+        self._led_acked = False
+        self.stats.led_frames += 1
+        actions = Actions()
+        if self.state in (LinkState.AWAIT_SNAPSHOT, LinkState.UP):
+            self._send_leds(now, actions)
+        return actions
+
+    def _send_leds(self, now: float, actions: Actions, retry: bool = False) -> None:
+        if self._led is None or (retry and self._led_acked):
+            return
+        if retry:
+            self.stats.led_retries += 1
+        self._led_sent_at = now
+        actions.send.append(self._led.encode())
+
+    @property
+    def leds_acknowledged(self) -> bool:
+        return self._led_acked
+
+    # -- time --------------------------------------------------------------------------------
+
+    def tick(self, now: float) -> Actions:
+        """Timers: heartbeat timeout, request retries, LED retransmission."""
+        actions = Actions()
+        state = self.state
+        if state is LinkState.DOWN:
+            return actions
+        if now - self._last_rx > self._timeout:
+            self.stats.timeouts += 1
+            log.warning("no frame from the device for %.1f s: reconnecting", now - self._last_rx)
+            actions.reopen = True
+            self.state = LinkState.AWAIT_HELLO
+            self._last_rx = now
+            return actions
+        if state is LinkState.AWAIT_HELLO:
+            self._request(wire.GET_HELLO, now, actions)
+        elif state is LinkState.AWAIT_SNAPSHOT or self._want_seq is not None:
+            self._request(wire.GET_SNAPSHOT, now, actions)
+        if (
+            state is not LinkState.AWAIT_HELLO
+            and not self._led_acked
+            and now - self._led_sent_at >= self.retry_interval
+        ):
+            self._send_leds(now, actions, retry=True)
+        return actions
