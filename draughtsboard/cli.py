@@ -5,17 +5,27 @@ from __future__ import annotations
 import argparse
 import sys
 
+from draughtsboard.commands import rules
+
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="draughtsboard", description=__doc__)
-    parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(
+        prog="draughtsboard",
+        description="Electronic draughts board: rules engine, sensors, LEDs and recording.")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    rules.add_parsers(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return int(args.handler(args) or 0)
+    try:
+        return int(args.handler(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
 
 
 if __name__ == "__main__":

@@ -125,7 +125,8 @@ class Geometry:
     def number_at(self, file: int, rank: int) -> int:
         """Square number at 0-based (file, rank); ValueError for a light or off-board square."""
         if not (0 <= file < self.size and 0 <= rank < self.size) or (file + rank) % 2:
-            raise ValueError(f"({file}, {rank}) is not a playable square on {self.size}x{self.size}")
+            raise ValueError(
+                f"({file}, {rank}) is not a playable square on {self.size}x{self.size}")
         return self.number_of_bit[rank * (self.size + 1) + file]
 
     def name(self, number: int) -> str:

@@ -1,0 +1,373 @@
+"""The move generator: one walker for every variant, on integer bitboards.
+
+Positions are handled here as three integers from the mover's point of view: ``own``
+and ``enemy`` (every square holding a piece, or the top of a column, of each side) and
+``kings`` (squares whose piece or top piece is a king, either side), plus whether White
+is to move. Bit indices follow `geometry.Geometry` (a full grid with one spare column),
+so a diagonal step is a fixed shift and a step off the board falls off the mask.
+
+A *raw move* is the tuple ``(start, end, captured_mask, promotes, landings, captured)``
+of bit indices: ``landings`` every square the piece lands on after the start (the end
+last), ``captured`` the jumped squares in the order taken. Public code sees `Move`
+values instead; raw moves exist so that perft and the tracker's per-position tables do
+no allocation they do not need.
+
+Capture rules (RULES.md): capturing is compulsory and goes on to the end; turkish strike,
+so a jumped piece stays on its square until the move is over, blocks the way and cannot
+be jumped twice, while the start square counts as empty; a flying king that can go on
+capturing must land on a square from which it can; what a man reaching the last row
+during a capture does, and which complete captures are legal, are the variant's hooks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .geometry import NE, NW, SE, SW
+
+if TYPE_CHECKING:
+    from .variants import Variant
+
+RawMove = tuple  # (start, end, captured_mask, promotes, landings, captured)
+
+
+class MoveGenerator:
+    """Legal moves of one variant; built once per variant, holds only constant tables."""
+
+    def __init__(self, variant: Variant) -> None:
+        from .variants import CapturePromotion
+
+        geometry = variant.geometry
+        size = geometry.size
+        self.variant = variant
+        self.geometry = geometry
+        self._board = geometry.board_mask
+        self._up_right = size + 2  # NE is a left shift by this, SW a right shift
+        self._up_left = size  # NW is a left shift by this, SE a right shift
+        self._neighbour = geometry.neighbour
+        self._rays = geometry.rays
+        # Promotion row of the side to move: index by ``white`` (True/False).
+        self._promotion_row = (geometry.rank_masks[0], geometry.rank_masks[size - 1])
+        backwards = variant.men_capture_backwards
+        self._man_capture_directions = (
+            (SE, SW) + ((NE, NW) if backwards else ()),
+            (NE, NW) + ((SE, SW) if backwards else ()),
+        )
+        self._men_capture_backwards = backwards
+        # For each side and square: the (victim, victim_bit, landing) of every jump a man
+        # there could make, so the capture walk does no neighbour arithmetic.
+        neighbour = geometry.neighbour
+        self._man_jumps = tuple(
+            tuple(
+                tuple(
+                    (neighbour[square][d], 1 << neighbour[square][d],
+                     neighbour[neighbour[square][d]][d])
+                    for d in self._man_capture_directions[side]
+                    if neighbour[square][d] >= 0 and neighbour[neighbour[square][d]][d] >= 0
+                )
+                for square in range(len(neighbour))
+            )
+            for side in (0, 1)
+        )
+        self._kings_fly = variant.kings_fly
+        self._crown_and_continue = (
+            variant.capture_promotion is CapturePromotion.CONTINUES_AS_KING
+        )
+        self._crowning_ends_move = variant.capture_promotion is CapturePromotion.ENDS_THE_MOVE
+        self._distinct_by_path = variant.holds_columns
+        self._select = variant.select_captures
+
+    # -- whole-position queries ---------------------------------------------------------
+
+    def legal(self, own: int, enemy: int, kings: int, white: bool) -> list[RawMove]:
+        """Every legal raw move: the captures if any capture exists, else the quiet moves."""
+        sources = self.capture_sources(own, enemy, kings, white)
+        if sources:
+            return self._captures_from(sources, own, enemy, kings, white)
+        return self.quiet_moves(own, enemy, kings, white)
+
+    def count(self, own: int, enemy: int, kings: int, white: bool) -> int:
+        """Number of legal moves, counting quiet moves without listing them (perft leaves)."""
+        sources = self.capture_sources(own, enemy, kings, white)
+        if sources:
+            return len(self._captures_from(sources, own, enemy, kings, white))
+        empty = self._board & ~(own | enemy)
+        men = own & ~kings
+        right, left = self._up_right, self._up_left
+        if white:
+            total = ((men << right) & empty).bit_count() + ((men << left) & empty).bit_count()
+        else:
+            total = ((men >> right) & empty).bit_count() + ((men >> left) & empty).bit_count()
+        own_kings = own & kings
+        if own_kings:
+            if self._kings_fly:
+                for shift in (right, left):
+                    x = own_kings
+                    while x:
+                        x = (x << shift) & empty
+                        total += x.bit_count()
+                    x = own_kings
+                    while x:
+                        x = (x >> shift) & empty
+                        total += x.bit_count()
+            else:
+                for shift in (right, left):
+                    total += ((own_kings << shift) & empty).bit_count()
+                    total += ((own_kings >> shift) & empty).bit_count()
+        return total
+
+    def has_capture(self, own: int, enemy: int, kings: int, white: bool) -> bool:
+        """Whether the side to move has any capture, from bitboards alone."""
+        return bool(self.capture_sources(own, enemy, kings, white))
+
+    def capture_sources(self, own: int, enemy: int, kings: int, white: bool) -> int:
+        """Bitboard of the pieces that may start a capture: every man with a first jump,
+        and every king when some king has one (0: no capture on the board)."""
+        empty = self._board & ~(own | enemy)
+        sources = self._capturing_men(own & ~kings, enemy, empty, white)
+        own_kings = own & kings
+        if own_kings and self._kings_can_capture(own_kings, enemy, empty):
+            sources |= own_kings
+        return sources
+
+    def _kings_can_capture(self, own_kings: int, enemy: int, empty: int) -> bool:
+        right, left = self._up_right, self._up_left
+        if not self._kings_fly:
+            for shift in (right, left):
+                if (((own_kings << shift) & enemy) << shift) & empty:
+                    return True
+                if (((own_kings >> shift) & enemy) >> shift) & empty:
+                    return True
+            return False
+        for shift in (right, left):
+            reach = x = own_kings
+            while x:
+                x = (x << shift) & empty
+                reach |= x
+            if (((reach << shift) & enemy) << shift) & empty:
+                return True
+            reach = x = own_kings
+            while x:
+                x = (x >> shift) & empty
+                reach |= x
+            if (((reach >> shift) & enemy) >> shift) & empty:
+                return True
+        return False
+
+    # -- quiet moves ------------------------------------------------------------------------
+
+    def quiet_moves(self, own: int, enemy: int, kings: int, white: bool) -> list[RawMove]:
+        empty = self._board & ~(own | enemy)
+        men = own & ~kings
+        promotion_row = self._promotion_row[white]
+        moves: list[RawMove] = []
+        append = moves.append
+        for shift in (self._up_right, self._up_left):
+            if white:
+                targets = (men << shift) & empty
+                step = -shift
+            else:
+                targets = (men >> shift) & empty
+                step = shift
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                end = low.bit_length() - 1
+                append((end + step, end, 0, bool(low & promotion_row), (end,), ()))
+        own_kings = own & kings
+        rays = self._rays
+        fly = self._kings_fly
+        while own_kings:
+            low = own_kings & -own_kings
+            own_kings ^= low
+            start = low.bit_length() - 1
+            for ray in rays[start]:
+                for square in ray:
+                    if not (empty >> square) & 1:
+                        break
+                    append((start, square, 0, False, (square,), ()))
+                    if not fly:
+                        break
+        return moves
+
+    # -- captures ---------------------------------------------------------------------------
+
+    def captures(self, own: int, enemy: int, kings: int, white: bool) -> list[RawMove]:
+        """Every complete capture sequence allowed by the variant's selection hook."""
+        sources = self.capture_sources(own, enemy, kings, white)
+        return self._captures_from(sources, own, enemy, kings, white) if sources else []
+
+    def _captures_from(self, pieces: int, own: int, enemy: int, kings: int,
+                       white: bool) -> list[RawMove]:
+        found: dict[tuple, RawMove] = {}
+        occupied_all = own | enemy
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            start = low.bit_length() - 1
+            occupied = occupied_all ^ low  # the start square is empty during the move
+            if kings & low:
+                self._king_walk(start, start, white, occupied, enemy, 0, (), (), found, False)
+            else:
+                self._man_walk(start, start, white, occupied, enemy, 0, (), (), found)
+        moves = list(found.values())
+        return self._select(moves) if len(moves) > 1 else moves
+
+    def _capturing_men(self, men: int, enemy: int, empty: int, white: bool) -> int:
+        """The men with at least one first jump: an enemy next to them and an empty square
+        behind it, in a direction they may capture (bitboard)."""
+        right, left = self._up_right, self._up_left
+        sources = 0
+        if white or self._men_capture_backwards:
+            sources = ((((empty >> right) & enemy) >> right)
+                       | (((empty >> left) & enemy) >> left))
+        if not white or self._men_capture_backwards:
+            sources |= ((((empty << right) & enemy) << right)
+                        | (((empty << left) & enemy) << left))
+        return sources & men
+
+    def _record(self, found, start, end, captured_mask, promotes, landings, captured) -> None:
+        if self._distinct_by_path:
+            key = (start, landings)
+        else:
+            key = (start, end, captured_mask, promotes)
+        if key not in found:
+            found[key] = (start, end, captured_mask, promotes, landings, captured)
+
+    def _man_walk(self, start, here, white, occupied, enemy, captured_mask, landings, captured,
+                  found) -> bool:
+        """Extend a man's capture from ``here``; record complete sequences. True if it jumped."""
+        promotion_row = self._promotion_row[white]
+        jumped = False
+        for victim, victim_bit, land in self._man_jumps[white][here]:
+            if not enemy & victim_bit or captured_mask & victim_bit or (occupied >> land) & 1:
+                continue
+            jumped = True
+            mask = captured_mask | victim_bit
+            path = landings + (land,)
+            order = captured + (victim,)
+            if (promotion_row >> land) & 1:
+                if self._crowning_ends_move:
+                    self._record(found, start, land, mask, True, path, order)
+                elif self._crown_and_continue:
+                    if not self._king_walk(start, land, white, occupied, enemy, mask, path,
+                                           order, found, True):
+                        self._record(found, start, land, mask, True, path, order)
+                elif not self._man_walk(start, land, white, occupied, enemy, mask, path, order,
+                                        found):
+                    self._record(found, start, land, mask, True, path, order)
+            elif not self._man_walk(start, land, white, occupied, enemy, mask, path, order, found):
+                self._record(found, start, land, mask, False, path, order)
+        return jumped
+
+    def _king_walk(self, start, here, white, occupied, enemy, captured_mask, landings, captured,
+                   found, promotes) -> bool:
+        """Extend a king's capture from ``here``; record complete sequences. True if it jumped.
+
+        A flying king may land on any free square beyond the jumped piece, except that where
+        some of those squares let it go on capturing, it must land on one of those.
+        """
+        fly = self._kings_fly
+        jumped = False
+        for ray in self._rays[here]:
+            length = len(ray)
+            i = 0
+            if fly:
+                while i < length and not (occupied >> ray[i]) & 1:
+                    i += 1
+            if i >= length - 1:
+                continue
+            victim = ray[i]
+            victim_bit = 1 << victim
+            if not enemy & victim_bit or captured_mask & victim_bit:
+                continue
+            j = i + 1
+            if (occupied >> ray[j]) & 1:
+                continue
+            lands = [ray[j]]
+            if fly:
+                j += 1
+                while j < length and not (occupied >> ray[j]) & 1:
+                    lands.append(ray[j])
+                    j += 1
+            jumped = True
+            mask = captured_mask | victim_bit
+            order = captured + (victim,)
+            continuing = [land for land in lands if self._king_can_capture(land, occupied, enemy,
+                                                                           mask)]
+            if continuing:
+                for land in continuing:
+                    self._king_walk(start, land, white, occupied, enemy, mask,
+                                    landings + (land,), order, found, promotes)
+            else:
+                for land in lands:
+                    self._record(found, start, land, mask, promotes, landings + (land,), order)
+        return jumped
+
+    def _king_can_capture(self, here, occupied, enemy, captured_mask) -> bool:
+        fly = self._kings_fly
+        for ray in self._rays[here]:
+            length = len(ray)
+            i = 0
+            if fly:
+                while i < length and not (occupied >> ray[i]) & 1:
+                    i += 1
+            if i >= length - 1:
+                continue
+            victim = ray[i]
+            if ((enemy >> victim) & 1 and not (captured_mask >> victim) & 1
+                    and not (occupied >> ray[i + 1]) & 1):
+                return True
+        return False
+
+    # -- playing raw moves and perft ----------------------------------------------------------
+
+    @staticmethod
+    def play_pieces(own: int, enemy: int, kings: int, move: RawMove) -> tuple[int, int, int]:
+        """(own, enemy, kings) after ``move`` for games of single pieces (not columns)."""
+        start_bit = 1 << move[0]
+        end_bit = 1 << move[1]
+        captured_mask = move[2]
+        own = (own & ~start_bit) | end_bit
+        enemy &= ~captured_mask
+        if kings & start_bit or move[3]:
+            kings = (kings & ~(start_bit | captured_mask)) | end_bit
+        else:
+            kings &= ~(start_bit | captured_mask)
+        return own, enemy, kings
+
+    def perft(self, own: int, enemy: int, kings: int, white: bool, depth: int) -> int:
+        """Leaf count at ``depth`` (the last ply counted without playing it)."""
+        if depth <= 0:
+            return 1
+        if depth == 1:
+            return self.count(own, enemy, kings, white)
+        total = 0
+        next_ply = self.count if depth == 2 else self.perft
+        deeper = depth - 1
+        for start, end, captured_mask, promotes, _, _ in self.legal(own, enemy, kings, white):
+            start_bit = 1 << start
+            new_own = (own & ~start_bit) | (1 << end)
+            if kings & start_bit or promotes:
+                new_kings = (kings & ~(start_bit | captured_mask)) | (1 << end)
+            else:
+                new_kings = kings & ~(start_bit | captured_mask)
+            if depth == 2:
+                total += next_ply(enemy & ~captured_mask, new_own, new_kings, not white)
+            else:
+                total += next_ply(enemy & ~captured_mask, new_own, new_kings, not white, deeper)
+        return total
+
+    def play(self, position, raw: RawMove):
+        """The `Position` after a raw move (hook: column games replace this)."""
+        from .position import Position
+
+        own, enemy, kings = self.play_pieces(position.own, position.enemy, position.kings, raw)
+        if position.white_to_move:
+            return Position(self.variant, own, enemy, kings, False)
+        return Position(self.variant, enemy, own, kings, True)
+
+    def perft_position(self, position, depth: int) -> int:
+        """Perft from a `Position` (hook: column games count on their own state)."""
+        return self.perft(position.own, position.enemy, position.kings,
+                          position.white_to_move, depth)

@@ -1,0 +1,153 @@
+"""Position and Move: the immutable values the rest of the product passes around."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from .errors import IllegalMoveError
+from .movegen import RawMove
+from .variants import Variant
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move by square numbers: ``path`` is the start and every landing square (the end
+    last); ``captures`` the jumped squares in the order they were taken.
+
+    For single-piece games, moves with the same start, end and set of captured pieces are
+    one move and the generator keeps one path for them; for column games the path matters.
+    """
+
+    path: tuple[int, ...]
+    captures: tuple[int, ...] = ()
+
+    @property
+    def start(self) -> int:
+        return self.path[0]
+
+    @property
+    def end(self) -> int:
+        return self.path[-1]
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captures)
+
+    def __str__(self) -> str:
+        """Plain numeric form, independent of the variant's notation (see `notation`)."""
+        if self.captures:
+            return "x".join(str(square) for square in self.path)
+        return f"{self.path[0]}-{self.path[-1]}"
+
+
+class Position:
+    """A position of a variant: where the pieces (or columns) stand and who is to move.
+
+    Immutable and hashable (repetition detection keys on it). Bitboards use the engine's
+    layout (`geometry.Geometry`); `columns` is ``None`` for single-piece games, else a
+    tuple indexed by bit index of column strings listed top first (``'wbB'``), ``''`` for
+    an empty square. Build positions with `fen.parse_fen` or `Variant.initial_position`.
+    """
+
+    __slots__ = ("variant", "white", "black", "kings", "white_to_move", "columns", "_hash",
+                 "__dict__")
+
+    def __init__(self, variant: Variant, white: int, black: int, kings: int,
+                 white_to_move: bool, columns: tuple[str, ...] | None = None) -> None:
+        set_ = object.__setattr__
+        set_(self, "variant", variant)
+        set_(self, "white", white)
+        set_(self, "black", black)
+        set_(self, "kings", kings)
+        set_(self, "white_to_move", white_to_move)
+        set_(self, "columns", columns)
+        set_(self, "_hash", hash((variant.name, white, black, kings, white_to_move, columns)))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Position is immutable")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (self._hash == other._hash and self.variant is other.variant
+                and self.white == other.white and self.black == other.black
+                and self.kings == other.kings and self.white_to_move == other.white_to_move
+                and self.columns == other.columns)
+
+    def __repr__(self) -> str:
+        from .fen import format_fen
+
+        return f"Position({self.variant.name!r}, {format_fen(self)!r})"
+
+    # -- the side to move's view -----------------------------------------------------------
+
+    @property
+    def own(self) -> int:
+        return self.white if self.white_to_move else self.black
+
+    @property
+    def enemy(self) -> int:
+        return self.black if self.white_to_move else self.white
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    @cached_property
+    def _raw_moves(self) -> dict[Move, RawMove]:
+        generator = self.variant.generator
+        raws = generator.legal(self.own, self.enemy, self.kings, self.white_to_move)
+        to_move = self.move_of_raw
+        return {to_move(raw): raw for raw in raws}
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in generation order (stable for a given position)."""
+        return list(self._raw_moves)
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self._raw_moves
+
+    def move_of_raw(self, raw: RawMove) -> Move:
+        number = self.variant.geometry.number_of_bit
+        path = (number[raw[0]],) + tuple(number[square] for square in raw[4])
+        return Move(path, tuple(number[square] for square in raw[5]))
+
+    def play(self, move: Move) -> Position:
+        """The position after a legal move; `IllegalMoveError` (with the FEN) otherwise."""
+        raw = self._raw_moves.get(move)
+        if raw is None:
+            from .fen import format_fen
+
+            raise IllegalMoveError(str(move), format_fen(self), "not among the legal moves")
+        return self.variant.generator.play(self, raw)
+
+    def is_game_over(self) -> bool:
+        """No legal move: the side to move has lost (RULES.md, all games)."""
+        return not self._raw_moves
+
+    # -- what the sensors can check ------------------------------------------------------------
+
+    def occupancy(self) -> int:
+        """Occupancy mask over square numbers (bit n-1 for square n), as the sensors see it."""
+        return self.variant.geometry.mask_of_bits(self.white | self.black)
+
+    def piece_at(self, square: int) -> str | None:
+        """``'w'``, ``'b'``, ``'W'``, ``'B'`` (capital for a king) or None, by square number;
+        for a column, its top piece."""
+        bit = 1 << self.variant.geometry.bit_of_number[square]
+        if self.white & bit:
+            return "W" if self.kings & bit else "w"
+        if self.black & bit:
+            return "B" if self.kings & bit else "b"
+        return None
+
+    def column_at(self, square: int) -> str:
+        """The column on a square, top first (a single piece for non-column games)."""
+        if self.columns is not None:
+            return self.columns[self.variant.geometry.bit_of_number[square]]
+        return self.piece_at(square) or ""
+
+
+__all__ = ["Move", "Position"]
