@@ -28,19 +28,6 @@ class CapturePromotion(Enum):
     ENDS_THE_MOVE = "ends the move"  # Lasca: promoted, the move stops there
 
 
-@dataclass(frozen=True)
-class DrawRules:
-    """Move-count draw rules; each count is in moves by each side (pairs of plies).
-
-    ``None`` disables a rule. The record issue applies these; the engine only carries them.
-    """
-
-    repetitions: int = 3
-    kings_only_moves: int | None = None
-    # (strong side's piece-count description, moves) pairs are interpreted by the game record.
-    presets: tuple[tuple[str, int], ...] = ()
-
-
 @dataclass(frozen=True, eq=False)
 class Variant:
     """One game: its board, its rules and how it is written down."""
@@ -58,9 +45,10 @@ class Variant:
     algebraic_moves: bool  # moves written c3-d4 (else numbers 32-28)
     capture_separator: str  # ':' Russian, 'x' international and column games
     full_capture_path: bool  # always write every landing square (columns: path matters)
-    pdn_gametype: str
+    pdn_gametype: str  # PDN GameType tag value (a number, or a full spec for Lasca games)
+    pdn_variant_tag: str | None  # value of a [Variant] tag where no GameType number exists
     results: tuple[str, str, str]  # white wins, draw, black wins
-    draw_rules: DrawRules
+    draw_rules: str  # name of the draw-rule family (see the game record's draw rules)
 
     def __repr__(self) -> str:
         return f"<Variant {self.name}>"
@@ -84,9 +72,11 @@ class Variant:
         """The move generator of this variant (built once, then shared)."""
         cached = self.__dict__.get("_generator")
         if cached is None:
-            from .movegen import MoveGenerator
-
-            cached = MoveGenerator(self)
+            if self.holds_columns:
+                from .columns import ColumnMoveGenerator as generator_class
+            else:
+                from .movegen import MoveGenerator as generator_class
+            cached = generator_class(self)
             object.__setattr__(self, "_generator", cached)
         return cached
 
@@ -111,8 +101,9 @@ RUSSIAN = Variant(
     capture_separator=":",
     full_capture_path=False,
     pdn_gametype="25",
+    pdn_variant_tag=None,
     results=("1-0", "1/2-1/2", "0-1"),
-    draw_rules=DrawRules(kings_only_moves=15),
+    draw_rules="russian",
 )
 
 INTERNATIONAL = Variant(
@@ -130,8 +121,9 @@ INTERNATIONAL = Variant(
     capture_separator="x",
     full_capture_path=False,
     pdn_gametype="20",
+    pdn_variant_tag=None,
     results=("2-0", "1-1", "0-2"),
-    draw_rules=DrawRules(kings_only_moves=25),
+    draw_rules="international",
 )
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (RUSSIAN, INTERNATIONAL)}

@@ -40,7 +40,8 @@ class Debouncer:
 
     def update(self, raw: int) -> int:
         """Feed one raw scan; return the mask of squares whose debounced state changed."""
-        if not self.primed:
+        counting = self.primed  # the first reading of the board is not a change
+        if not counting:
             self._scans += 1
             if self._scans >= self.count:
                 self.primed = True
@@ -63,6 +64,7 @@ class Debouncer:
         if accepted:
             self.stable ^= accepted
             runs_new = [r & ~accepted for r in runs_new]
+        if accepted and counting:
             self.changes += accepted.bit_count()
             by_square = self.changes_by_square
             for square in _squares(accepted):
