@@ -88,13 +88,22 @@ class HardwareBoard:
         if self.buzzer is not None:
             self.buzzer.close()
         for button in self.buttons.values():
-            button.close()
+            _close_button(button)
 
     def __enter__(self) -> HardwareBoard:
         return self
 
     def __exit__(self, *exc_info) -> None:
         self.close()
+
+
+def _close_button(button: Button) -> None:
+    """Close a Button at once: gpiozero's hold thread otherwise polls for up to 0.1 s."""
+    thread = getattr(button, "_hold_thread", None)
+    if thread is not None and hasattr(thread, "stopping") and hasattr(thread, "holding"):
+        thread.stopping.set()
+        thread.holding.set()
+    button.close()
 
 
 def _open(config: BoardConfig, factory: Factory, start: bool,
@@ -122,7 +131,10 @@ def _open(config: BoardConfig, factory: Factory, start: bool,
             opened.append(buttons[name])
     except Exception:
         for device in reversed(opened):
-            device.close()
+            if isinstance(device, Button):
+                _close_button(device)
+            else:
+                device.close()
         raise
     return HardwareBoard(config, sensors, leds, buzzer, buttons, simulation)
 

@@ -1,0 +1,110 @@
+"""The real ReedMatrix scanning the simulated board, in virtual time."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from gpiozero.exc import DeviceClosed
+
+from draughtsboard.board.ports import SensorSource, mask_from_squares
+from draughtsboard.hardware.backends import open_simulated_board
+from draughtsboard.hardware.config import builtin_config
+from draughtsboard.hardware.layout import CORNERS, LINES, corner_map
+
+from .conftest import VirtualScans
+
+
+def test_the_first_snapshot_comes_after_the_debounce_scans(sim_board, scans):
+    sim_board.simulation.set_occupied([1, 2, 3])
+    period = scans.period
+    snapshots = scans.run(10 * period)
+    assert len(snapshots) == 1
+    assert snapshots[0].squares == [1, 2, 3]
+    assert snapshots[0].timestamp == pytest.approx(2 * period)
+    assert isinstance(sim_board.sensors, SensorSource)
+
+
+def test_lifting_and_placing_publish_changes_with_their_time(sim_board, scans):
+    hand = sim_board.simulation
+    hand.set_occupied([5])
+    scans.run(0.1)
+    hand.move(5, 9, at=0.2, hold=0.3)
+    snapshots = scans.run(1.0)
+    assert [s.squares for s in snapshots] == [[], [9]]
+    # The lift at 0.2 s counts on the third scan at or after it; the same for the placing.
+    assert snapshots[0].timestamp == pytest.approx(0.2 + 2 * scans.period)
+    assert snapshots[1].timestamp == pytest.approx(0.5 + 2 * scans.period)
+    assert sim_board.latest() == snapshots[-1]
+
+
+def test_switch_bounce_and_a_brushing_hand_are_filtered(sim_board, scans):
+    hand = sim_board.simulation
+    scans.run(0.1)
+    hand.place(7, at=0.2, bounce=2, bounce_interval=scans.period)
+    hand.brush(12, at=0.5, duration=scans.period)
+    snapshots = scans.run(1.0)
+    assert [s.squares for s in snapshots] == [[7]]
+    stats = sim_board.sensors.stats()
+    assert stats.changes == 1
+    assert stats.bounces_filtered == 3
+    assert sim_board.sensors.bounces_by_square() == {7: 2, 12: 1}
+    assert stats.scans_per_second == pytest.approx(200)
+
+
+def test_every_square_is_seen_on_its_own_bit(config):
+    with open_simulated_board(config) as board:
+        scans = VirtualScans(board)
+        for square in range(1, config.square_count + 1):
+            board.simulation.set_occupied([square])
+            snapshot = scans.run(4 * scans.period)[-1]
+            assert snapshot.occupied == 1 << (square - 1)
+
+
+@pytest.mark.parametrize("origin", CORNERS)
+@pytest.mark.parametrize("rows_along", LINES)
+@pytest.mark.parametrize("polarity", [True, False])
+def test_any_wiring_and_polarity_reads_the_same_squares(origin, rows_along, polarity):
+    base = builtin_config("russian")
+    from draughtsboard.board.geometry import geometry_for_variant
+
+    matrix = dataclasses.replace(
+        base.matrix, active_low=polarity,
+        squares=corner_map(geometry_for_variant("russian"), origin, rows_along))
+    config = dataclasses.replace(base, matrix=matrix)
+    position = [1, 2, 3, 12, 17, 32]
+    with open_simulated_board(config, occupied=position) as board:
+        assert VirtualScans(board).run(0.05)[-1].occupied == mask_from_squares(position)
+
+
+def test_many_scans_run_in_constant_memory(sim_board, scans):
+    hand = sim_board.simulation
+    for i in range(20):
+        hand.move(1 + i % 5, 10 + i % 5, at=0.05 * i, hold=0.02)
+    scans.run(5.0)
+    assert max(len(pin.states) for pin in hand.factory.pins.values()) <= 65
+
+
+def test_read_consumes_and_waits_no_longer_than_asked(sim_board):
+    assert sim_board.read(timeout=0) is None
+    assert sim_board.read(timeout=0.01) is None
+    for t in range(3):
+        sim_board.step(t * 0.005)
+    assert sim_board.read(timeout=0) is not None
+    assert sim_board.read(timeout=0) is None
+
+
+def test_closing_twice_is_fine_and_scanning_after_is_not(sim_board):
+    sim_board.close()
+    sim_board.close()
+    assert sim_board.sensors.closed
+    with pytest.raises(DeviceClosed):
+        sim_board.sensors.scan_once(0.0)
+
+
+def test_the_scan_thread_publishes_on_its_own():
+    with open_simulated_board("russian", occupied=[1, 32], real_time=True) as board:
+        assert board.sensors.is_scanning
+        snapshot = board.read(timeout=5)
+        assert snapshot is not None and snapshot.squares == [1, 32]
+    assert not board.sensors.is_scanning
