@@ -1,0 +1,191 @@
+"""A microcontroller on a serial port, as a SensorSource and LedSink.
+
+``SerialLink`` opens any pyserial URL (``/dev/ttyACM0``, ``loop://``,
+``socket://127.0.0.1:PORT``) and runs one I/O thread that moves bytes between the port
+and a ``HostSession``, which holds every protocol decision. The thread reopens the port
+with backoff when it fails (a USB cable pulled) or when the session declares the device
+silent. pyserial's ``threaded.ReaderThread`` is not used because it has neither a timer
+hook (heartbeat timeouts, retries) nor reconnection; the loop here is the same idea with
+both.
+
+The tracker cannot tell this from the GPIO backend: snapshots come out of ``read()``
+with timestamps from the host's monotonic clock at the moment they were received.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import serial
+
+from draughtsboard.board.ports import LedFrame, Snapshot
+from draughtsboard.firmware_bridge.session import Actions, HostSession, LinkState, LinkStats
+
+log = logging.getLogger(__name__)
+
+PORT_ERRORS = (serial.SerialException, OSError, ValueError)
+
+
+class SerialLink:
+    """Snapshots from, and LED frames to, a board microcontroller on a serial URL."""
+
+    def __init__(
+        self,
+        url: str,
+        square_count: int,
+        *,
+        baudrate: int = 115200,
+        session: HostSession | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        poll_interval: float = 0.01,
+        backoff: tuple[float, float] = (0.05, 2.0),
+        serial_for_url: Callable[..., Any] = serial.serial_for_url,
+    ) -> None:
+        self.url = url
+        self.square_count = square_count
+        self.baudrate = baudrate
+        self.session = session or HostSession(square_count)
+        self.clock = clock
+        self.poll_interval = poll_interval
+        self.backoff = backoff
+        self._serial_for_url = serial_for_url
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._snapshots: queue.Queue[Snapshot] = queue.Queue()
+        self._port: Any = None
+        self._broken = False
+        self._stop = threading.Event()
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name=f"serial-link {url}", daemon=True)
+        self._thread.start()
+
+    # -- SensorSource / LedSink ---------------------------------------------------------
+
+    def read(self, timeout: float | None = None) -> Snapshot | None:
+        try:
+            if timeout is not None and timeout <= 0:
+                return self._snapshots.get_nowait()
+            return self._snapshots.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def latest(self) -> Snapshot | None:
+        return self.session.latest
+
+    def show(self, frame: LedFrame) -> None:
+        with self._lock:
+            self._apply(self.session.show(frame, self.clock()))
+
+    def close(self) -> None:
+        """Stop the thread and close the port; safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        self._stop.set()
+        self._thread.join(timeout=5.0)
+        with self._lock:
+            self._close_port()
+
+    def __enter__(self) -> SerialLink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- status ------------------------------------------------------------------------
+
+    @property
+    def stats(self) -> LinkStats:
+        return self.session.stats
+
+    @property
+    def state(self) -> LinkState:
+        return self.session.state
+
+    @property
+    def is_up(self) -> bool:
+        return self.session.state is LinkState.UP
+
+    def wait_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Block until ``predicate()`` holds after some link event, or ``timeout``."""
+        with self._changed:
+            return self._changed.wait_for(predicate, timeout)
+
+    def wait_for_up(self, timeout: float) -> bool:
+        return self.wait_until(lambda: self.is_up, timeout)
+
+    # -- the I/O thread ----------------------------------------------------------------
+
+    def _run(self) -> None:
+        delay = self.backoff[0]
+        while not self._stop.is_set():
+            if self._port is None and not self._open():
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff[1])
+                continue
+            delay = self.backoff[0]
+            try:
+                port = self._port
+                data = port.read(max(1, port.in_waiting))
+            except PORT_ERRORS as error:
+                self._lost(error)
+                continue
+            with self._lock:
+                now = self.clock()
+                if data:
+                    self._apply(self.session.receive(data, now))
+                self._apply(self.session.tick(now))
+                if self._broken:
+                    self._lost(None)
+
+    def _open(self) -> bool:
+        try:
+            port = self._serial_for_url(
+                self.url, baudrate=self.baudrate, timeout=self.poll_interval, write_timeout=1.0
+            )
+        except PORT_ERRORS as error:
+            log.debug("cannot open %s: %s", self.url, error)
+            return False
+        with self._lock:
+            self._port = port
+            self._broken = False
+            log.info("opened %s", self.url)
+            self._apply(self.session.connected(self.clock()))
+        return True
+
+    def _lost(self, error: BaseException | None) -> None:
+        with self._lock:
+            if error is not None:
+                log.warning("lost %s: %s", self.url, error)
+            self._close_port()
+            self.session.stats.reconnects += 1
+            self._changed.notify_all()
+
+    def _close_port(self) -> None:
+        port, self._port = self._port, None
+        self.session.disconnected()
+        if port is not None:
+            try:
+                port.close()
+            except PORT_ERRORS:
+                pass
+
+    def _apply(self, actions: Actions) -> None:
+        """Carry out a session's decision; called with the lock held."""
+        port = self._port
+        if port is not None and actions.send:
+            try:
+                port.write(b"".join(actions.send))
+            except PORT_ERRORS as error:
+                log.warning("write to %s failed: %s", self.url, error)
+                self._broken = True
+        for snapshot in actions.publish:
+            self._snapshots.put(snapshot)
+        if actions.reopen:
+            self._broken = True
+        self._changed.notify_all()
