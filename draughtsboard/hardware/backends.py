@@ -76,9 +76,7 @@ class HardwareBoard:
         self.leds.show(frame)
 
     def step(self, now: float) -> Snapshot | None:
-        """Virtual time: apply the simulated hand up to ``now``, then scan once."""
-        if self.simulation is not None:
-            self.simulation.advance(now)
+        """Scan once at ``now`` (virtual time: the simulated hand moves to ``now`` first)."""
         return self.sensors.scan_once(now)
 
     def close(self) -> None:
@@ -109,8 +107,10 @@ def _close_button(button: Button) -> None:
 def _open(config: BoardConfig, factory: Factory, start: bool,
           clock: Callable[[], float], simulation: SimulatedBoard | None) -> HardwareBoard:
     opened: list = []
+    before_scan = simulation.advance if simulation is not None else None
     try:
-        sensors = ReedMatrix(config, pin_factory=factory, start=start, clock=clock)
+        sensors = ReedMatrix(config, pin_factory=factory, start=start, clock=clock,
+                             before_scan=before_scan)
         opened.append(sensors)
         driver = config.leds.driver
         leds: BlinkingSink | NoLeds
@@ -150,10 +150,10 @@ def open_simulated_board(variant_or_config: str | BoardConfig, *,
                          pin_factory: MockFactory | None = None) -> HardwareBoard:
     """The same drivers on a :class:`SimulatedBoard`.
 
-    By default in virtual time: nothing runs in the background; call ``board.step(now)``
-    (or ``board.simulation.advance(now)`` and ``board.sensors.scan_once(now)``) and read
-    snapshots with ``board.read(timeout=0)``. With ``real_time=True`` the scan and LED
-    threads run on the monotonic clock, as on a Pi.
+    By default in virtual time: nothing runs in the background; call
+    ``board.sensors.scan_once(now)`` (or ``board.step(now)``), which first moves the
+    simulated hand to ``now``, and read snapshots with ``board.read(timeout=0)``. With
+    ``real_time=True`` the scan and LED threads run on the monotonic clock, as on a Pi.
     """
     config = (builtin_config(variant_or_config) if isinstance(variant_or_config, str)
               else variant_or_config)

@@ -44,6 +44,8 @@ class ReedMatrix:
     ``start=False`` the caller steps it with ``scan_once(now)`` (virtual time). The first
     snapshot is published once ``debounce`` scans have been made, then one per change.
     Unread snapshots beyond ``queue_size`` are dropped oldest first and counted.
+    ``before_scan(now)`` is called before each scan: a simulated board uses it to move its
+    scripted hand to the scan's time, so ``scan_once(now)`` is all a replay has to call.
     """
 
     def __init__(
@@ -54,11 +56,13 @@ class ReedMatrix:
         start: bool = True,
         clock: Callable[[], float] = time.monotonic,
         queue_size: int = 4096,
+        before_scan: Callable[[float], None] | None = None,
     ) -> None:
         matrix = config.matrix
         self.square_count = config.square_count
         self.config = config
         self._clock = clock
+        self._before_scan = before_scan
         self._debouncer = Debouncer(matrix.debounce)
         self._period = 1.0 / matrix.scan_rate
         self._queue: deque[Snapshot] = deque()
@@ -122,6 +126,8 @@ class ReedMatrix:
             raise DeviceClosed("the reed matrix is closed")
         if now is None:
             now = self._clock()
+        if self._before_scan is not None:
+            self._before_scan(now)
         raw = self.read_raw()
         self._scans += 1
         if self._first_scan is None:

@@ -108,3 +108,21 @@ def test_the_scan_thread_publishes_on_its_own():
         snapshot = board.read(timeout=5)
         assert snapshot is not None and snapshot.squares == [1, 32]
     assert not board.sensors.is_scanning
+
+
+def test_scan_once_alone_moves_the_simulated_hand(sim_board):
+    sim_board.simulation.place(4, at=0.05)
+    published = [sim_board.sensors.scan_once(i * 0.005) for i in range(20)]
+    assert [s.squares for s in published if s] == [[], [4]]
+    assert sim_board.simulation.now == pytest.approx(19 * 0.005)
+
+
+def test_importing_the_drivers_loads_no_pi_only_library():
+    import subprocess
+    import sys
+
+    code = ("import sys, draughtsboard.hardware.backends, draughtsboard.hardware.diag; "
+            "print(sorted(m for m in ('lgpio', 'RPi', 'pigpio', 'spidev') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
