@@ -66,3 +66,9 @@ def test_the_report_names_stuck_and_chattering_switches():
     assert lines[0] == "never changed, always closed (stuck or never lifted): [1]"
     assert lines[1].startswith("never changed, always open (stuck or never placed): [2, 3, 4, 6")
     assert lines[2] == "chattering (loose reed or ghost): 9 (4 bounces)"
+
+
+def test_a_live_session_ends_with_the_report(capsys):
+    assert run(["--backend", "sim", "--seconds", "0", "--no-walk", "--occupied", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "never changed, always open (stuck or never placed): [" in out
