@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import tomllib
 import warnings
+from pathlib import Path
 
 from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
@@ -65,8 +67,6 @@ def _config(args: argparse.Namespace) -> BoardConfig:
     if args.config:
         config = load_config(args.config)
         if args.variant and args.variant != config.variant:
-            import tomllib
-            from pathlib import Path
             data = tomllib.loads(Path(args.config).read_text(encoding="utf-8"))
             data["board"] = {**data.get("board", {}), "variant": args.variant}
             data["board"].pop("size", None)
