@@ -146,3 +146,8 @@ def get_variant(name: str) -> Variant:
 
 def variant_names() -> list[str]:
     return sorted(VARIANTS)
+
+
+# The column games live in their own module, which registers them here; imported last so
+# that `get_variant("lasca")` works without the caller importing it first.
+from . import columns as _columns  # noqa: E402, F401
