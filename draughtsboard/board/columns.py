@@ -22,12 +22,16 @@ variants: ``lasca``, ``column`` (8x8) and ``column-7x7``.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
+from . import position as _position
 from .errors import InvalidFenError, InvalidPositionError
 from .geometry import Geometry, geometry_for_variant
 from .movegen import MoveGenerator, RawMove
-from .position import Position
 from .variants import CapturePromotion, Variant, register
+
+if TYPE_CHECKING:
+    from .position import Position
 
 PIECES = "wbWB"
 _WHITE_PIECE = {"w": True, "W": True, "b": False, "B": False}
@@ -92,8 +96,9 @@ class ColumnMoveGenerator(MoveGenerator):
         own, enemy, kings = self.make(columns, position.own, position.enemy, position.kings,
                                       raw)
         if position.white_to_move:
-            return Position(self.variant, own, enemy, kings, False, tuple(columns))
-        return Position(self.variant, enemy, own, kings, True, tuple(columns))
+            return _position.Position(self.variant, own, enemy, kings, False,
+                                      tuple(columns))
+        return _position.Position(self.variant, enemy, own, kings, True, tuple(columns))
 
     def perft_position(self, position: Position, depth: int) -> int:
         if depth <= 0:
@@ -246,7 +251,7 @@ def position_of_columns(variant: Variant, columns, white_to_move: bool) -> Posit
             black |= 1 << bit
         if _OFFICER[top]:
             kings |= 1 << bit
-    return Position(variant, white, black, kings, white_to_move, tuple(columns))
+    return _position.Position(variant, white, black, kings, white_to_move, tuple(columns))
 
 
 def format_column_text(position: Position) -> str:
