@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from draughtsboard.commands import rules
+from draughtsboard.commands import rules, track
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -14,6 +14,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Electronic draughts board: rules engine, sensors, LEDs and recording.")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     rules.add_parsers(subparsers)
+    track.add_parsers(subparsers)
     return parser
 
 

@@ -1,0 +1,581 @@
+"""The move tracker: debounced occupancy snapshots in, exact moves and LED intents out.
+
+Reed switches say only which squares are occupied. The tracker knows the position (from
+the game record, so colours, kings and columns are known) and, once per position, what
+every legal move looks like to the switches (`MoveTable`). Each snapshot is classified
+into one *observation* (the board is back as it was, it shows a completed move, a move is
+in progress, a piece was put where no move allows, ...) and one transition table says
+what state follows. The tracker runs to completion per snapshot and takes time only from
+the snapshots (and `tick`), so it is exactly testable.
+
+Its promises (BEHAVIOUR.md): a move is recorded the moment the board shows exactly the
+position after one legal move and the order of lifts and placements does not contradict
+it, never on a guess; anything in between is tolerated as long as it can be part of a
+legal move; otherwise the offending squares are flagged and the squares to restore lit
+until the board is back as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .move_table import MoveShape, MoveTable
+from .ports import Snapshot, squares_from_mask
+from .position import Position
+
+
+class Mode(Enum):
+    TOURNAMENT = "tournament"  # no hints; flags only what is attempted; no takebacks
+    TRAINING = "training"  # hints: required captures, landing squares; takeback allowed
+    FREE = "free"  # records legal moves from any set-up; takeback allowed; no hints
+
+
+class State(Enum):
+    SETUP = "setup"  # waiting for the board to match the expected position
+    READY = "ready"  # the board matches the position; nobody is moving
+    MOVING = "moving"  # in-between states of a move being made
+    AMBIGUOUS = "ambiguous"  # the board shows a move the order of actions did not settle
+    ILLEGAL = "illegal"  # an illegal move was made: waiting for the restore
+    DISTURBED = "disturbed"  # a piece fell or was moved by nobody's move: waiting
+    GAME_OVER = "game_over"
+
+
+class Observation(Enum):
+    """What one snapshot shows, relative to the position and the move in progress."""
+
+    MATCHES = "board matches the position"
+    COMPLETES_MOVE = "board shows the position after one legal move"
+    ENDS_GAME = "board shows a move after which the side to move has none"
+    COMPLETES_AMBIGUOUS = "board shows the position after several legal moves"
+    AMENDS_MOVE = "the last moved piece slid on to another legal square"
+    TAKES_BACK = "board is back in the position before the last move"
+    IN_PROGRESS = "in-between state of a legal move"
+    LIFTED = "pieces lifted that no legal move starts with"
+    WRONG_PLACEMENT = "a piece put where no legal move allows"
+    UNEXPLAINED = "a change that no move explains"
+    HELD_TOO_LONG = "pieces kept off the board that no legal move explains"
+    RESOLVES = "a touch picked one of the ambiguous moves"
+    OTHER = "anything else"
+
+
+_ANY = None  # wildcard state in the table
+
+# (state, observation) -> next state. Checked in order: the first matching row wins.
+TRANSITIONS: tuple[tuple[State | None, Observation, State], ...] = (
+    (State.GAME_OVER, Observation.TAKES_BACK, State.READY),
+    (State.GAME_OVER, Observation.MATCHES, State.GAME_OVER),
+    (State.GAME_OVER, Observation.OTHER, State.GAME_OVER),
+    (State.SETUP, Observation.MATCHES, State.READY),
+    (State.SETUP, Observation.OTHER, State.SETUP),
+    (State.ILLEGAL, Observation.MATCHES, State.READY),
+    (State.ILLEGAL, Observation.OTHER, State.ILLEGAL),
+    (State.DISTURBED, Observation.MATCHES, State.READY),
+    (State.DISTURBED, Observation.OTHER, State.DISTURBED),
+    (State.AMBIGUOUS, Observation.MATCHES, State.READY),
+    (State.AMBIGUOUS, Observation.RESOLVES, State.READY),
+    (State.AMBIGUOUS, Observation.OTHER, State.AMBIGUOUS),
+    (_ANY, Observation.MATCHES, State.READY),
+    (_ANY, Observation.COMPLETES_MOVE, State.READY),
+    (_ANY, Observation.ENDS_GAME, State.GAME_OVER),
+    (_ANY, Observation.COMPLETES_AMBIGUOUS, State.AMBIGUOUS),
+    (_ANY, Observation.AMENDS_MOVE, State.READY),
+    (_ANY, Observation.TAKES_BACK, State.READY),
+    (_ANY, Observation.IN_PROGRESS, State.MOVING),
+    (_ANY, Observation.LIFTED, State.MOVING),
+    (_ANY, Observation.WRONG_PLACEMENT, State.ILLEGAL),
+    (_ANY, Observation.UNEXPLAINED, State.DISTURBED),
+    (_ANY, Observation.HELD_TOO_LONG, State.DISTURBED),
+    (_ANY, Observation.OTHER, State.MOVING),
+)
+
+
+def next_state(state: State, observation: Observation) -> State:
+    for row_state, row_observation, target in TRANSITIONS:
+        if row_state in (state, _ANY) and row_observation is observation:
+            return target
+    for row_state, row_observation, target in TRANSITIONS:
+        if row_state in (state, _ANY) and row_observation is Observation.OTHER:
+            return target
+    return state
+
+
+def format_transition_table() -> str:
+    """The transition table as text (``draughtsboard track --print-table``)."""
+    lines = [f"{'state':<11} {'observation':<52} next"]
+    for state, observation, target in TRANSITIONS:
+        name = state.value if state else "*"
+        lines.append(f"{name:<11} {observation.value:<52} {target.value}")
+    return "\n".join(lines)
+
+
+# -- events -------------------------------------------------------------------------------
+
+INTENTS = ("illegal", "must_capture", "restore", "destination", "path", "last_move",
+           "ambiguous", "game_over")
+
+
+@dataclass(frozen=True)
+class TrackerEvent:
+    t: float
+    kind: str
+
+
+@dataclass(frozen=True)
+class MoveEvent(TrackerEvent):
+    """A move recognised and played; ``replaces`` names a move it amends (a slide)."""
+
+    notation: str = ""
+    path: tuple[int, ...] = ()
+    captures: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
+    position: Position | None = field(default=None, compare=False, repr=False)
+    replaces: str | None = None
+
+
+@dataclass(frozen=True)
+class TakebackEvent(TrackerEvent):
+    notation: str = ""
+    position: Position | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class FlagEvent(TrackerEvent):
+    """An illegal move or a disturbed position: ``description`` for the arbiter's log."""
+
+    description: str = ""
+    squares: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class LedEvent(TrackerEvent):
+    intents: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameOverEvent(TrackerEvent):
+    loser_is_white: bool = True
+
+
+# -- the tracker ----------------------------------------------------------------------------
+
+@dataclass
+class _MoveInProgress:
+    """What happened since the board last matched the position."""
+
+    placements: list[int] = field(default_factory=list)  # squares filled, in order
+    removals: list[tuple[int, int]] = field(default_factory=list)  # (square, occupancy then)
+    started_at: float | None = None
+    lifted_since: float | None = None  # when an unexplained lift began
+    touched_non_capturing: bool = False
+
+
+class Tracker:
+    """Turns debounced occupancy snapshots into moves and LED intents (see module doc)."""
+
+    def __init__(self, position: Position, mode: Mode = Mode.TOURNAMENT, *,
+                 hold_timeout: float = 3.0, confirm_time: float = 1.0,
+                 check_start: bool = True) -> None:
+        self.mode = mode
+        self.hold_timeout = hold_timeout
+        self.confirm_time = confirm_time
+        self._tables: dict[Position, MoveTable] = {}
+        self._history: list[tuple[Position, MoveShape]] = []  # (position before, move)
+        self._set_position(position)
+        self.state = State.SETUP if check_start else State.READY
+        self._observed = self.table.occupancy if not check_start else None
+        self._progress = _MoveInProgress()
+        self._previous_occupied = self.table.occupancy
+        self._slide: MoveShape | None = None  # last quiet move, open to amendment
+        self._ambiguous: list[MoveShape] = []
+        self._chosen: MoveShape | None = None
+        self._flag_squares = 0
+        self._last_move: tuple[int, ...] = ()
+        self._last_move_at: float | None = None
+        self.intents: dict[str, tuple[int, ...]] = {}
+        self.moves: list[MoveEvent] = []
+
+    # -- public -------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        return self.table.position
+
+    def feed(self, snapshot: Snapshot) -> list[TrackerEvent]:
+        """Process one debounced snapshot; return the events it causes, in order."""
+        events: list[TrackerEvent] = []
+        self._observed = snapshot.occupied
+        observation, detail = self._observe(snapshot)
+        target = next_state(self.state, observation)
+        self._act(observation, detail, target, snapshot.timestamp, events)
+        self.state = target
+        self._emit_intents(snapshot.timestamp, events)
+        return events
+
+    def tick(self, now: float) -> list[TrackerEvent]:
+        """Let time pass without a change: hold timeouts and the brief move confirmation."""
+        events: list[TrackerEvent] = []
+        progress = self._progress
+        if (self.state is State.MOVING and progress.lifted_since is not None
+                and now - progress.lifted_since >= self.hold_timeout):
+            self._flag(State.DISTURBED, now, "pieces lifted and kept off the board", events)
+            self.state = next_state(self.state, Observation.HELD_TOO_LONG)
+        self._emit_intents(now, events)
+        return events
+
+    def reset(self, position: Position, *, check_start: bool = True) -> None:
+        """Start again from ``position`` (a new game, or a resumed one)."""
+        self._history.clear()
+        self._set_position(position)
+        self.state = State.SETUP if check_start else State.READY
+        self._progress = _MoveInProgress()
+        self._slide = None
+        self._ambiguous = []
+        self._chosen = None
+        self._last_move = ()
+
+    # -- classification -------------------------------------------------------------------
+
+    def _set_position(self, position: Position) -> None:
+        table = self._tables.get(position)
+        if table is None:
+            if len(self._tables) > 64:
+                self._tables.clear()
+            table = self._tables[position] = MoveTable(position)
+        self.table = table
+
+    def _observe(self, snapshot: Snapshot):
+        occupied = snapshot.occupied
+        table = self.table
+        expected = table.occupancy
+        if self.state is State.GAME_OVER:
+            if self._can_take_back(occupied):
+                return Observation.TAKES_BACK, None
+            return (Observation.MATCHES if occupied == expected else Observation.OTHER), None
+        if occupied == expected:
+            return Observation.MATCHES, None
+        if self.state in (State.SETUP, State.ILLEGAL, State.DISTURBED):
+            return Observation.OTHER, None
+        if self.state is State.AMBIGUOUS:
+            return self._observe_ambiguous(occupied), None
+
+        self._track_progress(occupied, snapshot.timestamp)
+        completed = table.by_occupancy.get(occupied)
+        if completed:
+            candidates = self._order_consistent(completed)
+            if len(candidates) == 1:
+                if self._table_of(candidates[0].after).is_game_over:
+                    return Observation.ENDS_GAME, candidates[0]
+                return Observation.COMPLETES_MOVE, candidates[0]
+            return Observation.COMPLETES_AMBIGUOUS, candidates or completed
+
+        amended = self._amendment(occupied)
+        if amended is not None:
+            return Observation.AMENDS_MOVE, amended
+        if self._can_take_back(occupied):
+            return Observation.TAKES_BACK, None
+
+        removed = expected & ~occupied
+        added = occupied & ~expected
+        if self._slide is not None and not self._slide_still_open(removed, added):
+            self._slide = None
+        consistent = table.consistent(removed, added)
+        if consistent:
+            self._progress.lifted_since = None
+            return Observation.IN_PROGRESS, consistent
+        if self._slide is not None:
+            # The last mover's piece is in the air or sliding: nobody else has acted yet.
+            return Observation.IN_PROGRESS, []
+        if added:
+            one_piece_moved = _single(removed) and _single(added)
+            if one_piece_moved and self.mode is not Mode.FREE:
+                return Observation.WRONG_PLACEMENT, (removed, added)
+            return Observation.UNEXPLAINED, (removed, added)
+        if self._progress.lifted_since is None:
+            self._progress.lifted_since = snapshot.timestamp
+        return Observation.LIFTED, []
+
+    def _track_progress(self, occupied: int, now: float) -> None:
+        """Remember the order of placements and removals since the position last matched."""
+        progress = self._progress
+        if progress.started_at is None:
+            progress.started_at = now
+        previous = self._previous_occupied
+        newly_filled = occupied & ~previous
+        newly_emptied = previous & ~occupied
+        for square in squares_from_mask(newly_filled):
+            progress.placements.append(square)
+        seen = {square for square, _ in progress.removals}
+        for square in squares_from_mask(newly_emptied & self.table.occupancy):
+            if square not in seen:
+                progress.removals.append((square, occupied))
+        self._previous_occupied = occupied
+
+    def _order_consistent(self, candidates: list[MoveShape]) -> list[MoveShape]:
+        """Keep the candidates whose landing order fits the placements seen (seed 004:
+        a capture is shown square by square). Squares landed on by some candidate but
+        not by another tell them apart; placements elsewhere (a slide) are ignored."""
+        if len(candidates) == 1:
+            return candidates
+        landing_squares = set()
+        for shape in candidates:
+            landing_squares.update(shape.landings)
+        shown = [s for s in self._progress.placements if s in landing_squares]
+        fitting = []
+        for shape in candidates:
+            order = iter(shape.landings)
+            if all(any(square == landing for landing in order) for square in
+                   _dedupe_consecutive(shown)):
+                fitting.append(shape)
+        return fitting
+
+    def _observe_ambiguous(self, occupied: int) -> Observation:
+        """While candidates blink, a piece put down on the first landing square that only
+        one candidate uses picks it; the move is recorded when the board is back."""
+        common = self._ambiguous[0].after_occupancy
+        previous = self._previous_occupied
+        newly_filled = occupied & ~previous
+        self._previous_occupied = occupied
+        for shape in self._ambiguous:
+            if newly_filled & _mask(self._signature(shape)):
+                self._chosen = shape
+        if occupied == common and self._chosen is not None:
+            return Observation.RESOLVES
+        return Observation.OTHER
+
+    def _signature(self, shape: MoveShape) -> tuple[int, ...]:
+        """The landing squares that tell ``shape`` apart from the other candidates: the
+        first landing where its path leaves every other candidate's."""
+        others = [other for other in self._ambiguous if other is not shape]
+        for index, square in enumerate(shape.landings[:-1]):
+            if all(index >= len(o.landings) - 1 or o.landings[index] != square
+                   for o in others):
+                return (square,)
+        return ()
+
+    def _amendment(self, occupied: int) -> MoveShape | None:
+        """A quiet move whose piece slid on along its line before anyone else acted."""
+        slide = self._slide
+        if slide is None or not self._history:
+            return None
+        before, _ = self._history[-1]
+        table = self._table_of(before)
+        for shape in table.by_occupancy.get(occupied, ()):
+            if (shape is not slide and shape.move.start == slide.move.start
+                    and not shape.move.captures):
+                return shape
+        return None
+
+    def _slide_still_open(self, removed: int, added: int) -> bool:
+        slide = self._slide
+        assert slide is not None
+        if removed & ~slide.end_bit:
+            return False
+        before, _ = self._history[-1]
+        line = 0
+        for shape in self._table_of(before).by_start.get(slide.move.start, ()):
+            if not shape.move.captures:
+                line |= shape.passage
+        return not added & ~line
+
+    def _can_take_back(self, occupied: int) -> bool:
+        if self.mode is Mode.TOURNAMENT or not self._history:
+            return False
+        before, _ = self._history[-1]
+        return occupied == self._table_of(before).occupancy
+
+    def _table_of(self, position: Position) -> MoveTable:
+        table = self._tables.get(position)
+        if table is None:
+            table = self._tables[position] = MoveTable(position)
+        return table
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def _act(self, observation: Observation, detail, target: State, now: float,
+             events: list[TrackerEvent]) -> None:
+        if observation in (Observation.COMPLETES_MOVE, Observation.ENDS_GAME):
+            self._play(detail, now, events)
+        elif observation is Observation.RESOLVES:
+            chosen = self._chosen
+            self._ambiguous, self._chosen = [], None
+            self._play(chosen, now, events, extra_notes=("ambiguous capture resolved by touch",))
+        elif observation is Observation.COMPLETES_AMBIGUOUS:
+            self._ambiguous = list(detail)
+            self._chosen = None
+            self._previous_occupied = detail[0].after_occupancy
+        elif observation is Observation.AMENDS_MOVE:
+            self._amend(detail, now, events)
+        elif observation is Observation.TAKES_BACK:
+            self._take_back(now, events)
+        elif observation is Observation.WRONG_PLACEMENT:
+            removed, added = detail
+            self._flag(State.ILLEGAL, now, self._describe_illegal(removed, added), events)
+        elif observation is Observation.UNEXPLAINED:
+            self._flag(State.DISTURBED, now, "position disturbed", events)
+        elif observation is Observation.MATCHES:
+            self._clear_progress()
+        elif observation in (Observation.IN_PROGRESS, Observation.LIFTED):
+            self._note_touch()
+
+    def _play(self, shape: MoveShape, now: float, events: list[TrackerEvent],
+              extra_notes: tuple[str, ...] = (), replaces: str | None = None) -> None:
+        notes = self._procedure_notes(shape) + extra_notes
+        before = self.position
+        self._history.append((before, shape))
+        self._set_position(shape.after)
+        event = MoveEvent(now, "move", shape.notation, shape.move.path, shape.move.captures,
+                          notes, shape.after, replaces)
+        self.moves.append(event)
+        events.append(event)
+        self._slide = shape if not shape.move.captures else None
+        self._last_move = (shape.move.start, shape.move.end)
+        self._last_move_at = now
+        self._clear_progress()
+        if self.table.is_game_over:
+            events.append(GameOverEvent(now, "game_over", shape.after.white_to_move))
+
+    def _amend(self, shape: MoveShape, now: float, events: list[TrackerEvent]) -> None:
+        before, replaced = self._history.pop()
+        self.moves.pop()
+        self._set_position(before)
+        self._play(shape, now, events, replaces=replaced.notation)
+
+    def _take_back(self, now: float, events: list[TrackerEvent]) -> None:
+        before, shape = self._history.pop()
+        if self.moves:
+            self.moves.pop()
+        self._set_position(before)
+        self._slide = None
+        self._last_move = ()
+        self._clear_progress()
+        events.append(TakebackEvent(now, "takeback", shape.notation, before))
+
+    def _flag(self, state: State, now: float, description: str,
+              events: list[TrackerEvent]) -> None:
+        occupied = self._observed if self._observed is not None else self.table.occupancy
+        squares = tuple(squares_from_mask(occupied ^ self.table.occupancy))
+        kind = "illegal" if state is State.ILLEGAL else "disturbed"
+        events.append(FlagEvent(now, kind, description, squares))
+        self._slide = None
+        self._clear_progress()
+
+    def _clear_progress(self) -> None:
+        self._progress = _MoveInProgress()
+        self._previous_occupied = self.table.occupancy
+
+    def _note_touch(self) -> None:
+        table = self.table
+        if not table.capture_required:
+            return
+        removed = table.occupancy & ~(self._observed or 0)
+        own_lifted = removed & table.own_occupancy
+        if own_lifted and not own_lifted & table.starts:
+            self._progress.touched_non_capturing = True
+
+    def _describe_illegal(self, removed: int, added: int) -> str:
+        from .notation import format_square
+
+        variant = self.position.variant
+        start = squares_from_mask(removed)[0]
+        end = squares_from_mask(added)[0]
+        text = f"{format_square(variant, start)}-{format_square(variant, end)}"
+        if self.table.capture_required:
+            return f"illegal move {text}: a capture is required"
+        return f"illegal move {text}"
+
+    def _procedure_notes(self, shape: MoveShape) -> tuple[str, ...]:
+        """Irregularities of procedure (the move still counts; the log keeps them)."""
+        if not shape.emptied:
+            return ()
+        removals = [(square, occ) for square, occ in self._progress.removals
+                    if square in shape.emptied]
+        notes = []
+        order = [square for square, _ in removals]
+        expected = [square for square in shape.emptied if square in order]
+        if order != expected:
+            notes.append("captured pieces removed out of the order taken")
+        end_bit = shape.end_bit
+        if any(not occ & end_bit for _, occ in removals):
+            notes.append("captured pieces removed before the capturing piece was put down")
+        return tuple(notes)
+
+    # -- LED intents -------------------------------------------------------------------------
+
+    def _emit_intents(self, now: float, events: list[TrackerEvent]) -> None:
+        intents = self._intents(now)
+        if intents != self.intents:
+            self.intents = intents
+            events.append(LedEvent(now, "leds", dict(intents)))
+
+    def _intents(self, now: float) -> dict[str, tuple[int, ...]]:
+        table = self.table
+        occupied = self._observed if self._observed is not None else table.occupancy
+        out: dict[str, tuple[int, ...]] = {}
+        differ = tuple(squares_from_mask(occupied ^ table.occupancy))
+        state = self.state
+        if state in (State.SETUP, State.DISTURBED):
+            if differ:
+                out["restore"] = differ
+        elif state is State.ILLEGAL:
+            added = occupied & ~table.occupancy
+            out["illegal"] = tuple(squares_from_mask(added)) or differ
+            out["restore"] = differ
+        elif state is State.AMBIGUOUS:
+            squares = []
+            for shape in self._ambiguous:
+                squares.extend(self._signature(shape))
+            out["ambiguous"] = tuple(sorted(set(squares)))
+        elif state is State.GAME_OVER or table.is_game_over:
+            out["game_over"] = tuple(squares_from_mask(table.occupancy))
+        capture_starts = tuple(sorted(s.move.start for s in table.shapes if s.move.captures))
+        if state in (State.READY, State.MOVING) and table.capture_required:
+            if self.mode is Mode.TRAINING or self._progress.touched_non_capturing:
+                out["must_capture"] = tuple(sorted(set(capture_starts)))
+        if state is State.MOVING and self.mode is Mode.TRAINING:
+            self._hints(occupied, out)
+        if (self._last_move and self._last_move_at is not None
+                and now - self._last_move_at < self.confirm_time and state is State.READY):
+            out["last_move"] = self._last_move
+        return out
+
+    def _hints(self, occupied: int, out: dict[str, tuple[int, ...]]) -> None:
+        """Training: where the lifted piece may go; for a capture, the next landing."""
+        table = self.table
+        removed = table.occupancy & ~occupied
+        lifted = [shape for shape in table.shapes if removed & shape.start_bit]
+        if not lifted:
+            return
+        placed = [s for s in self._progress.placements if (occupied >> (s - 1)) & 1]
+        if table.capture_required:
+            steps = set()
+            for shape in lifted:
+                landings = shape.landings
+                done = 0
+                while done < len(landings) and done < len(placed) and \
+                        placed[done] == landings[done]:
+                    done += 1
+                if done < len(landings):
+                    steps.add(landings[done])
+            out["path"] = tuple(sorted(steps))
+        else:
+            out["destination"] = tuple(sorted({shape.move.end for shape in lifted}))
+
+
+def _single(mask: int) -> bool:
+    return mask != 0 and mask & (mask - 1) == 0
+
+
+def _mask(squares: tuple[int, ...]) -> int:
+    mask = 0
+    for square in squares:
+        mask |= 1 << (square - 1)
+    return mask
+
+
+def _dedupe_consecutive(squares: list[int]) -> list[int]:
+    out: list[int] = []
+    for square in squares:
+        if not out or out[-1] != square:
+            out.append(square)
+    return out

@@ -1,0 +1,119 @@
+"""`draughtsboard track`: the bare tracker on a stream of JSON snapshots.
+
+Standard input: one object per line, ``{"t": <milliseconds>, "occupied": [squares]}``,
+each a debounced snapshot. Standard output: one object per tracker event, and at the end
+``{"event": "end", "moves": [...], "state": "..."}``. A malformed line gets a one-line
+error on standard error naming the line; the stream goes on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TextIO
+
+from draughtsboard.board.errors import DraughtsError
+from draughtsboard.board.ports import Snapshot, mask_from_squares
+from draughtsboard.board.tracker import (
+    INTENTS,
+    FlagEvent,
+    GameOverEvent,
+    LedEvent,
+    Mode,
+    MoveEvent,
+    TakebackEvent,
+    Tracker,
+    TrackerEvent,
+    format_transition_table,
+)
+from draughtsboard.board.variants import get_variant
+
+from .rules import add_variant_argument, load_position
+
+
+def add_parsers(subparsers) -> None:
+    track = subparsers.add_parser("track", help="run the move tracker on JSON snapshots")
+    add_variant_argument(track)
+    track.add_argument("--fen", help="start position (default: the initial position)")
+    track.add_argument("--mode", default="tournament", choices=[m.value for m in Mode])
+    track.add_argument("--no-start-check", action="store_true",
+                       help="take the first snapshot as play, not as the set-up check")
+    track.add_argument("--print-table", action="store_true",
+                       help="print the tracker's transition table and exit")
+    track.set_defaults(handler=run_track)
+
+
+def event_json(event: TrackerEvent) -> dict:
+    t = round(event.t * 1000)
+    if isinstance(event, MoveEvent):
+        out = {"t": t, "event": "move", "move": event.notation, "path": list(event.path),
+               "captures": list(event.captures), "notes": list(event.notes)}
+        if event.replaces:
+            out["replaces"] = event.replaces
+        return out
+    if isinstance(event, LedEvent):
+        return {"t": t, "event": "leds",
+                "intents": {name: list(event.intents.get(name, ())) for name in INTENTS}}
+    if isinstance(event, TakebackEvent):
+        return {"t": t, "event": "takeback", "move": event.notation}
+    if isinstance(event, FlagEvent):
+        return {"t": t, "event": event.kind, "description": event.description,
+                "squares": list(event.squares)}
+    if isinstance(event, GameOverEvent):
+        return {"t": t, "event": "game_over",
+                "winner": "black" if event.loser_is_white else "white"}
+    return {"t": t, "event": event.kind}
+
+
+def parse_snapshot_line(line: str, square_count: int) -> Snapshot:
+    """One input line as a snapshot; ValueError with a one-line reason otherwise."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON ({error.msg})") from None
+    if not isinstance(data, dict):
+        raise ValueError("expected an object with 't' and 'occupied'")
+    t, occupied = data.get("t"), data.get("occupied")
+    if isinstance(t, bool) or not isinstance(t, int | float):
+        raise ValueError("'t' must be a number of milliseconds")
+    if not isinstance(occupied, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) for s in occupied):
+        raise ValueError("'occupied' must be a list of square numbers")
+    bad = [s for s in occupied if not 1 <= s <= square_count]
+    if bad:
+        raise ValueError(f"square {bad[0]} is not on the board (1-{square_count})")
+    return Snapshot(mask_from_squares(occupied), t / 1000)
+
+
+def run_track(args: argparse.Namespace, stdin: TextIO = sys.stdin,
+              out: TextIO = sys.stdout) -> int:
+    if args.print_table:
+        print(format_transition_table(), file=out)
+        return 0
+    variant = get_variant(args.variant)
+    try:
+        position = load_position(variant, args.fen)
+    except DraughtsError as error:
+        print(f"draughtsboard track: {error}", file=sys.stderr)
+        return 2
+    tracker = Tracker(position, Mode(args.mode), check_start=not args.no_start_check)
+    square_count = variant.geometry.square_count
+    last_t = None
+    for number, line in enumerate(stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            snapshot = parse_snapshot_line(line, square_count)
+            if last_t is not None and snapshot.timestamp < last_t:
+                raise ValueError("time went backwards")
+        except ValueError as error:
+            print(f"draughtsboard track: line {number}: {error}", file=sys.stderr)
+            continue
+        last_t = snapshot.timestamp
+        for event in tracker.feed(snapshot):
+            print(json.dumps(event_json(event)), file=out)
+        out.flush()
+    moves = [event.notation for event in tracker.moves]
+    print(json.dumps({"event": "end", "moves": moves, "state": tracker.state.value}), file=out)
+    return 0

@@ -1,0 +1,65 @@
+"""A scripted hand for tracker tests: lifts and places pieces by algebraic square name and
+feeds the debounced occupancy to a tracker, in virtual time."""
+
+from draughtsboard.board.ports import Snapshot
+
+
+class Hand:
+    def __init__(self, tracker, step=0.05, missing=()):
+        self.tracker = tracker
+        self.geometry = tracker.position.variant.geometry
+        self.occupied = tracker.position.occupancy()
+        for name in missing:
+            self.occupied &= ~self._bit(name)
+        self.now = 0.0
+        self.step = step
+        self.events = []
+        self._feed()
+
+    def _bit(self, name):
+        return 1 << (self.geometry.number_of_name(name) - 1)
+
+    def _feed(self):
+        self.now += self.step
+        self.events.extend(self.tracker.feed(Snapshot(self.occupied, self.now)))
+
+    def lift(self, *names):
+        for name in names:
+            self.occupied &= ~self._bit(name)
+            self._feed()
+        return self
+
+    def place(self, *names):
+        for name in names:
+            self.occupied |= self._bit(name)
+            self._feed()
+        return self
+
+    def move(self, start, *landings):
+        """Lift ``start`` and put the piece down on each landing square in turn."""
+        self.lift(start)
+        for index, square in enumerate(landings):
+            self.place(square)
+            if index < len(landings) - 1:
+                self.lift(square)
+        return self
+
+    def wait(self, seconds):
+        self.now += seconds
+        self.events.extend(self.tracker.tick(self.now))
+        return self
+
+    # -- what happened ------------------------------------------------------------------
+
+    def moves(self):
+        return [e.notation for e in self.events if e.kind == "move"]
+
+    def flags(self, kind=None):
+        return [e for e in self.events if e.kind in ((kind,) if kind else ("illegal",
+                                                                           "disturbed"))]
+
+    def names(self, squares):
+        return sorted(self.geometry.name(s) for s in squares)
+
+    def intent(self, name):
+        return self.names(self.tracker.intents.get(name, ()))

@@ -1,0 +1,166 @@
+"""Scenario tests of the move tracker, one per behaviour of the board's specification,
+written as a hand's actions with the moves and LED intents expected."""
+
+from draughtsboard.board.fen import parse_fen
+from draughtsboard.board.tracker import Mode, State, Tracker, format_transition_table
+from draughtsboard.board.variants import get_variant
+
+from .hand import Hand
+
+OPENING = "1. c3-d4 d6-e5 2. b2-c3 e7-d6 3. e3-f4 b6-a5 4. f2-e3 c7-b6 5. c1-b2 b6-c5"
+
+
+def russian(mode=Mode.TOURNAMENT, fen=None, check_start=False, missing=()):
+    variant = get_variant("russian")
+    position = variant.initial_position() if fen is None else parse_fen(variant, fen)
+    return Hand(Tracker(position, mode, check_start=check_start), missing=missing)
+
+
+def play_text(hand, text):
+    for token in text.split():
+        if token.endswith("."):
+            continue
+        separator = ":" if ":" in token else "-"
+        squares = token.split(separator)
+        if separator == ":":
+            hand.move(squares[0], *squares[1:])
+            captured = [hand.geometry.name(s) for s in hand.tracker.table.by_occupancy
+                        and _captures_of(hand, squares)]
+            hand.lift(*captured)
+        else:
+            hand.move(squares[0], squares[-1])
+
+
+def _captures_of(hand, squares):
+    position = hand.tracker.position
+    from draughtsboard.board.notation import parse_move
+
+    return parse_move(position, ":".join(squares)).captures
+
+
+def test_start_position_is_checked_before_play():
+    hand = russian(check_start=True, missing=["c3"])
+    assert hand.tracker.state is State.SETUP
+    assert hand.intent("restore") == ["c3"]
+    hand.place("c3")
+    assert hand.tracker.state is State.READY
+    assert hand.intent("restore") == []
+
+
+def test_simple_moves_complete_when_the_piece_is_put_down():
+    hand = russian()
+    hand.move("c3", "d4")
+    assert hand.moves() == ["c3-d4"]
+    assert hand.intent("last_move") == ["c3", "d4"]
+    hand.move("d6", "e5")
+    assert hand.moves() == ["c3-d4", "d6-e5"]
+    assert hand.flags() == []
+
+
+def test_a_piece_lifted_and_put_back_is_not_a_move():
+    hand = russian()
+    hand.lift("c3").place("c3")
+    assert hand.moves() == [] and hand.flags() == []
+    assert hand.tracker.state is State.READY
+
+
+def test_capture_shown_square_by_square_completes_when_the_last_captured_piece_is_off():
+    hand = russian()
+    play_text(hand, OPENING)
+    hand.move("d4", "b6")
+    assert hand.moves()[-1] == "b6-c5"  # not yet: c5 is still on the board
+    hand.lift("c5")
+    assert hand.moves()[-1] == "d4:b6"
+    last = [e for e in hand.events if e.kind == "move"][-1]
+    assert last.notes == ()
+
+
+def test_captured_pieces_removed_before_the_capturing_piece_lands_is_noted():
+    hand = russian()
+    play_text(hand, OPENING)
+    hand.lift("d4", "c5").place("b6")
+    last = [e for e in hand.events if e.kind == "move"][-1]
+    assert last.notation == "d4:b6"
+    assert "captured pieces removed before the capturing piece was put down" in last.notes
+    assert hand.flags() == []
+
+
+def test_illegal_move_flags_the_square_and_lights_the_restore_until_put_back():
+    hand = russian()
+    hand.move("c3", "e5")  # two squares: not a legal move
+    assert hand.tracker.state is State.ILLEGAL
+    assert hand.intent("illegal") == ["e5"]
+    assert hand.intent("restore") == ["c3", "e5"]
+    flag = hand.flags("illegal")[0]
+    assert flag.description == "illegal move c3-e5"
+    hand.lift("e5").place("c3")
+    assert hand.tracker.state is State.READY
+    assert hand.tracker.intents == {}
+    hand.move("c3", "d4")
+    assert hand.moves() == ["c3-d4"]
+
+
+def test_quiet_move_while_a_capture_is_required_is_illegal_in_tournament():
+    hand = russian()
+    play_text(hand, OPENING)
+    hand.lift("g3")
+    assert hand.intent("must_capture") == ["d4"]
+    hand.place("h4")
+    assert hand.tracker.state is State.ILLEGAL
+    assert "capture is required" in hand.flags("illegal")[0].description
+    hand.lift("h4").place("g3")
+    assert hand.tracker.state is State.READY
+
+
+def test_training_shows_required_captures_at_once_and_the_landing_squares():
+    hand = russian(Mode.TRAINING)
+    play_text(hand, OPENING)
+    assert hand.intent("must_capture") == ["d4"]
+    hand.lift("d4")
+    assert hand.intent("path") == ["b6"]
+    hand2 = russian(Mode.TRAINING)
+    hand2.lift("c3")
+    assert hand2.intent("destination") == ["b4", "d4"]
+
+
+def test_takeback_in_training_restores_the_previous_position():
+    hand = russian(Mode.TRAINING)
+    hand.move("c3", "d4")
+    hand.move("d4", "c3")
+    kinds = [e.kind for e in hand.events if e.kind in ("move", "takeback")]
+    assert kinds == ["move", "takeback"]
+    assert hand.tracker.position == get_variant("russian").initial_position()
+
+
+def test_takeback_is_illegal_in_tournament():
+    hand = russian()
+    hand.move("c3", "d4")
+    hand.move("d4", "c3")
+    assert hand.tracker.state is State.ILLEGAL
+    assert hand.moves() == ["c3-d4"]
+
+
+def test_a_knocked_piece_is_shown_as_a_restore():
+    hand = russian()
+    hand.move("c3", "d4")
+    hand.lift("h8").wait(5.0)  # a piece knocked off the board, nobody moving
+    assert hand.tracker.state is State.DISTURBED
+    assert hand.intent("restore") == ["h8"]
+    hand.place("h8")
+    assert hand.tracker.state is State.READY
+    hand.move("d6", "e5")
+    assert hand.moves() == ["c3-d4", "d6-e5"]
+
+
+def test_a_king_slid_along_its_line_is_recorded_where_it_stops():
+    hand = russian(fen="W:WK29:B4")
+    hand.lift("a1").place("b2").lift("b2").place("c3").lift("c3").place("d4")
+    assert [e.replaces for e in hand.events if e.kind == "move"] == [None, "a1-b2", "a1-c3"]
+    assert hand.tracker.position.piece_at(hand.geometry.number_of_name("d4")) == "W"
+    assert hand.tracker.moves[-1].notation == "a1-d4"
+    assert len(hand.tracker.moves) == 1
+
+
+def test_transition_table_prints():
+    table = format_transition_table()
+    assert "illegal" in table and "ambiguous" in table
