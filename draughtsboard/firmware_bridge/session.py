@@ -111,6 +111,7 @@ class HostSession:
         """The port is open: flush the device's half frame and ask who is there."""
         self.decoder.reset()
         self.state = LinkState.AWAIT_HELLO
+        self._led_acked = self._led is None  # the device may have missed it: send again
         self._last_rx = now
         self._last_request = now
         return Actions(send=[b"\x00" + codec.GetHello().encode()])
@@ -187,8 +188,10 @@ class HostSession:
 
     def _on_snapshot(self, message: codec.SnapshotMessage, now: float, actions: Actions) -> None:
         self.stats.snapshots += 1
-        if self.state is LinkState.AWAIT_HELLO or message.boot != self.boot:
-            self.stats.ignored += 1  # from a boot we have not been introduced to
+        if message.boot != self.boot:
+            # From a boot we have not been introduced to. (A known boot's snapshots stay
+            # trusted while a HELLO is awaited after a reconnection: their numbers order them.)
+            self.stats.ignored += 1
             self._request(wire.GET_HELLO, now, actions)
             return
         if message.square_count != self.square_count:
@@ -217,7 +220,7 @@ class HostSession:
             actions.publish.append(self.latest)
 
     def _on_heartbeat(self, beat: codec.Heartbeat, now: float, actions: Actions) -> None:
-        if self.state is LinkState.AWAIT_HELLO:
+        if self.boot is None:
             return
         if beat.boot != self.boot:
             self._request(wire.GET_HELLO, now, actions)
