@@ -1,0 +1,68 @@
+"""Factories the composition root (draughtsboard/cli.py) calls to get a serial board.
+
+Both return a ``SerialLink``: a ``SensorSource`` and ``LedSink`` the tracker cannot tell
+from the GPIO backend. ``open_emulated_board`` also starts the emulated microcontroller
+behind a local socket and closes it with the link.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from draughtsboard.board.geometry import geometry_for_variant
+from draughtsboard.firmware_bridge.emulator import SocketEmulator
+from draughtsboard.firmware_bridge.fakepins import StaticSwitches, Switches
+from draughtsboard.firmware_bridge.link import SerialLink
+from draughtsboard.firmware_bridge.session import HostSession
+
+DEFAULT_PORT = "/dev/ttyACM0"
+
+
+def open_serial_board(
+    url: str = DEFAULT_PORT,
+    variant: str = "russian",
+    *,
+    baudrate: int = 115200,
+    heartbeat_timeout: float = 1.0,
+    **link_options: Any,
+) -> SerialLink:
+    """A board microcontroller on ``url`` (a device path or any pyserial URL)."""
+    square_count = geometry_for_variant(variant).square_count
+    session = HostSession(square_count, heartbeat_timeout=heartbeat_timeout)
+    return SerialLink(url, square_count, baudrate=baudrate, session=session, **link_options)
+
+
+class EmulatedBoard(SerialLink):
+    """A SerialLink whose far end is an emulator it owns (``.emulator``)."""
+
+    emulator: SocketEmulator
+
+    def close(self) -> None:
+        super().close()
+        self.emulator.close()
+
+
+def open_emulated_board(
+    variant: str = "russian",
+    *,
+    fault_rate: float = 0.0,
+    seed: int = 0,
+    switches: Switches | None = None,
+    **device_options: int,
+) -> EmulatedBoard:
+    """The reference firmware emulated on this machine, reached over a local socket.
+
+    ``switches`` is any object with an ``occupied`` mask (bit n-1 = square n), read at
+    every scan; pass an adapter over the hardware layer's SimulatedBoard to play through
+    the whole serial path. ``fault_rate`` damages that share of bytes in each direction;
+    ``board.emulator.reset()`` reboots the device and ``unplug()`` drops the cable.
+    """
+    switches = switches if switches is not None else StaticSwitches()
+    emulator = SocketEmulator(variant, switches, fault_rate=fault_rate, seed=seed, **device_options)
+    try:
+        board = EmulatedBoard(emulator.url, emulator.device.square_count, backoff=(0.01, 0.2))
+    except BaseException:
+        emulator.close()
+        raise
+    board.emulator = emulator
+    return board

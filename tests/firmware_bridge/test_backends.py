@@ -1,0 +1,29 @@
+"""The factories cli.py will call give a working board."""
+
+from draughtsboard.board.ports import LedFrame, LedPattern, LedSink, SensorSource
+from draughtsboard.firmware_bridge.backends import open_emulated_board, open_serial_board
+from draughtsboard.firmware_bridge.fakepins import StaticSwitches
+
+
+def test_an_emulated_board_reports_its_switches_and_takes_led_frames():
+    switches = StaticSwitches(0b1001)
+    board = open_emulated_board("lasca", switches=switches, fault_rate=0.02, seed=1)
+    try:
+        assert isinstance(board, SensorSource) and isinstance(board, LedSink)
+        assert board.square_count == 25
+        snapshot = board.read(timeout=5.0)
+        assert snapshot is not None and snapshot.occupied == 0b1001
+        board.show(LedFrame.from_mapping(25, {25: LedPattern.ON}))
+        pins = board.emulator.device.pins
+        assert board.wait_until(lambda: pins.leds[24], 5.0)
+    finally:
+        board.close()
+        board.close()
+
+
+def test_a_serial_board_sizes_itself_from_the_variant():
+    board = open_serial_board("loop://", "international")
+    try:
+        assert board.square_count == 50
+    finally:
+        board.close()
