@@ -1,0 +1,279 @@
+"""The game record: moves with their times, tags, events for the arbiter, result, draws.
+
+A `Game` is what the controller fills while the board is played on and what the PDN
+reader builds from a file; the journal (`draughtsboard.recording`) replays its records
+into one. It is pure: times are inputs (monotonic and wall-clock seconds given by the
+caller), nothing here reads a clock or a file.
+
+Illegal attempts and irregularities of procedure are *events*, not moves: the arbiter
+needs them, the move list must not contain them (BEHAVIOUR.md).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from .draws import Counters, DrawRules, draw_rules
+from .errors import DraughtsError
+from .fen import format_fen, parse_fen
+from .notation import format_move, parse_move
+from .position import Move, Position
+from .variants import Variant
+
+# Tags in the order the writer puts them (PDN's seven-tag roster, then ours).
+STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Board", "TimeControl")
+# Tags that the record derives from its own data, never stored in `Game.tags`.
+DERIVED_TAGS = frozenset({"GameType", "Variant", "FEN", "SetUp", "Result"})
+
+RESULT_ALIASES = {
+    "1-0": 0, "2-0": 0, "0-1": 2, "0-2": 2, "1/2-1/2": 1, "1-1": 1, "½-½": 1,
+}
+
+
+class InvalidResultError(DraughtsError):
+    """A result text that is not a result."""
+
+
+def normalise_result(variant: Variant, text: str) -> str | None:
+    """The variant's own string for a result written in any common form (``1-0`` for an
+    international game becomes ``2-0``); ``None`` for ``*`` (unknown, game goes on)."""
+    text = text.strip()
+    if text == "*":
+        return None
+    if text == "0-0":
+        return "0-0"  # both lose (double forfeit)
+    try:
+        return variant.results[RESULT_ALIASES[text]]
+    except KeyError:
+        raise InvalidResultError(
+            f"{text!r} is not a result (expected {', '.join(variant.results)}, 0-0 or *)"
+        ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMove:
+    """A move of the record. ``text`` is its PDN form in the position it was played in."""
+
+    move: Move
+    text: str
+    t_monotonic: float | None = None
+    t_wall: float | None = None
+    clock: tuple[float, float] | None = None  # White's and Black's remaining seconds
+    annotation: str = ""  # strength marks and NAGs as read (``!``, ``$3``)
+    comment: str = ""
+    variations: tuple[str, ...] = ()  # alternatives to this move, as PDN text
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvent:
+    """Something the arbiter must see that is not a move: an illegal attempt, an
+    irregularity of procedure, a takeback in training, a resume after a power cut.
+    ``ply`` is the number of moves played when it happened."""
+
+    kind: str
+    ply: int
+    text: str
+    t_monotonic: float | None = None
+    t_wall: float | None = None
+
+
+@dataclass
+class Game:
+    """A game from its start position: moves, tags, events and result.
+
+    ``draw_preset`` picks a preset of the variant's draw-rule family (international:
+    ``fmjd``, the default, or ``seed-2008``).
+    """
+
+    variant: Variant
+    start: Position | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+    draw_preset: str | None = None
+    moves: list[PlayedMove] = field(default_factory=list)
+    events: list[GameEvent] = field(default_factory=list)
+    result: str | None = None
+    result_reason: str = ""
+    comment: str = ""  # comment before the first move
+    mode: str = "tournament"
+    start_monotonic: float | None = None  # when the game started (thinking time of move 1)
+    start_wall: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.start is None:
+            self.start = self.variant.initial_position()
+        self.rules: DrawRules = draw_rules(self.variant.draw_rules, self.draw_preset)
+        self._positions: list[Position] = [self.start]
+        self._counters: list[Counters] = [self.rules.initial(self.start)]
+        self._seen: Counter[Position] = Counter([self.start])
+        moves, self.moves = self.moves, []
+        for played in moves:
+            self._push(played)
+
+    @classmethod
+    def from_fen(cls, variant: Variant, fen: str | None, **kwargs) -> Game:
+        start = None if fen is None else parse_fen(variant, fen)
+        return cls(variant, start, **kwargs)
+
+    # -- state ------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        return self._positions[-1]
+
+    @property
+    def positions(self) -> tuple[Position, ...]:
+        """The start and the position after every move."""
+        return tuple(self._positions)
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @property
+    def starts_from_initial(self) -> bool:
+        return self.start == self.variant.initial_position()
+
+    @property
+    def start_fen(self) -> str:
+        return format_fen(self.start)
+
+    def repetitions(self, position: Position | None = None) -> int:
+        """How often a position (default: the current one) has occurred, side to move
+        included."""
+        return self._seen[self.position if position is None else position]
+
+    def draw_reason(self) -> str | None:
+        """Why the rules declare the current position drawn, or ``None``."""
+        if self.repetitions() >= 3:
+            return "draw: threefold repetition"
+        return self.rules.reason(self._counters[-1])
+
+    def outcome(self) -> tuple[str, str] | None:
+        """The result the rules impose now (no legal move, a draw rule) and why."""
+        if self.position.is_game_over():
+            white_lost = self.position.white_to_move
+            result = self.variant.results[2 if white_lost else 0]
+            loser = "White" if white_lost else "Black"
+            return result, f"{loser} has no legal move"
+        reason = self.draw_reason()
+        if reason is not None:
+            return self.variant.results[1], reason
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None or self.outcome() is not None
+
+    def result_text(self) -> str:
+        """The result as PDN writes it: recorded, else imposed by the rules, else ``*``."""
+        if self.result is not None:
+            return self.result
+        outcome = self.outcome()
+        return outcome[0] if outcome else "*"
+
+    # -- changes ----------------------------------------------------------------------
+
+    def play(self, move: Move | str, t_monotonic: float | None = None,
+             t_wall: float | None = None, clock: tuple[float, float] | None = None,
+             **extra) -> PlayedMove:
+        """Add a legal move (a `Move` or its text); the rules' errors otherwise.
+
+        A finished game takes no more moves: `IllegalMoveError` would be wrong (the move
+        may be legal on the board), so it is a plain `DraughtsError`.
+        """
+        if self.result is not None:
+            raise DraughtsError(f"the game is over ({self.result}); no move {move!s} after it")
+        position = self.position
+        if isinstance(move, str):
+            move = parse_move(position, move)
+        elif not position.is_legal(move):
+            position.play(move)  # raises IllegalMoveError with the FEN
+        played = PlayedMove(move, format_move(position, move), t_monotonic, t_wall, clock,
+                            **extra)
+        self._push(played)
+        return played
+
+    def _push(self, played: PlayedMove) -> None:
+        before = self.position
+        after = before.play(played.move)
+        self.moves.append(played)
+        self._positions.append(after)
+        self._counters.append(self.rules.advance(self._counters[-1], before, played.move, after))
+        self._seen[after] += 1
+
+    def replace_last(self, **changes) -> None:
+        """Amend the last move's annotations (comment, variations) after reading them."""
+        self.moves[-1] = replace(self.moves[-1], **changes)
+
+    def undo(self) -> PlayedMove:
+        """Take the last move back (training mode); `DraughtsError` at the start."""
+        if not self.moves:
+            raise DraughtsError("no move to take back")
+        if self.result is not None:
+            raise DraughtsError(f"the game is over ({self.result}); no takeback")
+        played = self.moves.pop()
+        after = self._positions.pop()
+        self._counters.pop()
+        self._seen[after] -= 1
+        return played
+
+    def add_event(self, kind: str, text: str, t_monotonic: float | None = None,
+                  t_wall: float | None = None) -> GameEvent:
+        event = GameEvent(kind, self.ply, text, t_monotonic, t_wall)
+        self.events.append(event)
+        return event
+
+    def set_result(self, result: str, reason: str = "") -> None:
+        """Record the result (any common spelling); ``*`` clears it."""
+        self.result = normalise_result(self.variant, result)
+        self.result_reason = reason if self.result is not None else ""
+
+    # -- times ------------------------------------------------------------------------
+
+    def thinking_times(self) -> list[float | None]:
+        """Seconds each move took, from the previous move (the first from the start
+        record, when ``start_monotonic`` is known); ``None`` where the monotonic clock
+        is unknown or went backwards (a restart after a power cut)."""
+        out: list[float | None] = []
+        previous = self.start_monotonic
+        for played in self.moves:
+            now = played.t_monotonic
+            if now is None or previous is None or now < previous:
+                out.append(None)
+            else:
+                out.append(now - previous)
+            previous = now
+        return out
+
+    def clocks(self) -> list[tuple[float, float] | None]:
+        """Each move's clock (White's and Black's remaining seconds): the recorded one,
+        else one computed from a ``TimeControl`` tag of the form ``base`` or
+        ``base+increment`` (seconds) and the thinking times."""
+        control = _parse_time_control(self.tags.get("TimeControl", ""))
+        times = self.thinking_times()
+        out: list[tuple[float, float] | None] = []
+        remaining = [control[0], control[0]] if control else None
+        white_moves = self.start.white_to_move
+        for played, spent in zip(self.moves, times, strict=True):
+            side = 0 if white_moves else 1
+            if played.clock is not None:
+                out.append(played.clock)
+                remaining = list(played.clock)
+            elif remaining is not None and spent is not None:
+                remaining[side] = remaining[side] - spent + control[1]
+                out.append((remaining[0], remaining[1]))
+            else:
+                remaining = None
+                out.append(None)
+            white_moves = not white_moves
+        return out
+
+
+def _parse_time_control(text: str) -> tuple[float, float] | None:
+    text = text.strip()
+    base, _, increment = text.partition("+")
+    try:
+        return float(base), float(increment or 0)
+    except ValueError:
+        return None

@@ -1,0 +1,454 @@
+"""PDN 3.0 reader: lenient about how a file is written, strict about the moves in it.
+
+The reading grammar is PDN 3.0's: tag pairs, ``{}`` comments, ``%`` and ``;`` line
+comments, nested ``()`` variations, NAGs (``$3``) and strength marks (``!?``), move
+numbers with or without ``...``, squares as numbers or algebraic names, captures written
+with ``x``, ``:`` or ``-``, spaces after a separator (``47x 9``, ``1- 7``), CRLF line
+ends, several games in one file, ``FEN``/``SetUp`` tags. Every move, variations included,
+is checked against the rules.
+
+One bad game does not spoil a file: the text is first cut into games at tag lines (a
+complete ``[Name "value"]`` line after move text), so an unclosed brace or bracket cannot
+swallow the games after it, and each game's problems are collected as `PdnError`s naming
+file, game number, line, column and the offending token. The writer is `pdn_writer`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .errors import DraughtsError
+from .game import DERIVED_TAGS, Game, InvalidResultError, normalise_result
+from .notation import format_move, parse_move
+from .position import Position
+from .variants import VARIANTS, Variant
+
+
+class PdnError(DraughtsError):
+    """A bad game in a PDN text, located to the token."""
+
+    def __init__(self, message: str, *, source: str = "<pdn>", game: int = 0, line: int = 0,
+                 column: int = 0, token: str = "") -> None:
+        self.message = message
+        self.source = source
+        self.game = game
+        self.line = line
+        self.column = column
+        self.token = token
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"{self.source}: game {self.game}"
+        if self.line:
+            where += f", line {self.line}, column {self.column}"
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class PdnGame:
+    """A game read from a text: its number in the file, where it starts, the game."""
+
+    number: int
+    line: int
+    game: Game
+
+
+@dataclass
+class PdnReadResult:
+    """Every game of a text in file order: the good ones and an error for each bad one."""
+
+    games: list[PdnGame] = field(default_factory=list)
+    errors: list[PdnError] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.games) + len(self.errors)
+
+
+# -- decoding -----------------------------------------------------------------------------
+
+
+def decode_pdn(data: bytes) -> str:
+    """Text of a PDN file: UTF-8 (with or without BOM), else Windows-1251 (Russian
+    files), else Latin-1. Never fails; undecodable garbage shows up as bad tokens."""
+    for encoding in ("utf-8-sig", "cp1251"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")
+
+
+# -- tokens -------------------------------------------------------------------------------
+
+_SQUARE = r"(?:[a-z]\d{1,2}|\d{1,2})"
+_MOVE = re.compile(rf"{_SQUARE}(?:[ \t]*[-x:×][ \t]*{_SQUARE})+", re.IGNORECASE)
+_RESULT = re.compile(r"(?:1/2-1/2|½-½|1-0|0-1|2-0|0-2|1-1|0-0|\*)(?=[\s\[\](){};%]|$)")
+_NUMBER = re.compile(r"\d+[ \t]*\.(?:[ \t]*\.\.)?")
+_ELLIPSIS = re.compile(r"\.\.\.?|…")
+_NAG = re.compile(r"\$\d+|[!?]{1,2}")
+_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\r\n]|\\.)*)"[ \t]*\]')
+_TAG_LINE = re.compile(r'^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"(?:[^"\\]|\\.)*"[ \t]*\][ \t]*$')
+_WORD = re.compile(r"\S{1,24}")
+_CLOCK = re.compile(r"\[%clock\s+[wW]\s*(\d+):(\d\d):(\d\d)\s+[bB]\s*(\d+):(\d\d):(\d\d)\s*\]")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str  # tag, comment, open, close, number, ellipsis, move, nag, result
+    text: str
+    offset: int
+    value: str = ""  # a tag's value
+    error: str = ""  # set for kind "bad"
+
+
+def tokenize(text: str, start: int = 0, end: int | None = None) -> Iterator[Token]:
+    """Tokens of ``text[start:end]``; problems come as ``bad`` tokens, never exceptions."""
+    end = len(text) if end is None else end
+    i = start
+    while i < end:
+        c = text[i]
+        if c.isspace():
+            i += 1
+            continue
+        at_line_start = i == 0 or text[i - 1] in "\r\n"
+        if c == ";" or (c == "%" and at_line_start):
+            newline = text.find("\n", i, end)
+            i = end if newline < 0 else newline + 1
+            continue
+        if c == "{":
+            close = text.find("}", i + 1, end)
+            if close < 0:
+                yield Token("bad", "{", i, error="unbalanced brace: '{' is never closed")
+                return
+            yield Token("comment", text[i + 1:close], i)
+            i = close + 1
+            continue
+        if c == "[":
+            match = _TAG.match(text, i, end)
+            if match is None:
+                line_end = text.find("\n", i, end)
+                line_end = end if line_end < 0 else line_end
+                close = text.find("]", i, line_end)
+                why = ("unbalanced bracket: '[' is never closed" if close < 0
+                       else "bad tag: expected [Name \"value\"]")
+                yield Token("bad", text[i:line_end].strip()[:40], i, error=why)
+                i = line_end
+                continue
+            yield Token("tag", match.group(1), i, value=_unescape(match.group(2)))
+            i = match.end()
+            continue
+        if c in "()":
+            yield Token("open" if c == "(" else "close", c, i)
+            i += 1
+            continue
+        for kind, pattern in (("result", _RESULT), ("move", _MOVE), ("number", _NUMBER),
+                              ("ellipsis", _ELLIPSIS), ("nag", _NAG)):
+            match = pattern.match(text, i, end)
+            if match:
+                yield Token(kind, match.group(0), i)
+                i = match.end()
+                break
+        else:
+            word = _WORD.match(text, i, end).group(0)
+            word = re.split(r"[\[\](){};]", word)[0] or word[0]
+            what = "unbalanced brace: '}' without '{'" if word[0] == "}" else (
+                "unbalanced bracket: ']' without '['" if word[0] == "]" else "unknown token")
+            yield Token("bad", word, i, error=what)
+            i += len(word)
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+# -- cutting a text into games ------------------------------------------------------------
+
+
+def split_games(text: str) -> list[tuple[int, int]]:
+    """(start, end) offsets of the pieces of text that begin with a game's tags: a new
+    piece starts at a complete tag line that follows move text."""
+    pieces: list[tuple[int, int]] = []
+    start = 0
+    offset = 0
+    seen_moves = False
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if _TAG_LINE.match(line):
+            if seen_moves:
+                pieces.append((start, offset))
+                start = offset
+                seen_moves = False
+        elif stripped and not stripped.startswith("%"):
+            seen_moves = True
+        offset += len(line)
+    pieces.append((start, len(text)))
+    return pieces
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+class _Lines:
+    """Offset -> (line, column), both from 1."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        from bisect import bisect_right
+
+        index = bisect_right(self.starts, offset) - 1
+        return index + 1, offset - self.starts[index] + 1
+
+
+class _GameError(Exception):
+    def __init__(self, message: str, token: Token | None) -> None:
+        self.message = message
+        self.token = token
+
+
+def variant_of_tags(tags: dict[str, str], default: Variant | None) -> Variant:
+    """The variant a game's ``GameType`` (and ``Variant``) tags name; ``default`` when
+    there are none. An unsupported GameType is an error, never a guess."""
+    wanted = tags.get("Variant", "").strip()
+    gametype = tags.get("GameType", "").strip()
+    if wanted:
+        for variant in VARIANTS.values():
+            if (variant.pdn_variant_tag or "").lower() == wanted.lower():
+                return variant
+        raise DraughtsError(f"unsupported Variant {wanted!r}")
+    if gametype:
+        number = gametype.split(",")[0].strip()
+        for variant in VARIANTS.values():
+            if variant.pdn_variant_tag is None and variant.pdn_gametype.split(",")[0] == number:
+                return variant
+        known = sorted({v.pdn_gametype.split(",")[0] for v in VARIANTS.values()
+                        if v.pdn_variant_tag is None})
+        raise DraughtsError(
+            f"unsupported GameType {gametype!r} (supported: {', '.join(known)})")
+    if default is None:
+        raise DraughtsError("no GameType tag: give the variant (--variant)")
+    return default
+
+
+class _Reader:
+    def __init__(self, text: str, source: str, default: Variant | None,
+                 draw_preset: str | None) -> None:
+        self.text = text
+        self.source = source
+        self.default = default
+        self.draw_preset = draw_preset
+        self.lines = _Lines(text)
+        self.result = PdnReadResult()
+        self.number = 0
+
+    def error(self, message: str, token: Token | None, first: int) -> PdnError:
+        offset = token.offset if token is not None else first
+        line, column = self.lines.locate(offset)
+        text = token.text if token is not None else ""
+        return PdnError(message, source=self.source, game=self.number, line=line,
+                        column=column, token=text)
+
+    def read(self) -> PdnReadResult:
+        for start, end in split_games(self.text):
+            tokens = list(tokenize(self.text, start, end))
+            while tokens:
+                tokens = self.read_game(tokens, start)
+        return self.result
+
+    def read_game(self, tokens: list[Token], first: int) -> list[Token]:
+        """Read one game from the front of ``tokens``; return the tokens after it."""
+        self.number += 1
+        end = _game_end(tokens)
+        game_tokens, rest = tokens[:end], tokens[end:]
+        if all(t.kind in ("comment",) for t in game_tokens):
+            self.number -= 1  # trailing comments are not a game
+            return rest
+        try:
+            game = self.build(game_tokens)
+        except _GameError as problem:
+            self.result.errors.append(self.error(problem.message, problem.token, first))
+        else:
+            line = self.lines.locate(game_tokens[0].offset)[0]
+            self.result.games.append(PdnGame(self.number, line, game))
+        return rest
+
+    def build(self, tokens: list[Token]) -> Game:
+        for token in tokens:
+            if token.kind == "bad":
+                raise _GameError(f"{token.error}: {token.text!r}", token)
+        tags: dict[str, str] = {}
+        index = 0
+        while index < len(tokens) and tokens[index].kind == "tag":
+            tags[tokens[index].text] = tokens[index].value
+            index += 1
+        head = tokens[0]
+        try:
+            variant = variant_of_tags(tags, self.default)
+        except DraughtsError as error:
+            raise _GameError(str(error), head) from None
+        fen = tags.get("FEN", "").strip()
+        try:
+            game = Game.from_fen(variant, fen or None, draw_preset=self.draw_preset,
+                                 tags={k: v for k, v in tags.items() if k not in DERIVED_TAGS})
+        except DraughtsError as error:
+            fen_token = next((t for t in tokens if t.kind == "tag" and t.text == "FEN"), head)
+            raise _GameError(str(error), fen_token) from None
+        body = tokens[index:]
+        self.white_starts = game.start.white_to_move
+        if body and body[-1].kind == "result":
+            marker = body[-1]
+            body = body[:-1]
+        else:
+            last = body[-1] if body else tokens[-1]
+            raise _GameError("truncated game: no result or '*' at its end", last)
+        for token in body:
+            if token.kind == "tag":
+                raise _GameError("tag after the moves", token)
+        self.read_moves(game, body, top=True)
+        self.set_result(game, tags, marker)
+        return game
+
+    def set_result(self, game: Game, tags: dict[str, str], marker: Token) -> None:
+        text = marker.text
+        if text == "*" and tags.get("Result", "*").strip() not in ("", "*"):
+            text = tags["Result"]
+        try:
+            result = normalise_result(game.variant, text)
+        except InvalidResultError as error:
+            raise _GameError(str(error), marker) from None
+        if result is not None:
+            game.result = result  # as written: a game may be adjourned or resigned
+
+    def read_moves(self, game: Game, tokens: list[Token], top: bool,
+                   ply_offset: int = 0) -> list[str]:
+        """Play the moves of a line on ``game``; return the line as PDN text items (the
+        text of a variation is kept, re-written, with the move it belongs to)."""
+        out: list[str] = []
+        index = 0
+        follows_move = False
+        while index < len(tokens):
+            token = tokens[index]
+            kind = token.kind
+            if kind == "move":
+                self.play(game, token)
+                out.append(self.numbered(game, ply_offset, follows_move))
+                follows_move = True
+                index += 1
+                continue
+            if kind == "comment":
+                if not game.moves:
+                    if top:
+                        game.comment = f"{game.comment} {token.text.strip()}".strip()
+                else:
+                    self.add_comment(game, token.text)
+                out.append("{" + token.text.replace("}", "") + "}")
+            elif kind == "nag":
+                if not game.moves:
+                    raise _GameError(f"annotation before any move: {token.text!r}", token)
+                last = game.moves[-1]
+                glue = " " if last.annotation and token.text.startswith("$") else ""
+                game.replace_last(annotation=last.annotation + glue + token.text)
+                out.append(token.text)
+            elif kind == "open":
+                close = _matching(tokens, index)
+                if close < 0:
+                    raise _GameError("unbalanced parenthesis: '(' is never closed", token)
+                if not game.moves:
+                    raise _GameError("variation before any move", token)
+                text = self.variation(game, tokens[index + 1:close], ply_offset)
+                last = game.moves[-1]
+                game.replace_last(variations=last.variations + (text,))
+                out.append(f"({text})")
+                index = close
+            elif kind == "close":
+                raise _GameError("unbalanced parenthesis: ')' without '('", token)
+            elif kind == "result":
+                raise _GameError(f"result {token.text!r} in the middle of a line", token)
+            elif kind in ("number", "ellipsis"):
+                index += 1
+                continue  # move numbers are redundant: read, not checked
+            follows_move = False
+            index += 1
+        return out
+
+    def variation(self, game: Game, tokens: list[Token], ply_offset: int) -> str:
+        """Check a variation: alternatives to the last move, from the position before it."""
+        side = Game(game.variant, game.positions[-2], draw_preset=self.draw_preset)
+        items = self.read_moves(side, tokens, top=False, ply_offset=ply_offset + game.ply - 1)
+        return " ".join(items)
+
+    def play(self, game: Game, token: Token) -> None:
+        position: Position = game.position
+        try:
+            move = parse_move(position, token.text)
+        except DraughtsError as error:
+            raise _GameError(str(error), token) from None
+        game.play(move)
+
+    def numbered(self, game: Game, ply_offset: int, follows_move: bool) -> str:
+        before = game.positions[-2]
+        text = format_move(before, game.moves[-1].move)
+        number = move_number(self.white_starts, ply_offset + game.ply - 1)
+        if before.white_to_move:
+            return f"{number}. {text}"
+        return text if follows_move else f"{number}... {text}"
+
+    def add_comment(self, game: Game, text: str) -> None:
+        last = game.moves[-1]
+        clock = _CLOCK.search(text)
+        changes: dict = {}
+        if clock:
+            h1, m1, s1, h2, m2, s2 = (int(x) for x in clock.groups())
+            changes["clock"] = (h1 * 3600 + m1 * 60 + s1, h2 * 3600 + m2 * 60 + s2)
+            text = text[:clock.start()] + text[clock.end():]
+        text = text.strip()
+        if text:
+            changes["comment"] = f"{last.comment} {text}".strip()
+        if changes:
+            game.replace_last(**changes)
+
+
+def move_number(white_starts: bool, ply: int) -> int:
+    """PDN move number of the move at 0-based ``ply`` from a start with this side to move."""
+    return (ply + (0 if white_starts else 1)) // 2 + 1
+
+
+def _game_end(tokens: list[Token]) -> int:
+    """Index just past the first game: its result at the top level, or everything."""
+    depth = 0
+    seen_body = False
+    for index, token in enumerate(tokens):
+        if token.kind == "tag" and seen_body and depth == 0:
+            return index
+        if token.kind == "open":
+            depth += 1
+        elif token.kind == "close":
+            depth = max(0, depth - 1)
+        elif token.kind in ("move", "number"):
+            seen_body = True
+        elif token.kind == "result" and depth == 0:
+            return index + 1
+    return len(tokens)
+
+
+def _matching(tokens: list[Token], open_index: int) -> int:
+    depth = 0
+    for index in range(open_index, len(tokens)):
+        kind = tokens[index].kind
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+            if depth == 0:
+                return index
+    return -1
+
+
+def read_pdn(text: str, *, variant: Variant | None = None, source: str = "<pdn>",
+             draw_preset: str | None = None) -> PdnReadResult:
+    """Every game of a PDN text. ``variant`` is used for games without a GameType tag."""
+    return _Reader(text, source, variant, draw_preset).read()

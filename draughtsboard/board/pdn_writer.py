@@ -1,0 +1,136 @@
+"""PDN 3.0 writer: one game (or many) as the text a club or an arbiter files.
+
+What is written, and why:
+
+* ``GameType`` always (and ``Variant`` for games without a GameType number, Lasca), so
+  that a reader never has to guess the game; the variant's own result strings.
+* ``SetUp "1"`` and ``FEN`` only when the game did not start from the initial position.
+* Moves in the short form, the long form only where the short one is ambiguous
+  (`notation.format_move` decides), move numbers on White's moves.
+* After each move, where known, the clocks in the lidraughts form
+  ``{[%clock w0:10:00 B0:09:58]}`` (remaining time; the side to move in capitals), else
+  the thinking time as ``{[%emt 0:00:12]}``, so each move's time is in the record.
+* Illegal attempts, irregularities of procedure and other arbiter events as comments at
+  the point they happened: the arbiter's record keeps them, the move list does not.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+from .game import STANDARD_TAGS, Game, GameEvent
+from .pdn import move_number
+
+LINE_WIDTH = 79
+
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _comment(text: str) -> str:
+    """A comment that cannot end early or hide a result from a line-based reader."""
+    text = " ".join(text.replace("{", "(").replace("}", ")").split())
+    return "{" + text + "}"
+
+
+def _hms(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def format_tags(game: Game) -> list[str]:
+    variant = game.variant
+    tags: list[tuple[str, str]] = []
+    present = dict(game.tags)
+    for name in STANDARD_TAGS:
+        if name in present:
+            tags.append((name, present.pop(name)))
+    tags.append(("Result", game.result_text()))
+    tags.append(("GameType", variant.pdn_gametype))
+    if variant.pdn_variant_tag:
+        tags.append(("Variant", variant.pdn_variant_tag))
+    if not game.starts_from_initial:
+        tags.append(("SetUp", "1"))
+        tags.append(("FEN", game.start_fen))
+    tags.extend(sorted(present.items()))
+    return [f'[{name} "{_quote(value)}"]' for name, value in tags]
+
+
+def _event_text(event: GameEvent) -> str:
+    labels = {"illegal": "illegal attempt", "irregularity": "irregularity"}
+    label = labels.get(event.kind, event.kind)
+    when = ""
+    if event.t_wall is not None:
+        when = " at " + time.strftime("%H:%M:%S", time.gmtime(event.t_wall)) + " UTC"
+    return f"{label}{when}: {event.text}"
+
+
+def format_movetext(game: Game, *, times: bool = True, events: bool = True) -> list[str]:
+    """The movetext as items (moves, comments, the result), ready to be wrapped."""
+    items: list[str] = []
+    by_ply: dict[int, list[GameEvent]] = {}
+    if events:
+        for event in game.events:
+            by_ply.setdefault(event.ply, []).append(event)
+    if game.comment:
+        items.append(_comment(game.comment))
+    for event in by_ply.get(0, []):
+        items.append(_comment(_event_text(event)))
+    clocks = game.clocks() if times else [None] * game.ply
+    thinking = game.thinking_times() if times else [None] * game.ply
+    white_starts = game.start.white_to_move
+    need_number = True
+    for ply, played in enumerate(game.moves):
+        white = (ply % 2 == 0) == white_starts
+        number = move_number(white_starts, ply)
+        prefix = f"{number}. " if white else (f"{number}... " if need_number else "")
+        items.append(prefix + played.text + played.annotation)
+        need_number = False
+        notes: list[str] = []
+        if played.comment:
+            notes.append(played.comment)
+        if clocks[ply] is not None:
+            w, b = clocks[ply]
+            white_next = not white
+            notes.append(f"[%clock {'W' if white_next else 'w'}{_hms(w)} "
+                         f"{'b' if white_next else 'B'}{_hms(b)}]")
+        elif thinking[ply] is not None:
+            notes.append(f"[%emt {_hms(thinking[ply])}]")
+        notes.extend(_event_text(event) for event in by_ply.get(ply + 1, []))
+        for note in notes:
+            items.append(_comment(note))
+            need_number = True
+        for variation in played.variations:
+            items.append(f"({variation})")
+            need_number = True
+    if game.result_reason:
+        items.append(_comment(game.result_reason))
+    items.append(game.result_text())
+    return items
+
+
+def _wrap(items: Iterable[str]) -> list[str]:
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        candidate = f"{line} {item}" if line else item
+        if len(candidate) > LINE_WIDTH and line:
+            lines.append(line)
+            line = item
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return lines
+
+
+def write_game(game: Game, *, times: bool = True, events: bool = True) -> str:
+    """One game as PDN 3.0 text, ending with a blank line."""
+    lines = format_tags(game) + [""] + _wrap(format_movetext(game, times=times, events=events))
+    return "\n".join(lines) + "\n\n"
+
+
+def write_games(games: Iterable[Game], **options) -> str:
+    return "".join(write_game(game, **options) for game in games)
