@@ -1,0 +1,290 @@
+"""The `Recorder`: what the controller calls to record games, and to resume one.
+
+One journal file per game, ``<data dir>/games/<game id>.jsonl`` (see `journal`). Every
+call that records something returns only once the record is on stable storage; the
+controller lights the confirmation LED after that, never before. A move is checked
+against the rules before it is written, so the journal never holds an illegal move.
+
+Game ids are ``NNNNN-YYYYmmdd-HHMMSS``: the running number orders games even on a
+Raspberry Pi whose clock is wrong until the network sets it; the date is for people.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from draughtsboard.board.errors import DraughtsError
+from draughtsboard.board.game import Game, normalise_result
+from draughtsboard.board.pdn_writer import write_game
+from draughtsboard.board.position import Move
+from draughtsboard.board.variants import Variant, get_variant
+
+from .journal import Journal, JournalDamagedError, JournalError, load_journal
+
+ENV_DATA_DIR = "DRAUGHTSBOARD_DATA"
+FORMAT_VERSION = 1
+_ID = re.compile(r"^(\d{5,})-\d{8}-\d{6}$")
+
+
+def default_data_dir() -> Path:
+    """``$DRAUGHTSBOARD_DATA``, else the user's data directory (platformdirs; on Linux
+    ``$XDG_DATA_HOME/draughtsboard``, by default ``~/.local/share/draughtsboard``)."""
+    configured = os.environ.get(ENV_DATA_DIR)
+    if configured:
+        return Path(configured)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("draughtsboard", appauthor=False))
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game_id: str
+    variant: str
+    status: str  # "unfinished", "finished" or "damaged"
+    moves: int
+    result: str
+    white: str = ""
+    black: str = ""
+    event: str = ""
+    started: float | None = None  # wall-clock seconds
+    problem: str = ""
+
+
+def game_from_records(records: list[dict]) -> Game:
+    """Replay a journal's records into a `Game`; `JournalError` if they do not fit."""
+    if not records or records[0].get("type") != "start":
+        raise JournalError("the journal does not begin with a start record")
+    start = records[0]
+    variant = get_variant(start["variant"])
+    game = Game.from_fen(variant, start.get("fen"), tags=dict(start.get("tags", {})),
+                         draw_preset=start.get("draw_preset"), mode=start.get("mode", ""))
+    game.start_monotonic = start.get("t_mono")
+    game.start_wall = start.get("t_wall")
+    for record in records[1:]:
+        kind = record.get("type")
+        times = record.get("t_mono"), record.get("t_wall")
+        if kind == "move":
+            if record.get("ply") != game.ply:
+                raise JournalError(f"move record {record.get('seq')} is for ply "
+                                   f"{record.get('ply')}, the game is at ply {game.ply}")
+            move = Move(tuple(record["path"]), tuple(record["captures"]))
+            clock = record.get("clock")
+            game.play(move, *times, clock=tuple(clock) if clock else None)
+        elif kind == "takeback":
+            game.undo()
+            game.add_event("takeback", record.get("text", "move taken back"), *times)
+        elif kind in ("illegal", "irregularity", "resume", "note"):
+            game.add_event(kind, record.get("text", ""), *times)
+        elif kind == "result":
+            game.set_result(record["result"], record.get("reason", ""))
+        else:
+            raise JournalError(f"unknown record type {kind!r} (seq {record.get('seq')})")
+    return game
+
+
+class Recorder:
+    """Records games in a directory of journals; safe to reopen after a crash.
+
+    ``sync=False`` skips fsync (tests on slow disks only); ``chunk_size`` is for the
+    crash benchmark (see `Journal`).
+    """
+
+    def __init__(self, directory: Path | str | None = None, *, sync: bool = True,
+                 chunk_size: int | None = None) -> None:
+        self.directory = Path(directory) if directory is not None else default_data_dir()
+        self.games_dir = self.directory / "games"
+        self.sync = sync
+        self.chunk_size = chunk_size
+        self._open: dict[str, tuple[Journal, Game]] = {}
+
+    # -- files ------------------------------------------------------------------------
+
+    def path_of(self, game_id: str) -> Path:
+        if not _ID.match(game_id):
+            raise JournalError(f"not a game id: {game_id!r}")
+        return self.games_dir / f"{game_id}.jsonl"
+
+    def game_ids(self) -> list[str]:
+        """Every recorded game, oldest first."""
+        if not self.games_dir.is_dir():
+            return []
+        ids = [p.stem for p in self.games_dir.glob("*.jsonl") if _ID.match(p.stem)]
+        return sorted(ids, key=lambda i: int(_ID.match(i).group(1)))
+
+    def _new_id(self, t_wall: float) -> str:
+        ids = self.game_ids()
+        number = int(_ID.match(ids[-1]).group(1)) + 1 if ids else 1
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(t_wall))
+        return f"{number:05d}-{stamp}"
+
+    def _journal(self, game_id: str) -> tuple[Journal, Game]:
+        entry = self._open.get(game_id)
+        if entry is None:
+            path = self.path_of(game_id)
+            if not path.exists():
+                raise JournalError(f"no recorded game {game_id!r} in {self.games_dir}")
+            journal = Journal(path, sync=self.sync, chunk_size=self.chunk_size)
+            try:
+                game = game_from_records(journal.records)
+            except (JournalError, DraughtsError, KeyError, TypeError) as error:
+                journal.close()
+                raise JournalDamagedError(f"{path}: {error}") from None
+            entry = self._open[game_id] = (journal, game)
+        return entry
+
+    def close(self) -> None:
+        for journal, _ in self._open.values():
+            journal.close()
+        self._open.clear()
+
+    def __enter__(self) -> Recorder:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- recording --------------------------------------------------------------------
+
+    def start_game(self, variant: Variant | str, tags: dict[str, str] | None = None,
+                   start_fen: str | None = None, mode: str = "tournament", *,
+                   draw_preset: str | None = None, t_monotonic: float | None = None,
+                   t_wall: float | None = None) -> str:
+        """Begin a game; its id. The start record is durable when this returns."""
+        variant = get_variant(variant) if isinstance(variant, str) else variant
+        t_wall = time.time() if t_wall is None else t_wall
+        tags = {str(k): str(v) for k, v in (tags or {}).items()}
+        tags.setdefault("Date", time.strftime("%Y.%m.%d", time.localtime(t_wall)))
+        game = Game.from_fen(variant, start_fen, tags=tags, draw_preset=draw_preset,
+                             mode=mode)  # validates the FEN and the preset first
+        game.start_monotonic, game.start_wall = t_monotonic, t_wall
+        self.games_dir.mkdir(parents=True, exist_ok=True)
+        game_id = self._new_id(t_wall)
+        journal = Journal(self.path_of(game_id), sync=self.sync, chunk_size=self.chunk_size)
+        journal.append({
+            "type": "start", "version": FORMAT_VERSION, "variant": variant.name, "tags": tags,
+            "fen": None if game.starts_from_initial else game.start_fen, "mode": mode,
+            "draw_preset": draw_preset, "t_mono": t_monotonic, "t_wall": t_wall,
+        })
+        self._open[game_id] = (journal, game)
+        return game_id
+
+    def record_move(self, game_id: str, move: Move | str, t_monotonic: float | None,
+                    t_wall: float | None, clock: tuple[float, float] | None = None):
+        """Check and record a move; returns the `PlayedMove` once it is on disk.
+
+        The rules' errors (`IllegalMoveError`, ...) leave the journal unchanged.
+        """
+        journal, game = self._journal(game_id)
+        played = game.play(move, t_monotonic, t_wall, clock)
+        try:
+            journal.append({
+                "type": "move", "ply": game.ply - 1, "path": list(played.move.path),
+                "captures": list(played.move.captures), "text": played.text,
+                "t_mono": t_monotonic, "t_wall": t_wall,
+                "clock": list(clock) if clock else None,
+            })
+        except BaseException:
+            game.undo()  # not on disk: not in the game either
+            raise
+        return played
+
+    def _event(self, game_id: str, kind: str, text: str, t_monotonic: float | None,
+               t_wall: float | None, **extra) -> None:
+        journal, game = self._journal(game_id)
+        journal.append({"type": kind, "ply": game.ply, "text": text, "t_mono": t_monotonic,
+                        "t_wall": t_wall, **extra})
+        game.add_event(kind, text, t_monotonic, t_wall)
+
+    def record_illegal(self, game_id: str, text: str, reason: str = "",
+                       t_monotonic: float | None = None, t_wall: float | None = None) -> None:
+        """An illegal attempt, for the arbiter (not a move)."""
+        self._event(game_id, "illegal", f"{text} ({reason})" if reason else text,
+                    t_monotonic, t_wall)
+
+    def record_irregularity(self, game_id: str, text: str, t_monotonic: float | None = None,
+                            t_wall: float | None = None) -> None:
+        """An irregularity of procedure: the move counted, the log notes it."""
+        self._event(game_id, "irregularity", text, t_monotonic, t_wall)
+
+    def record_resume(self, game_id: str, t_monotonic: float | None = None,
+                      t_wall: float | None = None) -> None:
+        """Note that play resumed after a restart (monotonic times restart there)."""
+        self._event(game_id, "resume", "play resumed after a restart", t_monotonic, t_wall)
+
+    def record_takeback(self, game_id: str, t_monotonic: float | None = None,
+                        t_wall: float | None = None) -> None:
+        """Training mode: the last move is taken back."""
+        journal, game = self._journal(game_id)
+        last = game.moves[-1].text if game.moves else ""
+        game.undo()
+        journal.append({"type": "takeback", "ply": game.ply, "text": f"{last} taken back",
+                        "t_mono": t_monotonic, "t_wall": t_wall})
+        game.add_event("takeback", f"{last} taken back", t_monotonic, t_wall)
+
+    def record_result(self, game_id: str, result: str, reason: str = "",
+                      t_monotonic: float | None = None, t_wall: float | None = None) -> None:
+        """The result (any common spelling; ``*`` for an abandoned game)."""
+        journal, game = self._journal(game_id)
+        normalise_result(game.variant, result)  # reject nonsense before writing
+        journal.append({"type": "result", "result": result, "reason": reason,
+                        "t_mono": t_monotonic, "t_wall": t_wall})
+        game.set_result(result, reason)
+        if game.result is None:
+            game.result_reason = reason or "abandoned"
+        journal.close()
+        del self._open[game_id]
+
+    # -- reading ----------------------------------------------------------------------
+
+    def load(self, game_id: str) -> Game:
+        """The game as recorded (a torn last record dropped); `JournalDamagedError` when a
+        bad record lies before good ones (the good prefix is in the error's journal)."""
+        entry = self._open.get(game_id)
+        if entry is not None:
+            return entry[1]
+        loaded = load_journal(self.path_of(game_id))
+        if loaded.damaged:
+            raise JournalDamagedError(loaded.damage)
+        return game_from_records(loaded.records)
+
+    def _is_closed(self, game_id: str) -> bool:
+        loaded = load_journal(self.path_of(game_id))
+        return any(r.get("type") == "result" for r in loaded.records)
+
+    def unfinished_game(self) -> tuple[str, Game] | None:
+        """The most recent game without a result, ready to continue; ``None`` if there is
+        none. Damaged journals are skipped (`list_games` shows them)."""
+        for game_id in reversed(self.game_ids()):
+            try:
+                if self._is_closed(game_id):
+                    continue
+                _, game = self._journal(game_id)
+            except JournalError:
+                continue
+            return game_id, game
+        return None
+
+    def list_games(self) -> list[GameSummary]:
+        out = []
+        for game_id in self.game_ids():
+            loaded = load_journal(self.path_of(game_id))
+            try:
+                game = game_from_records(loaded.records)
+            except (DraughtsError, KeyError, TypeError) as error:
+                out.append(GameSummary(game_id, "?", "damaged", 0, "*", problem=str(error)))
+                continue
+            closed = any(r.get("type") == "result" for r in loaded.records)
+            status = "damaged" if loaded.damaged else ("finished" if closed else "unfinished")
+            out.append(GameSummary(
+                game_id, game.variant.name, status, game.ply, game.result_text(),
+                game.tags.get("White", ""), game.tags.get("Black", ""),
+                game.tags.get("Event", ""), game.start_wall, loaded.damage))
+        return out
+
+    def export_pdn(self, game_id: str) -> str:
+        return write_game(self.load(game_id))
