@@ -8,7 +8,7 @@ ends, several games in one file, ``FEN``/``SetUp`` tags. Every move, variations 
 is checked against the rules.
 
 One bad game does not spoil a file: the text is first cut into games at tag lines (a
-complete ``[Name "value"]`` line after move text), so an unclosed brace or bracket cannot
+line starting ``[Name`` after move text), so an unclosed brace or bracket cannot
 swallow the games after it, and each game's problems are collected as `PdnError`s naming
 file, game number, line, column and the offending token. The writer is `pdn_writer`.
 """
@@ -90,7 +90,8 @@ _NUMBER = re.compile(r"\d+[ \t]*\.(?:[ \t]*\.\.)?")
 _ELLIPSIS = re.compile(r"\.\.\.?|…")
 _NAG = re.compile(r"\$\d+|[!?]{1,2}")
 _TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\r\n]|\\.)*)"[ \t]*\]')
-_TAG_LINE = re.compile(r'^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"(?:[^"\\]|\\.)*"[ \t]*\][ \t]*$')
+_TAG_LINE = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z]")  # a tag line, even a broken one
+_INCOMPLETE_MOVE = re.compile(rf"{_SQUARE}[ \t]*[-x:×]", re.IGNORECASE)
 _WORD = re.compile(r"\S{1,24}")
 _CLOCK = re.compile(r"\[%clock\s+[wW]\s*(\d+):(\d\d):(\d\d)\s+[bB]\s*(\d+):(\d\d):(\d\d)\s*\]")
 
@@ -154,8 +155,14 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> Iterator[Toke
         else:
             word = _WORD.match(text, i, end).group(0)
             word = re.split(r"[\[\](){};]", word)[0] or word[0]
-            what = "unbalanced brace: '}' without '{'" if word[0] == "}" else (
-                "unbalanced bracket: ']' without '['" if word[0] == "]" else "unknown token")
+            if word[0] == "}":
+                what = "unbalanced brace: '}' without '{'"
+            elif word[0] == "]":
+                what = "unbalanced bracket: ']' without '['"
+            elif _INCOMPLETE_MOVE.match(word):
+                what = "incomplete move"
+            else:
+                what = "unknown token"
             yield Token("bad", word, i, error=what)
             i += len(word)
 
@@ -169,7 +176,8 @@ def _unescape(value: str) -> str:
 
 def split_games(text: str) -> list[tuple[int, int]]:
     """(start, end) offsets of the pieces of text that begin with a game's tags: a new
-    piece starts at a complete tag line that follows move text."""
+    piece starts at a line beginning ``[Name`` that follows move text. A broken tag line
+    (no closing bracket or quote) still starts its game, so the error stays with it."""
     pieces: list[tuple[int, int]] = []
     start = 0
     offset = 0

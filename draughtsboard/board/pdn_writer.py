@@ -86,7 +86,8 @@ def format_movetext(game: Game, *, times: bool = True, events: bool = True) -> l
         white = (ply % 2 == 0) == white_starts
         number = move_number(white_starts, ply)
         prefix = f"{number}. " if white else (f"{number}... " if need_number else "")
-        items.append(prefix + played.text + played.annotation)
+        mark = played.annotation
+        items.append(prefix + played.text + (f" {mark}" if mark.startswith("$") else mark))
         need_number = False
         notes: list[str] = []
         if played.comment:

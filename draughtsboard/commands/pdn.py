@@ -1,0 +1,171 @@
+"""`draughtsboard pdn check|convert`, `draughtsboard games`, `draughtsboard export`.
+
+Every problem is one line on standard error (file, game, line, column, token); no
+traceback reaches the user. Exit status: 0 all good, 1 some game bad, 2 nothing usable
+(a file or game that cannot be read at all, bad arguments).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from draughtsboard.board.errors import DraughtsError
+from draughtsboard.board.pdn import PdnReadResult, decode_pdn, read_pdn
+from draughtsboard.board.pdn_writer import write_game
+from draughtsboard.board.variants import get_variant
+from draughtsboard.commands.rules import add_variant_argument
+from draughtsboard.recording import Recorder
+
+
+def add_parsers(subparsers) -> None:
+    pdn = subparsers.add_parser("pdn", help="read, check and convert PDN files")
+    actions = pdn.add_subparsers(dest="pdn_command", required=True, metavar="ACTION")
+
+    check = actions.add_parser("check", help="validate every game; one line per game")
+    add_variant_argument(check, default=None)
+    _add_draw_preset(check)
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.set_defaults(handler=run_check)
+
+    convert = actions.add_parser("convert", help="read, validate and write PDN 3.0")
+    add_variant_argument(convert, default=None)
+    _add_draw_preset(convert)
+    convert.add_argument("file", metavar="FILE")
+    convert.add_argument("--out", required=True, help="output file ('-' for standard output)")
+    convert.set_defaults(handler=run_convert)
+
+    games = subparsers.add_parser("games", help="list recorded games")
+    _add_journal(games)
+    games.set_defaults(handler=run_games)
+
+    export = subparsers.add_parser("export", help="a recorded game as PDN")
+    _add_journal(export)
+    export.add_argument("--game", help="game id (default: the most recent game)")
+    export.add_argument("--out", help="output file (default: standard output)")
+    export.set_defaults(handler=run_export)
+
+
+def _add_draw_preset(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--draw-rules", dest="draw_preset", default=None,
+                        help="draw-rule preset (international: fmjd, seed-2008)")
+
+
+def _add_journal(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--journal", metavar="DIR", default=None,
+                        help="data directory (default: $DRAUGHTSBOARD_DATA or the user's "
+                             "data directory)")
+
+
+def _fail(command: str, message: str) -> None:
+    print(f"draughtsboard {command}: {message}", file=sys.stderr)
+
+
+def read_file(path: str, args: argparse.Namespace) -> PdnReadResult:
+    """Read and check one PDN file; `OSError` or `DraughtsError` for what is unusable."""
+    data = Path(path).read_bytes()
+    variant = get_variant(args.variant) if args.variant else None
+    return read_pdn(decode_pdn(data), variant=variant, source=path,
+                    draw_preset=args.draw_preset)
+
+
+def _summary(path: str, entry) -> str:
+    game = entry.game
+    players = f"{game.tags.get('White', '?')} - {game.tags.get('Black', '?')}"
+    return (f"{path}: game {entry.number}: ok, {game.variant.name}, {game.ply} plies, "
+            f"{game.result_text()}, {players}")
+
+
+def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    status = 0
+    for path in args.files:
+        try:
+            result = read_file(path, args)
+        except (OSError, DraughtsError) as error:
+            _fail("pdn check", f"{path}: {_reason(error)}")
+            status = max(status, 2)
+            continue
+        lines = [(entry.number, _summary(path, entry)) for entry in result.games]
+        lines += [(error.game, f"{error}") for error in result.errors]
+        for _, line in sorted(lines, key=lambda item: item[0]):
+            print(line, file=out)
+        if result.errors:
+            status = max(status, 1)
+        if result.count == 0:
+            _fail("pdn check", f"{path}: no game found")
+            status = max(status, 1)
+    return status
+
+
+def run_convert(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    try:
+        result = read_file(args.file, args)
+    except (OSError, DraughtsError) as error:
+        _fail("pdn convert", f"{args.file}: {_reason(error)}")
+        return 2
+    for error in result.errors:
+        _fail("pdn convert", str(error))
+    text = "".join(write_game(entry.game) for entry in result.games)
+    try:
+        _write(args.out, text, out)
+    except OSError as error:
+        _fail("pdn convert", f"{args.out}: {_reason(error)}")
+        return 2
+    return 1 if result.errors or not result.games else 0
+
+
+def run_games(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    recorder = Recorder(args.journal)
+    try:
+        summaries = recorder.list_games()
+    except OSError as error:
+        _fail("games", _reason(error))
+        return 2
+    for s in summaries:
+        players = f"{s.white or '?'} - {s.black or '?'}"
+        line = f"{s.game_id}  {s.variant:<13} {s.status:<10} {s.moves:>4} plies  {s.result:<7}"
+        line += f" {players}" + (f"  [{s.event}]" if s.event else "")
+        if s.problem:
+            line += f"  ({s.problem})"
+        print(line, file=out)
+    if not summaries:
+        print(f"no recorded games in {recorder.games_dir}", file=sys.stderr)
+    return 0
+
+
+def run_export(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    recorder = Recorder(args.journal)
+    try:
+        game_id = args.game
+        if game_id is None:
+            ids = recorder.game_ids()
+            if not ids:
+                _fail("export", f"no recorded games in {recorder.games_dir}")
+                return 2
+            game_id = ids[-1]
+        text = recorder.export_pdn(game_id)
+        _write(args.out or "-", text, out)
+    except (OSError, DraughtsError) as error:
+        _fail("export", _reason(error))
+        return 2
+    return 0
+
+
+def _write(target: str, text: str, out: TextIO) -> None:
+    if target == "-":
+        out.write(text)
+        out.flush()
+    else:
+        Path(target).write_text(text, encoding="utf-8")
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
