@@ -5,7 +5,25 @@ from __future__ import annotations
 import argparse
 import sys
 
-from draughtsboard.commands import rules, track
+from draughtsboard.commands import replay, rules, track
+
+
+def _simulated_board(position, args):
+    from draughtsboard.hardware.virtual import VirtualTimeBoard
+
+    return VirtualTimeBoard(position.variant.name, position.occupancy())
+
+
+REPLAY_BACKENDS = {"sim": _simulated_board}
+
+
+def _add_diag(subparsers) -> None:
+    from draughtsboard.hardware import diag
+
+    parser = subparsers.add_parser(
+        "diag", help="switch map, LED walk and a stuck or chattering switch report")
+    diag.add_arguments(parser)
+    parser.set_defaults(handler=diag.run)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -15,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     rules.add_parsers(subparsers)
     track.add_parsers(subparsers)
+    replay.add_parsers(subparsers, REPLAY_BACKENDS)
+    _add_diag(subparsers)
     return parser
 
 

@@ -140,12 +140,33 @@ class Geometry:
     def mask_of_bits(self, bits: int) -> int:
         """Engine bitboard -> occupancy mask over square numbers (bit n-1 for square n)."""
         mask = 0
-        number_of_bit = self.number_of_bit
-        while bits:
-            low = bits & -bits
-            mask |= 1 << (number_of_bit[low.bit_length() - 1] - 1)
-            bits ^= low
+        for table in self._byte_tables:
+            if not bits:
+                break
+            mask |= table[bits & 0xFF]
+            bits >>= 8
         return mask
+
+    @property
+    def _byte_tables(self) -> tuple[tuple[int, ...], ...]:
+        """Per 8-bit chunk of a bitboard, the occupancy mask of each of its 256 values."""
+        cached = self.__dict__.get("_byte_tables_cache")
+        if cached is None:
+            tables = []
+            total_bits = len(self.number_of_bit)
+            for chunk in range((total_bits + 7) // 8):
+                table = []
+                for value in range(256):
+                    mask = 0
+                    for offset in range(8):
+                        bit = chunk * 8 + offset
+                        if value >> offset & 1 and bit < total_bits and self.number_of_bit[bit]:
+                            mask |= 1 << (self.number_of_bit[bit] - 1)
+                    table.append(mask)
+                tables.append(tuple(table))
+            cached = tuple(tables)
+            object.__setattr__(self, "_byte_tables_cache", cached)
+        return cached
 
     def bits_of_mask(self, mask: int) -> int:
         """Occupancy mask over square numbers -> engine bitboard."""

@@ -9,34 +9,50 @@ sensors deliver, so the per-snapshot work is a few integer operations and dict l
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .notation import format_move, traversed_squares
 from .ports import mask_from_squares
 from .position import Move, Position
 
 
-@dataclass(frozen=True, slots=True)
 class MoveShape:
-    """One legal move as the switches see it."""
+    """One legal move as the switches see it. The position after it and its notation are
+    worked out only when needed (the move is played, or shown)."""
 
-    move: Move
-    notation: str
-    after: Position
-    after_occupancy: int
-    start_bit: int
-    end_bit: int
-    # Squares the piece passes over or lands on (not the start): placements there are
-    # part of showing the move, never an illegal placement.
-    passage: int
-    # Landing squares in order (start excluded, end last): used to tell apart moves that
-    # leave the same occupancy (column games) from the order of placements.
-    landings: tuple[int, ...]
-    # Captured squares that end up empty, in capture order (in column games a jumped
-    # column that keeps pieces stays occupied and is not listed).
-    emptied: tuple[int, ...]
-    # Every square the move may leave empty along the way: the start and the emptied.
-    may_empty: int
+    __slots__ = ("move", "start_bit", "end_bit", "after_occupancy", "passage", "landings",
+                 "emptied", "may_empty", "_before", "_after", "_notation")
+
+    def __init__(self, before: Position, move: Move, occupancy: int) -> None:
+        self.move = move
+        self._before = before
+        self._after: Position | None = None
+        self._notation: str | None = None
+        self.start_bit = 1 << (move.start - 1)
+        self.end_bit = 1 << (move.end - 1)
+        # Captured squares that end up empty, in capture order (in column games a jumped
+        # column that keeps pieces stays occupied and is not listed).
+        self.emptied = tuple(s for s in move.captures if len(before.column_at(s)) == 1)
+        emptied_mask = mask_from_squares(self.emptied)
+        self.after_occupancy = (occupancy & ~self.start_bit & ~emptied_mask) | self.end_bit
+        # Squares the piece passes over or lands on (not the start): placements there are
+        # part of showing the move, never an illegal placement.
+        self.passage = mask_from_squares(traversed_squares(before.variant, move))
+        # Landing squares in order (end last): they tell apart moves that leave the same
+        # occupancy (column games) from the order of placements.
+        self.landings = move.path[1:]
+        # Every square the move may leave empty along the way: the start and the emptied.
+        self.may_empty = self.start_bit | emptied_mask
+
+    @property
+    def after(self) -> Position:
+        if self._after is None:
+            self._after = self._before.play(self.move)
+        return self._after
+
+    @property
+    def notation(self) -> str:
+        if self._notation is None:
+            self._notation = format_move(self._before, self.move)
+        return self._notation
 
 
 class MoveTable:
@@ -49,33 +65,15 @@ class MoveTable:
         self.shapes: list[MoveShape] = []
         self.by_occupancy: dict[int, list[MoveShape]] = {}
         self.by_start: dict[int, list[MoveShape]] = {}
-        variant = position.variant
         for move in legal:
-            after = position.play(move)
-            after_occupancy = after.occupancy()
-            emptied = tuple(s for s in move.captures if not (after_occupancy >> (s - 1)) & 1
-                            and s != move.end)
-            passage = mask_from_squares(traversed_squares(variant, move))
-            start_bit = 1 << (move.start - 1)
-            shape = MoveShape(
-                move=move,
-                notation=format_move(position, move, legal),
-                after=after,
-                after_occupancy=after_occupancy,
-                start_bit=start_bit,
-                end_bit=1 << (move.end - 1),
-                passage=passage,
-                landings=move.path[1:],
-                emptied=emptied,
-                may_empty=start_bit | mask_from_squares(emptied),
-            )
+            shape = MoveShape(position, move, self.occupancy)
             self.shapes.append(shape)
-            self.by_occupancy.setdefault(after_occupancy, []).append(shape)
+            self.by_occupancy.setdefault(shape.after_occupancy, []).append(shape)
             self.by_start.setdefault(move.start, []).append(shape)
         self.capture_required = bool(legal) and legal[0].is_capture
         self.starts = mask_from_squares(self.by_start)
         own = position.white if position.white_to_move else position.black
-        self.own_occupancy = variant.geometry.mask_of_bits(own)
+        self.own_occupancy = position.variant.geometry.mask_of_bits(own)
 
     @property
     def is_game_over(self) -> bool:

@@ -1,0 +1,118 @@
+"""`draughtsboard replay`: recorded or random games through the simulated board and tracker.
+
+The board backend is injected by `draughtsboard.cli` (``backends``: name -> factory of a
+`replay.VirtualBoard`), so this module imports no adapter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable
+
+from draughtsboard.board.errors import DraughtsError
+from draughtsboard.board.pdn import read_pdn
+from draughtsboard.board.position import Position
+from draughtsboard.board.replay import (
+    GameReport,
+    VirtualBoard,
+    percentile,
+    random_game,
+    replay_game,
+)
+from draughtsboard.board.tracker import Mode
+from draughtsboard.board.variants import get_variant
+
+from .rules import add_variant_argument
+
+BoardFactory = Callable[[Position, argparse.Namespace], VirtualBoard]
+
+
+def add_parsers(subparsers, backends: dict[str, BoardFactory]) -> None:
+    replay = subparsers.add_parser(
+        "replay", help="play games physically on the simulated board through the tracker")
+    replay.add_argument("files", nargs="*", metavar="FILE", help="PDN files to replay")
+    add_variant_argument(replay, default=None)
+    replay.add_argument("--noise", type=int, metavar="SEED",
+                        help="add seeded hand and sensor noise")
+    replay.add_argument("--mode", default="tournament", choices=["tournament", "training"])
+    replay.add_argument("--random", type=int, metavar="N", help="play N seeded random games")
+    replay.add_argument("--seed", type=int, default=1, help="seed of the random games")
+    replay.add_argument("--backend", default="sim", choices=sorted(backends))
+    replay.add_argument("--fault-rate", type=float, default=0.0,
+                        help="serial-emulated backend: byte fault rate")
+    replay.add_argument("--summary-json", action="store_true",
+                        help="end with one JSON line of totals")
+    replay.set_defaults(handler=lambda args: run_replay(args, backends))
+
+
+def _games(args, out_err) -> tuple[list[tuple[str, Position, list]], list[str]]:
+    games, rejected = [], []
+    if args.random:
+        variant = get_variant(args.variant or "russian")
+        rng = random.Random(args.seed)
+        start = variant.initial_position()
+        for index in range(1, args.random + 1):
+            games.append((f"{variant.name} random {index}", start, random_game(start, rng)))
+    default = get_variant(args.variant) if args.variant else None
+    for path in args.files:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError as error:
+            rejected.append(f"{path}: {error.strerror}")
+            continue
+        from draughtsboard.board.pdn import decode_pdn
+
+        result = read_pdn(decode_pdn(data), variant=default, source=path)
+        for error in result.errors:
+            rejected.append(str(error))
+        for item in result.games:
+            game = item.game
+            moves = [played.move for played in game.moves]
+            games.append((f"{path} game {item.number}", game.positions[0], moves))
+    return games, rejected
+
+
+def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
+               out=sys.stdout) -> int:
+    if not args.files and not args.random:
+        print("draughtsboard replay: give PDN files or --random N", file=sys.stderr)
+        return 2
+    try:
+        games, rejected = _games(args, sys.stderr)
+    except DraughtsError as error:
+        print(f"draughtsboard replay: {error}", file=sys.stderr)
+        return 2
+    for reason in rejected:
+        print(f"rejected: {reason}", file=out)
+    factory = backends[args.backend]
+    reports: list[GameReport] = []
+    for name, start, moves in games:
+        report = replay_game(name, start, moves, lambda position: factory(position, args),
+                             noise_seed=args.noise, mode=Mode(args.mode))
+        reports.append(report)
+        print(report.line(), file=out, flush=True)
+    timings = [t for report in reports for t in report.timings]
+    latencies = [t for report in reports for t in report.latencies]
+    summary = {
+        "games": len(reports),
+        "plies": sum(r.plies for r in reports),
+        "recorded": sum(r.recorded for r in reports),
+        "mismatches": sum(r.mismatches for r in reports),
+        "false_alarms": sum(r.false_alarms for r in reports),
+        "rejected": len(rejected),
+        "snapshots": len(timings),
+        "p50_ms": round(percentile(timings, 0.5) * 1000, 4),
+        "p99_ms": round(percentile(timings, 0.99) * 1000, 4),
+        "max_move_latency_ms": round(max(latencies, default=0.0) * 1000, 3),
+    }
+    if args.summary_json:
+        print(json.dumps(summary), file=out)
+    else:
+        print(f"{summary['games']} games, {summary['plies']} plies, "
+              f"{summary['mismatches']} mismatches, {summary['false_alarms']} false alarms",
+              file=out)
+    return 0 if not summary["mismatches"] and not summary["false_alarms"] else 1

@@ -1,0 +1,38 @@
+"""The simulated board as the replay harness drives it: switches scheduled by a scripted
+hand, the real `ReedMatrix` scanned in virtual time."""
+
+from __future__ import annotations
+
+from draughtsboard.board.ports import Snapshot, squares_from_mask
+
+from .backends import open_simulated_board
+
+
+class VirtualTimeBoard:
+    """A `draughtsboard.board.replay.VirtualBoard` on the simulated pins."""
+
+    def __init__(self, variant: str, occupied: int) -> None:
+        self._board = open_simulated_board(variant, occupied=squares_from_mask(occupied))
+        self._simulation = self._board.simulation
+        self._sensors = self._board.sensors
+        self.scan_period = 1.0 / self._board.config.matrix.scan_rate
+        self._scans = 0
+
+    def set_occupied(self, squares) -> None:
+        self._simulation.set_occupied(squares)
+
+    def schedule(self, at: float, square: int, closed: bool) -> None:
+        self._simulation.schedule(at, square, closed)
+
+    def scan(self, now: float) -> list[Snapshot]:
+        self._sensors.scan_once(now)
+        self._scans += 1
+        if self._scans % 5000 == 0:
+            self._simulation.clear_history()
+        out = []
+        while (snapshot := self._board.read(timeout=0)) is not None:
+            out.append(snapshot)
+        return out
+
+    def close(self) -> None:
+        self._board.close()
