@@ -103,24 +103,27 @@ class ColumnMoveGenerator(MoveGenerator):
     def perft_position(self, position: Position, depth: int) -> int:
         if depth <= 0:
             return 1
-        return self._perft(list(position.columns), position.own, position.enemy,
-                           position.kings, position.white_to_move, depth)
+        columns = list(position.columns)
+        tall = sum(1 << bit for bit, column in enumerate(columns) if len(column) > 1)
+        return self._perft(columns, tall, position.own, position.enemy, position.kings,
+                           position.white_to_move, depth)
 
-    def _perft(self, columns: list[str], own: int, enemy: int, kings: int, white: bool,
-               depth: int) -> int:
-        # Written out rather than calling `make`: the top bitboards of every child are
-        # worked out from the columns read-only, and the columns themselves are changed
-        # (and restored) only where there is a deeper ply to search; the last ply is the
-        # inherited bulk count on top bitboards.
-        if depth == 1:
-            return self.count(own, enemy, kings, white)
-        own_letters = "wW" if white else "bB"
+    def _perft(self, columns: list[str], tall: int, own: int, enemy: int, kings: int,
+               white: bool, depth: int) -> int:
+        """Perft on a mutable list of columns, each move made and undone in place.
+
+        Written out rather than calling `make`. ``tall`` is the bitboard of the squares
+        holding two pieces or more: a move that jumps none of them changes the top
+        bitboards exactly as in a single-piece game, which is all the last two plies need.
+        """
+        if depth <= 2:
+            if depth == 1:
+                return self.count(own, enemy, kings, white)
+            return self._perft_last_two(columns, tall, own, enemy, kings, white)
         black_to_move = not white
-        last = depth == 2
-        follow = self.count if last else self._perft
         deeper = depth - 1
         total = 0
-        for start, end, _, promotes, _, captured in self.legal(own, enemy, kings, white):
+        for start, end, mask, promotes, _, captured in self.legal(own, enemy, kings, white):
             start_bit = 1 << start
             end_bit = 1 << end
             new_own = (own & ~start_bit) | end_bit
@@ -128,51 +131,77 @@ class ColumnMoveGenerator(MoveGenerator):
                 new_kings = (kings & ~start_bit) | end_bit
             else:
                 new_kings = kings & ~start_bit
-            if not captured:
-                if last:
-                    total += follow(enemy, new_own, new_kings, black_to_move)
-                    continue
-                moving = columns[start]
-                columns[start] = ""
-                columns[end] = _CROWN[moving[0]] + moving[1:] if promotes else moving
-                total += follow(columns, enemy, new_own, new_kings, black_to_move, deeper)
-                columns[end] = ""
-                columns[start] = moving
-                continue
-            new_enemy = enemy
-            for square in captured:
-                column = columns[square]
-                bit = 1 << square
-                if len(column) == 1:
-                    new_enemy &= ~bit
-                    new_kings &= ~bit
-                    continue
-                new_top = column[1]
-                if new_top in own_letters:
-                    new_enemy &= ~bit
-                    new_own |= bit
-                if new_top < "a":  # an officer (capital letter)
-                    new_kings |= bit
-                else:
-                    new_kings &= ~bit
-            if last:
-                total += follow(new_enemy, new_own, new_kings, black_to_move)
-                continue
             moving = saved_start = columns[start]
             if promotes:
                 moving = _CROWN[moving[0]] + moving[1:]
-            saved = [columns[square] for square in captured]
+            if not captured:
+                new_tall = (tall & ~start_bit) | end_bit if tall & start_bit else tall
+                columns[start] = ""
+                columns[end] = moving
+                total += self._perft(columns, new_tall, enemy, new_own, new_kings,
+                                     black_to_move, deeper)
+                columns[end] = ""
+                columns[start] = saved_start
+                continue
+            new_enemy = enemy & ~mask
+            new_kings &= ~mask
+            new_tall = (tall & ~start_bit) | end_bit
+            saved = []
             for square in captured:
                 column = columns[square]
+                saved.append(column)
                 moving += column[0]
-                columns[square] = column[1:]
+                rest = column[1:]
+                columns[square] = rest
+                if rest:
+                    bit = 1 << square
+                    new_top = rest[0]
+                    if _WHITE_PIECE[new_top] is white:
+                        new_own |= bit
+                    else:
+                        new_enemy |= bit
+                    if new_top < "a":  # an officer (capital letter)
+                        new_kings |= bit
+                    if len(rest) == 1:
+                        new_tall &= ~bit
             columns[start] = ""
             columns[end] = moving
-            total += follow(columns, new_enemy, new_own, new_kings, black_to_move, deeper)
+            total += self._perft(columns, new_tall, new_enemy, new_own, new_kings,
+                                 black_to_move, deeper)
             columns[end] = ""
             columns[start] = saved_start
             for square, column in zip(captured, saved, strict=True):
                 columns[square] = column
+        return total
+
+    def _perft_last_two(self, columns: list[str], tall: int, own: int, enemy: int,
+                        kings: int, white: bool) -> int:
+        # The columns are only read: each child is counted from its top bitboards.
+        count = self.count
+        black_to_move = not white
+        total = 0
+        for start, end, mask, promotes, _, captured in self.legal(own, enemy, kings, white):
+            start_bit = 1 << start
+            end_bit = 1 << end
+            new_own = (own & ~start_bit) | end_bit
+            if kings & start_bit or promotes:
+                new_kings = ((kings & ~start_bit) | end_bit) & ~mask
+            else:
+                new_kings = kings & ~(start_bit | mask)
+            new_enemy = enemy & ~mask
+            if mask & tall:
+                for square in captured:
+                    column = columns[square]
+                    if len(column) > 1:
+                        bit = 1 << square
+                        new_top = column[1]
+                        if _WHITE_PIECE[new_top] is white:
+                            new_own |= bit
+                        else:
+                            new_enemy |= bit
+                        if new_top < "a":  # an officer (capital letter)
+                            new_kings |= bit
+            total += count(new_enemy, new_own, new_kings, black_to_move)
         return total
 
 
