@@ -122,6 +122,7 @@ class ColumnMoveGenerator(MoveGenerator):
             return self._perft_last_two(columns, tall, own, enemy, kings, white)
         black_to_move = not white
         deeper = depth - 1
+        search = self._perft_last_two if deeper == 2 else self._perft
         total = 0
         for start, end, mask, promotes, _, captured in self.legal(own, enemy, kings, white):
             start_bit = 1 << start
@@ -138,8 +139,8 @@ class ColumnMoveGenerator(MoveGenerator):
                 new_tall = (tall & ~start_bit) | end_bit if tall & start_bit else tall
                 columns[start] = ""
                 columns[end] = moving
-                total += self._perft(columns, new_tall, enemy, new_own, new_kings,
-                                     black_to_move, deeper)
+                total += search(columns, new_tall, enemy, new_own, new_kings, black_to_move,
+                                deeper)
                 columns[end] = ""
                 columns[start] = saved_start
                 continue
@@ -166,8 +167,8 @@ class ColumnMoveGenerator(MoveGenerator):
                         new_tall &= ~bit
             columns[start] = ""
             columns[end] = moving
-            total += self._perft(columns, new_tall, new_enemy, new_own, new_kings,
-                                 black_to_move, deeper)
+            total += search(columns, new_tall, new_enemy, new_own, new_kings, black_to_move,
+                            deeper)
             columns[end] = ""
             columns[start] = saved_start
             for square, column in zip(captured, saved, strict=True):
@@ -175,8 +176,9 @@ class ColumnMoveGenerator(MoveGenerator):
         return total
 
     def _perft_last_two(self, columns: list[str], tall: int, own: int, enemy: int,
-                        kings: int, white: bool) -> int:
-        # The columns are only read: each child is counted from its top bitboards.
+                        kings: int, white: bool, depth: int = 2) -> int:
+        # Depth 2 (the argument only matches `_perft`'s): the columns are only read, and
+        # each child is counted from its top bitboards.
         count = self.count
         black_to_move = not white
         total = 0

@@ -231,3 +231,23 @@ def test_random_play_conserves_pieces_and_keeps_tops_consistent(name, choices):
         assert _check_consistent(position) == pieces
         assert sum(c.count("w") + c.count("W") for c in position.columns) == white_pieces
         assert position.occupancy().bit_count() == sum(1 for c in position.columns if c)
+
+
+def _perft_by_play(position, depth):
+    if depth == 0:
+        return 1
+    return sum(_perft_by_play(position.play(move), depth - 1) for move in position.legal_moves())
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("lasca", "W:b2=wB,c3=bWw,d4=w,e5=bbW,c5=Bw,f6=b,g7=bw,a7=B"),
+    ("lasca", "B:a1=W,c3=bw,d4=wB,e5=Wb,d6=bww,f6=wb,e7=B"),
+    ("column", "W:a1=W,c3=bWw,e5=bb,d6=wB,f4=Bw,b6=b,h6=bw,g7=b,c7=Bbw"),
+    ("column-7x7", "B:b2=wB,d2=Wb,c3=bWw,e5=bbW,c5=Bw,f6=b,g7=bw"),
+])
+def test_fast_perft_on_columns_agrees_with_playing_every_move(name, text):
+    # Perft keeps one mutable list of columns and reads them only on the last two plies;
+    # playing each move into a new Position is the slow reference.
+    position = parse_fen(get_variant(name), text)
+    for depth in range(1, 5):
+        assert perft(position, depth) == _perft_by_play(position, depth), f"depth {depth}"
