@@ -214,7 +214,7 @@ def parse_column_text(variant: Variant, text: str) -> Position:
     `InvalidPositionError` for a square given twice or too many pieces. Each message
     quotes the whole text and names the bad token."""
     source = text
-    text = text.strip().rstrip(".").strip().strip('"').strip()
+    text = text.strip().rstrip(".").strip().strip('"').strip().rstrip(".").strip()
     if not text:
         raise InvalidFenError("empty position text")
     side, _, body = text.partition(":")

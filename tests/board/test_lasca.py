@@ -182,6 +182,7 @@ def test_position_text_round_trips_and_accepts_numbers_and_spaces():
     assert format_fen(pos(text)) == text
     assert format_fen(pos("W: 1=w, 9 = wbB, 13=B, 25=bW.")) == text
     assert format_fen(pos("B:")) == "B:"
+    assert format_fen(pos('"W:d4:WbbB, a1=w."')) == "W:a1=w,d4=WbbB"  # RULES.md's d4:WbbB
 
 
 def test_position_text_sets_the_top_bitboards():
