@@ -14,7 +14,46 @@ def _simulated_board(position, args):
     return VirtualTimeBoard(position.variant.name, position.occupancy())
 
 
-REPLAY_BACKENDS = {"sim": _simulated_board}
+class _EmulatedVirtualBoard:
+    """The replay harness's board behind the microcontroller emulator: the simulated
+    board's switches, scanned by the reference firmware, over a faulty serial wire."""
+
+    scan_period = 0.005
+
+    def __init__(self, position, fault_rate: float, seed: int) -> None:
+        from draughtsboard.board.ports import squares_from_mask
+        from draughtsboard.firmware_bridge.emulator import VirtualBench
+        from draughtsboard.hardware.config import builtin_config
+        from draughtsboard.hardware.simulation import SimulatedBoard
+
+        variant = position.variant.name
+        self._switches = SimulatedBoard(builtin_config(variant),
+                                        occupied=squares_from_mask(position.occupancy()))
+        self._bench = VirtualBench(variant, self._switches, fault_rate=fault_rate, seed=seed)
+
+    def schedule(self, at: float, square: int, closed: bool) -> None:
+        self._switches.schedule(at, square, closed)
+
+    def scan(self, now: float):
+        bench = self._bench
+        while bench.now < now:
+            self._switches.advance(bench.now + bench.step_seconds)
+            bench.advance()
+        published, bench.published = bench.published, []
+        return published
+
+    def reset_device(self) -> None:
+        self._bench.reset_device()
+
+    def close(self) -> None:
+        self._switches.clear_history()
+
+
+def _emulated_board(position, args):
+    return _EmulatedVirtualBoard(position, args.fault_rate, args.noise or 0)
+
+
+REPLAY_BACKENDS = {"sim": _simulated_board, "serial-emulated": _emulated_board}
 
 
 def _add_diag(subparsers) -> None:

@@ -49,6 +49,7 @@ class Observation(Enum):
     ENDS_GAME = "board shows a move after which the side to move has none"
     COMPLETES_AMBIGUOUS = "board shows the position after several legal moves"
     AMENDS_MOVE = "the last moved piece slid on to another legal square"
+    MOVE_THEN_MORE = "a legal move completed, then the next one began (seen together)"
     TAKES_BACK = "board is back in the position before the last move"
     IN_PROGRESS = "in-between state of a legal move"
     LIFTED = "pieces lifted that no legal move starts with"
@@ -80,6 +81,7 @@ TRANSITIONS: tuple[tuple[State | None, Observation, State], ...] = (
     (_ANY, Observation.ENDS_GAME, State.GAME_OVER),
     (_ANY, Observation.COMPLETES_AMBIGUOUS, State.AMBIGUOUS),
     (_ANY, Observation.AMENDS_MOVE, State.READY),
+    (_ANY, Observation.MOVE_THEN_MORE, State.MOVING),
     (_ANY, Observation.TAKES_BACK, State.READY),
     (_ANY, Observation.IN_PROGRESS, State.MOVING),
     (_ANY, Observation.LIFTED, State.MOVING),
@@ -286,6 +288,9 @@ class Tracker:
         if self._slide is not None:
             # The last mover's piece is in the air or sliding: nobody else has acted yet.
             return Observation.IN_PROGRESS, []
+        earlier = self._move_seen_with_the_next(occupied) if added else None
+        if earlier is not None:
+            return Observation.MOVE_THEN_MORE, earlier
         if added:
             one_piece_moved = _single(removed) and _single(added)
             if one_piece_moved and self.mode is not Mode.FREE:
@@ -294,6 +299,27 @@ class Tracker:
         if self._progress.lifted_since is None:
             self._progress.lifted_since = snapshot.timestamp
         return Observation.LIFTED, []
+
+    def _move_seen_with_the_next(self, occupied: int) -> MoveShape | None:
+        """The one legal move after which this board is the next move in progress or done.
+
+        Fast play (or a snapshot lost on a serial line) can hide the moment a move was
+        complete; the board then shows that move plus the start of the reply. Only when
+        exactly one legal move explains it is that move taken as played, and only when its
+        own squares show it done: its piece down on its end, its start and the pieces it
+        took off empty."""
+        found = None
+        for shape in self.table.shapes:
+            if not occupied & shape.end_bit or occupied & (shape.may_empty & ~shape.end_bit):
+                continue
+            after = self._table_of(shape.after)
+            removed = after.occupancy & ~occupied
+            added = occupied & ~after.occupancy
+            if after.by_occupancy.get(occupied) or after.consistent(removed, added):
+                if found is not None:
+                    return None
+                found = shape
+        return found
 
     def _track_progress(self, occupied: int, now: float) -> None:
         """Remember the order of placements and removals since the position last matched."""
@@ -404,6 +430,14 @@ class Tracker:
             self._ambiguous = list(detail)
             self._chosen = None
             self._previous_occupied = detail[0].after_occupancy
+        elif observation is Observation.MOVE_THEN_MORE:
+            self._play(detail, now, events,
+                       extra_notes=("move seen complete only with the next one begun",))
+            self._slide = None
+            follow, follow_detail = self._observe(Snapshot(self._observed, now))
+            if follow in (Observation.COMPLETES_MOVE, Observation.ENDS_GAME):
+                self._play(follow_detail, now, events,
+                           extra_notes=("move seen complete only with the next one begun",))
         elif observation is Observation.AMENDS_MOVE:
             self._amend(detail, now, events)
         elif observation is Observation.TAKES_BACK:
