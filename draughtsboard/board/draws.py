@@ -202,12 +202,17 @@ class DrawRules:
                 out.append(count + 1)
         return tuple(out)
 
+    def reasons(self, counters: Counters) -> list[str]:
+        """Every rule whose count is reached, as sentences for the record (several rules
+        can fire together: three kings against one is also a kings-only ending)."""
+        return [f"draw: {rule.moves} {rule.name}"
+                for rule, count in zip(self.rules, counters, strict=True)
+                if count is not None and count >= rule.plies]
+
     def reason(self, counters: Counters) -> str | None:
-        """The first rule whose count is reached, as a sentence for the record."""
-        for rule, count in zip(self.rules, counters, strict=True):
-            if count is not None and count >= rule.plies:
-                return f"draw: {rule.moves} {rule.name}"
-        return None
+        """The first rule whose count is reached."""
+        fired = self.reasons(counters)
+        return fired[0] if fired else None
 
 
 def presets(family: str) -> list[str]:

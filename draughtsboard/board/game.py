@@ -143,11 +143,20 @@ class Game:
         included."""
         return self._seen[self.position if position is None else position]
 
+    def draw_reasons(self) -> list[str]:
+        """Every reason the rules declare the current position drawn (often none)."""
+        repeated = ["draw: threefold repetition"] if self.repetitions() >= 3 else []
+        return repeated + self.rules.reasons(self._counters[-1])
+
     def draw_reason(self) -> str | None:
         """Why the rules declare the current position drawn, or ``None``."""
-        if self.repetitions() >= 3:
-            return "draw: threefold repetition"
-        return self.rules.reason(self._counters[-1])
+        reasons = self.draw_reasons()
+        return reasons[0] if reasons else None
+
+    @property
+    def draw_counters(self) -> tuple[int | None, ...]:
+        """Plies counted so far by each counting rule (``None``: rule not applicable)."""
+        return self._counters[-1]
 
     def outcome(self) -> tuple[str, str] | None:
         """The result the rules impose now (no legal move, a draw rule) and why."""
