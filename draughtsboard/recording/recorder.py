@@ -273,6 +273,10 @@ class Recorder:
         out = []
         for game_id in self.game_ids():
             loaded = load_journal(self.path_of(game_id))
+            if not loaded.records:
+                out.append(GameSummary(game_id, "?", "empty", 0, "*",
+                                       problem="no complete start record (cut off)"))
+                continue
             try:
                 game = game_from_records(loaded.records)
             except (DraughtsError, KeyError, TypeError) as error:
