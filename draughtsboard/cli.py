@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from draughtsboard.commands import replay, rules, track
+from draughtsboard.commands import pdn, replay, rules, track
 
 
 def _simulated_board(position, args):
@@ -72,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     rules.add_parsers(subparsers)
     track.add_parsers(subparsers)
+    pdn.add_parsers(subparsers)
     replay.add_parsers(subparsers, REPLAY_BACKENDS)
     _add_diag(subparsers)
     return parser

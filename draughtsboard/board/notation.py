@@ -76,6 +76,12 @@ def parse_move(position: Position, text: str) -> Move:
     squares = split_move(position.variant, text)
     legal = position.legal_moves()
     candidates = [move for move in legal if _fits(position, move, squares)]
+    if len(candidates) > 1:
+        # A text that lists every landing square names that path, even where another
+        # capture passes over the same squares on its way.
+        exact = [move for move in candidates if list(move.path) == squares]
+        if len(exact) == 1:
+            candidates = exact
     if len(candidates) == 1:
         return candidates[0]
     from .fen import format_fen

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from .errors import IllegalMoveError
 from .movegen import RawMove
 from .variants import Variant
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """A move by square numbers: ``path`` is the start and every landing square (the end
     last); ``captures`` the jumped squares in the order they were taken.
 
     For single-piece games, moves with the same start, end and set of captured pieces are
     one move and the generator keeps one path for them; for column games the path matters.
+    An immutable value (a named tuple: cheap to build, which legal-move generation does a
+    lot of).
     """
 
     path: tuple[int, ...]
@@ -110,9 +111,8 @@ class Position:
         return move in self._raw_moves
 
     def move_of_raw(self, raw: RawMove) -> Move:
-        number = self.variant.geometry.number_of_bit
-        path = (number[raw[0]],) + tuple(number[square] for square in raw[4])
-        return Move(path, tuple(number[square] for square in raw[5]))
+        number = self.variant.geometry.number_of_bit.__getitem__
+        return Move((number(raw[0]), *map(number, raw[4])), tuple(map(number, raw[5])))
 
     def play(self, move: Move) -> Position:
         """The position after a legal move; `IllegalMoveError` (with the FEN) otherwise."""

@@ -49,6 +49,7 @@ class Observation(Enum):
     ENDS_GAME = "board shows a move after which the side to move has none"
     COMPLETES_AMBIGUOUS = "board shows the position after several legal moves"
     AMENDS_MOVE = "the last moved piece slid on to another legal square"
+    AMENDS_TO_END = "the last moved piece slid on, and that move ends the game"
     MOVE_THEN_MORE = "a legal move completed, then the next one began (seen together)"
     TAKES_BACK = "board is back in the position before the last move"
     IN_PROGRESS = "in-between state of a legal move"
@@ -65,6 +66,8 @@ _ANY = None  # wildcard state in the table
 # (state, observation) -> next state. Checked in order: the first matching row wins.
 TRANSITIONS: tuple[tuple[State | None, Observation, State], ...] = (
     (State.GAME_OVER, Observation.TAKES_BACK, State.READY),
+    (State.GAME_OVER, Observation.AMENDS_MOVE, State.READY),
+    (State.GAME_OVER, Observation.AMENDS_TO_END, State.GAME_OVER),
     (State.GAME_OVER, Observation.MATCHES, State.GAME_OVER),
     (State.GAME_OVER, Observation.OTHER, State.GAME_OVER),
     (State.SETUP, Observation.MATCHES, State.READY),
@@ -81,6 +84,7 @@ TRANSITIONS: tuple[tuple[State | None, Observation, State], ...] = (
     (_ANY, Observation.ENDS_GAME, State.GAME_OVER),
     (_ANY, Observation.COMPLETES_AMBIGUOUS, State.AMBIGUOUS),
     (_ANY, Observation.AMENDS_MOVE, State.READY),
+    (_ANY, Observation.AMENDS_TO_END, State.GAME_OVER),
     (_ANY, Observation.MOVE_THEN_MORE, State.MOVING),
     (_ANY, Observation.TAKES_BACK, State.READY),
     (_ANY, Observation.IN_PROGRESS, State.MOVING),
@@ -251,6 +255,9 @@ class Tracker:
         table = self.table
         expected = table.occupancy
         if self.state is State.GAME_OVER:
+            amended = self._amendment(occupied)
+            if amended is not None:
+                return self._amends(amended), amended
             if self._can_take_back(occupied):
                 return Observation.TAKES_BACK, None
             return (Observation.MATCHES if occupied == expected else Observation.OTHER), None
@@ -273,7 +280,7 @@ class Tracker:
 
         amended = self._amendment(occupied)
         if amended is not None:
-            return Observation.AMENDS_MOVE, amended
+            return self._amends(amended), amended
         if self._can_take_back(occupied):
             return Observation.TAKES_BACK, None
 
@@ -379,29 +386,38 @@ class Tracker:
                 return (square,)
         return ()
 
+    def _amends(self, shape: MoveShape) -> Observation:
+        if self._table_of(shape.after).is_game_over:
+            return Observation.AMENDS_TO_END
+        return Observation.AMENDS_MOVE
+
     def _amendment(self, occupied: int) -> MoveShape | None:
-        """A quiet move whose piece slid on along its line before anyone else acted."""
+        """The last move's piece slid on along its line before anyone else acted: a king
+        passing the squares of a quiet move, or (column games, where a jumped column keeps
+        its place) the landing squares of the same capture."""
         slide = self._slide
         if slide is None or not self._history:
             return None
-        before, _ = self._history[-1]
-        table = self._table_of(before)
-        for shape in table.by_occupancy.get(occupied, ()):
-            if (shape is not slide and shape.move.start == slide.move.start
-                    and not shape.move.captures):
+        for shape in self._slide_family():
+            if shape is not slide and shape.after_occupancy == occupied:
                 return shape
         return None
+
+    def _slide_family(self) -> list[MoveShape]:
+        """Moves of the previous position with the last move's start and captures."""
+        slide = self._slide
+        before, _ = self._history[-1]
+        return [shape for shape in self._table_of(before).by_start.get(slide.move.start, ())
+                if shape.move.captures == slide.move.captures]
 
     def _slide_still_open(self, removed: int, added: int) -> bool:
         slide = self._slide
         assert slide is not None
         if removed & ~slide.end_bit:
             return False
-        before, _ = self._history[-1]
         line = 0
-        for shape in self._table_of(before).by_start.get(slide.move.start, ()):
-            if not shape.move.captures:
-                line |= shape.passage
+        for shape in self._slide_family():
+            line |= shape.passage
         return not added & ~line
 
     def _can_take_back(self, occupied: int) -> bool:
@@ -438,7 +454,7 @@ class Tracker:
             if follow in (Observation.COMPLETES_MOVE, Observation.ENDS_GAME):
                 self._play(follow_detail, now, events,
                            extra_notes=("move seen complete only with the next one begun",))
-        elif observation is Observation.AMENDS_MOVE:
+        elif observation in (Observation.AMENDS_MOVE, Observation.AMENDS_TO_END):
             self._amend(detail, now, events)
         elif observation is Observation.TAKES_BACK:
             self._take_back(now, events)
@@ -462,7 +478,7 @@ class Tracker:
                           notes, shape.after, replaces)
         self.moves.append(event)
         events.append(event)
-        self._slide = shape if not shape.move.captures else None
+        self._slide = shape
         self._last_move = (shape.move.start, shape.move.end)
         self._last_move_at = now
         self._clear_progress()

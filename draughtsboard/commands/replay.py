@@ -77,7 +77,8 @@ def _games(args, out_err) -> tuple[list[tuple[str, Position, list]], list[str]]:
 
 
 def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
-               out=sys.stdout) -> int:
+               out=None) -> int:
+    out = out or sys.stdout
     if not args.files and not args.random:
         print("draughtsboard replay: give PDN files or --random N", file=sys.stderr)
         return 2

@@ -117,13 +117,6 @@ def test_long_form_only_when_two_captures_share_start_and_end():
     assert parse_move(position, "a7:e3:g5:d8") == texts["a7:e3:g5:d8"]
 
 
-ROUND_TRIP_BUG = (
-    "engine bug: parse_move fits the given intermediate squares against every square the "
-    "piece passes over, so a long form written by format_move is refused as ambiguous when "
-    "another capture with the same start and end passes over its landing squares")
-
-
-@pytest.mark.xfail(strict=True, reason=ROUND_TRIP_BUG)
 def test_long_form_is_read_back_russian():
     # a7:d4:f6:d8 lands on d4 and f6; a7:e3:g5:d8 passes over d4 (a7-e3) and f6 (g5-d8).
     position = russian(TWO_WAYS_TO_D8)
@@ -131,7 +124,6 @@ def test_long_form_is_read_back_russian():
         assert parse_move(position, format_move(position, move)) == move
 
 
-@pytest.mark.xfail(strict=True, reason=ROUND_TRIP_BUG)
 def test_long_form_is_read_back_international():
     # 49x32x19x35 is refused: 49x27x13x35 passes over 32 and 19 on its way.
     position = international("W:WK49:B18,23,30,34,43")

@@ -1,0 +1,67 @@
+"""The replay harness end to end: games played by the scripted hand on the simulated board,
+through the real reed-matrix driver and the real tracker, with and without noise.
+(`draughtsboard replay` over every game and seed is the full run; these are samples.)"""
+
+import json
+import pathlib
+import random
+
+import pytest
+
+from draughtsboard.board.pdn import decode_pdn, read_pdn
+from draughtsboard.board.replay import random_game, replay_game
+from draughtsboard.board.variants import get_variant
+from draughtsboard.cli import _simulated_board, main
+
+DATA = pathlib.Path(__file__).parent / "data"
+
+
+def _board(position):
+    return _simulated_board(position, None)
+
+
+def _games(name, variant, count):
+    result = read_pdn(decode_pdn((DATA / name).read_bytes()), variant=variant, source=name)
+    return [(g.game.positions[0], [p.move for p in g.game.moves]) for g in result.games[:count]]
+
+
+@pytest.mark.parametrize("name,variant", [
+    ("international-wk2003.pdn", None),
+    ("international-candidate95.pdn", None),
+    ("russian-ussr-championship-part1.pdn", get_variant("russian")),
+])
+@pytest.mark.parametrize("noise", [None, 1, 2])
+def test_recorded_games_replay_exactly(name, variant, noise):
+    for start, moves in _games(name, variant, 1):
+        report = replay_game(name, start, moves, _board, noise_seed=noise)
+        assert (report.mismatches, report.false_alarms) == (0, 0), report.line()
+        assert report.recorded == len(moves)
+
+
+@pytest.mark.parametrize("variant_name", ["lasca", "column", "column-7x7"])
+def test_random_column_games_replay_exactly_with_noise(variant_name):
+    start = get_variant(variant_name).initial_position()
+    rng = random.Random(7)
+    for seed in (1, 2):
+        moves = random_game(start, rng, max_plies=60)
+        report = replay_game(variant_name, start, moves, _board, noise_seed=seed)
+        assert (report.mismatches, report.false_alarms) == (0, 0), report.line()
+
+
+def test_replay_command_summary_json(capsys):
+    status = main(["replay", "--random", "2", "--seed", "3", "--variant", "russian",
+                   "--noise", "4", "--summary-json"])
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert status == 0
+    assert summary["games"] == 2 and summary["mismatches"] == 0
+    assert summary["false_alarms"] == 0 and summary["rejected"] == 0
+    assert summary["recorded"] == summary["plies"] > 0
+    assert {"p50_ms", "p99_ms"} <= set(summary)
+
+
+def test_replay_command_reports_a_file_it_cannot_read(capsys, tmp_path):
+    status = main(["replay", str(tmp_path / "missing.pdn"), "--summary-json"])
+    out = capsys.readouterr().out
+    assert "rejected:" in out
+    assert json.loads(out.strip().splitlines()[-1])["rejected"] == 1
+    assert status == 0
