@@ -36,7 +36,7 @@ def tables() -> dict[str, list[int]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--full", action="store_true", help="deepest depth of each table")
     args = parser.parse_args()
     depths = FULL_DEPTHS if args.full else DEPTHS
