@@ -76,6 +76,9 @@ class MoveGenerator:
         self._crowning_ends_move = variant.capture_promotion is CapturePromotion.ENDS_THE_MOVE
         self._distinct_by_path = variant.holds_columns
         self._select = variant.select_captures
+        # `Move` values of quiet moves by (start, end) bits: built once, shared by every
+        # position, since legal-move lists are mostly quiet moves.
+        self.quiet_move_values: dict = {}
 
     # -- whole-position queries ---------------------------------------------------------
 

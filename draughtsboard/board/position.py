@@ -101,7 +101,18 @@ class Position:
         generator = self.variant.generator
         raws = generator.legal(self.own, self.enemy, self.kings, self.white_to_move)
         to_move = self.move_of_raw
-        return {to_move(raw): raw for raw in raws}
+        quiet = generator.quiet_move_values  # (start, end) -> Move, shared by positions
+        moves = {}
+        for raw in raws:
+            if raw[5]:
+                moves[to_move(raw)] = raw
+            else:
+                key = (raw[0], raw[1])
+                move = quiet.get(key)
+                if move is None:
+                    move = quiet[key] = to_move(raw)
+                moves[move] = raw
+        return moves
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, in generation order (stable for a given position)."""
