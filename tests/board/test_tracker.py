@@ -164,3 +164,28 @@ def test_a_king_slid_along_its_line_is_recorded_where_it_stops():
 def test_transition_table_prints():
     table = format_transition_table()
     assert "illegal" in table and "ambiguous" in table
+
+
+def test_captured_pieces_removed_out_of_order_count_and_are_noted():
+    hand = russian(fen="W:W29:B4,18,25")  # a1 takes b2 then d4
+    hand.move("a1", "c3", "e5").lift("d4", "b2")
+    last = [e for e in hand.events if e.kind == "move"][-1]
+    assert last.notation == "a1:e5"
+    assert last.captures == (25, 18)
+    assert "captured pieces removed out of the order taken" in last.notes
+    assert hand.flags() == []
+
+
+def test_international_capture_of_fewer_pieces_than_the_majority_is_illegal():
+    variant = get_variant("international")
+    geometry = variant.geometry
+    squares = {name: geometry.number_of_name(name) for name in ("a3", "g3", "b4", "f4", "f6")}
+    fen = f"W:W{squares['a3']},{squares['g3']}:B{squares['b4']},{squares['f4']},{squares['f6']}"
+    hand = Hand(Tracker(parse_fen(variant, fen), Mode.TOURNAMENT, check_start=False))
+    hand.move("a3", "c5")
+    assert hand.tracker.state is State.ILLEGAL
+    assert hand.intent("illegal") == ["c5"]
+    hand.lift("c5").place("a3")
+    assert hand.tracker.state is State.READY
+    hand.move("g3", "e5", "g7").lift("f4", "f6")
+    assert hand.moves() == ["39x19"]  # g3 x f4, f6 to g7
