@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .errors import InvalidFenError, InvalidPositionError
+from .geometry import iter_bits
 from .position import Position
 from .variants import Variant
 
@@ -111,18 +112,9 @@ def _validate(variant: Variant, position: Position, source: str) -> None:
         stuck = men & row
         if stuck:
             squares = ", ".join(_square_name(variant, geometry.number_of_bit[bit])
-                                for bit in _bits(stuck))
+                                for bit in iter_bits(stuck))
             raise InvalidPositionError(
                 f"FEN {source!r}: {name} man on its promotion row ({squares})")
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _square_name(variant: Variant, number: int) -> str:
@@ -139,8 +131,8 @@ def format_fen(position: Position) -> str:
     geometry = variant.geometry
     parts = ["W" if position.white_to_move else "B"]
     for colour, pieces in (("W", position.white), ("B", position.black)):
-        men = sorted(geometry.number_of_bit[b] for b in _bits(pieces & ~position.kings))
-        kings = sorted(geometry.number_of_bit[b] for b in _bits(pieces & position.kings))
+        men = sorted(geometry.number_of_bit[b] for b in iter_bits(pieces & ~position.kings))
+        kings = sorted(geometry.number_of_bit[b] for b in iter_bits(pieces & position.kings))
         items = _ranges(men) + [f"K{number}" for number in kings]
         parts.append(colour + ",".join(items))
     return ":".join(parts)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .move_table import MoveShape, MoveTable
-from .ports import Snapshot, squares_from_mask
+from .ports import Snapshot, mask_from_squares, squares_from_mask
 from .position import Position
 
 
@@ -370,7 +370,7 @@ class Tracker:
         newly_filled = occupied & ~previous
         self._previous_occupied = occupied
         for shape in self._ambiguous:
-            if newly_filled & _mask(self._signature(shape)):
+            if newly_filled & mask_from_squares(self._signature(shape)):
                 self._chosen = shape
         if occupied == common and self._chosen is not None:
             return Observation.RESOLVES
@@ -614,13 +614,6 @@ class Tracker:
 
 def _single(mask: int) -> bool:
     return mask != 0 and mask & (mask - 1) == 0
-
-
-def _mask(squares: tuple[int, ...]) -> int:
-    mask = 0
-    for square in squares:
-        mask |= 1 << (square - 1)
-    return mask
 
 
 def _dedupe_consecutive(squares: list[int]) -> list[int]:
