@@ -231,7 +231,10 @@ class MoveGenerator:
 
     def _record(self, found, start, end, captured_mask, promotes, landings, captured) -> None:
         if self._distinct_by_path:
-            key = (start, landings)
+            # Column games: the order of captures builds the columns, so it tells moves
+            # apart; where a flying king may land between the same two captures, those
+            # landings make the same position and are one move.
+            key = (start, end, captured, promotes)
         else:
             key = (start, end, captured_mask, promotes)
         if key not in found:
