@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .geometry import NE, NW, SE, SW
+from .geometry import DIRECTIONS, NE, NW, SE, SW
 
 if TYPE_CHECKING:
     from .variants import Variant
@@ -76,6 +76,28 @@ class MoveGenerator:
         self._crowning_ends_move = variant.capture_promotion is CapturePromotion.ENDS_THE_MOVE
         self._distinct_by_path = variant.holds_columns
         self._select = variant.select_captures
+        # For each square: the (victim, victim_bit, landing) of every jump a king there
+        # could make if kings do not fly, in the order of `geometry.rays`.
+        self._king_jumps = tuple(
+            tuple(
+                (neighbour[square][d], 1 << neighbour[square][d],
+                 neighbour[neighbour[square][d]][d])
+                for d in DIRECTIONS
+                if neighbour[square][d] >= 0 and neighbour[neighbour[square][d]][d] >= 0
+            )
+            for square in range(len(neighbour))
+        )
+        # Short captures (Lasca): kings do not fly, men capture forward only and a man
+        # reaching the last row stops there, so a man's jumps never meet a square twice and
+        # the board is the same all along its walk. If moreover every capture path is a
+        # move of its own (columns) and every complete capture is legal (no majority rule),
+        # `legal` and `count` use walkers specialised to these rules: lists instead of
+        # deduplication, and leaf counts from bitboards without listing the captures.
+        self._short = (not variant.kings_fly and not backwards and self._crowning_ends_move
+                       and self._distinct_by_path and not variant.majority_rule)
+        if self._short:
+            self.legal = self._short_legal
+            self.count = self._short_count
         # `Move` values of quiet moves by (start, end) bits: built once, shared by every
         # position, since legal-move lists are mostly quiet moves.
         self.quiet_move_values: dict = {}
@@ -325,6 +347,146 @@ class MoveGenerator:
                     and not (occupied >> ray[i + 1]) & 1):
                 return True
         return False
+
+    # -- short captures (Lasca) ------------------------------------------------------------
+
+    def _short_jumpers(self, empty: int, enemy: int) -> tuple[int, int]:
+        """(up, down): the squares from which a piece could jump an enemy towards White's
+        side's far row (NE or NW), and towards the near row (SE or SW)."""
+        right, left = self._up_right, self._up_left
+        up = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
+        down = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
+        return up, down
+
+    def _short_legal(self, own: int, enemy: int, kings: int, white: bool) -> list[RawMove]:
+        """`legal` for short captures: each complete path is a move of its own."""
+        empty = self._board & ~(own | enemy)
+        up, down = self._short_jumpers(empty, enemy)
+        pieces = own & ~kings & (up if white else down)
+        own_kings = own & kings
+        if own_kings:
+            pieces |= own_kings & (up | down)
+        if not pieces:
+            return self.quiet_moves(own, enemy, kings, white)
+        moves: list[RawMove] = []
+        occupied_all = own | enemy
+        man_jumps = self._man_jumps[white]
+        promotion_row = self._promotion_row[white]
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            start = low.bit_length() - 1
+            if kings & low:
+                self._short_king_walk(start, start, occupied_all ^ low, enemy, 0, (), (),
+                                      moves)
+            else:
+                self._short_man_walk(start, start, man_jumps, promotion_row, occupied_all,
+                                     enemy, 0, (), (), moves)
+        return moves
+
+    def _short_man_walk(self, start, here, man_jumps, promotion_row, occupied, enemy,
+                        captured_mask, landings, captured, moves) -> bool:
+        """Extend a man's forward capture from ``here`` (it stops on the last row); append
+        complete sequences to ``moves``. True if it jumped."""
+        jumped = False
+        for victim, victim_bit, land in man_jumps[here]:
+            if not enemy & victim_bit or (occupied >> land) & 1:
+                continue
+            jumped = True
+            mask = captured_mask | victim_bit
+            path = landings + (land,)
+            order = captured + (victim,)
+            if (promotion_row >> land) & 1:
+                moves.append((start, land, mask, True, path, order))
+            elif not self._short_man_walk(start, land, man_jumps, promotion_row, occupied,
+                                          enemy, mask, path, order, moves):
+                moves.append((start, land, mask, False, path, order))
+        return jumped
+
+    def _short_king_walk(self, start, here, occupied, enemy, captured_mask, landings,
+                         captured, moves) -> bool:
+        """Extend a non-flying king's capture from ``here``; append complete sequences to
+        ``moves``. True if it jumped."""
+        jumped = False
+        for victim, victim_bit, land in self._king_jumps[here]:
+            if not enemy & victim_bit or captured_mask & victim_bit or (occupied >> land) & 1:
+                continue
+            jumped = True
+            mask = captured_mask | victim_bit
+            path = landings + (land,)
+            order = captured + (victim,)
+            if not self._short_king_walk(start, land, occupied, enemy, mask, path, order,
+                                         moves):
+                moves.append((start, land, mask, False, path, order))
+        return jumped
+
+    def _short_count(self, own: int, enemy: int, kings: int, white: bool) -> int:
+        """`count` for short captures: complete capture paths counted, not listed."""
+        empty = self._board & ~(own | enemy)
+        up, down = self._short_jumpers(empty, enemy)
+        forward = up if white else down
+        men = own & ~kings
+        total = 0
+        jumping = men & forward
+        if jumping:
+            total = self._short_man_paths(jumping, enemy, empty, forward, white)
+        own_kings = own & kings
+        if own_kings:
+            jumping = own_kings & (up | down)
+            if jumping:
+                occupied_all = own | enemy
+                walk = self._short_king_paths
+                while jumping:
+                    low = jumping & -jumping
+                    jumping ^= low
+                    total += walk(low.bit_length() - 1, occupied_all ^ low, enemy, 0)
+        if total:
+            return total
+        right, left = self._up_right, self._up_left
+        if white:
+            total = ((men << right) & empty).bit_count() + ((men << left) & empty).bit_count()
+        else:
+            total = ((men >> right) & empty).bit_count() + ((men >> left) & empty).bit_count()
+        if own_kings:
+            for shift in (right, left):
+                total += ((own_kings << shift) & empty).bit_count()
+                total += ((own_kings >> shift) & empty).bit_count()
+        return total
+
+    def _short_man_paths(self, men: int, enemy: int, empty: int, jumpers: int,
+                         white: bool) -> int:
+        """Complete capture paths of the men on ``men``, all of which have a jump.
+
+        ``jumpers``: the squares from which a man could jump (forward). The board does not
+        change along a man's walk, and a jump in one direction maps the men to distinct
+        landings, so the paths are counted a direction at a time on whole bitboards: every
+        landing ends a path (on the last row, or with no jump from it) except those in
+        ``jumpers``, which count their own continuations instead.
+        """
+        total = 0
+        for shift in (self._up_right, self._up_left):
+            if white:
+                landed = (((men << shift) & enemy) << shift) & empty
+            else:
+                landed = (((men >> shift) & enemy) >> shift) & empty
+            if landed:
+                total += landed.bit_count()
+                going_on = landed & jumpers  # never on the last row: no jump from there
+                if going_on:
+                    total += (self._short_man_paths(going_on, enemy, empty, jumpers, white)
+                              - going_on.bit_count())
+        return total
+
+    def _short_king_paths(self, here: int, occupied: int, enemy: int,
+                          captured_mask: int) -> int:
+        """Complete capture paths of a non-flying king from ``here`` (0: no jump)."""
+        total = 0
+        for _, victim_bit, land in self._king_jumps[here]:
+            if enemy & victim_bit and not captured_mask & victim_bit \
+                    and not (occupied >> land) & 1:
+                total += self._short_king_paths(land, occupied, enemy,
+                                                captured_mask | victim_bit) or 1
+        return total
 
     # -- playing raw moves and perft ----------------------------------------------------------
 
