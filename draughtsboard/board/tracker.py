@@ -464,7 +464,8 @@ class Tracker:
         elif observation is Observation.UNEXPLAINED:
             self._flag(State.DISTURBED, now, "position disturbed", events)
         elif observation is Observation.MATCHES:
-            self._clear_progress()
+            if not self._loop_capture_under_way():
+                self._clear_progress()
         elif observation in (Observation.IN_PROGRESS, Observation.LIFTED):
             self._note_touch()
 
@@ -509,6 +510,17 @@ class Tracker:
         events.append(FlagEvent(now, kind, description, squares))
         self._slide = None
         self._clear_progress()
+
+    def _loop_capture_under_way(self) -> bool:
+        """The board looks untouched, but a capture that ends on its own start square was
+        just shown landing by landing (its prisoners are still on the board): keep the
+        landings seen, they tell that capture from the same loop the other way round."""
+        placements = self._progress.placements
+        if self.state is not State.MOVING or not placements:
+            return False
+        shown = mask_from_squares(placements)
+        return any(shape.start_bit == shape.end_bit and not shown & ~shape.passage
+                   for shape in self.table.shapes)
 
     def _clear_progress(self) -> None:
         self._progress = _MoveInProgress()

@@ -189,3 +189,60 @@ def test_international_capture_of_fewer_pieces_than_the_majority_is_illegal():
     assert hand.tracker.state is State.READY
     hand.move("g3", "e5", "g7").lift("f4", "f6")
     assert hand.moves() == ["39x19"]  # g3 x f4, f6 to g7
+
+
+def lasca(fen=None, mode=Mode.TOURNAMENT):
+    variant = get_variant("lasca")
+    position = variant.initial_position() if fen is None else parse_fen(variant, fen)
+    return Hand(Tracker(position, mode, check_start=False))
+
+
+def test_lasca_illegal_move_and_its_restore():
+    hand = lasca()
+    hand.move("a3", "f4")
+    assert hand.tracker.state is State.ILLEGAL
+    assert hand.intent("illegal") == ["f4"]
+    assert hand.intent("restore") == ["a3", "f4"]
+    hand.lift("f4").place("a3")
+    assert hand.tracker.state is State.READY
+    hand.move("a3", "b4")
+    assert hand.moves() == ["a3-b4"]
+
+
+# An officer on d2 takes the four columns round d4 and comes back to d2, either way round;
+# c3 is a black officer, so the two orders build different columns under the capturer.
+LOOP = "W:d2=W,c3=B,e3=b,c5=b,e5=b,g7=b"
+
+
+def test_lasca_capture_shown_square_by_square_is_told_apart_by_its_landings():
+    hand = lasca(LOOP)
+    hand.move("d2", "f4", "d6", "b4", "d2").lift("e3", "e5", "c5", "c3")
+    assert hand.moves() == ["d2xf4xd6xb4xd2"]
+    assert hand.tracker.position.column_at(hand.geometry.number_of_name("d2")) == "WbbbB"
+
+
+def test_ambiguous_lasca_capture_is_never_guessed_and_a_touch_resolves_it():
+    hand = lasca(LOOP)
+    hand.lift("d2").place("d2")  # lifted and put straight back: no landing shown
+    hand.lift("c3", "c5", "e5", "e3")
+    assert hand.moves() == []
+    assert hand.tracker.state is State.AMBIGUOUS
+    assert hand.intent("ambiguous") == ["b4", "f4"]
+    hand.lift("d2").place("b4")  # touch: the column shown on b4, the first landing
+    assert hand.moves() == []
+    hand.lift("b4").place("d2")
+    assert hand.moves() == ["d2xb4xd6xf4xd2"]
+    move = [e for e in hand.events if e.kind == "move"][-1]
+    assert "ambiguous capture resolved by touch" in move.notes
+    assert hand.flags() == []
+
+
+def test_promotion_by_stacking_a_second_piece():
+    hand = russian(fen="W:W6:B20")  # white man c7, black man h4
+    hand.move("c7", "d8")
+    assert hand.moves() == ["c7-d8"]
+    hand.lift("d8").place("d8")  # a second piece put on: the man is lifted and set back
+    assert hand.flags() == []
+    assert hand.tracker.position.piece_at(hand.geometry.number_of_name("d8")) == "W"
+    hand.move("h4", "g3")
+    assert hand.moves() == ["c7-d8", "h4-g3"]
