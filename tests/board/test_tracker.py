@@ -246,3 +246,15 @@ def test_promotion_by_stacking_a_second_piece():
     assert hand.tracker.position.piece_at(hand.geometry.number_of_name("d8")) == "W"
     hand.move("h4", "g3")
     assert hand.moves() == ["c7-d8", "h4-g3"]
+
+
+def test_quiet_move_while_a_capture_is_required_is_illegal_in_training_too():
+    hand = russian(Mode.TRAINING)
+    play_text(hand, OPENING)
+    assert hand.intent("must_capture") == ["d4"]
+    hand.move("g3", "h4")
+    assert hand.tracker.state is State.ILLEGAL
+    assert hand.intent("illegal") == ["h4"]
+    hand.lift("h4").place("g3")
+    assert hand.tracker.state is State.READY
+    assert hand.intent("must_capture") == ["d4"]
