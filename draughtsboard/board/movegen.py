@@ -350,18 +350,12 @@ class MoveGenerator:
 
     # -- short captures (Lasca) ------------------------------------------------------------
 
-    def _short_jumpers(self, empty: int, enemy: int) -> tuple[int, int]:
-        """(up, down): the squares from which a piece could jump an enemy towards White's
-        side's far row (NE or NW), and towards the near row (SE or SW)."""
-        right, left = self._up_right, self._up_left
-        up = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
-        down = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
-        return up, down
-
     def _short_legal(self, own: int, enemy: int, kings: int, white: bool) -> list[RawMove]:
         """`legal` for short captures: each complete path is a move of its own."""
         empty = self._board & ~(own | enemy)
-        up, down = self._short_jumpers(empty, enemy)
+        right, left = self._up_right, self._up_left
+        up = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
+        down = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
         pieces = own & ~kings & (up if white else down)
         own_kings = own & kings
         if own_kings:
@@ -423,13 +417,40 @@ class MoveGenerator:
     def _short_count(self, own: int, enemy: int, kings: int, white: bool) -> int:
         """`count` for short captures: complete capture paths counted, not listed."""
         empty = self._board & ~(own | enemy)
-        up, down = self._short_jumpers(empty, enemy)
-        forward = up if white else down
+        right, left = self._up_right, self._up_left
+        up = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
+        down = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
         men = own & ~kings
         total = 0
-        jumping = men & forward
-        if jumping:
-            total = self._short_man_paths(jumping, enemy, empty, forward, white)
+        # The men's first jumps, written out (see `_short_man_paths`).
+        if white:
+            jumping = men & up
+            if jumping:
+                landed = (((jumping << right) & enemy) << right) & empty
+                other = (((jumping << left) & enemy) << left) & empty
+                total = landed.bit_count() + other.bit_count()
+                going_on = landed & up
+                if going_on:
+                    total += self._short_man_paths(going_on, enemy, empty, up, True) \
+                        - going_on.bit_count()
+                going_on = other & up
+                if going_on:
+                    total += self._short_man_paths(going_on, enemy, empty, up, True) \
+                        - going_on.bit_count()
+        else:
+            jumping = men & down
+            if jumping:
+                landed = (((jumping >> right) & enemy) >> right) & empty
+                other = (((jumping >> left) & enemy) >> left) & empty
+                total = landed.bit_count() + other.bit_count()
+                going_on = landed & down
+                if going_on:
+                    total += self._short_man_paths(going_on, enemy, empty, down, False) \
+                        - going_on.bit_count()
+                going_on = other & down
+                if going_on:
+                    total += self._short_man_paths(going_on, enemy, empty, down, False) \
+                        - going_on.bit_count()
         own_kings = own & kings
         if own_kings:
             jumping = own_kings & (up | down)
@@ -442,7 +463,6 @@ class MoveGenerator:
                     total += walk(low.bit_length() - 1, occupied_all ^ low, enemy, 0)
         if total:
             return total
-        right, left = self._up_right, self._up_left
         if white:
             total = ((men << right) & empty).bit_count() + ((men << left) & empty).bit_count()
         else:
