@@ -45,8 +45,10 @@ class EmulatedDevice:
         *,
         seed: int | None = 0,
         debounce_scans: int = 3,
-        heartbeat_ms: int = 200,
-        snapshot_ms: int = 1000,
+        heartbeat_ms: int = core.HEARTBEAT_MS,
+        snapshot_ms: int = core.SNAPSHOT_MS,
+        repeats: int = core.REPEATS,
+        repeat_ms: int = core.REPEAT_MS,
     ) -> None:
         geometry = geometry_for_variant(variant)
         self.board_size = geometry.size
@@ -56,7 +58,11 @@ class EmulatedDevice:
         self.pins = FakePins(self.cells, switches, clock)
         self._rng = random.Random(seed)
         self._options = dict(
-            debounce_scans=debounce_scans, heartbeat_ms=heartbeat_ms, snapshot_ms=snapshot_ms
+            debounce_scans=debounce_scans,
+            heartbeat_ms=heartbeat_ms,
+            snapshot_ms=snapshot_ms,
+            repeats=repeats,
+            repeat_ms=repeat_ms,
         )
         self.boots = 0
         self.firmware = self._new_firmware()

@@ -6,8 +6,12 @@ recovery rule of docs/protocol.md is a plain test on bytes (tests/firmware_bridg
 
 The invariant that keeps moves from being invented or lost: a snapshot always carries the
 full occupancy, so the session only has to publish snapshots newer than the last one it
-took (duplicates dropped by sequence number) and make sure it eventually hears the newest
-(a heartbeat naming a later sequence number, or a silent link, triggers a request).
+took (duplicates and copies dropped by sequence number) and make sure it hears the newest
+soon: a bad frame (it may have been a snapshot), a heartbeat naming a later sequence
+number or a NACK of a request makes it ask for a snapshot at once, and it keeps asking
+every ``resync_interval`` until one at least that new arrives; a silent link is reopened.
+"Soon" matters: the tracker reads a move from the order of its in-between states, so a
+lost change must be healed before the hand makes the next one (tens of milliseconds).
 """
 
 from __future__ import annotations
@@ -83,11 +87,13 @@ class HostSession:
         *,
         heartbeat_timeout: float = 1.0,
         retry_interval: float = 0.25,
+        resync_interval: float = 0.02,
         publish_unchanged: bool = False,
     ) -> None:
         self.square_count = square_count
         self.heartbeat_timeout = heartbeat_timeout
         self.retry_interval = retry_interval
+        self.resync_interval = resync_interval
         self.publish_unchanged = publish_unchanged
         self.decoder = codec.FrameDecoder()
         self.stats = LinkStats(bad_frames=self.decoder.errors)
@@ -99,7 +105,7 @@ class HostSession:
         self.latest: Snapshot | None = None
         self._want_seq: int | None = None  # a snapshot at least this new is owed to us
         self._last_rx = 0.0
-        self._last_request = float("-inf")
+        self._last_request = {wire.GET_HELLO: float("-inf"), wire.GET_SNAPSHOT: float("-inf")}
         self._timeout = heartbeat_timeout
         self._led: codec.LedsMessage | None = None
         self._led_acked = True
@@ -113,7 +119,7 @@ class HostSession:
         self.state = LinkState.AWAIT_HELLO
         self._led_acked = self._led is None  # the device may have missed it: send again
         self._last_rx = now
-        self._last_request = now
+        self._last_request[wire.GET_HELLO] = now
         return Actions(send=[b"\x00" + codec.GetHello().encode()])
 
     def disconnected(self) -> None:
@@ -126,12 +132,19 @@ class HostSession:
         actions = Actions()
         if self.state is LinkState.DOWN:
             return actions
-        frames_before = self.decoder.frames_ok
-        for message in self.decoder.feed(data):
+        decoder = self.decoder
+        frames_before = decoder.frames_ok
+        bad_before = decoder.bad_frames
+        for message in decoder.feed(data):
             self._handle(message, now, actions)
-        if self.decoder.frames_ok != frames_before:
+        if decoder.frames_ok != frames_before:
             self._last_rx = now  # any good frame shows the device is alive
-        self.stats.frames_ok = self.decoder.frames_ok
+        if decoder.bad_frames != bad_before and self.boot is not None:
+            # The damaged frame may have been the latest snapshot: ask for one now rather
+            # than wait for the next heartbeat to tell.
+            if self.state is not LinkState.AWAIT_HELLO:
+                self._want(self.last_seq + 1, now, actions)
+        self.stats.frames_ok = decoder.frames_ok
         return actions
 
     def _handle(self, message: codec.Message, now: float, actions: Actions) -> None:
@@ -149,6 +162,8 @@ class HostSession:
             self.stats.nacks += 1
             if self.state is not LinkState.AWAIT_HELLO:
                 self._send_leds(now, actions, retry=True)
+                if self._want_seq is not None:  # the request may be what was damaged
+                    self._request(wire.GET_SNAPSHOT, now, actions, force=True)
         elif isinstance(message, codec.Error):
             self.stats.device_errors += 1
             log.warning("device error %d: %s", message.code, message.text)
@@ -192,7 +207,7 @@ class HostSession:
             # From a boot we have not been introduced to. (A known boot's snapshots stay
             # trusted while a HELLO is awaited after a reconnection: their numbers order them.)
             self.stats.ignored += 1
-            self._request(wire.GET_HELLO, now, actions)
+            self._request(wire.GET_HELLO, now, actions, self.resync_interval)
             return
         if message.square_count != self.square_count:
             self.stats.ignored += 1
@@ -202,13 +217,14 @@ class HostSession:
             return
         if message.seq > self.last_seq + SEQ_WINDOW:
             self.stats.ignored += 1
-            self._request(wire.GET_HELLO, now, actions)
+            self._request(wire.GET_HELLO, now, actions, self.resync_interval)
             return
         if self.state is LinkState.UP and message.seq > self.last_seq + 1:
             self.stats.gaps += 1  # missed ones are healed: this one is the full truth
         self.last_seq = message.seq
         if self._want_seq is not None and message.seq >= self._want_seq:
             self._want_seq = None
+            self._last_request[wire.GET_SNAPSHOT] = float("-inf")  # answered: none owed
         self.state = LinkState.UP
         if (
             self.latest is None
@@ -223,21 +239,31 @@ class HostSession:
         if self.boot is None:
             return
         if beat.boot != self.boot:
-            self._request(wire.GET_HELLO, now, actions)
+            self._request(wire.GET_HELLO, now, actions, self.resync_interval)
         elif self.last_seq < beat.last_seq <= self.last_seq + SEQ_WINDOW:
             self._want(beat.last_seq, now, actions)  # the newest snapshot was lost
 
     def _want(self, seq: int, now: float, actions: Actions) -> None:
+        """A snapshot numbered ``seq`` or later is owed: ask now, unless a request went
+        out less than ``resync_interval`` ago (``tick`` asks again when it has)."""
         if self._want_seq is None:
             self.stats.resyncs += 1
             self._want_seq = seq
-            self._request(wire.GET_SNAPSHOT, now, actions, force=True)
         else:
             self._want_seq = max(self._want_seq, seq)
+        self._request(wire.GET_SNAPSHOT, now, actions, self.resync_interval)
 
-    def _request(self, msg_type: int, now: float, actions: Actions, force: bool = False) -> None:
-        if force or now - self._last_request >= self.retry_interval:
-            self._last_request = now
+    def _request(
+        self,
+        msg_type: int,
+        now: float,
+        actions: Actions,
+        interval: float | None = None,
+        force: bool = False,
+    ) -> None:
+        interval = self.retry_interval if interval is None else interval
+        if force or now - self._last_request[msg_type] >= interval:
+            self._last_request[msg_type] = now
             actions.send.append(wire.encode_frame(msg_type))
 
     # -- LEDs ------------------------------------------------------------------------------
@@ -287,7 +313,7 @@ class HostSession:
         if state is LinkState.AWAIT_HELLO:
             self._request(wire.GET_HELLO, now, actions)
         elif state is LinkState.AWAIT_SNAPSHOT or self._want_seq is not None:
-            self._request(wire.GET_SNAPSHOT, now, actions)
+            self._request(wire.GET_SNAPSHOT, now, actions, self.resync_interval)
         if (
             state is not LinkState.AWAIT_HELLO
             and not self._led_acked

@@ -46,7 +46,7 @@ def test_boot_sends_hello_then_the_settled_occupancy():
     desk = Desk(occupied=0b1011)
     desk.firmware.boot()
     hello, snapshot = desk.messages()
-    assert hello == codec.Hello(core.FIRMWARE_VERSION, 10, 10, 5, 50, 0x4242, 0, 200)
+    assert hello == codec.Hello(core.FIRMWARE_VERSION, 10, 10, 5, 50, 0x4242, 0, core.HEARTBEAT_MS)
     assert (snapshot.seq, snapshot.reason, snapshot.occupied) == (1, wire.REASON_BOOT, 0b1011)
 
 
@@ -81,7 +81,31 @@ def test_a_change_is_published_after_the_debounce_scans_once():
     desk.firmware.poll()
     (snapshot,) = snapshots(desk.messages())
     assert (snapshot.seq, snapshot.reason, snapshot.occupied) == (2, wire.REASON_CHANGE, 1 << 16)
-    assert snapshots(desk.run(0.05)) == []
+    # then the same frame twice more, 10 ms apart, and nothing new
+    assert snapshots(desk.run(0.05)) == [snapshot, snapshot]
+
+
+def test_copies_of_a_change_are_the_same_bytes_and_a_newer_change_replaces_them():
+    desk = Desk()
+    desk.firmware.boot()
+    desk.run(0.05)
+    desk.switches.place(17)
+    desk.pins.take()
+    desk.run(0.003)
+    first = desk.pins.take()
+    desk.run(0.010)
+    assert desk.pins.take() == first  # a copy, byte for byte: same seq
+    desk.switches.place(18)  # before the second copy is due
+    messages = snapshots(desk.run(0.05))
+    assert [(s.seq, s.occupied) for s in messages] == [(3, 0b11 << 16)] * 3
+
+
+def test_a_requested_snapshot_is_not_repeated():
+    desk = Desk(occupied=1)
+    desk.firmware.boot()
+    desk.run(0.05)
+    desk.pins.feed(codec.GetSnapshot().encode())
+    assert [s.reason for s in snapshots(desk.run(0.05))] == [wire.REASON_REQUEST]
 
 
 def test_switch_bounce_shorter_than_the_debounce_is_ignored():
@@ -102,11 +126,16 @@ def test_heartbeats_and_periodic_snapshots_keep_coming_when_nothing_changes():
     desk.messages()
     messages = desk.run(2.05)
     beats = [m for m in messages if isinstance(m, codec.Heartbeat)]
-    periodic = snapshots(messages)
+    boot_copies, periodic = snapshots(messages)[:2], snapshots(messages)[2:]
+    assert [s.seq for s in boot_copies] == [1, 1]  # the boot snapshot is repeated twice
     assert [s.reason for s in periodic] == [wire.REASON_PERIODIC] * 2
     assert all(s.occupied == 0b110 for s in periodic)
-    assert 6 <= len(beats) <= 9  # every 200 ms, except when a snapshot went instead
+    assert 36 <= len(beats) <= 39  # every 50 ms, except when a snapshot went instead
     assert beats[-1].last_seq == periodic[-1].seq - 1  # the last beat came before it
+    # beats and periodic snapshots: never more than 50 ms of silence (copies of the boot
+    # snapshot carry its time, 0, and the first beat comes 50 ms after the last copy)
+    times = [m.device_ms for m in messages if m not in boot_copies]
+    assert max(b - a for a, b in zip(times, times[1:], strict=False)) == core.HEARTBEAT_MS
 
 
 def test_get_snapshot_and_get_hello_are_answered():

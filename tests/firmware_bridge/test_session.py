@@ -84,11 +84,12 @@ def test_a_heartbeat_naming_a_lost_snapshot_asks_for_one(session):
     actions = session.receive(beat(2), 1.0)
     assert decoded(actions.send) == [codec.GetSnapshot()]
     assert session.stats.resyncs == 1
-    # not answered: asked again after the retry interval, not before
-    assert session.tick(1.1).send == []
-    assert decoded(session.tick(1.3).send) == [codec.GetSnapshot()]
-    session.receive(snap(3, 0b11, reason=wire.REASON_REQUEST), 1.4)
-    assert session.tick(1.8).send == []
+    # not answered: asked again after the resync interval (20 ms), not before
+    assert session.tick(1.01).send == []
+    assert session.receive(beat(2), 1.015).send == []
+    assert decoded(session.tick(1.021).send) == [codec.GetSnapshot()]
+    session.receive(snap(3, 0b11, reason=wire.REASON_REQUEST), 1.03)
+    assert session.tick(1.1).send == [] and session.stats.resyncs == 1
 
 
 def test_a_heartbeat_in_step_asks_nothing(session):
@@ -187,3 +188,46 @@ def test_own_frames_echoed_back_are_ignored(session):
     up(session)
     session.receive(codec.GetSnapshot().encode(), 1.0)
     assert session.stats.ignored == 1
+
+
+def test_a_bad_frame_asks_for_a_snapshot_at_once_it_might_have_been_one(session):
+    up(session, now=0.9)
+    damaged = bytearray(snap(2, 0b11))
+    damaged[3] ^= 0x10
+    actions = session.receive(bytes(damaged), 1.0)
+    assert decoded(actions.send) == [codec.GetSnapshot()] and session.stats.resyncs == 1
+    # more damage within the resync interval asks nothing more; the tick asks again after it
+    assert session.receive(bytes(damaged), 1.005).send == []
+    assert decoded(session.tick(1.021).send) == [codec.GetSnapshot()]
+    # a copy of the lost change (same seq) answers it as well as the requested snapshot
+    assert session.receive(snap(2, 0b11), 1.03).publish == [Snapshot(0b11, 1.03)]
+    assert session.tick(1.2).send == []
+
+
+def test_copies_of_a_snapshot_already_taken_are_dropped(session):
+    up(session)
+    assert session.receive(snap(2, 0b11), 1.0).publish == [Snapshot(0b11, 1.0)]
+    assert session.receive(snap(2, 0b11) + snap(2, 0b11), 1.01).publish == []
+    assert session.stats.duplicates == 2 and session.stats.resyncs == 0
+
+
+def test_a_nack_while_a_snapshot_is_owed_repeats_the_request_at_once(session):
+    up(session)
+    session.receive(beat(2), 1.0)
+    actions = session.receive(codec.Nack(0, 0, wire.ERR_BAD_CRC).encode(), 1.002)
+    assert decoded(actions.send) == [codec.GetSnapshot()]
+
+
+def test_an_unknown_boot_asks_hello_again_soon_not_after_the_slow_retry(session):
+    up(session)
+    assert decoded(session.receive(beat(1, boot=0x3333), 1.0).send) == [codec.GetHello()]
+    assert session.receive(beat(1, boot=0x3333), 1.01).send == []
+    assert decoded(session.receive(beat(1, boot=0x3333), 1.03).send) == [codec.GetHello()]
+
+
+def test_published_snapshots_never_go_back_in_sequence_or_time(session):
+    up(session, now=1.0)
+    session.receive(snap(5, 0b111), 2.0)
+    for seq in (2, 3, 4, 5):
+        assert session.receive(snap(seq, 0b1), 2.1).publish == []
+    assert session.latest == Snapshot(0b111, 2.0)

@@ -13,7 +13,10 @@ runs it in tests and in the emulator with fake pins. The hardware object ``hw`` 
     hw.write(data)                    send to the host
 
 The device keeps no game state: it publishes the full occupancy whenever it changes and
-every ``snapshot_ms``, so that any lost or repeated frame is healed by the next one.
+every ``snapshot_ms``, so that any lost or repeated frame is healed by the next one. To
+heal a lost change quickly (a move's in-between states matter to the tracker), a change is
+sent ``repeats`` more times, byte for byte, ``repeat_ms`` apart, and a HEARTBEAT naming
+the last sequence number goes out every ``heartbeat_ms`` of silence.
 """
 
 try:
@@ -21,7 +24,13 @@ try:
 except ImportError:  # on the Pico the files sit flat in the root directory
     import wire
 
-FIRMWARE_VERSION = (1, 0, 0)
+FIRMWARE_VERSION = (1, 1, 0)
+
+# Timing defaults (docs/protocol.md, "Timing and redundancy").
+HEARTBEAT_MS = 50  # a HEARTBEAT after this long without any frame carrying the seq
+SNAPSHOT_MS = 1000  # a periodic SNAPSHOT at least this often
+REPEATS = 2  # copies of a change (or boot) SNAPSHOT sent after the first
+REPEAT_MS = 10  # between those copies
 
 SLOW_BLINK_MS = 500  # half period: 1 Hz
 FAST_BLINK_MS = 125  # half period: 4 Hz
@@ -80,8 +89,10 @@ class Firmware:
         cells,
         boot_id,
         debounce_scans=3,
-        heartbeat_ms=200,
-        snapshot_ms=1000,
+        heartbeat_ms=HEARTBEAT_MS,
+        snapshot_ms=SNAPSHOT_MS,
+        repeats=REPEATS,
+        repeat_ms=REPEAT_MS,
     ):
         self.hw = hw
         self.board_size = board_size
@@ -91,6 +102,8 @@ class Firmware:
         self.boot_id = boot_id & 0xFFFF or 1
         self.heartbeat_ms = heartbeat_ms
         self.snapshot_ms = snapshot_ms
+        self.repeats = repeats
+        self.repeat_ms = repeat_ms
         # Per row, (column bit, square bit) pairs: the scan loop does no lookups.
         self._row_bits = [[] for _ in range(self.rows)]
         for index, (r, c) in enumerate(cells):
@@ -108,6 +121,9 @@ class Firmware:
         self._now_ms = 0
         self._last_heartbeat = 0
         self._last_snapshot = 0
+        self._repeat_frame = b""  # the latest change SNAPSHOT, while copies are owed
+        self._repeats_left = 0
+        self._next_repeat = 0
 
     # -- time -------------------------------------------------------------------------------
 
@@ -143,12 +159,29 @@ class Firmware:
         self.seq += 1
         self._last_snapshot = now
         self._last_heartbeat = now  # a snapshot proves liveness as well as a heartbeat
-        self._send(
+        frame = wire.encode_frame(
             wire.SNAPSHOT,
             wire.pack_snapshot(
                 self.boot_id, self.seq, now, reason, self.square_count, self.occupied
             ),
         )
+        self.hw.write(frame)
+        # A change is news the host must not miss: copies follow. Any newer snapshot
+        # replaces the copies owed (it carries the same or a newer occupancy).
+        if reason == wire.REASON_CHANGE or reason == wire.REASON_BOOT:
+            self._repeat_frame = frame
+            self._repeats_left = self.repeats
+            self._next_repeat = now + self.repeat_ms
+        else:
+            self._repeats_left = 0
+
+    def repeat_snapshot(self, now):
+        """Send the latest change SNAPSHOT again, same bytes and seq (the host drops the
+        copies it already has by their number)."""
+        self._repeats_left -= 1
+        self._next_repeat = now + self.repeat_ms
+        self._last_heartbeat = now
+        self.hw.write(self._repeat_frame)
 
     def send_heartbeat(self, now):
         self._last_heartbeat = now
@@ -177,6 +210,8 @@ class Firmware:
         if stable != self.occupied:
             self.occupied = stable
             self.send_snapshot(wire.REASON_CHANGE, now)
+        elif self._repeats_left and now - self._next_repeat >= 0:
+            self.repeat_snapshot(now)
         elif now - self._last_snapshot >= self.snapshot_ms:
             self.send_snapshot(wire.REASON_PERIODIC, now)
         elif now - self._last_heartbeat >= self.heartbeat_ms:

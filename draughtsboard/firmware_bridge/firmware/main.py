@@ -26,8 +26,10 @@ CONFIG = {
     "sr_clock": 19,
     "sr_latch": 20,
     "debounce_scans": 5,  # at roughly 1 kHz per scan
-    "heartbeat_ms": 200,
+    "heartbeat_ms": 50,  # docs/protocol.md, "Timing and redundancy"
     "snapshot_ms": 1000,
+    "repeats": 2,  # copies of each change snapshot
+    "repeat_ms": 10,
 }
 
 
@@ -104,6 +106,8 @@ def run():
         debounce_scans=CONFIG["debounce_scans"],
         heartbeat_ms=CONFIG["heartbeat_ms"],
         snapshot_ms=CONFIG["snapshot_ms"],
+        repeats=CONFIG["repeats"],
+        repeat_ms=CONFIG["repeat_ms"],
     )
     firmware.boot()
     while True:
