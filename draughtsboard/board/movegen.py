@@ -89,15 +89,44 @@ class MoveGenerator:
         )
         # Short captures (Lasca): kings do not fly, men capture forward only and a man
         # reaching the last row stops there, so a man's jumps never meet a square twice and
-        # the board is the same all along its walk. If moreover every capture path is a
-        # move of its own (columns) and every complete capture is legal (no majority rule),
-        # `legal` and `count` use walkers specialised to these rules: lists instead of
-        # deduplication, and leaf counts from bitboards without listing the captures.
+        # the board is the same all along its walk. If moreover moves are told apart by the
+        # order of their captures (columns), which for pieces that do not fly fixes the
+        # path, so that every capture path is a move of its own, and every complete capture
+        # is legal (no majority rule), `legal` and `count` use walkers specialised to these
+        # rules: lists instead of deduplication, and leaf counts from bitboards without
+        # listing the captures.
         self._short = (not variant.kings_fly and not backwards and self._crowning_ends_move
                        and self._distinct_by_path and not variant.majority_rule)
         if self._short:
             self.legal = self._short_legal
             self.count = self._short_count
+        # Raw quiet moves, built once: for each side, the man steps by shift (NE or SE
+        # first, then NW or SW), indexed by the end square; for each square, the king
+        # steps of each ray as (square, raw move), only the first of each if kings do not
+        # fly.
+        rows = self._promotion_row
+        board = self._board
+        self._quiet_men = tuple(
+            tuple(
+                tuple(
+                    (end - step, end, 0, bool((rows[side] >> end) & 1), (end,), ())
+                    if (board >> end) & 1 and end - step >= 0 and (board >> (end - step)) & 1
+                    else None
+                    for end in range(len(neighbour))
+                )
+                for step in ((self._up_right, self._up_left) if side
+                             else (-self._up_right, -self._up_left))
+            )
+            for side in (0, 1)
+        )
+        self._quiet_kings = tuple(
+            tuple(
+                tuple((square, (start, square, 0, False, (square,), ()))
+                      for square in (ray if variant.kings_fly else ray[:1]))
+                for ray in geometry.rays[start]
+            )
+            for start in range(len(neighbour))
+        )
         # `Move` values of quiet moves by (start, end) bits: built once, shared by every
         # position, since legal-move lists are mostly quiet moves.
         self.quiet_move_values: dict = {}
@@ -184,35 +213,35 @@ class MoveGenerator:
     def quiet_moves(self, own: int, enemy: int, kings: int, white: bool) -> list[RawMove]:
         empty = self._board & ~(own | enemy)
         men = own & ~kings
-        promotion_row = self._promotion_row[white]
+        right, left = self._up_right, self._up_left
+        if white:
+            right_targets = (men << right) & empty
+            left_targets = (men << left) & empty
+        else:
+            right_targets = (men >> right) & empty
+            left_targets = (men >> left) & empty
+        right_moves, left_moves = self._quiet_men[white]
         moves: list[RawMove] = []
         append = moves.append
-        for shift in (self._up_right, self._up_left):
-            if white:
-                targets = (men << shift) & empty
-                step = -shift
-            else:
-                targets = (men >> shift) & empty
-                step = shift
-            while targets:
-                low = targets & -targets
-                targets ^= low
-                end = low.bit_length() - 1
-                append((end + step, end, 0, bool(low & promotion_row), (end,), ()))
+        while right_targets:
+            low = right_targets & -right_targets
+            right_targets ^= low
+            append(right_moves[low.bit_length() - 1])
+        while left_targets:
+            low = left_targets & -left_targets
+            left_targets ^= low
+            append(left_moves[low.bit_length() - 1])
         own_kings = own & kings
-        rays = self._rays
-        fly = self._kings_fly
-        while own_kings:
-            low = own_kings & -own_kings
-            own_kings ^= low
-            start = low.bit_length() - 1
-            for ray in rays[start]:
-                for square in ray:
-                    if not (empty >> square) & 1:
-                        break
-                    append((start, square, 0, False, (square,), ()))
-                    if not fly:
-                        break
+        if own_kings:
+            steps = self._quiet_kings
+            while own_kings:
+                low = own_kings & -own_kings
+                own_kings ^= low
+                for ray in steps[low.bit_length() - 1]:
+                    for square, raw in ray:
+                        if not (empty >> square) & 1:
+                            break
+                        append(raw)
         return moves
 
     # -- captures ---------------------------------------------------------------------------
@@ -356,14 +385,15 @@ class MoveGenerator:
         right, left = self._up_right, self._up_left
         up = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
         down = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
-        pieces = own & ~kings & (up if white else down)
+        jumpers = up if white else down
+        pieces = own & ~kings & jumpers
         own_kings = own & kings
         if own_kings:
             pieces |= own_kings & (up | down)
         if not pieces:
             return self.quiet_moves(own, enemy, kings, white)
         moves: list[RawMove] = []
-        occupied_all = own | enemy
+        append = moves.append
         man_jumps = self._man_jumps[white]
         promotion_row = self._promotion_row[white]
         while pieces:
@@ -371,31 +401,41 @@ class MoveGenerator:
             pieces ^= low
             start = low.bit_length() - 1
             if kings & low:
-                self._short_king_walk(start, start, occupied_all ^ low, enemy, 0, (), (),
+                self._short_king_walk(start, start, (own | enemy) ^ low, enemy, 0, (), (),
                                       moves)
-            else:
-                self._short_man_walk(start, start, man_jumps, promotion_row, occupied_all,
-                                     enemy, 0, (), (), moves)
+                continue
+            # A man's first jumps, written out; it goes on only from ``jumpers``.
+            for victim, victim_bit, land in man_jumps[start]:
+                if enemy & victim_bit and (empty >> land) & 1:
+                    if (promotion_row >> land) & 1:
+                        append((start, land, victim_bit, True, (land,), (victim,)))
+                    elif (jumpers >> land) & 1:
+                        self._short_man_walk(start, land, man_jumps, enemy, empty, jumpers,
+                                             promotion_row, victim_bit, (land,), (victim,),
+                                             moves)
+                    else:
+                        append((start, land, victim_bit, False, (land,), (victim,)))
         return moves
 
-    def _short_man_walk(self, start, here, man_jumps, promotion_row, occupied, enemy,
-                        captured_mask, landings, captured, moves) -> bool:
-        """Extend a man's forward capture from ``here`` (it stops on the last row); append
-        complete sequences to ``moves``. True if it jumped."""
-        jumped = False
+    def _short_man_walk(self, start, here, man_jumps, enemy, empty, jumpers, promotion_row,
+                        captured_mask, landings, captured, moves) -> None:
+        """Extend a man's forward capture from ``here``, where it has a jump (it stops on
+        the last row); append the complete sequences to ``moves``. The board is the same
+        all along: the man never comes back to a square, so ``empty`` and ``jumpers``
+        (the squares with a forward jump) hold for the whole walk."""
         for victim, victim_bit, land in man_jumps[here]:
-            if not enemy & victim_bit or (occupied >> land) & 1:
+            if not enemy & victim_bit or not (empty >> land) & 1:
                 continue
-            jumped = True
             mask = captured_mask | victim_bit
             path = landings + (land,)
             order = captured + (victim,)
             if (promotion_row >> land) & 1:
                 moves.append((start, land, mask, True, path, order))
-            elif not self._short_man_walk(start, land, man_jumps, promotion_row, occupied,
-                                          enemy, mask, path, order, moves):
+            elif (jumpers >> land) & 1:
+                self._short_man_walk(start, land, man_jumps, enemy, empty, jumpers,
+                                     promotion_row, mask, path, order, moves)
+            else:
                 moves.append((start, land, mask, False, path, order))
-        return jumped
 
     def _short_king_walk(self, start, here, occupied, enemy, captured_mask, landings,
                          captured, moves) -> bool:
