@@ -65,6 +65,156 @@ def _add_diag(subparsers) -> None:
     parser.set_defaults(handler=diag.run)
 
 
+def _add_play(subparsers) -> None:
+    from draughtsboard.board.tracker import Mode
+
+    parser = subparsers.add_parser(
+        "play", help="play on the board: controller, journal, LEDs and the live web page")
+    parser.add_argument("--variant", help="variant (default: the unfinished game's, else the "
+                        "config's, else russian)")
+    parser.add_argument("--mode", default="tournament", choices=[m.value for m in Mode])
+    parser.add_argument("--backend", default="auto", choices=PLAY_BACKENDS,
+                        help="auto: gpio where a GPIO chip and a board config exist, "
+                        "otherwise the simulator")
+    parser.add_argument("--config", metavar="FILE", help="board config (TOML) for gpio; "
+                        f"default {DEFAULT_CONFIG_HINT}")
+    parser.add_argument("--port", default=None, metavar="URL",
+                        help="serial backend: device or pyserial URL (default /dev/ttyACM0)")
+    parser.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE",
+                        help="a PDN tag of a new game (repeatable): Event, White, Black ...")
+    parser.add_argument("--fen", help="start position of a new game (default: initial)")
+    parser.add_argument("--new", action="store_true",
+                        help="start a new game even when an unfinished one could be resumed")
+    parser.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
+                        help="where the page is served (default 127.0.0.1:8080)")
+    parser.add_argument("--data", metavar="DIR", help="where games are recorded (default "
+                        "$DRAUGHTSBOARD_DATA, else the user data directory)")
+    parser.set_defaults(handler=_run_play)
+
+
+PLAY_BACKENDS = ("auto", "gpio", "serial", "serial-emulated", "sim")
+DEFAULT_CONFIG_HINT = "/etc/draughtsboard/board.toml or ~/.config/draughtsboard/board.toml"
+ENV_TOKEN = "DRAUGHTSBOARD_ARBITER_TOKEN"
+
+
+def _default_config_path(args):
+    from pathlib import Path
+
+    from platformdirs import user_config_dir
+
+    if args.config:
+        return Path(args.config)
+    for candidate in (Path("/etc/draughtsboard/board.toml"),
+                      Path(user_config_dir("draughtsboard", appauthor=False)) / "board.toml"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _choose_backend(args, log) -> str:
+    import glob
+
+    if args.backend != "auto":
+        return args.backend
+    chips = glob.glob("/dev/gpiochip*")
+    config = _default_config_path(args)
+    if chips and config is not None:
+        log.info("backend auto: GPIO chip %s and config %s: using gpio", chips[0], config)
+        return "gpio"
+    why = "no GPIO chip" if not chips else f"no board config ({DEFAULT_CONFIG_HINT})"
+    log.warning("backend auto: %s here: using the simulator (play in the web page)", why)
+    return "sim"
+
+
+def _open_play_board(backend: str, variant: str, args, occupied: list[int]):
+    """(sensor source, LED sink, hands or None, closer) for the chosen backend."""
+    if backend == "sim":
+        from draughtsboard.hardware.backends import open_simulated_board
+
+        board = open_simulated_board(variant, occupied=occupied, real_time=True)
+        return board, board, board.simulation, board.close
+    if backend == "gpio":
+        from draughtsboard.hardware.backends import open_gpio_board
+        from draughtsboard.hardware.config import load_config
+
+        path = _default_config_path(args)
+        if path is None:
+            raise SystemExit(f"draughtsboard play: no board config: give --config "
+                             f"(or put one at {DEFAULT_CONFIG_HINT})")
+        config = load_config(path)
+        if config.variant != variant:
+            raise SystemExit(f"draughtsboard play: {path} is a {config.variant} board, "
+                             f"the game is {variant}")
+        board = open_gpio_board(config)
+        return board, board, None, board.close
+    if backend == "serial":
+        from draughtsboard.firmware_bridge.backends import DEFAULT_PORT, open_serial_board
+
+        link = open_serial_board(args.port or DEFAULT_PORT, variant)
+        return link, link, None, link.close
+    if backend == "serial-emulated":
+        from draughtsboard.firmware_bridge.backends import open_emulated_board
+        from draughtsboard.hardware.config import builtin_config
+        from draughtsboard.hardware.simulation import SimulatedBoard
+
+        switches = SimulatedBoard(builtin_config(variant), occupied=occupied)
+        link = open_emulated_board(variant, switches=switches)
+        return link, link, switches, link.close
+    raise SystemExit(f"draughtsboard play: unknown backend {backend!r}")
+
+
+def _run_play(args) -> int:
+    import logging
+    import os
+
+    from draughtsboard.board.fen import parse_fen
+    from draughtsboard.board.ports import squares_from_mask
+    from draughtsboard.board.variants import get_variant
+    from draughtsboard.play import ArbiterError, PlaySession, parse_tag_options
+    from draughtsboard.recording import Recorder
+    from draughtsboard.web.server import configure_logging, serve
+
+    configure_logging()
+    log = logging.getLogger("draughtsboard.play")
+    host, _, port_text = args.listen.rpartition(":")
+    if not host or not port_text.isdigit():
+        print(f"draughtsboard play: --listen {args.listen!r}: expected HOST:PORT",
+              file=sys.stderr)
+        return 2
+    try:
+        tags = parse_tag_options(args.tag)
+    except ArbiterError as error:
+        print(f"draughtsboard play: {error}", file=sys.stderr)
+        return 2
+    backend = _choose_backend(args, log)
+    recorder = Recorder(args.data)
+    unfinished = None if args.new else recorder.unfinished_game()
+    variant = args.variant
+    if variant is None and unfinished is not None:
+        variant = unfinished[1].variant.name
+    if variant is None and backend == "gpio" and _default_config_path(args) is not None:
+        from draughtsboard.hardware.config import load_config
+
+        variant = load_config(_default_config_path(args)).variant
+    variant = get_variant(variant or "russian").name
+    if unfinished is not None and unfinished[1].variant.name == variant:
+        expected = unfinished[1].position
+    else:
+        expected = (parse_fen(get_variant(variant), args.fen) if args.fen
+                    else get_variant(variant).initial_position())
+    source, sink, hands, close = _open_play_board(
+        backend, variant, args, squares_from_mask(expected.occupancy()))
+    try:
+        session = PlaySession(variant, source, sink, recorder, mode=args.mode, tags=tags,
+                              start_fen=args.fen, hands=hands, backend=backend,
+                              token=os.environ.get(ENV_TOKEN) or None, resume=not args.new)
+        return serve(session, host.strip("[]"), int(port_text))
+    finally:
+        close()
+        recorder.close()
+        log.info("stopped; the journal is in %s", recorder.directory)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="draughtsboard",
@@ -75,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     pdn.add_parsers(subparsers)
     replay.add_parsers(subparsers, REPLAY_BACKENDS)
     _add_diag(subparsers)
+    _add_play(subparsers)
     return parser
 
 

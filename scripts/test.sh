@@ -4,6 +4,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The browser test drives Debian's chromium (Playwright cannot download its own browser
+# here). Installed when missing and we are root; elsewhere that one test is skipped.
+if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+    else
+        echo "chromium is missing and this is not root: the browser test will be skipped" >&2
+    fi
+fi
+
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'

@@ -1,0 +1,99 @@
+"""Running `draughtsboard play` as people run it: a subprocess, its page over HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+TOKEN = "test-arbiter-token"
+XSS = "<script>alert(1)</script>"
+_URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
+
+
+def wait_until(predicate, timeout: float = 10.0, interval: float = 0.02, what: str = ""):
+    """Poll ``predicate`` until it returns a true value (returned), or fail after
+    ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what or predicate}")
+        time.sleep(interval)
+
+
+class PlayProcess:
+    """``python -m draughtsboard play --backend sim`` on a free port, with its stderr."""
+
+    def __init__(self, data_dir, *args: str, timeout: float = 20.0) -> None:
+        env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim",
+             "--listen", "127.0.0.1:0", "--data", str(data_dir), *args],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=env)
+        self.lines: list[str] = []
+        self._ready = threading.Event()
+        self.url = ""
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        if not self._ready.wait(timeout) or not self.url:
+            self.kill()
+            raise AssertionError("play did not start:\n" + self.stderr)
+
+    def _read(self) -> None:
+        for line in self.process.stderr:
+            self.lines.append(line)
+            found = _URL.search(line)
+            if found and not self.url:
+                self.url = found.group(1)
+                self._ready.set()
+        self._ready.set()
+
+    @property
+    def stderr(self) -> str:
+        return "".join(self.lines)
+
+    def get(self, path: str) -> bytes:
+        with urllib.request.urlopen(self.url + path, timeout=5) as response:
+            return response.read()
+
+    def state(self) -> dict:
+        return json.loads(self.get("/api/state"))
+
+    def post(self, path: str, body: dict, token: str | None = None) -> dict:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(self.url + path, json.dumps(body).encode(),
+                                         headers, method="POST")
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.loads(response.read())
+
+    def hands(self, *actions) -> None:
+        self.post("/api/hands", {"actions": [list(a) for a in actions]})
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 15.0) -> int:
+        self.process.send_signal(sig)
+        code = self.process.wait(timeout)
+        self._reader.join(5)
+        return code
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
+
+    def __enter__(self) -> PlayProcess:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.kill()
