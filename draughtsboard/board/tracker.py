@@ -271,6 +271,8 @@ class Tracker:
         self._track_progress(occupied, snapshot.timestamp)
         completed = table.by_occupancy.get(occupied)
         if completed:
+            completed = [shape for shape in completed if not self._hand_went_elsewhere(shape)]
+        if completed:
             candidates = self._order_consistent(completed)
             if len(candidates) == 1:
                 if self._table_of(candidates[0].after).is_game_over:
@@ -343,6 +345,18 @@ class Tracker:
             if square not in seen:
                 progress.removals.append((square, occupied))
         self._previous_occupied = occupied
+
+    def _hand_went_elsewhere(self, shape: MoveShape) -> bool:
+        """Whether the piece was put down on squares off this move's way, all of them on
+        the way of another legal move from the same start: the board then shows a shorter
+        capture half-way through a longer one (a column kept its place, a piece not yet
+        taken off), and the longer one is still being made."""
+        shown = mask_from_squares(self._progress.placements) & ~shape.start_bit
+        if not shown & ~shape.passage:
+            return False
+        return any(not shown & ~other.passage
+                   for other in self.table.by_start.get(shape.move.start, ())
+                   if other is not shape)
 
     def _order_consistent(self, candidates: list[MoveShape]) -> list[MoveShape]:
         """Keep the candidates whose landing order fits the placements seen (seed 004:
