@@ -1,0 +1,52 @@
+"""What the tracker tells the rest of the product: moves, takebacks, flags, LED intents."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .position import Position
+
+INTENTS = ("illegal", "must_capture", "restore", "destination", "path", "last_move",
+           "ambiguous", "game_over")
+
+
+@dataclass(frozen=True)
+class TrackerEvent:
+    t: float
+    kind: str
+
+
+@dataclass(frozen=True)
+class MoveEvent(TrackerEvent):
+    """A move recognised and played; ``replaces`` names a move it amends (a slide)."""
+
+    notation: str = ""
+    path: tuple[int, ...] = ()
+    captures: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
+    position: Position | None = field(default=None, compare=False, repr=False)
+    replaces: str | None = None
+
+
+@dataclass(frozen=True)
+class TakebackEvent(TrackerEvent):
+    notation: str = ""
+    position: Position | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class FlagEvent(TrackerEvent):
+    """An illegal move or a disturbed position: ``description`` for the arbiter's log."""
+
+    description: str = ""
+    squares: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class LedEvent(TrackerEvent):
+    intents: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameOverEvent(TrackerEvent):
+    loser_is_white: bool = True
