@@ -1,0 +1,227 @@
+"""`draughtsboard play` end to end: how fast the page hears of a switch, and how much memory
+the whole process holds after 1,000 moves.
+
+Starts ``python -m draughtsboard play --backend sim`` (the real-time simulated board: the
+reed-matrix driver scanning mock pins at the configured 200 Hz with 3-scan debounce, the
+tracker, the journal with an fsync per record, the LED driver, uvicorn and the page's
+event stream) and acts as a spectator's browser and as the hands:
+
+* latency: a switch is flipped through the page's hands endpoint; the time from just
+  before that request to the moment the live stream (server-sent events) delivers a view
+  showing the change. It includes the HTTP request, the debounce (3 scans at 200 Hz =
+  10-15 ms by design), the tracker and the view's JSON.
+* memory: random legal games (seeded) are played through the hands endpoint, a new game
+  (arbiter action) after each finished one or after ``--game-length`` plies, until
+  ``--moves`` moves are recorded; then the process's resident memory (VmRSS, and its peak
+  VmHWM) from /proc. Goal: under 80 MB.
+
+Prints its figures; the last line is JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from draughtsboard.board.fen import parse_fen  # noqa: E402
+from draughtsboard.board.variants import get_variant  # noqa: E402
+
+TOKEN = "benchmark-token"
+URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
+
+
+class Play:
+    def __init__(self, data: str, variant: str) -> None:
+        env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim", "--variant",
+             variant, "--listen", "127.0.0.1:0", "--data", data],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True, env=env)
+        self.url = ""
+        found = threading.Event()
+
+        def read() -> None:
+            for line in self.process.stderr:
+                match = URL.search(line)
+                if match and not self.url:
+                    self.url = match.group(1)
+                    found.set()
+            found.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        if not found.wait(30) or not self.url:
+            self.process.kill()
+            raise SystemExit("play did not start")
+        self.views: queue.Queue = queue.Queue()
+        threading.Thread(target=self._listen, daemon=True).start()
+
+    def _listen(self) -> None:
+        with urllib.request.urlopen(self.url + "/api/events", timeout=60) as stream:
+            for line in stream:
+                if line.startswith(b"data: "):
+                    self.views.put((time.perf_counter(), json.loads(line[6:])))
+
+    def post(self, path: str, body: dict, token: bool = False) -> None:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {TOKEN}"
+        request = urllib.request.Request(self.url + path, json.dumps(body).encode(),
+                                         headers, method="POST")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            response.read()
+
+    def state(self) -> dict:
+        with urllib.request.urlopen(self.url + "/api/state", timeout=10) as response:
+            return json.loads(response.read())
+
+    def hands(self, actions: list) -> None:
+        self.post("/api/hands", {"actions": actions})
+
+    def wait_view(self, predicate, timeout: float = 10.0) -> tuple[float, dict]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no such view")
+            received, view = self.views.get(timeout=left)
+            if predicate(view):
+                return received, view
+
+    def drain(self) -> dict | None:
+        last = None
+        while True:
+            try:
+                last = self.views.get_nowait()[1]
+            except queue.Empty:
+                return last
+
+    def memory(self) -> dict[str, float]:
+        out = {}
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0]) / 1024
+        return out
+
+    def stop(self) -> int:
+        self.process.terminate()
+        return self.process.wait(15)
+
+
+def measure_latency(play: Play, samples: int) -> list[float]:
+    _, view = play.wait_view(lambda v: v["state"] == "ready")
+    latencies = []
+    square = view["occupied"][-1]  # a piece of the start position
+    for i in range(samples):
+        lifted = i % 2 == 0
+        play.drain()
+        started = time.perf_counter()
+        play.hands([["lift" if lifted else "place", square]])
+        received, _ = play.wait_view(lambda v, up=lifted: (square in v["occupied"]) != up)
+        latencies.append(received - started)
+    deadline = time.monotonic() + 5
+    while play.state()["state"] != "ready" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return latencies
+
+
+def hand_actions(move, after: int) -> list:
+    """The hand's actions for a move: lift, each landing, then the taken pieces (in
+    column games only those whose square the move leaves empty)."""
+    actions = [["lift", move.path[0]]]
+    for landing in move.path[1:-1]:
+        actions += [["place", landing], ["lift", landing]]
+    actions.append(["place", move.path[-1]])
+    actions += [["lift", square] for square in move.captures
+                if not after >> (square - 1) & 1]
+    return actions
+
+
+def play_moves(play: Play, variant_name: str, total: int, game_length: int,
+               rng: random.Random) -> tuple[int, int, float]:
+    variant = get_variant(variant_name)
+    played = games = 0
+    started = time.perf_counter()
+    play.drain()
+    view = play.state()
+    while played < total:
+        position = parse_fen(variant, view["fen"])
+        moves = position.legal_moves()
+        if not moves or len(view["moves"]) >= game_length or view["result"]:
+            play.post("/api/arbiter/new-game", {}, token=True)
+            play.hands([["setup", None]])
+            _, view = play.wait_view(lambda v: v["state"] == "ready" and not v["moves"], 10)
+            games += 1
+            continue
+        # a move whose end position no other move shares: hands act all at once here
+        after = {}
+        for move in moves:
+            after.setdefault(position.play(move).occupancy(), []).append(move)
+        unique = [ms[0] for ms in after.values() if len(ms) == 1] or moves
+        move = rng.choice(unique)
+        plies = len(view["moves"])
+        play.hands(hand_actions(move, position.play(move).occupancy()))
+        _, view = play.wait_view(lambda v, p=plies: len(v["moves"]) > p or v["result"], 10)
+        played += 1
+    return played, games, time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="russian")
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=1000)
+    parser.add_argument("--game-length", type=int, default=120)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as data:
+        play = Play(data, args.variant)
+        try:
+            start_memory = play.memory()
+            latencies = measure_latency(play, args.samples)
+            moves, games, seconds = play_moves(play, args.variant, args.moves,
+                                               args.game_length, random.Random(args.seed))
+            memory = play.memory()
+        finally:
+            status = play.stop()
+    ordered = sorted(latencies)
+    median = statistics.median(ordered) * 1000
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000
+    print(f"switch change -> page update: median {median:.1f} ms, p95 {p95:.1f} ms, "
+          f"max {ordered[-1] * 1000:.1f} ms ({len(ordered)} samples)")
+    print(f"{moves} moves in {games + 1} games through the hands endpoint: "
+          f"{seconds:.1f} s ({moves / seconds:.0f} moves/s)")
+    print(f"resident memory of the play process: {start_memory.get('VmRSS', 0):.1f} MB "
+          f"at start, {memory['VmRSS']:.1f} MB after {moves} moves "
+          f"(peak {memory['VmHWM']:.1f} MB; goal under 80 MB)")
+    print(f"exit status after SIGTERM: {status}")
+    print(json.dumps({
+        "benchmark": "play_web", "variant": args.variant,
+        "latency_ms": {"median": round(median, 2), "p95": round(p95, 2),
+                       "max": round(ordered[-1] * 1000, 2), "samples": len(ordered)},
+        "moves": moves, "games": games + 1, "seconds": round(seconds, 2),
+        "rss_mb_start": round(start_memory.get("VmRSS", 0), 1),
+        "rss_mb": round(memory["VmRSS"], 1), "rss_peak_mb": round(memory["VmHWM"], 1),
+        "goal_rss_mb": 80, "exit_status": status,
+    }))
+    return 0 if status == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
