@@ -383,13 +383,18 @@ class MoveGenerator:
         """`legal` for short captures: each complete path is a move of its own."""
         empty = self._board & ~(own | enemy)
         right, left = self._up_right, self._up_left
-        up = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
-        down = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
-        jumpers = up if white else down
+        if white:  # the squares with a forward jump, then those with a backward one
+            jumpers = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
+        else:
+            jumpers = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
         pieces = own & ~kings & jumpers
         own_kings = own & kings
         if own_kings:
-            pieces |= own_kings & (up | down)
+            if white:
+                back = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
+            else:
+                back = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
+            pieces |= own_kings & (jumpers | back)
         if not pieces:
             return self.quiet_moves(own, enemy, kings, white)
         moves: list[RawMove] = []
@@ -458,12 +463,12 @@ class MoveGenerator:
         """`count` for short captures: complete capture paths counted, not listed."""
         empty = self._board & ~(own | enemy)
         right, left = self._up_right, self._up_left
-        up = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
-        down = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
         men = own & ~kings
         total = 0
-        # The men's first jumps, written out (see `_short_man_paths`).
+        # The men's first jumps, written out (see `_short_man_paths`); ``up`` and ``down``
+        # are the squares with a jump towards the far and the near row of White.
         if white:
+            up = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
             jumping = men & up
             if jumping:
                 landed = (((jumping << right) & enemy) << right) & empty
@@ -478,6 +483,7 @@ class MoveGenerator:
                     total += self._short_man_paths(going_on, enemy, empty, up, True) \
                         - going_on.bit_count()
         else:
+            down = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
             jumping = men & down
             if jumping:
                 landed = (((jumping >> right) & enemy) >> right) & empty
@@ -493,6 +499,10 @@ class MoveGenerator:
                         - going_on.bit_count()
         own_kings = own & kings
         if own_kings:
+            if white:
+                down = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
+            else:
+                up = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
             jumping = own_kings & (up | down)
             if jumping:
                 occupied_all = own | enemy
