@@ -118,10 +118,11 @@ def _choose_backend(args, log) -> str:
         return args.backend
     chips = glob.glob("/dev/gpiochip*")
     config = _default_config_path(args)
-    if chips and config is not None:
+    if chips and config is not None and config.is_file():
         log.info("backend auto: GPIO chip %s and config %s: using gpio", chips[0], config)
         return "gpio"
-    why = "no GPIO chip" if not chips else f"no board config ({DEFAULT_CONFIG_HINT})"
+    why = ("no GPIO chip" if not chips else
+           f"no board config ({config if config is not None else DEFAULT_CONFIG_HINT})")
     log.warning("backend auto: %s here: using the simulator (play in the web page)", why)
     return "sim"
 
