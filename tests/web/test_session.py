@@ -1,0 +1,81 @@
+"""The play session without the web: what it records, what it shows, what it imports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from draughtsboard.board.tracker import Mode
+from draughtsboard.play import ArbiterError, parse_tag_options
+
+from .helpers import TOKEN, wait_until
+
+
+def view(session) -> dict:
+    return json.loads(session.view()[1])
+
+
+def hands_until(session, actions, predicate, what=""):
+    session.hand(actions)
+    return wait_until(lambda: (v := view(session)) and predicate(v) and v, what=what)
+
+
+def test_a_game_lost_by_the_rules_gets_its_result(session):
+    session.new_game({"Event": "Endgame"}, fen="W:W22:B18")
+    hands_until(session, [("setup", None)], lambda v: v["state"] == "ready")
+    # c3 takes d4: lift, put down on e5, take the black piece off
+    v = hands_until(session, [("lift", 22), ("place", 15), ("lift", 18)],
+                    lambda v: v["result"] is not None, "the result")
+    assert v["moves"] == ["c3:e5"] and v["result"] == "1-0"
+    assert "no legal move" in v["result_reason"]
+    assert session.recorder.unfinished_game() is None
+    assert "[FEN " in session.export_pdn()
+
+
+def test_training_takeback_is_recorded(session):
+    session.mode = session.tracker.mode = Mode.TRAINING
+    hands_until(session, [("lift", 22), ("place", 18)], lambda v: v["moves"] == ["c3-d4"])
+    v = hands_until(session, [("lift", 18), ("place", 22)], lambda v: v["moves"] == [])
+    assert v["white_to_move"] is True
+    assert any(e["kind"] == "takeback" for e in v["log"])
+    game = session.recorder.load(session.game_id)
+    assert [e.kind for e in game.events] == ["takeback"]
+
+
+def test_clocks_show_when_the_game_has_a_time_control(session):
+    session.set_tags({"TimeControl": "300+5"})
+    clocks = wait_until(lambda: view(session)["clocks"])
+    assert clocks["white"] == 300 and clocks["running"] == "white"
+
+
+def test_arbiter_mistakes_are_refused_with_a_reason(session):
+    with pytest.raises(ArbiterError, match="not a result"):
+        session.declare_result("3-0")
+    with pytest.raises(ArbiterError, match="derived"):
+        session.set_tags({"Result": "1-0"})
+    with pytest.raises(ArbiterError):
+        session.new_game({}, fen="W:Wnonsense")
+    with pytest.raises(ArbiterError, match="KEY=VALUE"):
+        parse_tag_options(["White"])
+    assert parse_tag_options(["White=Ann Smith", "Round=2"]) == {"White": "Ann Smith",
+                                                                  "Round": "2"}
+    assert session.check_token(TOKEN) and not session.check_token("") \
+        and not session.check_token(None)
+
+
+def test_the_page_hands_are_refused_on_a_real_board(session):
+    session.hands = None
+    with pytest.raises(PermissionError):
+        session.hand([("lift", 22)])
+
+
+def test_play_and_web_import_no_backend():
+    code = ("import sys, draughtsboard.play, draughtsboard.web.app, draughtsboard.web.server;"
+            "bad = [m for m in sys.modules if m.startswith(('draughtsboard.hardware',"
+            "'draughtsboard.firmware_bridge', 'gpiozero', 'serial'))]; print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
