@@ -190,6 +190,9 @@ class ColumnMoveGenerator(MoveGenerator):
                 new_kings = ((kings & ~start_bit) | end_bit) & ~mask
             else:
                 new_kings = kings & ~(start_bit | mask)
+            if not mask:  # a quiet move
+                total += count(enemy, new_own, new_kings, black_to_move)
+                continue
             new_enemy = enemy & ~mask
             if mask & tall:
                 for square in captured:
