@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from draughtsboard.board.controller import Controller
 from draughtsboard.board.errors import DraughtsError
 from draughtsboard.board.fen import format_fen, parse_fen
 from draughtsboard.board.game import Game, normalise_result
@@ -121,6 +122,7 @@ class PlaySession:
         self._unacknowledged = 0
         self.game_id = ""
         self.tracker: Tracker | None = None
+        self.controller: Controller | None = None
         self._occupied = 0
         self._last_move_wall: float | None = None
         self.moves_recorded = 0
@@ -181,6 +183,8 @@ class PlaySession:
             log.info("new %s game %s (%s mode)", self.variant.name, self.game_id,
                      self.mode.value)
         self.tracker = Tracker(position, self.mode, check_start=True)
+        self.controller = Controller(self.source, self.tracker, self.leds,
+                                     record=self._record_safely)
         self.moves_recorded = self._game().ply
 
     def _apply_tag_notes(self, game: Game) -> None:
@@ -202,11 +206,10 @@ class PlaySession:
                 snapshot = self.source.read(timeout=self.poll)
                 if snapshot is not None:
                     self._occupied = snapshot.occupied
-                    self._dispatch(self.tracker.feed(snapshot))
+                    self.controller.handle(snapshot)
                     self._publish()
-                else:
-                    if self._dispatch(self.tracker.tick(self.clock())):
-                        self._publish()
+                elif self.controller.tick(self.clock()):
+                    self._publish()
         except BaseException as error:  # noqa: BLE001 - reported, then the thread ends
             self.error = error
             log.exception("controller stopped by an error")
@@ -226,18 +229,14 @@ class PlaySession:
                 future.set_exception(error)
             self._publish()
 
-    def _dispatch(self, events: list[TrackerEvent]) -> list[TrackerEvent]:
-        """Like `Controller._dispatch`: each record is durable before the LEDs change."""
-        for event in events:
-            if event.kind == "leds":
-                self.leds.show(render(event.intents, self.square_count))
-            else:
-                try:
-                    self._record(event)
-                except (DraughtsError, OSError) as error:
-                    log.error("could not record %s: %s", event.kind, error)
-                    self._note_log("error", f"could not record {event.kind}: {error}")
-        return events
+    def _record_safely(self, event: TrackerEvent) -> None:
+        """The controller's record callback: it returns once the record is on disk, and
+        the controller shows the confirming LEDs only after that."""
+        try:
+            self._record(event)
+        except (DraughtsError, OSError) as error:
+            log.error("could not record %s: %s", event.kind, error)
+            self._note_log("error", f"could not record {event.kind}: {error}")
 
     def _record(self, event: TrackerEvent) -> None:
         recorder, game_id = self.recorder, self.game_id
@@ -359,7 +358,7 @@ class PlaySession:
             self._unacknowledged = 0
             latest = self.source.latest()
             if latest is not None:
-                self._dispatch(self.tracker.feed(latest))
+                self.controller.handle(latest)
             log.info("arbiter: new game %s", self.game_id)
             return self.game_id
 

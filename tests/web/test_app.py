@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import pytest
-from starlette.testclient import TestClient
+
+with warnings.catch_warnings():
+    # Starlette 1.x suggests httpx2 for its TestClient; httpx is what it runs on today.
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from draughtsboard.web.app import create_app
 

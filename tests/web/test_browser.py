@@ -17,7 +17,7 @@ import pytest
 
 from draughtsboard.board.pdn import read_pdn
 
-from .helpers import XSS, PlayProcess
+from .helpers import TOKEN, XSS, PlayProcess
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -114,4 +114,29 @@ def test_play_in_the_browser(page):
     assert game.tags["White"] == XSS
     assert '[Black "Bea"]' in pdn
     assert "illegal move a3-a5" in pdn  # kept for the arbiter, not as a move
+    assert page.dialogs == []
+
+
+def test_the_arbiter_panel_needs_the_token(page):
+    expect = pytest.importorskip("playwright.sync_api").expect
+    expect(page.locator("#connection")).to_have_text("live")
+    page.locator("#arbiter summary").click()
+    page.locator("#result-value").select_option("0-1")
+    page.locator("#result-reason").fill("resigned")
+    page.locator("#result-form button").click()
+    expect(page.locator("#message")).to_have_text("arbiter token required")
+    assert page.play.state()["result"] is None
+
+    page.locator("#token").fill("not-the-token")
+    page.locator("#token-form button").click()
+    expect(page.locator("#token-status")).to_have_text("refused")
+    page.locator("#token").fill(TOKEN)
+    page.locator("#token-form button").click()
+    expect(page.locator("#token-status")).to_have_text("accepted")
+    page.locator("#tag-key").fill("Round")
+    page.locator("#tag-value").fill("<b>7</b>")
+    page.locator("#tags-form button").click()
+    expect(page.locator("#tags")).to_contain_text("<b>7</b>")
+    page.locator("#result-form button").click()
+    expect(page.locator("#turn")).to_contain_text("Game over: 0-1 (resigned)")
     assert page.dialogs == []
