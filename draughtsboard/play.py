@@ -127,6 +127,9 @@ class PlaySession:
         self._last_move_wall: float | None = None
         self.moves_recorded = 0
         self.error: BaseException | None = None
+        # called (on the controller thread) if it dies: the server stops, so that systemd
+        # restarts the program and the game resumes
+        self.on_failure: Callable[[], None] | None = None
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -213,7 +216,12 @@ class PlaySession:
         except BaseException as error:  # noqa: BLE001 - reported, then the thread ends
             self.error = error
             log.exception("controller stopped by an error")
-            self._notify()
+            try:
+                self._publish()  # the page shows the error
+            except Exception:  # noqa: BLE001 - the view itself may be what failed
+                self._notify()
+            if self.on_failure is not None:
+                self.on_failure()
 
     def _run_commands(self) -> None:
         while True:

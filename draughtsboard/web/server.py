@@ -77,6 +77,7 @@ def serve(session, host: str = "127.0.0.1", port: int = 8080) -> int:
                             lifespan="off", loop="asyncio", http="h11", ws="none",
                             timeout_graceful_shutdown=3)
     server = _Server(config, session)
+    session.on_failure = lambda: setattr(server, "should_exit", True)
     signal.signal(signal.SIGTERM, _ignore)
     signal.signal(signal.SIGINT, _ignore)
     session.start()

@@ -79,3 +79,46 @@ def test_play_and_web_import_no_backend():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+class _BrokenSource:
+    """A sensor source that fails on the first read, as a dead serial link might."""
+
+    square_count = 32
+
+    def read(self, timeout=None):
+        raise OSError("the board is gone")
+
+    def latest(self):
+        return None
+
+    def close(self):
+        pass
+
+
+class _Leds:
+    square_count = 32
+
+    def show(self, frame):
+        pass
+
+    def close(self):
+        pass
+
+
+def test_a_dead_controller_is_shown_and_stops_the_server(tmp_path):
+    import threading
+
+    from draughtsboard.play import PlaySession
+    from draughtsboard.recording import Recorder
+
+    failed = threading.Event()
+    with Recorder(tmp_path) as recorder:
+        session = PlaySession("russian", _BrokenSource(), _Leds(), recorder)
+        session.on_failure = failed.set
+        session.start()
+        assert failed.wait(5)
+        session.stop()
+        assert "the board is gone" in view(session)["error"]
+        with pytest.raises(RuntimeError):
+            session.acknowledge()
