@@ -188,9 +188,13 @@ async function post(url, body, withToken) {
   return data;
 }
 
+// One request at a time, in order: a quick second click must not overtake the first.
+let handQueue = Promise.resolve();
+
 function hand(actions) {
   if (!view || !view.hands) return;
-  post("/api/hands", { actions }).then(() => say(""), (e) => say(e.message, true));
+  handQueue = handQueue.then(() => post("/api/hands", { actions }))
+    .then(() => say(""), (e) => say(e.message, true));
 }
 
 function onPointerDown(event) {
@@ -204,10 +208,10 @@ function onPointerUp(event) {
   const to = Number(event.currentTarget.dataset.square);
   const from = dragFrom;
   dragFrom = null;
-  const switches = new Set(view.switches || []);
   if (from === to) {
-    hand([[switches.has(to) ? "lift" : "place", to]]);
-  } else if (switches.has(from) && !switches.has(to)) {
+    // the board knows best whether a piece is there now: lift it, or put one down
+    hand([["toggle", to]]);
+  } else {
     hand([["lift", from], ["place", to]]);
   }
 }
