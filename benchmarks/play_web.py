@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from draughtsboard.board.fen import parse_fen  # noqa: E402
 from draughtsboard.board.variants import get_variant  # noqa: E402
+from draughtsboard.recording import Recorder  # noqa: E402
 
 TOKEN = "benchmark-token"
 URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
@@ -200,6 +201,8 @@ def main() -> int:
             memory = play.memory()
         finally:
             status = play.stop()
+        with Recorder(data) as recorder:
+            journalled = sum(summary.moves for summary in recorder.list_games())
     ordered = sorted(latencies)
     median = statistics.median(ordered) * 1000
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000
@@ -210,7 +213,7 @@ def main() -> int:
     print(f"resident memory of the play process: {start_memory.get('VmRSS', 0):.1f} MB "
           f"at start, {memory['VmRSS']:.1f} MB after {moves} moves "
           f"(peak {memory['VmHWM']:.1f} MB; goal under 80 MB)")
-    print(f"exit status after SIGTERM: {status}")
+    print(f"exit status after SIGTERM: {status}; moves in the journals: {journalled}")
     print(json.dumps({
         "benchmark": "play_web", "variant": args.variant,
         "latency_ms": {"median": round(median, 2), "p95": round(p95, 2),
@@ -218,9 +221,9 @@ def main() -> int:
         "moves": moves, "games": games + 1, "seconds": round(seconds, 2),
         "rss_mb_start": round(start_memory.get("VmRSS", 0), 1),
         "rss_mb": round(memory["VmRSS"], 1), "rss_peak_mb": round(memory["VmHWM"], 1),
-        "goal_rss_mb": 80, "exit_status": status,
+        "goal_rss_mb": 80, "exit_status": status, "moves_journalled": journalled,
     }))
-    return 0 if status == 0 else 1
+    return 0 if status == 0 and journalled == moves else 1
 
 
 if __name__ == "__main__":
