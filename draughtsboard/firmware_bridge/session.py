@@ -87,7 +87,7 @@ class HostSession:
         *,
         heartbeat_timeout: float = 1.0,
         retry_interval: float = 0.25,
-        resync_interval: float = 0.02,
+        resync_interval: float = 0.01,
         publish_unchanged: bool = False,
     ) -> None:
         self.square_count = square_count
@@ -226,11 +226,10 @@ class HostSession:
             self._want_seq = None
             self._last_request[wire.GET_SNAPSHOT] = float("-inf")  # answered: none owed
         self.state = LinkState.UP
-        if (
-            self.latest is None
-            or self.publish_unchanged
-            or message.occupied != self.latest.occupied
-        ):
+        latest = self.latest
+        if latest is None or self.publish_unchanged or message.occupied != latest.occupied:
+            if latest is not None and now < latest.timestamp:
+                now = latest.timestamp  # a clock stepped back: never publish out of order
             self.latest = Snapshot(message.occupied, now)
             self.stats.published += 1
             actions.publish.append(self.latest)
