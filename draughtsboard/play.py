@@ -258,7 +258,8 @@ class PlaySession:
             return
         if isinstance(event, MoveEvent):
             if event.replaces:
-                recorder.record_takeback(game_id, event.t, now_wall)
+                recorder.record_takeback(game_id, event.t, now_wall,
+                                         amended_by=event.notation)
             played = recorder.record_move(game_id, Move(event.path, event.captures),
                                           event.t, now_wall)
             self._last_move_wall = now_wall

@@ -77,7 +77,8 @@ def game_from_records(records: list[dict]) -> Game:
             game.play(move, *times, clock=tuple(clock) if clock else None)
         elif kind == "takeback":
             game.undo()
-            game.add_event("takeback", record.get("text", "move taken back"), *times)
+            game.add_event(record.get("kind", "takeback"), record.get("text", "move taken back"),
+                           *times)
         elif kind in ("illegal", "irregularity", "resume", "note"):
             game.add_event(kind, record.get("text", ""), *times)
         elif kind == "result":
@@ -217,14 +218,21 @@ class Recorder:
         self._event(game_id, "resume", "play resumed after a restart", t_monotonic, t_wall)
 
     def record_takeback(self, game_id: str, t_monotonic: float | None = None,
-                        t_wall: float | None = None) -> None:
-        """Training mode: the last move is taken back."""
+                        t_wall: float | None = None, *, amended_by: str | None = None) -> None:
+        """The last move is taken back (training mode), or, with ``amended_by``, replaced:
+        its piece slid on along its line before anyone else moved, and the move that
+        follows this record is the one played."""
         journal, game = self._journal(game_id)
         last = game.moves[-1].text if game.moves else ""
         game.undo()
-        journal.append({"type": "takeback", "ply": game.ply, "text": f"{last} taken back",
+        if amended_by:
+            kind = "amendment"
+            text = f"{last} amended to {amended_by}: the piece slid on before it was let go"
+        else:
+            kind, text = "takeback", f"{last} taken back"
+        journal.append({"type": "takeback", "kind": kind, "ply": game.ply, "text": text,
                         "t_mono": t_monotonic, "t_wall": t_wall})
-        game.add_event("takeback", f"{last} taken back", t_monotonic, t_wall)
+        game.add_event(kind, text, t_monotonic, t_wall)
 
     def record_result(self, game_id: str, result: str, reason: str = "",
                       t_monotonic: float | None = None, t_wall: float | None = None) -> None:

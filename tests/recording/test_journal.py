@@ -185,3 +185,18 @@ def test_crash_benchmark_in_small(tmp_path):
                          capture_output=True, text=True, timeout=120, check=False)
     report = json.loads(run.stdout.strip().splitlines()[-1])
     assert report["kills"] == 4 and report["lost"] == 0 and report["duplicated"] == 0
+
+
+def test_an_amended_move_is_recorded_as_an_amendment_not_a_takeback(tmp_path):
+    from draughtsboard.board.variants import get_variant
+    from draughtsboard.recording.recorder import Recorder
+
+    recorder = Recorder(tmp_path)
+    game_id = recorder.start_game(get_variant("russian"), {"White": "A", "Black": "B"})
+    recorder.record_move(game_id, "c3-b4", 1.0, 1000.0)
+    recorder.record_takeback(game_id, amended_by="c3-d4")
+    recorder.record_move(game_id, "c3-d4", 1.5, 1000.5)
+    game = recorder.load(game_id)
+    assert [played.text for played in game.moves] == ["c3-d4"]
+    assert [event.kind for event in game.events] == ["amendment"]
+    assert "c3-b4 amended to c3-d4" in game.events[0].text
