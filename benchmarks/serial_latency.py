@@ -72,10 +72,11 @@ class RecordedSession:
         session.receive = recorded
 
 
-def session_cpu(recordings: list[RecordedSession], rounds: int = 3) -> tuple[float, int]:
-    """Best CPU seconds of feeding every recording to a fresh session; snapshots decoded."""
+def session_cpu(recordings: list[RecordedSession], rounds: int = 3) -> tuple[float, int, int]:
+    """Best CPU seconds of feeding every recording to a fresh session; snapshots and good
+    frames decoded."""
     best = float("inf")
-    snapshots = 0
+    snapshots = frames = 0
     for _ in range(rounds):
         sessions = [HostSession(r.square_count) for r in recordings]
         for session in sessions:
@@ -87,7 +88,8 @@ def session_cpu(recordings: list[RecordedSession], rounds: int = 3) -> tuple[flo
                 receive(data, now)
         best = min(best, time.process_time() - started)
         snapshots = sum(session.stats.snapshots for session in sessions)
-    return best, snapshots
+        frames = sum(session.stats.frames_ok for session in sessions)
+    return best, snapshots, frames
 
 
 def play(start, moves, fault_rate: float, seed: int):
@@ -163,7 +165,7 @@ def measure(count: int, fault_rate: float, seed: int) -> dict[str, object]:
         seconds += duration
         plies += len(moves)
         wrong += not ok
-    cpu, snapshots = session_cpu(recordings)
+    cpu, snapshots, frames = session_cpu(recordings)
     return {
         "fault_rate": fault_rate,
         "plies": plies,
@@ -172,6 +174,8 @@ def measure(count: int, fault_rate: float, seed: int) -> dict[str, object]:
         "latency": summary([x * 1000 for x in latencies]),
         "snapshot_frames": snapshots,
         "session_cpu_us_per_snapshot": round(cpu / max(snapshots, 1) * 1e6, 2),
+        "frames": frames,
+        "session_cpu_us_per_frame": round(cpu / max(frames, 1) * 1e6, 2),
         "bad_frames": bad,
         "resyncs": resyncs,
         "up_bytes_per_s": round(up_bytes / seconds),
@@ -202,8 +206,9 @@ def main() -> None:
             f"max {lat['max_ms']} ms; games wrong {run['games_wrong']}"
         )
         print(
-            f"  host session {run['session_cpu_us_per_snapshot']} us CPU per snapshot frame "
-            f"(all frames fed), {run['snapshot_frames']} snapshots, "
+            f"  host session {run['session_cpu_us_per_snapshot']} us CPU per snapshot "
+            f"(all frames fed: {run['session_cpu_us_per_frame']} us per good frame), "
+            f"{run['snapshot_frames']} snapshots in {run['frames']} good frames, "
             f"{run['bad_frames']} bad frames, {run['resyncs']} resyncs, "
             f"{run['up_bytes_per_s']} bytes/s up"
         )
