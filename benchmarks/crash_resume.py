@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import draughtsboard.board.variants  # noqa: E402, F401  (registers every variant)
+import draughtsboard.board.rules.variants  # noqa: E402, F401  (registers every variant)
 from draughtsboard.recording.journal import load_journal  # noqa: E402
 from draughtsboard.recording.recorder import Recorder  # noqa: E402
 

@@ -31,11 +31,12 @@ import re
 import statistics
 import time
 
-from draughtsboard.board.errors import DraughtsError
-from draughtsboard.board.fen import format_fen, parse_fen
-from draughtsboard.board.notation import parse_move
-from draughtsboard.board.position import Position
-from draughtsboard.board.variants import Variant, get_variant
+from draughtsboard.board.rules import generator_for, initial_position
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.fen import format_fen, parse_fen
+from draughtsboard.board.rules.notation import parse_move
+from draughtsboard.board.rules.position import Position
+from draughtsboard.board.rules.variants import Variant, get_variant
 
 DATA = pathlib.Path(__file__).parents[1] / "tests" / "data"
 FILES = {
@@ -95,7 +96,7 @@ def follow(variant: Variant, path: pathlib.Path, refused: list[dict]) -> list[Po
     positions = []
     for number, (tags, moves) in enumerate(games_of(path), 1):
         fen = tags.get("FEN")
-        position = parse_fen(variant, fen) if fen else variant.initial_position()
+        position = parse_fen(variant, fen) if fen else initial_position(variant)
         positions.append(position)
         for ply, text in enumerate(moves, 1):
             try:
@@ -138,7 +139,7 @@ def ours_all(positions):
 
 def raw_all(positions):
     for position in positions:
-        generator = position.variant.generator
+        generator = generator_for(position.variant)
         generator.legal(position.own, position.enemy, position.kings, position.white_to_move)
 
 

@@ -22,8 +22,9 @@ import statistics
 import sys
 import time
 
-from draughtsboard.board.variants import get_variant
-from draughtsboard.commands.rules import perft
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.perft import perft
+from draughtsboard.board.rules.variants import get_variant
 
 TABLES = json.loads(
     (pathlib.Path(__file__).parents[1] / "tests" / "data" / "perft.json").read_text())
@@ -79,7 +80,7 @@ def main() -> None:
     print(f"{'variant':<14} {'engine':<11} {'depth':>5} {'nodes':>10} {'cpu s':>8} "
           f"{'wall s':>8} {'nodes/s':>10}")
     for variant_name in ("international", "russian"):
-        start = get_variant(variant_name).initial_position()
+        start = initial_position(get_variant(variant_name))
         depth = DEEP if args.deep else DEPTHS[variant_name]
         repeat = 1 if args.deep else args.repeat
         nodes, seconds, wall = timed(lambda: perft(start, depth), repeat)  # noqa: B023

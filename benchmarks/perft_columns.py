@@ -19,8 +19,9 @@ import json
 import pathlib
 import time
 
-from draughtsboard.board.variants import get_variant
-from draughtsboard.commands.rules import perft
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.perft import perft
+from draughtsboard.board.rules.variants import get_variant
 
 DATA = pathlib.Path(__file__).parents[1] / "tests" / "data"
 DEPTHS = {"russian": 7, "lasca": 12, "column": 7, "column-7x7": 11}
@@ -45,7 +46,7 @@ def main() -> None:
     nodes: dict[str, int] = {}
     for _ in range(args.rounds):
         for name, depth in depths.items():
-            start = get_variant(name).initial_position()
+            start = initial_position(get_variant(name))
             started = time.process_time()
             count = perft(start, depth)
             cpu = time.process_time() - started

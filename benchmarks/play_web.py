@@ -37,8 +37,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from draughtsboard.board.fen import parse_fen  # noqa: E402
-from draughtsboard.board.variants import get_variant  # noqa: E402
+from draughtsboard.board.rules.fen import parse_fen  # noqa: E402
+from draughtsboard.board.rules.variants import get_variant  # noqa: E402
 from draughtsboard.recording import Recorder  # noqa: E402
 
 TOKEN = "benchmark-token"

@@ -35,10 +35,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import firmware_codec  # noqa: E402
 
-from draughtsboard.board.hand_script import Hand  # noqa: E402
-from draughtsboard.board.pdn import decode_pdn, read_pdn  # noqa: E402
+from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn  # noqa: E402
+from draughtsboard.board.replay.hand import ScriptedHand  # noqa: E402
+from draughtsboard.board.rules.variants import get_variant  # noqa: E402
 from draughtsboard.board.tracker import Mode, Tracker  # noqa: E402
-from draughtsboard.board.variants import get_variant  # noqa: E402
 from draughtsboard.cli import _EmulatedVirtualBoard  # noqa: E402
 from draughtsboard.firmware_bridge.firmware import wire  # noqa: E402
 from draughtsboard.firmware_bridge.session import HostSession  # noqa: E402
@@ -99,7 +99,7 @@ def play(start, moves, fault_rate: float, seed: int):
     bench = board._bench
     recording = RecordedSession(bench.session)
     tracker = Tracker(start, Mode.TOURNAMENT, check_start=True)
-    hand = Hand(None)
+    hand = ScriptedHand(None)
     now = 0.0
     recorded = []
 

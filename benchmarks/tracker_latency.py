@@ -17,9 +17,9 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from draughtsboard.board.pdn import decode_pdn, read_pdn  # noqa: E402
+from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn  # noqa: E402
 from draughtsboard.board.replay import percentile, replay_game  # noqa: E402
-from draughtsboard.board.variants import get_variant  # noqa: E402
+from draughtsboard.board.rules.variants import get_variant  # noqa: E402
 from draughtsboard.cli import _simulated_board  # noqa: E402
 
 FILES = [("international-wk2003.pdn", None), ("international-candidate95.pdn", None),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from draughtsboard.board.rules import initial_position
 from draughtsboard.commands import pdn, replay, rules, track
 
 
@@ -168,9 +169,9 @@ def _run_play(args) -> int:
     import logging
     import os
 
-    from draughtsboard.board.fen import parse_fen
     from draughtsboard.board.ports import squares_from_mask
-    from draughtsboard.board.variants import get_variant
+    from draughtsboard.board.rules.fen import parse_fen
+    from draughtsboard.board.rules.variants import get_variant
     from draughtsboard.play import ArbiterError, PlaySession, parse_tag_options
     from draughtsboard.recording import Recorder
     from draughtsboard.web.server import configure_logging, serve
@@ -202,7 +203,7 @@ def _run_play(args) -> int:
         expected = unfinished[1].position
     else:
         expected = (parse_fen(get_variant(variant), args.fen) if args.fen
-                    else get_variant(variant).initial_position())
+                    else initial_position(get_variant(variant)))
     source, sink, hands, close = _open_play_board(
         backend, variant, args, squares_from_mask(expected.occupancy()))
     try:

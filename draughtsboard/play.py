@@ -26,13 +26,13 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from draughtsboard.board.controller import Controller
-from draughtsboard.board.errors import DraughtsError
-from draughtsboard.board.fen import format_fen, parse_fen
-from draughtsboard.board.game import Game, normalise_result
-from draughtsboard.board.leds import render
+from draughtsboard.board.game.record import Game, normalise_result
 from draughtsboard.board.ports import LedFrame, LedSink, SensorSource, squares_from_mask
-from draughtsboard.board.position import Move, Position
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.fen import format_fen, parse_fen
+from draughtsboard.board.rules.position import Move, Position
+from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import (
     FlagEvent,
     GameOverEvent,
@@ -43,7 +43,8 @@ from draughtsboard.board.tracker import (
     Tracker,
     TrackerEvent,
 )
-from draughtsboard.board.variants import get_variant
+from draughtsboard.board.tracker.controller import Controller
+from draughtsboard.board.tracker.leds import render
 from draughtsboard.recording import Recorder
 from draughtsboard.recording.journal import load_journal
 
@@ -54,7 +55,7 @@ FLAG_OF_INTENT = {"illegal": "illegal", "must_capture": "must capture", "restore
 LOG_LENGTH = 50  # arbiter log entries kept for the page
 
 
-class Hands(Protocol):
+class SimulatedSwitches(Protocol):
     """What the page's hands act on: a simulated board's switches."""
 
     @property
@@ -89,7 +90,7 @@ class PlaySession:
 
     def __init__(self, variant: str, source: SensorSource, leds: LedSink, recorder: Recorder,
                  *, mode: str = "tournament", tags: dict[str, str] | None = None,
-                 start_fen: str | None = None, hands: Hands | None = None,
+                 start_fen: str | None = None, hands: SimulatedSwitches | None = None,
                  backend: str = "sim", token: str | None = None, resume: bool = True,
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, poll: float = 0.05) -> None:
@@ -339,7 +340,7 @@ class PlaySession:
                 else:
                     raise ValueError(f"unknown hand action {action!r}")
 
-    def _set_up(self, hands: Hands) -> None:
+    def _set_up(self, hands: SimulatedSwitches) -> None:
         wanted = self.tracker.position.occupancy() if self.tracker else 0
         for square in range(1, self.square_count + 1):
             closed = bool(wanted >> (square - 1) & 1)
@@ -350,7 +351,7 @@ class PlaySession:
 
     def new_game(self, tags: dict[str, str] | None = None, fen: str | None = None) -> str:
         def action() -> str:
-            position = parse_fen(self.variant, fen) if fen else self.variant.initial_position()
+            position = parse_fen(self.variant, fen) if fen else initial_position(self.variant)
             game = self._game()
             if game.result is None:
                 self.recorder.record_result(self.game_id, "*",

@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from draughtsboard.board.pdn import decode_pdn, read_pdn
+from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
 from draughtsboard.board.replay import random_game, replay_game
-from draughtsboard.board.variants import get_variant
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.cli import _simulated_board, main
 
 DATA = pathlib.Path(__file__).parent / "data"
@@ -40,7 +41,7 @@ def test_recorded_games_replay_exactly(name, variant, noise):
 
 @pytest.mark.parametrize("variant_name", ["lasca", "column", "column-7x7"])
 def test_random_column_games_replay_exactly_with_noise(variant_name):
-    start = get_variant(variant_name).initial_position()
+    start = initial_position(get_variant(variant_name))
     rng = random.Random(7)
     for seed in (1, 2):
         moves = random_game(start, rng, max_plies=60)

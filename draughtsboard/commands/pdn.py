@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from draughtsboard.board.errors import DraughtsError
-from draughtsboard.board.pdn import PdnReadResult, decode_pdn, read_pdn
-from draughtsboard.board.pdn_writer import write_game
-from draughtsboard.board.variants import get_variant
+from draughtsboard.board.game.pdn_reader import PdnReadResult, decode_pdn, read_pdn
+from draughtsboard.board.game.pdn_writer import write_game
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.commands.rules import add_variant_argument
 from draughtsboard.recording import Recorder
 

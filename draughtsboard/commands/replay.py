@@ -12,9 +12,7 @@ import random
 import sys
 from collections.abc import Callable
 
-from draughtsboard.board.errors import DraughtsError
-from draughtsboard.board.pdn import read_pdn
-from draughtsboard.board.position import Position
+from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.board.replay import (
     GameReport,
     VirtualBoard,
@@ -22,8 +20,11 @@ from draughtsboard.board.replay import (
     random_game,
     replay_game,
 )
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.position import Position
+from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import Mode
-from draughtsboard.board.variants import get_variant
 
 from .rules import add_variant_argument
 
@@ -53,7 +54,7 @@ def _games(args, out_err) -> tuple[list[tuple[str, Position, list]], list[str]]:
     if args.random:
         variant = get_variant(args.variant or "russian")
         rng = random.Random(args.seed)
-        start = variant.initial_position()
+        start = initial_position(variant)
         for index in range(1, args.random + 1):
             games.append((f"{variant.name} random {index}", start, random_game(start, rng)))
     default = get_variant(args.variant) if args.variant else None
@@ -64,7 +65,7 @@ def _games(args, out_err) -> tuple[list[tuple[str, Position, list]], list[str]]:
         except OSError as error:
             rejected.append(f"{path}: {error.strerror}")
             continue
-        from draughtsboard.board.pdn import decode_pdn
+        from draughtsboard.board.game.pdn_reader import decode_pdn
 
         result = read_pdn(decode_pdn(data), variant=default, source=path)
         for error in result.errors:

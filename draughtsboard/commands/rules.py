@@ -8,11 +8,12 @@ import sys
 import time
 from typing import TextIO
 
-from draughtsboard.board.errors import DraughtsError
-from draughtsboard.board.fen import parse_fen
-from draughtsboard.board.notation import format_move
-from draughtsboard.board.position import Position
-from draughtsboard.board.variants import Variant, get_variant, variant_names
+from draughtsboard.board.rules import initial_position, perft
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.fen import parse_fen
+from draughtsboard.board.rules.notation import format_move
+from draughtsboard.board.rules.position import Position
+from draughtsboard.board.rules.variants import Variant, get_variant, variant_names
 
 
 def add_variant_argument(parser: argparse.ArgumentParser, default: str | None = "russian") -> None:
@@ -36,7 +37,7 @@ def add_parsers(subparsers) -> None:
 
 
 def load_position(variant: Variant, fen: str | None) -> Position:
-    return variant.initial_position() if fen is None else parse_fen(variant, fen)
+    return initial_position(variant) if fen is None else parse_fen(variant, fen)
 
 
 def run_perft(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
@@ -54,12 +55,6 @@ def run_perft(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         nodes = perft(position, depth)
         print(f"{depth} {nodes} {time.perf_counter() - started:.3f}", file=out, flush=True)
     return 0
-
-
-def perft(position: Position, depth: int) -> int:
-    """Leaf count of the move tree below ``position`` (column games count move paths)."""
-    generator = position.variant.generator
-    return generator.perft_position(position, depth)
 
 
 def moves_json(position: Position) -> list[dict]:

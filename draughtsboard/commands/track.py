@@ -13,8 +13,9 @@ import json
 import sys
 from typing import TextIO
 
-from draughtsboard.board.errors import DraughtsError
 from draughtsboard.board.ports import Snapshot, mask_from_squares
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import (
     INTENTS,
     FlagEvent,
@@ -27,7 +28,6 @@ from draughtsboard.board.tracker import (
     TrackerEvent,
     format_transition_table,
 )
-from draughtsboard.board.variants import get_variant
 
 from .rules import add_variant_argument, load_position
 

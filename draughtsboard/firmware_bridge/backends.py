@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from draughtsboard.board.geometry import geometry_for_variant
+from draughtsboard.board.rules.geometry import geometry_for_variant
 from draughtsboard.firmware_bridge.emulator import SocketEmulator
 from draughtsboard.firmware_bridge.fakepins import StaticSwitches, Switches
 from draughtsboard.firmware_bridge.link import SerialLink

@@ -20,8 +20,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from draughtsboard.board.geometry import Numbering, geometry_for_variant
 from draughtsboard.board.ports import LedFrame, Snapshot
+from draughtsboard.board.rules.geometry import Numbering, geometry_for_variant
 from draughtsboard.firmware_bridge.fakepins import FakePins, Switches
 from draughtsboard.firmware_bridge.faults import FaultyPipe
 from draughtsboard.firmware_bridge.firmware import core

@@ -6,7 +6,7 @@ White's chair: ``#`` a closed switch, ``.`` an open one, blank a light square.
 
 from __future__ import annotations
 
-from draughtsboard.board.geometry import FILES, Geometry
+from draughtsboard.board.rules.geometry import FILES, Geometry
 
 CLOSED = "#"
 OPEN = "."

@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from draughtsboard.board.geometry import BOARD_OF_VARIANT, geometry_for_variant
+from draughtsboard.board.rules.geometry import BOARD_OF_VARIANT, geometry_for_variant
 
 from .layout import CORNERS, LINES, MatrixMap, check_map, corner_map, matrix_shape
 

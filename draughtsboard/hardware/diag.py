@@ -17,8 +17,8 @@ from pathlib import Path
 
 from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
-from draughtsboard.board.geometry import BOARD_OF_VARIANT, geometry_for_variant
 from draughtsboard.board.ports import LedFrame, LedPattern, squares_from_mask
+from draughtsboard.board.rules.geometry import BOARD_OF_VARIANT, geometry_for_variant
 
 from .backends import HardwareBoard, open_gpio_board, open_simulated_board
 from .board_map import render_map

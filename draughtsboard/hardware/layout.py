@@ -11,7 +11,7 @@ in the config covers anything else.
 
 from __future__ import annotations
 
-from draughtsboard.board.geometry import Geometry
+from draughtsboard.board.rules.geometry import Geometry
 
 CORNERS = ("bottom-left", "bottom-right", "top-left", "top-right")
 LINES = ("ranks", "files")

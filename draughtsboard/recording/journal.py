@@ -23,7 +23,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from draughtsboard.board.errors import DraughtsError
+from draughtsboard.board.rules.errors import DraughtsError
 
 
 class JournalError(DraughtsError):

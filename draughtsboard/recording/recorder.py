@@ -17,11 +17,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from draughtsboard.board.errors import DraughtsError
-from draughtsboard.board.game import Game, normalise_result
-from draughtsboard.board.pdn_writer import write_game
-from draughtsboard.board.position import Move
-from draughtsboard.board.variants import Variant, get_variant
+from draughtsboard.board.game.pdn_writer import write_game
+from draughtsboard.board.game.record import Game, normalise_result
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.position import Move
+from draughtsboard.board.rules.variants import Variant, get_variant
 
 from .journal import Journal, JournalDamagedError, JournalError, load_journal
 

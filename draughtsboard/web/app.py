@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from draughtsboard.board.errors import DraughtsError
+from draughtsboard.board.rules.errors import DraughtsError
 
 STATIC_PACKAGE = ("draughtsboard.web", "static")
 MAX_BODY = 16 * 1024

@@ -4,7 +4,7 @@ feeds the debounced occupancy to a tracker, in virtual time."""
 from draughtsboard.board.ports import Snapshot
 
 
-class Hand:
+class TrackerHand:
     def __init__(self, tracker, step=0.05, missing=()):
         self.tracker = tracker
         self.geometry = tracker.position.variant.geometry

@@ -1,8 +1,8 @@
 """Small helpers that let rule tests set up positions by algebraic square names."""
 
-from draughtsboard.board.fen import parse_fen
-from draughtsboard.board.notation import format_move
-from draughtsboard.board.variants import get_variant
+from draughtsboard.board.rules.fen import parse_fen
+from draughtsboard.board.rules.notation import format_move
+from draughtsboard.board.rules.variants import get_variant
 
 
 def position(variant_name, white=(), black=(), white_kings=(), black_kings=(), to_move="W"):

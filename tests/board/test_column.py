@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from draughtsboard.board.columns import position_of_columns
-from draughtsboard.board.fen import format_fen, parse_fen
-from draughtsboard.board.notation import format_move, parse_move
-from draughtsboard.board.variants import VARIANTS, get_variant
-from draughtsboard.commands.rules import perft
+from draughtsboard.board.rules import Position, initial_position
+from draughtsboard.board.rules.fen import format_fen, parse_fen
+from draughtsboard.board.rules.notation import format_move, parse_move
+from draughtsboard.board.rules.perft import perft
+from draughtsboard.board.rules.variants import VARIANTS, get_variant
 
 TABLES = json.loads((pathlib.Path(__file__).parents[1] / "data" / "perft_columns.json")
                     .read_text())
@@ -50,9 +50,9 @@ def test_numbering_column_as_russian_and_column_7x7_as_lasca():
 
 
 def test_initial_positions():
-    start = COLUMN.initial_position()
+    start = initial_position(COLUMN)
     assert [start.column_at(n) for n in range(1, 33)] == ["b"] * 12 + [""] * 8 + ["w"] * 12
-    start = COLUMN_7X7.initial_position()
+    start = initial_position(COLUMN_7X7)
     assert [start.column_at(n) for n in range(1, 26)] == ["w"] * 11 + [""] * 3 + ["b"] * 11
 
 
@@ -68,7 +68,7 @@ def test_every_variant_has_its_own_pdn_gametype_and_variant_tag():
 
 @pytest.mark.parametrize("name", sorted(SHALLOW))
 def test_perft_from_the_initial_position_matches_the_table(name):
-    start = get_variant(name).initial_position()
+    start = initial_position(get_variant(name))
     depths = range(1, SHALLOW[name] + 1)
     assert [perft(start, depth) for depth in depths] == TABLES[name][:len(depths)]
 
@@ -204,7 +204,7 @@ def _check_consistent(position):
         assert set(content) <= set("wbWB")
         if content:
             assert variant.geometry.board_mask >> bit & 1
-    rebuilt = position_of_columns(variant, columns, position.white_to_move)
+    rebuilt = Position.from_columns(variant, columns, position.white_to_move)
     assert (position.white, position.black, position.kings) == (
         rebuilt.white, rebuilt.black, rebuilt.kings)
     assert parse_fen(variant, format_fen(position)) == position
@@ -216,7 +216,7 @@ def _check_consistent(position):
        choices=st.lists(st.integers(min_value=0, max_value=10_000), max_size=120))
 def test_random_play_conserves_pieces_and_keeps_tops_consistent(name, choices):
     variant = get_variant(name)
-    position = variant.initial_position()
+    position = initial_position(variant)
     pieces = _check_consistent(position)
     white_pieces = sum(c.count("w") + c.count("W") for c in position.columns)
     for choice in choices:

@@ -21,9 +21,10 @@ import pytest
 
 draughts = pytest.importorskip("draughts")
 
-from draughtsboard.board.fen import format_fen  # noqa: E402
-from draughtsboard.board.position import Position  # noqa: E402
-from draughtsboard.board.variants import Variant, get_variant  # noqa: E402
+from draughtsboard.board.rules import initial_position  # noqa: E402
+from draughtsboard.board.rules.fen import format_fen  # noqa: E402
+from draughtsboard.board.rules.position import Position  # noqa: E402
+from draughtsboard.board.rules.variants import Variant, get_variant  # noqa: E402
 
 POSITIONS_PER_VARIANT = 1000
 # Minimum share of hard cases in the sample (the seeded sample has more; see the asserts).
@@ -101,7 +102,7 @@ def sample_positions(variant: Variant, seed: int, wanted: int) -> list[Position]
     rng = random.Random(seed)
     sample: list[Position] = []
     while len(sample) < wanted:
-        position = variant.initial_position()
+        position = initial_position(variant)
         for _ in range(300):
             moves = position.legal_moves()
             interesting = position.kings or (moves and moves[0].captures)
@@ -129,7 +130,7 @@ def test_russian_numbering_maps_through_algebraic_names():
     assert to_theirs[22] == 10  # c3: pydraughts a3 = 9, c3 = 10
     assert all(to_ours[to_theirs[n]] == n for n in range(1, 33))
     # The initial positions agree move for move (white men a3-b4 ... g3-h4).
-    start = get_variant("russian").initial_position()
+    start = initial_position(get_variant("russian"))
     assert ours(start) == theirs(start, to_theirs, to_ours)
 
 

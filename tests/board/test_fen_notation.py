@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from draughtsboard.board.errors import (
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.errors import (
     AmbiguousMoveError,
     DraughtsError,
     IllegalMoveError,
@@ -18,10 +19,10 @@ from draughtsboard.board.errors import (
     InvalidSyntaxError,
     UnknownVariantError,
 )
-from draughtsboard.board.fen import format_fen, parse_fen
-from draughtsboard.board.notation import format_move, parse_move, split_move
-from draughtsboard.board.position import Move
-from draughtsboard.board.variants import get_variant
+from draughtsboard.board.rules.fen import format_fen, parse_fen
+from draughtsboard.board.rules.notation import format_move, parse_move, split_move
+from draughtsboard.board.rules.position import Move
+from draughtsboard.board.rules.variants import get_variant
 
 RUSSIAN = get_variant("russian")
 INTERNATIONAL = get_variant("international")
@@ -42,8 +43,8 @@ def international(text):
 # -- FEN reading -------------------------------------------------------------------------------
 
 def test_ranges_read_as_every_square_of_the_run():
-    assert russian("W:W21-32:B1-12") == RUSSIAN.initial_position()
-    assert international("W:W31-50:B1-20") == INTERNATIONAL.initial_position()
+    assert russian("W:W21-32:B1-12") == initial_position(RUSSIAN)
+    assert international("W:W31-50:B1-20") == initial_position(INTERNATIONAL)
     assert russian("W:W21-23,29:B1-2") == russian("W:W21,22,23,29:B1,2")
 
 
@@ -73,7 +74,7 @@ def test_sections_may_come_in_either_order():
 
 
 def test_lidraughts_move_counters_are_ignored():
-    assert international("W:W31-50:B1-20:H0:F1") == INTERNATIONAL.initial_position()
+    assert international("W:W31-50:B1-20:H0:F1") == initial_position(INTERNATIONAL)
     assert russian("B:W22:B10:H12:F30") == russian("B:W22:B10")
 
 
@@ -87,8 +88,8 @@ def test_an_empty_side_is_allowed():
 # -- FEN writing -------------------------------------------------------------------------------
 
 def test_writing_is_canonical_numbers_runs_and_kings_last():
-    assert format_fen(RUSSIAN.initial_position()) == "W:W21-32:B1-12"
-    assert format_fen(INTERNATIONAL.initial_position()) == "W:W31-50:B1-20"
+    assert format_fen(initial_position(RUSSIAN)) == "W:W21-32:B1-12"
+    assert format_fen(initial_position(INTERNATIONAL)) == "W:W31-50:B1-20"
     assert format_fen(russian(" b:Bd6,Kh8,b8:Wa1,c1,e1,K g3,a3.")) == "B:W21,29-31,K24:B1,10,K4"
     # Two in a row are listed, three or more become a range.
     assert format_fen(international("W:W33,34,K40:B1,2,3")) == "W:W33,34,K40:B1-3"
@@ -97,9 +98,9 @@ def test_writing_is_canonical_numbers_runs_and_kings_last():
 # -- move notation -----------------------------------------------------------------------------
 
 def test_short_form_for_moves_and_captures():
-    start = RUSSIAN.initial_position()
+    start = initial_position(RUSSIAN)
     assert format_move(start, parse_move(start, "c3-d4")) == "c3-d4"
-    assert format_move(INTERNATIONAL.initial_position(),
+    assert format_move(initial_position(INTERNATIONAL),
                        Move((32, 28))) == "32-28"
     capture = russian("W:Wa1:B25,18,11")  # a1 x b2 x d4 x f6 -> g7
     (move,) = capture.legal_moves()
@@ -163,14 +164,14 @@ def test_reading_accepts_x_colon_and_dash_with_spaces():
 
 
 def test_numbers_and_algebraic_names_read_alike_in_russian():
-    start = RUSSIAN.initial_position()
+    start = initial_position(RUSSIAN)
     assert parse_move(start, "22-18") == parse_move(start, "c3-d4") == Move((22, 18))
 
 
 # -- one test per error class ------------------------------------------------------------------
 
 def test_invalid_move_syntax():
-    start = INTERNATIONAL.initial_position()
+    start = initial_position(INTERNATIONAL)
     cases = {
         "32-": "not a move: '32-'",
         "hello": "not a move: 'hello'",
@@ -201,7 +202,7 @@ def test_invalid_fen_syntax():
 
 
 def test_illegal_move_names_the_move_and_the_fen():
-    start = INTERNATIONAL.initial_position()
+    start = initial_position(INTERNATIONAL)
     with pytest.raises(IllegalMoveError) as caught:
         parse_move(start, "46-41")
     error = caught.value

@@ -8,10 +8,10 @@ times, so that no other rule can be the cause.
 
 import pytest
 
-import draughtsboard.board.variants  # noqa: F401  (registers every variant first)
-from draughtsboard.board.draws import UnknownDrawRulesError, draw_rules
-from draughtsboard.board.game import Game
-from draughtsboard.board.variants import get_variant
+import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant first)
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules.draws import UnknownDrawRulesError, draw_rules
+from draughtsboard.board.rules.variants import get_variant
 
 
 def walk(game, plies, allow=lambda game, move: True, men_every=None,

@@ -10,11 +10,12 @@ import re
 
 import pytest
 
-from draughtsboard.board.errors import InvalidFenError, InvalidPositionError
-from draughtsboard.board.fen import format_fen, parse_fen
-from draughtsboard.board.notation import format_move, parse_move
-from draughtsboard.board.variants import get_variant
-from draughtsboard.commands.rules import perft
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.errors import InvalidFenError, InvalidPositionError
+from draughtsboard.board.rules.fen import format_fen, parse_fen
+from draughtsboard.board.rules.notation import format_move, parse_move
+from draughtsboard.board.rules.perft import perft
+from draughtsboard.board.rules.variants import get_variant
 
 TABLES = json.loads((pathlib.Path(__file__).parents[1] / "data" / "perft_columns.json")
                     .read_text())
@@ -49,7 +50,7 @@ def test_lasca_is_a_registered_variant_on_7x7_numbered_from_a1():
 
 
 def test_initial_position_white_on_1_to_11_black_on_15_to_25_white_first():
-    start = LASCA.initial_position()
+    start = initial_position(LASCA)
     assert start.white_to_move
     assert [start.column_at(n) for n in range(1, 26)] == ["w"] * 11 + [""] * 3 + ["b"] * 11
 
@@ -65,7 +66,7 @@ def test_pdn_gametype_is_a_full_spec_for_7x7_algebraic_from_a1_with_a_variant_ta
 # -- perft -------------------------------------------------------------------------------------
 
 def test_perft_from_the_initial_position_matches_the_table():
-    start = LASCA.initial_position()
+    start = initial_position(LASCA)
     table = TABLES["lasca"]
     assert [perft(start, depth) for depth in range(1, 11)] == table[:10]
 

@@ -5,10 +5,10 @@ import pathlib
 
 import pytest
 
-import draughtsboard.board.variants  # noqa: F401  (registers every variant first)
-from draughtsboard.board.pdn import decode_pdn, read_pdn
-from draughtsboard.board.pdn_writer import write_game, write_games
-from draughtsboard.board.variants import get_variant
+import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant first)
+from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
+from draughtsboard.board.game.pdn_writer import write_game, write_games
+from draughtsboard.board.rules.variants import get_variant
 
 DATA = pathlib.Path(__file__).parent.parent / "data"
 SHARED = {

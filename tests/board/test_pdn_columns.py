@@ -5,17 +5,18 @@ import random
 
 import pytest
 
-from draughtsboard.board.game import Game
-from draughtsboard.board.pdn import read_pdn
-from draughtsboard.board.pdn_writer import write_game
+from draughtsboard.board.game.pdn_reader import read_pdn
+from draughtsboard.board.game.pdn_writer import write_game
+from draughtsboard.board.game.record import Game
 from draughtsboard.board.replay import random_game
-from draughtsboard.board.variants import get_variant
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.variants import get_variant
 
 
 @pytest.mark.parametrize("name", ["lasca", "column", "column-7x7"])
 def test_column_game_round_trips_through_pdn(name):
     variant = get_variant(name)
-    start = variant.initial_position()
+    start = initial_position(variant)
     moves = random_game(start, random.Random(5), max_plies=80)
     game = Game(variant, tags={"White": "W", "Black": "B", "Event": "test"})
     for ply, move in enumerate(moves):

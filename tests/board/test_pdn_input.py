@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import draughtsboard.board.variants  # noqa: F401  (registers every variant first)
-from draughtsboard.board.pdn import PdnError, decode_pdn, read_pdn, tokenize
-from draughtsboard.board.pdn_writer import write_game
-from draughtsboard.board.variants import get_variant
+import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant first)
+from draughtsboard.board.game.pdn_reader import PdnError, decode_pdn, read_pdn, tokenize
+from draughtsboard.board.game.pdn_writer import write_game
+from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.commands import pdn as pdn_command
 
 DATA = pathlib.Path(__file__).parent.parent / "data"

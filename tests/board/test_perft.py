@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
-from draughtsboard.board.variants import get_variant
-from draughtsboard.commands.rules import perft
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.perft import perft
+from draughtsboard.board.rules.variants import get_variant
 
 TABLES = json.loads((pathlib.Path(__file__).parents[1] / "data" / "perft.json").read_text())
 SHALLOW = {"russian": 6, "international": 5}
@@ -17,13 +18,13 @@ SHALLOW = {"russian": 6, "international": 5}
 
 @pytest.mark.parametrize("variant_name", sorted(SHALLOW))
 def test_perft_matches_published_table(variant_name):
-    start = get_variant(variant_name).initial_position()
+    start = initial_position(get_variant(variant_name))
     for depth in range(1, SHALLOW[variant_name] + 1):
         assert perft(start, depth) == TABLES[variant_name][depth - 1], f"depth {depth}"
 
 
 def test_perft_depth_zero_is_one_node():
-    assert perft(get_variant("russian").initial_position(), 0) == 1
+    assert perft(initial_position(get_variant("russian")), 0) == 1
 
 
 def test_perft_command_prints_depth_nodes_seconds():

@@ -15,11 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from draughtsboard.board.fen import format_fen, parse_fen
-from draughtsboard.board.notation import format_move, parse_move
-from draughtsboard.board.position import Position
-from draughtsboard.board.variants import get_variant
-from draughtsboard.commands.rules import perft
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.fen import format_fen, parse_fen
+from draughtsboard.board.rules.notation import format_move, parse_move
+from draughtsboard.board.rules.perft import perft
+from draughtsboard.board.rules.position import Position
+from draughtsboard.board.rules.variants import get_variant
 
 VARIANTS = ["russian", "international"]
 
@@ -34,7 +35,7 @@ def walk(variant_name: str, seed: int) -> list[Position]:
     """The positions of a seeded random game (stops when the game is over)."""
     variant = get_variant(variant_name)
     rng = random.Random(seed)
-    position = variant.initial_position()
+    position = initial_position(variant)
     positions = [position]
     for _ in range(MAX_PLIES):
         moves = position.legal_moves()

@@ -4,7 +4,7 @@ Squares are algebraic from White's side; `summary` lists each legal move as
 (start, end, captured squares).
 """
 
-from draughtsboard.board.notation import parse_move
+from draughtsboard.board.rules.notation import parse_move
 
 from .helpers import notations, position, summary
 

@@ -13,9 +13,9 @@ from dataclasses import replace
 
 import pytest
 
-from draughtsboard.board.fen import format_fen, parse_fen
-from draughtsboard.board.notation import format_move, parse_move, parse_square
-from draughtsboard.board.variants import get_variant
+from draughtsboard.board.rules.fen import format_fen, parse_fen
+from draughtsboard.board.rules.notation import format_move, parse_move, parse_square
+from draughtsboard.board.rules.variants import get_variant
 
 DATA = json.loads(
     (pathlib.Path(__file__).parents[1] / "data" / "seed-examples.json").read_text("utf-8"))

@@ -1,19 +1,20 @@
 """Scenario tests of the move tracker, one per behaviour of the board's specification,
 written as a hand's actions with the moves and LED intents expected."""
 
-from draughtsboard.board.fen import parse_fen
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.fen import parse_fen
+from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import Mode, State, Tracker, format_transition_table
-from draughtsboard.board.variants import get_variant
 
-from .hand import Hand
+from .hand import TrackerHand
 
 OPENING = "1. c3-d4 d6-e5 2. b2-c3 e7-d6 3. e3-f4 b6-a5 4. f2-e3 c7-b6 5. c1-b2 b6-c5"
 
 
 def russian(mode=Mode.TOURNAMENT, fen=None, check_start=False, missing=()):
     variant = get_variant("russian")
-    position = variant.initial_position() if fen is None else parse_fen(variant, fen)
-    return Hand(Tracker(position, mode, check_start=check_start), missing=missing)
+    position = initial_position(variant) if fen is None else parse_fen(variant, fen)
+    return TrackerHand(Tracker(position, mode, check_start=check_start), missing=missing)
 
 
 def play_text(hand, text):
@@ -33,7 +34,7 @@ def play_text(hand, text):
 
 def _captures_of(hand, squares):
     position = hand.tracker.position
-    from draughtsboard.board.notation import parse_move
+    from draughtsboard.board.rules.notation import parse_move
 
     return parse_move(position, ":".join(squares)).captures
 
@@ -129,7 +130,7 @@ def test_takeback_in_training_restores_the_previous_position():
     hand.move("d4", "c3")
     kinds = [e.kind for e in hand.events if e.kind in ("move", "takeback")]
     assert kinds == ["move", "takeback"]
-    assert hand.tracker.position == get_variant("russian").initial_position()
+    assert hand.tracker.position == initial_position(get_variant("russian"))
 
 
 def test_takeback_is_illegal_in_tournament():
@@ -181,7 +182,7 @@ def test_international_capture_of_fewer_pieces_than_the_majority_is_illegal():
     geometry = variant.geometry
     squares = {name: geometry.number_of_name(name) for name in ("a3", "g3", "b4", "f4", "f6")}
     fen = f"W:W{squares['a3']},{squares['g3']}:B{squares['b4']},{squares['f4']},{squares['f6']}"
-    hand = Hand(Tracker(parse_fen(variant, fen), Mode.TOURNAMENT, check_start=False))
+    hand = TrackerHand(Tracker(parse_fen(variant, fen), Mode.TOURNAMENT, check_start=False))
     hand.move("a3", "c5")
     assert hand.tracker.state is State.ILLEGAL
     assert hand.intent("illegal") == ["c5"]
@@ -193,8 +194,8 @@ def test_international_capture_of_fewer_pieces_than_the_majority_is_illegal():
 
 def lasca(fen=None, mode=Mode.TOURNAMENT):
     variant = get_variant("lasca")
-    position = variant.initial_position() if fen is None else parse_fen(variant, fen)
-    return Hand(Tracker(position, mode, check_start=False))
+    position = initial_position(variant) if fen is None else parse_fen(variant, fen)
+    return TrackerHand(Tracker(position, mode, check_start=False))
 
 
 def test_lasca_illegal_move_and_its_restore():

@@ -5,8 +5,8 @@ import pathlib
 
 import pytest
 
-from draughtsboard.board.geometry import Numbering, geometry_for_variant
 from draughtsboard.board.ports import LedFrame, LedPattern
+from draughtsboard.board.rules.geometry import Numbering, geometry_for_variant
 from draughtsboard.firmware_bridge import codec
 from draughtsboard.firmware_bridge.fakepins import FakePins, StaticSwitches
 from draughtsboard.firmware_bridge.firmware import core, wire

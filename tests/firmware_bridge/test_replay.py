@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from draughtsboard.board.fen import parse_fen
-from draughtsboard.board.hand_script import Hand
-from draughtsboard.board.pdn import decode_pdn, read_pdn
-from draughtsboard.board.position import Move
+from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
 from draughtsboard.board.replay import replay_game
+from draughtsboard.board.replay.hand import ScriptedHand
+from draughtsboard.board.rules.fen import parse_fen
+from draughtsboard.board.rules.position import Move
+from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import FlagEvent, Mode, Tracker
-from draughtsboard.board.variants import get_variant
 from draughtsboard.cli import _EmulatedVirtualBoard
 
 DATA = pathlib.Path(__file__).parents[1] / "data"
@@ -89,7 +89,8 @@ def the_capture_with_a_reset(reset_between, fault_rate=0.0, seed=0):
     table = Table(position, fault_rate, seed)
     table.run_until(0.2)
     assert table.tracker.state.value == "ready"
-    actions, done = Hand(random.Random(seed) if seed else None).play(position, THE_CAPTURE, 0.3)
+    hand = ScriptedHand(random.Random(seed) if seed else None)
+    actions, done = hand.play(position, THE_CAPTURE, 0.3)
     for action in actions:
         table.board.schedule(action.at, action.square, action.closed)
     times = sorted({action.at for action in actions})

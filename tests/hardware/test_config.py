@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from draughtsboard.board.geometry import geometry_for_variant
+from draughtsboard.board.rules.geometry import geometry_for_variant
 from draughtsboard.hardware.config import ConfigError, builtin_config, load_config, parse_config
 from draughtsboard.hardware.layout import CORNERS, LINES, corner_map
 

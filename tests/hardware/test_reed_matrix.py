@@ -66,7 +66,7 @@ def test_every_square_is_seen_on_its_own_bit(config):
 @pytest.mark.parametrize("polarity", [True, False])
 def test_any_wiring_and_polarity_reads_the_same_squares(origin, rows_along, polarity):
     base = builtin_config("russian")
-    from draughtsboard.board.geometry import geometry_for_variant
+    from draughtsboard.board.rules.geometry import geometry_for_variant
 
     matrix = dataclasses.replace(
         base.matrix, active_low=polarity,

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-import draughtsboard.board.variants  # noqa: F401  (registers every variant first)
-from draughtsboard.board.errors import IllegalMoveError
-from draughtsboard.board.pdn import read_pdn
+import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant first)
+from draughtsboard.board.game.pdn_reader import read_pdn
+from draughtsboard.board.rules.errors import IllegalMoveError
 from draughtsboard.commands import pdn as pdn_command
 from draughtsboard.recording import Journal, JournalDamagedError, Recorder, default_data_dir
 from draughtsboard.recording.journal import encode_record, load_journal
@@ -188,7 +188,7 @@ def test_crash_benchmark_in_small(tmp_path):
 
 
 def test_an_amended_move_is_recorded_as_an_amendment_not_a_takeback(tmp_path):
-    from draughtsboard.board.variants import get_variant
+    from draughtsboard.board.rules.variants import get_variant
     from draughtsboard.recording.recorder import Recorder
 
     recorder = Recorder(tmp_path)

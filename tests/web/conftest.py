@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import State
-from draughtsboard.board.variants import get_variant
 from draughtsboard.hardware.backends import open_simulated_board
 from draughtsboard.play import PlaySession
 from draughtsboard.recording import Recorder
@@ -16,7 +17,7 @@ def session(tmp_path):
     """A live session on the simulated board (scan thread on the monotonic clock)."""
     variant = get_variant("russian")
     occupied = [n for n in variant.geometry.numbers
-                if variant.initial_position().occupancy() >> (n - 1) & 1]
+                if initial_position(variant).occupancy() >> (n - 1) & 1]
     board = open_simulated_board("russian", occupied=occupied, real_time=True)
     recorder = Recorder(tmp_path / "data")
     play = PlaySession("russian", board, board, recorder, hands=board.simulation,

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from draughtsboard.board.pdn import read_pdn
+from draughtsboard.board.game.pdn_reader import read_pdn
 
 from .helpers import TOKEN, XSS, PlayProcess
 

@@ -8,7 +8,7 @@ that count moves.
 Every rule is a predicate on the position (what material is on the board) plus a reset
 condition on the move (a capture, a promotion, a man moved). Its counter is the number of
 consecutive plies since the first position in which the predicate held without a reset;
-``None`` while the predicate does not hold. RULES.md counts "a move" as a move by each
+``None`` while the predicate does not hold. docs/rules.md counts "a move" as a move by each
 side, so a rule of N moves fires when its counter reaches 2N plies. Counting plies rather
 than one side's moves makes the threshold the same whichever side was to move when the
 material arose.
@@ -127,7 +127,8 @@ def _on_main_road(position: Position, material: Material) -> bool:
 
 
 def _seed_2008_endings(position: Position, material: Material) -> bool:
-    """Two kings and a man, or a king and two men, against a king (seed 001, 40.9)."""
+    """Two kings and a man, or a king and two men, against a king (the 2008
+    differences article, 40.9: docs/rules.md)."""
     (men, kings), weak = material.sides()
     return weak == (0, 1) and (men, kings) in ((1, 2), (2, 1))
 

@@ -1,31 +1,48 @@
-"""Position text: PDN 3.0 FEN for single-piece games.
+"""Position text: reading PDN 3.0 FEN, and the column games' position text.
 
-``W:W31-50:B1-20``: side to move, then each side's squares, ``K`` before a king, ranges
-of numbers allowed. Russian squares may be numbers (1 = b8) or algebraic (``c3``).
+* FEN, for single-piece games: ``W:W31-50:B1-20``: side to move, then each side's
+  squares, ``K`` before a king, ranges of numbers allowed. Russian squares may be numbers
+  (1 = b8) or algebraic (``c3``).
+* Column games: ``W:a1=w,c3=wbB,...``: side to move, then each occupied square as
+  ``square=column``, the column listed top first (``w``/``b`` men, ``W``/``B`` officers);
+  squares algebraic or by the variant's numbers (docs/columns.md).
+
 Reading is tolerant (spaces, a trailing full stop, sections in either order, lidraughts'
-``H``/``F`` counters ignored); writing is canonical. Column games have their own text
-(`columns`), chosen by the variant's ``holds_columns``.
+``H``/``F`` counters ignored). Writing is the position's own job (`Position.fen`, always
+canonical); `format_fen` is the same as a function.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
 
+from .columns import PIECES
 from .errors import InvalidFenError, InvalidPositionError
-from .geometry import iter_bits
+from .geometry import Geometry, iter_bits
 from .position import Position
 from .variants import Variant
 
 _SQUARE = re.compile(r"^(K?)([a-z]\d{1,2}|\d{1,2})(?:-(\d{1,2}))?$", re.IGNORECASE)
 _COUNTER = re.compile(r"^[HF]\d+$", re.IGNORECASE)
+_COLUMN_TOKEN = re.compile(r"^([a-z]\d{1,2}|\d{1,3})\s*[=:]\s*(.*)$", re.IGNORECASE)
+
+
+@cache
+def initial_position(variant: Variant) -> Position:
+    """The start position of a variant (read once from its ``initial_fen``)."""
+    return parse_fen(variant, variant.initial_fen)
+
+
+def format_fen(position: Position) -> str:
+    """The canonical text of a position (`Position.fen`)."""
+    return position.fen()
 
 
 def parse_fen(variant: Variant, text: str) -> Position:
     """Read a position; `InvalidFenError` for bad syntax, `InvalidPositionError` for an
     impossible position. Both messages quote the offending part."""
     if variant.holds_columns:
-        from .columns import parse_column_text
-
         return parse_column_text(variant, text)
     source = text
     text = text.strip().rstrip(".").strip().strip('"').strip()
@@ -121,34 +138,63 @@ def _square_name(variant: Variant, number: int) -> str:
     return variant.geometry.name(number) if variant.algebraic_moves else str(number)
 
 
-def format_fen(position: Position) -> str:
-    """Canonical FEN: numbers ascending, runs of three or more men as ranges."""
-    variant = position.variant
-    if variant.holds_columns:
-        from .columns import format_column_text
+# -- column games ------------------------------------------------------------------------
 
-        return format_column_text(position)
+def parse_column_text(variant: Variant, text: str) -> Position:
+    """Read ``W:a1=w,c3=wbB,...``; `InvalidFenError` for a token that cannot be read,
+    `InvalidPositionError` for a square given twice or too many pieces. Each message
+    quotes the whole text and names the bad token."""
+    source = text
+    text = text.strip().rstrip(".").strip().strip('"').strip().rstrip(".").strip()
+    if not text:
+        raise InvalidFenError("empty position text")
+    side, _, body = text.partition(":")
+    side = side.strip().upper()
+    if side not in ("W", "B"):
+        raise InvalidFenError(
+            f"position {source!r}: side to move must be W or B, got {side or text!r}")
     geometry = variant.geometry
-    parts = ["W" if position.white_to_move else "B"]
-    for colour, pieces in (("W", position.white), ("B", position.black)):
-        men = sorted(geometry.number_of_bit[b] for b in iter_bits(pieces & ~position.kings))
-        kings = sorted(geometry.number_of_bit[b] for b in iter_bits(pieces & position.kings))
-        items = _ranges(men) + [f"K{number}" for number in kings]
-        parts.append(colour + ",".join(items))
-    return ":".join(parts)
+    columns = [""] * len(geometry.number_of_bit)
+    for token in body.split(","):
+        token = token.strip()
+        if not token:
+            continue
+        match = _COLUMN_TOKEN.match(token)
+        if not match:
+            raise InvalidFenError(
+                f"position {source!r}: bad token {token!r} (expected square=column, "
+                f"e.g. d4=wbB)")
+        square, column = match.group(1), match.group(2).strip()
+        bit = _square_bit(geometry, source, square)
+        if not column:
+            raise InvalidFenError(f"position {source!r}: empty column in {token!r}")
+        for letter in column:
+            if letter not in PIECES:
+                raise InvalidFenError(
+                    f"position {source!r}: unknown piece {letter!r} in {token!r} "
+                    f"(w, b men; W, B officers)")
+        if columns[bit]:
+            raise InvalidPositionError(
+                f"position {source!r}: square {geometry.name_of_bit[bit]} given twice")
+        columns[bit] = column
+    for colour, letters in (("White", "wW"), ("Black", "bB")):
+        count = sum(column.count(letters[0]) + column.count(letters[1]) for column in columns)
+        if count > variant.pieces_per_side:
+            raise InvalidPositionError(
+                f"position {source!r}: {colour} has {count} pieces, "
+                f"at most {variant.pieces_per_side}")
+    return Position.from_columns(variant, columns, side == "W")
 
 
-def _ranges(numbers: list[int]) -> list[str]:
-    items: list[str] = []
-    i = 0
-    while i < len(numbers):
-        j = i
-        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
-            j += 1
-        if j - i >= 2:
-            items.append(f"{numbers[i]}-{numbers[j]}")
-            i = j + 1
-        else:
-            items.append(str(numbers[i]))
-            i += 1
-    return items
+def _square_bit(geometry: Geometry, source: str, square: str) -> int:
+    if square.isdigit():
+        number = int(square)
+        if not 1 <= number <= geometry.square_count:
+            raise InvalidFenError(
+                f"position {source!r}: square {square!r} is not on the board "
+                f"(1-{geometry.square_count})")
+        return geometry.bit_of_number[number]
+    bit = geometry.bit_of_name.get(square.lower())
+    if bit is None:
+        raise InvalidFenError(f"position {source!r}: {square!r} is not a playable square")
+    return bit

@@ -12,31 +12,28 @@ last), ``captured`` the jumped squares in the order taken. Public code sees `Mov
 values instead; raw moves exist so that perft and the tracker's per-position tables do
 no allocation they do not need.
 
-Capture rules (RULES.md): capturing is compulsory and goes on to the end; turkish strike,
-so a jumped piece stays on its square until the move is over, blocks the way and cannot
-be jumped twice, while the start square counts as empty; a flying king that can go on
-capturing must land on a square from which it can; what a man reaching the last row
-during a capture does, and which complete captures are legal, are the variant's hooks.
+Capture rules (docs/rules.md): capturing is compulsory and goes on to the end; turkish
+strike, so a jumped piece stays on its square until the move is over, blocks the way and
+cannot be jumped twice, while the start square counts as empty; a flying king that can go
+on capturing must land on a square from which it can; what a man reaching the last row
+during a capture does, and whether the majority rule picks among complete captures, are
+read from the `Variant`. The generator returns raw moves and bitboards only: `Position`
+builds positions from them, and `generators.generator_for` finds a variant's generator.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .geometry import DIRECTIONS, NE, NW, SE, SW
-
-if TYPE_CHECKING:
-    from .variants import Variant
+from .variants import CapturePromotion, Variant
 
 RawMove = tuple  # (start, end, captured_mask, promotes, landings, captured)
+Bitboards = tuple  # (own, enemy, kings, columns): a position's pieces after a raw move
 
 
 class MoveGenerator:
     """Legal moves of one variant; built once per variant, holds only constant tables."""
 
     def __init__(self, variant: Variant) -> None:
-        from .variants import CapturePromotion
-
         geometry = variant.geometry
         size = geometry.size
         self.variant = variant
@@ -75,7 +72,7 @@ class MoveGenerator:
         )
         self._crowning_ends_move = variant.capture_promotion is CapturePromotion.ENDS_THE_MOVE
         self._distinct_by_path = variant.holds_columns
-        self._select = variant.select_captures
+        self._majority_rule = variant.majority_rule
         # For each square: the (victim, victim_bit, landing) of every jump a king there
         # could make if kings do not fly, in the order of `geometry.rays`.
         self._king_jumps = tuple(
@@ -247,7 +244,7 @@ class MoveGenerator:
     # -- captures ---------------------------------------------------------------------------
 
     def captures(self, own: int, enemy: int, kings: int, white: bool) -> list[RawMove]:
-        """Every complete capture sequence allowed by the variant's selection hook."""
+        """Every complete capture sequence that is legal (the majority rule applied)."""
         sources = self.capture_sources(own, enemy, kings, white)
         return self._captures_from(sources, own, enemy, kings, white) if sources else []
 
@@ -265,7 +262,11 @@ class MoveGenerator:
             else:
                 self._man_walk(start, start, white, occupied, enemy, 0, (), (), found)
         moves = list(found.values())
-        return self._select(moves) if len(moves) > 1 else moves
+        if self._majority_rule and len(moves) > 1:
+            # The majority rule: only the captures that take the most pieces are legal.
+            most = max(len(move[5]) for move in moves)
+            return [move for move in moves if len(move[5]) == most]
+        return moves
 
     def _capturing_men(self, men: int, enemy: int, empty: int, white: bool) -> int:
         """The men with at least one first jump: an enemy next to them and an empty square
@@ -596,16 +597,15 @@ class MoveGenerator:
                 total += next_ply(enemy & ~captured_mask, new_own, new_kings, not white, deeper)
         return total
 
-    def play(self, position, raw: RawMove):
-        """The `Position` after a raw move (hook: column games replace this)."""
-        from .position import Position
-
-        own, enemy, kings = self.play_pieces(position.own, position.enemy, position.kings, raw)
-        if position.white_to_move:
-            return Position(self.variant, own, enemy, kings, False)
-        return Position(self.variant, enemy, own, kings, True)
+    def apply(self, own: int, enemy: int, kings: int, columns: tuple[str, ...] | None,
+              raw: RawMove) -> Bitboards:
+        """The mover's (own, enemy, kings) and the columns after a raw move (``columns``
+        is ``None`` in single-piece games). `Position.play` builds the position from
+        these; column games replace this method."""
+        return (*self.play_pieces(own, enemy, kings, raw), columns)
 
     def perft_position(self, position, depth: int) -> int:
-        """Perft from a `Position` (hook: column games count on their own state)."""
+        """Perft from anything with a position's ``own``, ``enemy``, ``kings`` and
+        ``white_to_move`` (hook: column games count on their columns too)."""
         return self.perft(position.own, position.enemy, position.kings,
                           position.white_to_move, depth)

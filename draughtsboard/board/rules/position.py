@@ -1,11 +1,21 @@
-"""Position and Move: the immutable values the rest of the product passes around."""
+"""Position and Move: the immutable values the rest of the product passes around.
+
+A `Position` asks its variant's generator (`generators.generator_for`) for raw moves and
+the bitboards after one, and builds the next position itself. It also writes its own text
+(`Position.fen`: FEN for single-piece games, ``W:a1=w,c3=wbB`` for column games); reading
+a text into a position is `fen.parse_fen`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import NamedTuple
 
+from .columns import OFFICER, WHITE_PIECE
 from .errors import IllegalMoveError
+from .generators import generator_for
+from .geometry import iter_bits
 from .movegen import RawMove
 from .variants import Variant
 
@@ -48,7 +58,7 @@ class Position:
     Immutable and hashable (repetition detection keys on it). Bitboards use the engine's
     layout (`geometry.Geometry`); `columns` is ``None`` for single-piece games, else a
     tuple indexed by bit index of column strings listed top first (``'wbB'``), ``''`` for
-    an empty square. Build positions with `fen.parse_fen` or `Variant.initial_position`.
+    an empty square. Build positions with `fen.parse_fen` or `fen.initial_position`.
     """
 
     __slots__ = ("variant", "white", "black", "kings", "white_to_move", "columns", "_hash",
@@ -80,9 +90,44 @@ class Position:
                 and self.columns == other.columns)
 
     def __repr__(self) -> str:
-        from .fen import format_fen
+        return f"Position({self.variant.name!r}, {self.fen()!r})"
 
-        return f"Position({self.variant.name!r}, {format_fen(self)!r})"
+    @classmethod
+    def from_columns(cls, variant: Variant, columns: Sequence[str],
+                     white_to_move: bool) -> Position:
+        """A column-game position from its columns indexed by bit index (the top-piece
+        bitboards are derived from them)."""
+        white = black = kings = 0
+        for bit, column in enumerate(columns):
+            if not column:
+                continue
+            top = column[0]
+            if WHITE_PIECE[top]:
+                white |= 1 << bit
+            else:
+                black |= 1 << bit
+            if OFFICER[top]:
+                kings |= 1 << bit
+        return cls(variant, white, black, kings, white_to_move, tuple(columns))
+
+    # -- text ------------------------------------------------------------------------------
+
+    def fen(self) -> str:
+        """The position's canonical text: PDN FEN (numbers ascending, runs of three or
+        more men as ranges, ``K`` before a king) or, for column games, each occupied
+        square as ``square=column`` with algebraic squares from a1 rank by rank."""
+        if self.columns is not None:
+            names = self.variant.geometry.name_of_bit
+            items = [f"{names[bit]}={column}" for bit, column in enumerate(self.columns)
+                     if column]
+            return ("W" if self.white_to_move else "B") + ":" + ",".join(items)
+        number_of_bit = self.variant.geometry.number_of_bit
+        parts = ["W" if self.white_to_move else "B"]
+        for colour, pieces in (("W", self.white), ("B", self.black)):
+            men = sorted(number_of_bit[b] for b in iter_bits(pieces & ~self.kings))
+            kings = sorted(number_of_bit[b] for b in iter_bits(pieces & self.kings))
+            parts.append(colour + ",".join(_ranges(men) + [f"K{number}" for number in kings]))
+        return ":".join(parts)
 
     # -- the side to move's view -----------------------------------------------------------
 
@@ -98,7 +143,7 @@ class Position:
 
     @cached_property
     def _raw_moves(self) -> dict[Move, RawMove]:
-        generator = self.variant.generator
+        generator = generator_for(self.variant)
         raws = generator.legal(self.own, self.enemy, self.kings, self.white_to_move)
         to_move = self.move_of_raw
         quiet = generator.quiet_move_values  # (start, end) -> Move, shared by positions
@@ -129,13 +174,15 @@ class Position:
         """The position after a legal move; `IllegalMoveError` (with the FEN) otherwise."""
         raw = self._raw_moves.get(move)
         if raw is None:
-            from .fen import format_fen
-
-            raise IllegalMoveError(str(move), format_fen(self), "not among the legal moves")
-        return self.variant.generator.play(self, raw)
+            raise IllegalMoveError(str(move), self.fen(), "not among the legal moves")
+        own, enemy, kings, columns = generator_for(self.variant).apply(
+            self.own, self.enemy, self.kings, self.columns, raw)
+        if self.white_to_move:
+            return Position(self.variant, own, enemy, kings, False, columns)
+        return Position(self.variant, enemy, own, kings, True, columns)
 
     def is_game_over(self) -> bool:
-        """No legal move: the side to move has lost (RULES.md, all games)."""
+        """No legal move: the side to move has lost (docs/rules.md, all games)."""
         return not self._raw_moves
 
     # -- what the sensors can check ------------------------------------------------------------
@@ -159,6 +206,23 @@ class Position:
         if self.columns is not None:
             return self.columns[self.variant.geometry.bit_of_number[square]]
         return self.piece_at(square) or ""
+
+
+def _ranges(numbers: list[int]) -> list[str]:
+    """Sorted square numbers with runs of three or more written as ranges (``21-32``)."""
+    items: list[str] = []
+    i = 0
+    while i < len(numbers):
+        j = i
+        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
+            j += 1
+        if j - i >= 2:
+            items.append(f"{numbers[i]}-{numbers[j]}")
+            i = j + 1
+        else:
+            items.append(str(numbers[i]))
+            i += 1
+    return items
 
 
 __all__ = ["Move", "Position"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..ports import LedSink, SensorSource, Snapshot
 from .leds import render
-from .ports import LedSink, SensorSource, Snapshot
 from .tracker import LedEvent, Tracker, TrackerEvent
 
 RecordCallback = Callable[[TrackerEvent], None]

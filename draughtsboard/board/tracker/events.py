@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .position import Position
+from ..rules.position import Position
 
 INTENTS = ("illegal", "must_capture", "restore", "destination", "path", "last_move",
            "ambiguous", "game_over")

@@ -16,14 +16,15 @@ file, game number, line, column and the offending token. The writer is `pdn_writ
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .errors import DraughtsError
-from .game import DERIVED_TAGS, Game, InvalidResultError, normalise_result
-from .notation import format_move, parse_move
-from .position import Position
-from .variants import VARIANTS, Variant
+from ..rules.errors import DraughtsError
+from ..rules.notation import format_move, parse_move
+from ..rules.position import Position
+from ..rules.variants import VARIANTS, Variant
+from .record import DERIVED_TAGS, Game, InvalidResultError, move_number, normalise_result
 
 
 class PdnError(DraughtsError):
@@ -206,8 +207,6 @@ class _Lines:
         self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
 
     def locate(self, offset: int) -> tuple[int, int]:
-        from bisect import bisect_right
-
         index = bisect_right(self.starts, offset) - 1
         return index + 1, offset - self.starts[index] + 1
 
@@ -418,11 +417,6 @@ class _Reader:
             changes["comment"] = f"{last.comment} {text}".strip()
         if changes:
             game.replace_last(**changes)
-
-
-def move_number(white_starts: bool, ply: int) -> int:
-    """PDN move number of the move at 0-based ``ply`` from a start with this side to move."""
-    return (ply + (0 if white_starts else 1)) // 2 + 1
 
 
 def _game_end(tokens: list[Token]) -> int:

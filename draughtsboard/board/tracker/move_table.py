@@ -9,9 +9,9 @@ sensors deliver, so the per-snapshot work is a few integer operations and dict l
 
 from __future__ import annotations
 
-from .notation import format_move, traversed_squares
-from .ports import mask_from_squares
-from .position import Move, Position
+from ..ports import mask_from_squares
+from ..rules.notation import format_move, traversed_squares
+from ..rules.position import Move, Position
 
 
 class MoveShape:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .notation import traversed_squares
-from .position import Move, Position
+from ..rules.notation import traversed_squares
+from ..rules.position import Move, Position
 
 BOUNCE_INTERVAL = 0.0005  # seconds between the flips of a bouncing reed
 BRUSH_TIME = 0.002  # a hand passing over a switch closes it this briefly
@@ -42,7 +42,7 @@ class NoiseStats:
     unrelated_lifts: int = 0
 
 
-class Hand:
+class ScriptedHand:
     """Turns moves into timed switch actions. ``rng`` None: a tidy hand, no noise."""
 
     def __init__(self, rng: random.Random | None = None, *, pace: float = 0.25) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .ports import LedFrame, LedPattern
+from ..ports import LedFrame, LedPattern
 
 # Most urgent first: (intent, pattern, colour).
 STYLE: tuple[tuple[str, LedPattern, str], ...] = (

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from .draws import Counters, DrawRules, draw_rules
-from .errors import DraughtsError
-from .fen import format_fen, parse_fen
-from .notation import format_move, parse_move
-from .position import Move, Position
-from .variants import Variant
+from ..rules.draws import Counters, DrawRules, draw_rules
+from ..rules.errors import DraughtsError
+from ..rules.fen import format_fen, initial_position, parse_fen
+from ..rules.notation import format_move, parse_move
+from ..rules.position import Move, Position
+from ..rules.variants import Variant
 
 # Tags in the order the writer puts them (PDN's seven-tag roster, then ours).
 STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Board", "TimeControl")
@@ -49,6 +49,11 @@ def normalise_result(variant: Variant, text: str) -> str | None:
         raise InvalidResultError(
             f"{text!r} is not a result (expected {', '.join(variant.results)}, 0-0 or *)"
         ) from None
+
+
+def move_number(white_starts: bool, ply: int) -> int:
+    """PDN move number of the move at 0-based ``ply`` from a start with this side to move."""
+    return (ply + (0 if white_starts else 1)) // 2 + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +106,7 @@ class Game:
 
     def __post_init__(self) -> None:
         if self.start is None:
-            self.start = self.variant.initial_position()
+            self.start = initial_position(self.variant)
         self.rules: DrawRules = draw_rules(self.variant.draw_rules, self.draw_preset)
         self._positions: list[Position] = [self.start]
         self._counters: list[Counters] = [self.rules.initial(self.start)]
@@ -132,7 +137,7 @@ class Game:
 
     @property
     def starts_from_initial(self) -> bool:
-        return self.start == self.variant.initial_position()
+        return self.start == initial_position(self.variant)
 
     @property
     def start_fen(self) -> str:

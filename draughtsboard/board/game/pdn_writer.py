@@ -19,8 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from .game import STANDARD_TAGS, Game, GameEvent
-from .pdn import move_number
+from .record import STANDARD_TAGS, Game, GameEvent, move_number
 
 LINE_WIDTH = 79
 

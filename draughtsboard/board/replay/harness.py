@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .hand_script import Hand
-from .ports import Snapshot
-from .position import Move, Position
-from .tracker import FlagEvent, Mode, Tracker
+from ..ports import Snapshot
+from ..rules.position import Move, Position
+from ..tracker import FlagEvent, Mode, Tracker
+from .hand import ScriptedHand
 
 
 class VirtualBoard(Protocol):
@@ -86,7 +86,7 @@ def replay_game(name: str, start: Position, moves: list[Move], open_board: OpenB
 def _run(report: GameReport, board: VirtualBoard, start: Position, moves: list[Move],
          noise_seed: int | None, mode: Mode) -> None:
     rng = random.Random(noise_seed) if noise_seed is not None else None
-    hand = Hand(rng)
+    hand = ScriptedHand(rng)
     tracker = Tracker(start, mode, check_start=True)
     period = board.scan_period
     now = 0.0

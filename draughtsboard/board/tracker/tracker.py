@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .move_table import MoveShape, MoveTable
-from .ports import Snapshot, mask_from_squares, squares_from_mask
-from .position import Position
-from .tracker_events import (
-    INTENTS,
+from ..ports import Snapshot, mask_from_squares, squares_from_mask
+from ..rules.notation import format_square
+from ..rules.position import Position
+from .events import (
     FlagEvent,
     GameOverEvent,
     LedEvent,
@@ -31,21 +30,13 @@ from .tracker_events import (
     TakebackEvent,
     TrackerEvent,
 )
-from .tracker_states import (
-    TRANSITIONS,
+from .move_table import MoveShape, MoveTable
+from .states import (
     Mode,
     Observation,
     State,
-    format_transition_table,
     next_state,
 )
-
-__all__ = [
-    "INTENTS", "TRANSITIONS", "FlagEvent", "GameOverEvent", "LedEvent", "Mode", "MoveEvent",
-    "Observation", "State", "TakebackEvent", "Tracker", "TrackerEvent",
-    "format_transition_table", "next_state",
-]
-
 
 # -- the tracker ----------------------------------------------------------------------------
 
@@ -434,8 +425,6 @@ class Tracker:
             self._progress.touched_non_capturing = True
 
     def _describe_illegal(self, removed: int, added: int) -> str:
-        from .notation import format_square
-
         variant = self.position.variant
         start = squares_from_mask(removed)[0]
         end = squares_from_mask(added)[0]

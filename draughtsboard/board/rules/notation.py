@@ -84,12 +84,9 @@ def parse_move(position: Position, text: str) -> Move:
             candidates = exact
     if len(candidates) == 1:
         return candidates[0]
-    from .fen import format_fen
-
     if not candidates:
-        raise IllegalMoveError(text.strip(), format_fen(position), _why_illegal(position,
-                                                                                 squares))
-    raise AmbiguousMoveError(text.strip(), format_fen(position),
+        raise IllegalMoveError(text.strip(), position.fen(), _why_illegal(position, squares))
+    raise AmbiguousMoveError(text.strip(), position.fen(),
                              [format_move(position, move, legal) for move in candidates])
 
 

@@ -1,0 +1,29 @@
+"""The move tracker: occupancy snapshots in, exact moves and LED intents out.
+
+`tracker` (the state machine), `states` (its states, observations and transition table),
+`events` (what it tells the rest of the product), `move_table` (what each legal move
+looks like to the switches), `leds` (intents to LED patterns) and `controller` (sensors
+to tracker to record and LEDs). Pure: time comes from the snapshots.
+"""
+
+from .controller import Controller, RecordCallback
+from .events import (
+    INTENTS,
+    FlagEvent,
+    GameOverEvent,
+    LedEvent,
+    MoveEvent,
+    TakebackEvent,
+    TrackerEvent,
+)
+from .leds import STYLE, render
+from .move_table import MoveShape, MoveTable
+from .states import TRANSITIONS, Mode, Observation, State, format_transition_table, next_state
+from .tracker import Tracker
+
+__all__ = [
+    "INTENTS", "STYLE", "TRANSITIONS", "Controller", "FlagEvent", "GameOverEvent", "LedEvent",
+    "Mode", "MoveEvent", "MoveShape", "MoveTable", "Observation", "RecordCallback", "State",
+    "TakebackEvent", "Tracker", "TrackerEvent", "format_transition_table", "next_state",
+    "render",
+]
