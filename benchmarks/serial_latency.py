@@ -39,9 +39,17 @@ from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn  # noqa: E4
 from draughtsboard.board.replay.hand import ScriptedHand  # noqa: E402
 from draughtsboard.board.rules.variants import get_variant  # noqa: E402
 from draughtsboard.board.tracker import Mode, Tracker  # noqa: E402
-from draughtsboard.cli import _EmulatedVirtualBoard  # noqa: E402
 from draughtsboard.firmware_bridge.firmware import wire  # noqa: E402
 from draughtsboard.firmware_bridge.session import HostSession  # noqa: E402
+from draughtsboard.firmware_bridge.virtual import EmulatedVirtualBoard  # noqa: E402
+from draughtsboard.hardware.virtual import simulated_switches  # noqa: E402
+
+
+def emulated_board(position, fault_rate, seed):
+    """The simulated board's switches behind the emulated microcontroller."""
+    variant = position.variant.name
+    switches = simulated_switches(variant, position.occupancy())
+    return EmulatedVirtualBoard(variant, switches, fault_rate=fault_rate, seed=seed)
 
 FILES = [("russian-ussr-championship-part1.pdn", "russian"), ("international-wk2003.pdn", None)]
 STEP = 0.001  # the bench's step: latencies are exact to the millisecond
@@ -95,8 +103,8 @@ def session_cpu(recordings: list[RecordedSession], rounds: int = 3) -> tuple[flo
 def play(start, moves, fault_rate: float, seed: int):
     """Latencies (s) of every move of one game, the recorded session, the bytes sent up,
     the virtual seconds, and whether every move was recorded right."""
-    board = _EmulatedVirtualBoard(start, fault_rate, seed)
-    bench = board._bench
+    board = emulated_board(start, fault_rate, seed)
+    bench = board.bench
     recording = RecordedSession(bench.session)
     tracker = Tracker(start, Mode.TOURNAMENT, check_start=True)
     hand = ScriptedHand(None)

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn  # noqa: E402
 from draughtsboard.board.replay import percentile, replay_game  # noqa: E402
 from draughtsboard.board.rules.variants import get_variant  # noqa: E402
-from draughtsboard.cli import _simulated_board  # noqa: E402
+from draughtsboard.cli import replay_on_simulated_board  # noqa: E402
 
 FILES = [("international-wk2003.pdn", None), ("international-candidate95.pdn", None),
          ("russian-ussr-championship-part1.pdn", "russian")]
@@ -37,7 +37,7 @@ def main() -> None:
             for item in read_pdn(text, variant=default, source=name).games:
                 game = item.game
                 report = replay_game(name, game.positions[0], [p.move for p in game.moves],
-                                     lambda position: _simulated_board(position, None),
+                                     lambda position: replay_on_simulated_board(position, None),
                                      noise_seed=noise)
                 timings += report.timings
                 latencies += report.latencies

@@ -9,52 +9,26 @@ from draughtsboard.board.rules import initial_position
 from draughtsboard.commands import pdn, replay, rules, track
 
 
-def _simulated_board(position, args):
-    from draughtsboard.hardware.virtual import VirtualTimeBoard
+def replay_on_simulated_board(position, args):
+    """Replay backend ``sim``: the simulated board and the real reed-matrix driver."""
+    from draughtsboard.hardware.virtual import open_virtual_time_board
 
-    return VirtualTimeBoard(position.variant.name, position.occupancy())
-
-
-class _EmulatedVirtualBoard:
-    """The replay harness's board behind the microcontroller emulator: the simulated
-    board's switches, scanned by the reference firmware, over a faulty serial wire."""
-
-    scan_period = 0.005
-
-    def __init__(self, position, fault_rate: float, seed: int) -> None:
-        from draughtsboard.board.ports import squares_from_mask
-        from draughtsboard.firmware_bridge.emulator import VirtualBench
-        from draughtsboard.hardware.config import builtin_config
-        from draughtsboard.hardware.simulation import SimulatedBoard
-
-        variant = position.variant.name
-        self._switches = SimulatedBoard(builtin_config(variant),
-                                        occupied=squares_from_mask(position.occupancy()))
-        self._bench = VirtualBench(variant, self._switches, fault_rate=fault_rate, seed=seed)
-
-    def schedule(self, at: float, square: int, closed: bool) -> None:
-        self._switches.schedule(at, square, closed)
-
-    def scan(self, now: float):
-        bench = self._bench
-        while bench.now < now:
-            self._switches.advance(bench.now + bench.step_seconds)
-            bench.advance()
-        published, bench.published = bench.published, []
-        return published
-
-    def reset_device(self) -> None:
-        self._bench.reset_device()
-
-    def close(self) -> None:
-        self._switches.clear_history()
+    return open_virtual_time_board(position.variant.name, position.occupancy())
 
 
-def _emulated_board(position, args):
-    return _EmulatedVirtualBoard(position, args.fault_rate, args.noise or 0)
+def replay_on_emulated_device(position, args):
+    """Replay backend ``serial-emulated``: the simulated board's switches scanned by the
+    emulated microcontroller, over a serial wire that damages ``--fault-rate`` of bytes."""
+    from draughtsboard.firmware_bridge.virtual import EmulatedVirtualBoard
+    from draughtsboard.hardware.virtual import simulated_switches
+
+    variant = position.variant.name
+    switches = simulated_switches(variant, position.occupancy())
+    return EmulatedVirtualBoard(variant, switches, fault_rate=args.fault_rate,
+                                seed=args.noise or 0)
 
 
-REPLAY_BACKENDS = {"sim": _simulated_board, "serial-emulated": _emulated_board}
+REPLAY_BACKENDS = {"sim": replay_on_simulated_board, "serial-emulated": replay_on_emulated_device}
 
 
 def _add_diag(subparsers) -> None:
@@ -112,7 +86,7 @@ def _default_config_path(args):
     return None
 
 
-def _choose_backend(args, log) -> str:
+def choose_backend(args, log) -> str:
     import glob
 
     if args.backend != "auto":
@@ -188,7 +162,7 @@ def _run_play(args) -> int:
     except ArbiterError as error:
         print(f"draughtsboard play: {error}", file=sys.stderr)
         return 2
-    backend = _choose_backend(args, log)
+    backend = choose_backend(args, log)
     recorder = Recorder(args.data)
     unfinished = None if args.new else recorder.unfinished_game()
     variant = args.variant

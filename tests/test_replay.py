@@ -12,13 +12,13 @@ from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
 from draughtsboard.board.replay import random_game, replay_game
 from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.variants import get_variant
-from draughtsboard.cli import _simulated_board, main
+from draughtsboard.cli import main, replay_on_simulated_board
 
 DATA = pathlib.Path(__file__).parent / "data"
 
 
 def _board(position):
-    return _simulated_board(position, None)
+    return replay_on_simulated_board(position, None)
 
 
 def _games(name, variant, count):

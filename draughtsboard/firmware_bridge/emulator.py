@@ -150,6 +150,11 @@ class VirtualBench:
             self._apply(self.session.receive(data, self.now))
         self._apply(self.session.tick(self.now))
 
+    def take_published(self) -> list[Snapshot]:
+        """The snapshots published since the last call (and forget them)."""
+        published, self.published = self.published, []
+        return published
+
     def run(self, seconds: float) -> None:
         for _ in range(round(seconds / self.step_seconds)):
             self.advance()

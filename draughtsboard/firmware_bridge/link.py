@@ -163,7 +163,7 @@ class SerialLink:
             if error is not None:
                 log.warning("lost %s: %s", self.url, error)
             self._close_port()
-            self.session.stats.reconnects += 1
+            self.session.link_lost()
             self._changed.notify_all()
 
     def _close_port(self) -> None:

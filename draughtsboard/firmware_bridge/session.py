@@ -126,6 +126,12 @@ class HostSession:
         self.state = LinkState.DOWN
         self.decoder.reset()
 
+    def link_lost(self) -> None:
+        """The port failed under us (not closed on purpose): counted, and the link is
+        down until ``connected`` is called again."""
+        self.stats.reconnects += 1
+        self.disconnected()
+
     # -- bytes in ---------------------------------------------------------------------------
 
     def receive(self, data: bytes, now: float) -> Actions:

@@ -20,8 +20,7 @@ def resolve_pin_factory(pin_factory: Factory | None) -> Factory:
     """The factory to use: the one given, else gpiozero's default (chosen lazily)."""
     if pin_factory is not None:
         return pin_factory
-    if Device.pin_factory is None:
-        Device.pin_factory = Device._default_pin_factory()
+    Device.ensure_pin_factory()
     return Device.pin_factory
 
 

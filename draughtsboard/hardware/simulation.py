@@ -58,9 +58,7 @@ class SimColumnPin(MockPin):
         board = self.board
         if board is None or self._function != "input":
             return self._state
-        if board._selected_rows & board._closed_rows[self.column]:
-            return board._select_level
-        return board._idle_level
+        return board.column_level(self.column)
 
     def _change_state(self, value):
         if super()._change_state(value):
@@ -121,6 +119,13 @@ class SimulatedBoard:
         return changed
 
     # -- the switches ----------------------------------------------------------------
+
+    def column_level(self, column: int) -> bool:
+        """The level a column input reads now: the selected level when a driven row has
+        its switch in this column closed (through its diode), else the pull's level."""
+        if self._selected_rows & self._closed_rows[column]:
+            return self._select_level
+        return self._idle_level
 
     @property
     def occupied(self) -> int:
@@ -278,7 +283,7 @@ class _ShiftChain:
 
     def _clock(self, level: bool) -> None:
         if level:
-            self.shift = ((self.shift << 1) | bool(self.data._state)) & self.full
+            self.shift = ((self.shift << 1) | bool(self.data.state)) & self.full
 
     def _latch(self, level: bool) -> None:
         if level:

@@ -1,11 +1,29 @@
 """The simulated board as the replay harness drives it: switches scheduled by a scripted
-hand, the real `ReedMatrix` scanned in virtual time."""
+hand, the real `ReedMatrix` scanned in virtual time.
+
+`open_virtual_time_board` is the replay backend ``sim``; `simulated_switches` gives the
+bare switches for a board behind the emulated microcontroller
+(`draughtsboard.firmware_bridge.virtual`), which the composition root joins together."""
 
 from __future__ import annotations
 
 from draughtsboard.board.ports import Snapshot, squares_from_mask
 
 from .backends import open_simulated_board
+from .config import builtin_config
+from .simulation import SimulatedBoard
+
+
+def open_virtual_time_board(variant: str, occupied: int) -> VirtualTimeBoard:
+    """The simulated board of ``variant`` with pieces on ``occupied`` (a mask), scanned by
+    the real reed-matrix driver whenever the harness asks, in virtual time."""
+    return VirtualTimeBoard(variant, occupied)
+
+
+def simulated_switches(variant: str, occupied: int) -> SimulatedBoard:
+    """The switches of the built-in simulated board of ``variant``, closed on ``occupied``
+    (a mask), for a scripted hand to schedule in virtual time."""
+    return SimulatedBoard(builtin_config(variant), occupied=squares_from_mask(occupied))
 
 
 class VirtualTimeBoard:

@@ -1,4 +1,4 @@
-"""Draw rules of RULES.md, one test per rule and preset: a game that reaches exactly the
+"""Draw rules of docs/rules.md, one test per rule and preset: a game that reaches exactly the
 rule's count is drawn by it, and the same game one ply short is not.
 
 The games are built by a small search (`walk`) that plays quiet moves (no capture, and

@@ -1,4 +1,4 @@
-"""Lasca (Lasker's rules, RULES.md): one test per rule on a hand-made position, the
+"""Lasca (Lasker's rules, docs/columns.md): one test per rule on a hand-made position, the
 position text, the move notation and perft from the initial position.
 
 Positions are written in the column text, ``W:c3=wbB,...`` (columns top first).
@@ -183,7 +183,7 @@ def test_position_text_round_trips_and_accepts_numbers_and_spaces():
     assert format_fen(pos(text)) == text
     assert format_fen(pos("W: 1=w, 9 = wbB, 13=B, 25=bW.")) == text
     assert format_fen(pos("B:")) == "B:"
-    assert format_fen(pos('"W:d4:WbbB, a1=w."')) == "W:a1=w,d4=WbbB"  # RULES.md's d4:WbbB
+    assert format_fen(pos('"W:d4:WbbB, a1=w."')) == "W:a1=w,d4=WbbB"  # the rule text's d4:WbbB
 
 
 def test_position_text_sets_the_top_bitboards():

@@ -79,7 +79,7 @@ def _pydraughts_moves(text):
         moves = []
         for pdn_move in game.moves:
             # pydraughts 0.6.7 reads the file as we write it, but its Move() knows only 'x'
-            # for a capture, not the Russian ':' that RULES.md (and PDN 3.0) uses.
+            # for a capture, not the Russian ':' that the Russian rules (and PDN 3.0) use.
             move = Move(board, pdn_move=pdn_move.replace(":", "x"))
             board.push(move)
             moves.append(board.fen)

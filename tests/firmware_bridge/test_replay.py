@@ -14,7 +14,15 @@ from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.position import Move
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import FlagEvent, Mode, Tracker
-from draughtsboard.cli import _EmulatedVirtualBoard
+from draughtsboard.firmware_bridge.virtual import EmulatedVirtualBoard
+from draughtsboard.hardware.virtual import simulated_switches
+
+
+def emulated_board(position, fault_rate, seed):
+    """The simulated board's switches behind the emulated microcontroller."""
+    variant = position.variant.name
+    switches = simulated_switches(variant, position.occupancy())
+    return EmulatedVirtualBoard(variant, switches, fault_rate=fault_rate, seed=seed)
 
 DATA = pathlib.Path(__file__).parents[1] / "data"
 FAULT_RATE = 0.02
@@ -44,13 +52,13 @@ def test_a_recorded_game_over_a_noisy_line_is_recorded_move_for_move(file, varia
     boards = []
 
     def open_board(position):
-        boards.append(_EmulatedVirtualBoard(position, FAULT_RATE, seed))
+        boards.append(emulated_board(position, FAULT_RATE, seed))
         return boards[-1]
 
     report = replay_game(f"{file} {number}", start, moves, open_board, noise_seed=seed)
     assert (report.mismatches, report.false_alarms, report.notes) == (0, 0, [])
     assert report.recorded == len(moves)
-    stats = boards[0]._bench.session.stats
+    stats = boards[0].link_stats
     assert sum(stats.bad_frames.values()) > 50 and stats.resyncs > 20  # the line was bad
 
 
@@ -64,7 +72,7 @@ class Table:
     """The emulated board, the tracker reading it, and a clock (virtual seconds)."""
 
     def __init__(self, position, fault_rate, seed):
-        self.board = _EmulatedVirtualBoard(position, fault_rate, seed)
+        self.board = emulated_board(position, fault_rate, seed)
         self.tracker = Tracker(position, Mode.TOURNAMENT, check_start=True)
         self.now = 0.0
         self.moves = []
@@ -107,7 +115,7 @@ def the_capture_with_a_reset(reset_between, fault_rate=0.0, seed=0):
 def test_a_device_reset_in_the_middle_of_a_capture_still_records_the_capture(reset_between):
     table = the_capture_with_a_reset(reset_between)
     assert table.moves == [THE_CAPTURE] and table.flags == []
-    stats = table.board._bench.session.stats
+    stats = table.board.link_stats
     assert stats.device_resets == 1 and stats.bad_frames == {}
 
 
@@ -115,4 +123,4 @@ def test_a_device_reset_in_the_middle_of_a_capture_still_records_the_capture(res
 def test_a_reset_mid_capture_on_a_noisy_line_with_a_noisy_hand(seed):
     table = the_capture_with_a_reset(None, FAULT_RATE, seed)
     assert table.moves == [THE_CAPTURE] and table.flags == []
-    assert table.board._bench.session.stats.device_resets == 1
+    assert table.board.link_stats.device_resets == 1

@@ -26,7 +26,7 @@ def test_the_play_command_takes_the_issue_options():
 def test_auto_uses_the_simulator_without_a_gpio_chip_and_says_so(monkeypatch, caplog):
     monkeypatch.setattr("glob.glob", lambda pattern: [])
     with caplog.at_level(logging.WARNING):
-        assert cli._choose_backend(args(), logging.getLogger("t")) == "sim"
+        assert cli.choose_backend(args(), logging.getLogger("t")) == "sim"
     assert "no GPIO chip" in caplog.text and "simulator" in caplog.text
 
 
@@ -34,9 +34,9 @@ def test_auto_uses_gpio_with_a_chip_and_a_config(monkeypatch, tmp_path):
     config = tmp_path / "board.toml"
     config.write_text("")
     monkeypatch.setattr("glob.glob", lambda pattern: ["/dev/gpiochip0"])
-    assert cli._choose_backend(args(config=str(config)), logging.getLogger("t")) == "gpio"
+    assert cli.choose_backend(args(config=str(config)), logging.getLogger("t")) == "gpio"
     missing = str(tmp_path / "missing.toml")
-    assert cli._choose_backend(args(config=missing), logging.getLogger("t")) == "sim"
+    assert cli.choose_backend(args(config=missing), logging.getLogger("t")) == "sim"
 
 
 def test_bad_listen_and_tag_are_usage_errors(tmp_path, capsys):

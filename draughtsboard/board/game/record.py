@@ -6,7 +6,7 @@ into one. It is pure: times are inputs (monotonic and wall-clock seconds given b
 caller), nothing here reads a clock or a file.
 
 Illegal attempts and irregularities of procedure are *events*, not moves: the arbiter
-needs them, the move list must not contain them (BEHAVIOUR.md).
+needs them, the move list must not contain them (docs/user-guide.md).
 """
 
 from __future__ import annotations

@@ -1,13 +1,14 @@
 """A player's hand, scripted: how a move is physically made on the board, switch by switch.
 
 The replay harness and the simulator use this to play recorded or random games on the
-simulated board. Without noise the hand does what seed 004 asks: lift the piece, put it
-down on each landing square of a capture in turn and then on its destination, take the
-captured pieces off in the order taken, crown a king by stacking. With a seeded random
-generator it adds what real hands and switches do, none of which is a different move:
-switch bounce, a lifted piece brushing other squares, a piece slid across the squares
-it passes, captured pieces taken off out of order or before the capturing piece lands,
-a captured piece briefly put back, an unrelated piece lifted and put back.
+simulated board. Without noise the hand does what the lesson on captures asks: lift the
+piece, put it down on each landing square of a capture in turn and then on its
+destination, take the captured pieces off in the order taken, crown a king by stacking.
+With a seeded random generator it adds what real hands and switches do, none of which is
+a different move: switch bounce, a lifted piece brushing other squares, a piece slid
+across the squares it passes, captured pieces taken off out of order or before the
+capturing piece lands, a captured piece briefly put back, an unrelated piece lifted and
+put back.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ in progress, a piece was put where no move allows, ...) and one transition table
 what state follows. The tracker runs to completion per snapshot and takes time only from
 the snapshots (and `tick`), so it is exactly testable.
 
-Its promises (BEHAVIOUR.md): a move is recorded the moment the board shows exactly the
+Its promises (docs/user-guide.md): a move is recorded the moment the board shows exactly the
 position after one legal move and the order of lifts and placements does not contradict
 it, never on a guess; anything in between is tolerated as long as it can be part of a
 legal move; otherwise the offending squares are flagged and the squares to restore lit
@@ -234,9 +234,10 @@ class Tracker:
                    if other is not shape)
 
     def _order_consistent(self, candidates: list[MoveShape]) -> list[MoveShape]:
-        """Keep the candidates whose landing order fits the placements seen (seed 004:
-        a capture is shown square by square). Squares landed on by some candidate but
-        not by another tell them apart; placements elsewhere (a slide) are ignored."""
+        """Keep the candidates whose landing order fits the placements seen (the lesson on
+        captures asks that a capture be shown square by square). Squares landed on by some
+        candidate but not by another tell them apart; placements elsewhere (a slide) are
+        ignored."""
         if len(candidates) == 1:
             return candidates
         landing_squares = set()
