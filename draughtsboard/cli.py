@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from draughtsboard.board.rules import initial_position
 from draughtsboard.commands import pdn, replay, rules, track
 
 
@@ -102,8 +101,22 @@ def choose_backend(args, log) -> str:
     return "sim"
 
 
-def _open_play_board(backend: str, variant: str, args, occupied: list[int]):
-    """(sensor source, LED sink, hands or None, closer) for the chosen backend."""
+def _load_board_config(backend: str, args):
+    """The board config of the gpio backend (loaded once), else ``None``."""
+    if backend != "gpio":
+        return None
+    from draughtsboard.hardware.config import load_config
+
+    path = _default_config_path(args)
+    if path is None:
+        raise SystemExit(f"draughtsboard play: no board config: give --config "
+                         f"(or put one at {DEFAULT_CONFIG_HINT})")
+    return load_config(path)
+
+
+def _open_play_board(backend: str, variant: str, args, config, occupied: list[int]):
+    """(sensor source, LED sink, switches for the page's hands or None, closer) for the
+    chosen backend; ``config`` is the gpio backend's board config."""
     if backend == "sim":
         from draughtsboard.hardware.backends import open_simulated_board
 
@@ -111,16 +124,10 @@ def _open_play_board(backend: str, variant: str, args, occupied: list[int]):
         return board, board, board.simulation, board.close
     if backend == "gpio":
         from draughtsboard.hardware.backends import open_gpio_board
-        from draughtsboard.hardware.config import load_config
 
-        path = _default_config_path(args)
-        if path is None:
-            raise SystemExit(f"draughtsboard play: no board config: give --config "
-                             f"(or put one at {DEFAULT_CONFIG_HINT})")
-        config = load_config(path)
         if config.variant != variant:
-            raise SystemExit(f"draughtsboard play: {path} is a {config.variant} board, "
-                             f"the game is {variant}")
+            raise SystemExit(f"draughtsboard play: the board config is a {config.variant} "
+                             f"board, the game is {variant}")
         board = open_gpio_board(config)
         return board, board, None, board.close
     if backend == "serial":
@@ -143,10 +150,10 @@ def _run_play(args) -> int:
     import logging
     import os
 
+    from draughtsboard.board.game.tags import parse_tag_options
     from draughtsboard.board.ports import squares_from_mask
-    from draughtsboard.board.rules.fen import parse_fen
-    from draughtsboard.board.rules.variants import get_variant
-    from draughtsboard.play import ArbiterError, PlaySession, parse_tag_options
+    from draughtsboard.board.rules import DraughtsError
+    from draughtsboard.play import PlaySession, choose_opening
     from draughtsboard.recording import Recorder
     from draughtsboard.web.server import configure_logging, serve
 
@@ -157,33 +164,25 @@ def _run_play(args) -> int:
         print(f"draughtsboard play: --listen {args.listen!r}: expected HOST:PORT",
               file=sys.stderr)
         return 2
+    backend = choose_backend(args, log)
+    config = _load_board_config(backend, args)
+    recorder = Recorder(args.data)
     try:
         tags = parse_tag_options(args.tag)
-    except ArbiterError as error:
+        opening = choose_opening(recorder, variant=args.variant, start_fen=args.fen,
+                                 resume=not args.new,
+                                 fallback_variant=config.variant if config else None)
+    except DraughtsError as error:
         print(f"draughtsboard play: {error}", file=sys.stderr)
+        recorder.close()
         return 2
-    backend = choose_backend(args, log)
-    recorder = Recorder(args.data)
-    unfinished = None if args.new else recorder.unfinished_game()
-    variant = args.variant
-    if variant is None and unfinished is not None:
-        variant = unfinished[1].variant.name
-    if variant is None and backend == "gpio" and _default_config_path(args) is not None:
-        from draughtsboard.hardware.config import load_config
-
-        variant = load_config(_default_config_path(args)).variant
-    variant = get_variant(variant or "russian").name
-    if unfinished is not None and unfinished[1].variant.name == variant:
-        expected = unfinished[1].position
-    else:
-        expected = (parse_fen(get_variant(variant), args.fen) if args.fen
-                    else initial_position(get_variant(variant)))
+    variant = opening.variant.name
     source, sink, hands, close = _open_play_board(
-        backend, variant, args, squares_from_mask(expected.occupancy()))
+        backend, variant, args, config, squares_from_mask(opening.expected_position.occupancy()))
     try:
         session = PlaySession(variant, source, sink, recorder, mode=args.mode, tags=tags,
-                              start_fen=args.fen, hands=hands, backend=backend,
-                              token=os.environ.get(ENV_TOKEN) or None, resume=not args.new)
+                              hands=hands, backend=backend, opening=opening,
+                              token=os.environ.get(ENV_TOKEN) or None)
         return serve(session, host.strip("[]"), int(port_text))
     finally:
         close()

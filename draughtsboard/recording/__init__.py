@@ -1,11 +1,14 @@
-"""Recording: the crash-safe journal of every game and the `Recorder` the controller calls.
+"""Recording: the durable journal of every game, and the `Recorder` that owns it.
 
-This package does file I/O, so it lives outside the pure `draughtsboard.board`; it turns
-journal records into `board.game.Game` values and back.
+`draughtsboard.board.game` is the game as a pure value; this package is its durable
+journal on disk (`journal`: checksummed, fsynced records), the `Recorder` that alone
+writes and reads those records and rebuilds games from them (`recorder`), and what each
+tracker event becomes there (`tracker_events`). It does file I/O, so it lives outside the
+pure core.
 """
 
 from .journal import Journal, JournalDamagedError, JournalError, LoadedJournal
-from .recorder import GameSummary, Recorder, default_data_dir
+from .recorder import GameFinishedError, GameSummary, Recorder, default_data_dir, rebuild_game
 
-__all__ = ["GameSummary", "Journal", "JournalDamagedError", "JournalError", "LoadedJournal",
-           "Recorder", "default_data_dir"]
+__all__ = ["GameFinishedError", "GameSummary", "Journal", "JournalDamagedError", "JournalError",
+           "LoadedJournal", "Recorder", "default_data_dir", "rebuild_game"]

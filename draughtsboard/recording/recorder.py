@@ -1,9 +1,16 @@
-"""The `Recorder`: what the controller calls to record games, and to resume one.
+"""The `Recorder`: the one owner of the journal format, and what the controller calls to
+record games and to resume one.
 
 One journal file per game, ``<data dir>/games/<game id>.jsonl`` (see `journal`). Every
 call that records something returns only once the record is on stable storage; the
 controller lights the confirmation LED after that, never before. A move is checked
 against the rules before it is written, so the journal never holds an illegal move.
+
+Records go in only through the recorder's ``record_*`` methods, and `rebuild_game` turns
+every kind of record back into the game (moves, takebacks, events, tags set during the
+game, the result), so that a game read from disk is the game that was recorded. The
+games the recorder hands out are read-only copies (`Game.read_only_copy`): changing a
+game means journalling the change first, here.
 
 Game ids are ``NNNNN-YYYYmmdd-HHMMSS``: the running number orders games even on a
 Raspberry Pi whose clock is wrong until the network sets it; the date is for people.
@@ -19,6 +26,7 @@ from pathlib import Path
 
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import Game, normalise_result
+from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.position import Move
 from draughtsboard.board.rules.variants import Variant, get_variant
@@ -28,6 +36,8 @@ from .journal import Journal, JournalDamagedError, JournalError, load_journal
 ENV_DATA_DIR = "DRAUGHTSBOARD_DATA"
 FORMAT_VERSION = 1
 _ID = re.compile(r"^(\d{5,})-\d{8}-\d{6}$")
+FINISHED_KEPT = 4  # finished games kept in memory (a page shows the last one after its result)
+EVENT_RECORDS = ("illegal", "irregularity", "resume", "note")
 
 
 def default_data_dir() -> Path:
@@ -55,8 +65,11 @@ class GameSummary:
     problem: str = ""
 
 
-def game_from_records(records: list[dict]) -> Game:
-    """Replay a journal's records into a `Game`; `JournalError` if they do not fit."""
+def rebuild_game(records: list[dict]) -> Game:
+    """The game a journal's records describe; `JournalError` if they do not fit.
+
+    Every record kind is applied: a ``note`` record with ``tags`` (tags set during the
+    game) changes the game's tags as it did when it was written."""
     if not records or records[0].get("type") != "start":
         raise JournalError("the journal does not begin with a start record")
     start = records[0]
@@ -79,17 +92,30 @@ def game_from_records(records: list[dict]) -> Game:
             game.undo()
             game.add_event(record.get("kind", "takeback"), record.get("text", "move taken back"),
                            *times)
-        elif kind in ("illegal", "irregularity", "resume", "note"):
+        elif kind in EVENT_RECORDS:
+            if kind == "note" and isinstance(record.get("tags"), dict):
+                game.set_tags({str(k): str(v) for k, v in record["tags"].items()})
             game.add_event(kind, record.get("text", ""), *times)
         elif kind == "result":
             game.set_result(record["result"], record.get("reason", ""))
+            if game.result is None:
+                game.result_reason = record.get("reason") or "abandoned"
         else:
             raise JournalError(f"unknown record type {kind!r} (seq {record.get('seq')})")
     return game
 
 
+class GameFinishedError(JournalError):
+    """A change asked of a game that has its result."""
+
+
 class Recorder:
     """Records games in a directory of journals; safe to reopen after a crash.
+
+    Open games keep their journal open for appending and their `Game` in memory, changed
+    only after each record is on disk. Read-only copies of a game are cached until the
+    next change, so a page that asks for the game at every update costs nothing; the
+    last few finished games stay cached too (their journals are closed).
 
     ``sync=False`` skips fsync (tests on slow disks only); ``chunk_size`` is for the
     crash benchmark (see `Journal`).
@@ -102,6 +128,8 @@ class Recorder:
         self.sync = sync
         self.chunk_size = chunk_size
         self._open: dict[str, tuple[Journal, Game]] = {}
+        self._copies: dict[str, Game] = {}  # read-only copies, dropped at each change
+        self._finished: dict[str, Game] = {}  # read-only, the last FINISHED_KEPT games
 
     # -- files ------------------------------------------------------------------------
 
@@ -124,6 +152,7 @@ class Recorder:
         return f"{number:05d}-{stamp}"
 
     def _journal(self, game_id: str) -> tuple[Journal, Game]:
+        """The open journal of a game and its live `Game` (opened on first use)."""
         entry = self._open.get(game_id)
         if entry is None:
             path = self.path_of(game_id)
@@ -131,17 +160,21 @@ class Recorder:
                 raise JournalError(f"no recorded game {game_id!r} in {self.games_dir}")
             journal = Journal(path, sync=self.sync, chunk_size=self.chunk_size)
             try:
-                game = game_from_records(journal.records)
+                game = rebuild_game(journal.records)
             except (JournalError, DraughtsError, KeyError, TypeError) as error:
                 journal.close()
                 raise JournalDamagedError(f"{path}: {error}") from None
             entry = self._open[game_id] = (journal, game)
         return entry
 
+    def _changed(self, game_id: str) -> None:
+        self._copies.pop(game_id, None)
+
     def close(self) -> None:
         for journal, _ in self._open.values():
             journal.close()
         self._open.clear()
+        self._copies.clear()
 
     def __enter__(self) -> Recorder:
         return self
@@ -192,6 +225,8 @@ class Recorder:
         except BaseException:
             game.undo()  # not on disk: not in the game either
             raise
+        finally:
+            self._changed(game_id)
         return played
 
     def _event(self, game_id: str, kind: str, text: str, t_monotonic: float | None,
@@ -200,6 +235,7 @@ class Recorder:
         journal.append({"type": kind, "ply": game.ply, "text": text, "t_mono": t_monotonic,
                         "t_wall": t_wall, **extra})
         game.add_event(kind, text, t_monotonic, t_wall)
+        self._changed(game_id)
 
     def record_illegal(self, game_id: str, text: str, reason: str = "",
                        t_monotonic: float | None = None, t_wall: float | None = None) -> None:
@@ -217,6 +253,20 @@ class Recorder:
         """Note that play resumed after a restart (monotonic times restart there)."""
         self._event(game_id, "resume", "play resumed after a restart", t_monotonic, t_wall)
 
+    def record_tags(self, game_id: str, tags: dict[str, str], t_monotonic: float | None = None,
+                    t_wall: float | None = None) -> dict[str, str]:
+        """Set tags during a game (checked: `InvalidTagError`); every tag of the game
+        afterwards. A finished game's tags cannot change (`GameFinishedError`)."""
+        cleaned = clean_tags(tags)
+        _, game = self._journal(game_id)
+        if game.result is not None:
+            raise GameFinishedError(
+                f"game {game_id} is finished ({game.result}): its tags cannot change")
+        text = "tags set by the arbiter: " + ", ".join(f"{k}={v}" for k, v in cleaned.items())
+        self._event(game_id, "note", text, t_monotonic, t_wall, tags=cleaned)
+        game.set_tags(cleaned)
+        return dict(game.tags)
+
     def record_takeback(self, game_id: str, t_monotonic: float | None = None,
                         t_wall: float | None = None, *, amended_by: str | None = None) -> None:
         """The last move is taken back (training mode), or, with ``amended_by``, replaced:
@@ -224,19 +274,23 @@ class Recorder:
         follows this record is the one played."""
         journal, game = self._journal(game_id)
         last = game.moves[-1].text if game.moves else ""
-        game.undo()
         if amended_by:
             kind = "amendment"
             text = f"{last} amended to {amended_by}: the piece slid on before it was let go"
         else:
             kind, text = "takeback", f"{last} taken back"
-        journal.append({"type": "takeback", "kind": kind, "ply": game.ply, "text": text,
+        if not game.moves:
+            raise DraughtsError("no move to take back")
+        journal.append({"type": "takeback", "kind": kind, "ply": game.ply - 1, "text": text,
                         "t_mono": t_monotonic, "t_wall": t_wall})
+        game.undo()
         game.add_event(kind, text, t_monotonic, t_wall)
+        self._changed(game_id)
 
     def record_result(self, game_id: str, result: str, reason: str = "",
                       t_monotonic: float | None = None, t_wall: float | None = None) -> None:
-        """The result (any common spelling; ``*`` for an abandoned game)."""
+        """The result (any common spelling; ``*`` for an abandoned game). The journal is
+        closed after it; the game stays readable (`game`)."""
         journal, game = self._journal(game_id)
         normalise_result(game.variant, result)  # reject nonsense before writing
         journal.append({"type": "result", "result": result, "reason": reason,
@@ -246,35 +300,47 @@ class Recorder:
             game.result_reason = reason or "abandoned"
         journal.close()
         del self._open[game_id]
+        self._changed(game_id)
+        self._finished[game_id] = game.read_only_copy()
+        while len(self._finished) > FINISHED_KEPT:
+            del self._finished[next(iter(self._finished))]
 
     # -- reading ----------------------------------------------------------------------
 
-    def load(self, game_id: str) -> Game:
-        """The game as recorded (a torn last record dropped); `JournalDamagedError` when a
-        bad record lies before good ones (the good prefix is in the error's journal)."""
+    def game(self, game_id: str) -> Game:
+        """The game as recorded, as a read-only copy (cached until the next change: ask
+        again after recording). A torn last record is dropped; `JournalDamagedError`
+        when a bad record lies before good ones."""
+        copy = self._copies.get(game_id) or self._finished.get(game_id)
+        if copy is not None:
+            return copy
         entry = self._open.get(game_id)
         if entry is not None:
-            return entry[1]
+            copy = self._copies[game_id] = entry[1].read_only_copy()
+            return copy
         loaded = load_journal(self.path_of(game_id))
         if loaded.damaged:
             raise JournalDamagedError(loaded.damage)
-        return game_from_records(loaded.records)
+        return rebuild_game(loaded.records).read_only_copy()
+
+    load = game  # the name the commands and the tests have used
 
     def _is_closed(self, game_id: str) -> bool:
         loaded = load_journal(self.path_of(game_id))
         return any(r.get("type") == "result" for r in loaded.records)
 
     def unfinished_game(self) -> tuple[str, Game] | None:
-        """The most recent game without a result, ready to continue; ``None`` if there is
-        none. Damaged journals are skipped (`list_games` shows them)."""
+        """The most recent game without a result, ready to continue, as its id and a
+        read-only copy; ``None`` if there is none. Damaged journals are skipped
+        (`list_games` shows them)."""
         for game_id in reversed(self.game_ids()):
             try:
-                if self._is_closed(game_id):
+                if game_id not in self._open and self._is_closed(game_id):
                     continue
-                _, game = self._journal(game_id)
+                self._journal(game_id)
             except JournalError:
                 continue
-            return game_id, game
+            return game_id, self.game(game_id)
         return None
 
     def list_games(self) -> list[GameSummary]:
@@ -286,7 +352,7 @@ class Recorder:
                                        problem="no complete start record (cut off)"))
                 continue
             try:
-                game = game_from_records(loaded.records)
+                game = rebuild_game(loaded.records)
             except (DraughtsError, KeyError, TypeError) as error:
                 out.append(GameSummary(game_id, "?", "damaged", 0, "*", problem=str(error)))
                 continue
@@ -299,4 +365,4 @@ class Recorder:
         return out
 
     def export_pdn(self, game_id: str) -> str:
-        return write_game(self.load(game_id))
+        return write_game(self.game(game_id))

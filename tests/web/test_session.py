@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
+from draughtsboard.board.game.tags import InvalidTagError, parse_tag_options
 from draughtsboard.board.tracker import Mode
-from draughtsboard.play import ArbiterError, parse_tag_options
+from draughtsboard.play import ArbiterError
 
 from .helpers import TOKEN, wait_until
 
@@ -58,7 +59,7 @@ def test_arbiter_mistakes_are_refused_with_a_reason(session):
         session.set_tags({"Result": "1-0"})
     with pytest.raises(ArbiterError):
         session.new_game({}, fen="W:Wnonsense")
-    with pytest.raises(ArbiterError, match="KEY=VALUE"):
+    with pytest.raises(InvalidTagError, match="KEY=VALUE"):
         parse_tag_options(["White"])
     assert parse_tag_options(["White=Ann Smith", "Round=2"]) == {"White": "Ann Smith",
                                                                   "Round": "2"}
@@ -122,3 +123,41 @@ def test_a_dead_controller_is_shown_and_stops_the_server(tmp_path):
         assert "the board is gone" in view(session)["error"]
         with pytest.raises(RuntimeError):
             session.acknowledge()
+
+
+def test_arbiter_tags_stay_on_the_page_and_in_the_pdn_after_the_result(session, monkeypatch):
+    import draughtsboard.recording.recorder as recorder_module
+
+    session.set_tags({"Event": "Club final"})
+    session.declare_result("1-0")
+    reads = []
+    real = recorder_module.load_journal
+    monkeypatch.setattr(recorder_module, "load_journal",
+                        lambda path: reads.append(path) or real(path))
+    # page updates after the result: a hand on the board changes the view each time
+    v = hands_until(session, [("lift", 22)], lambda v: 22 not in v["occupied"])
+    v = hands_until(session, [("place", 22)], lambda v: 22 in v["occupied"])
+    assert v["tags"]["Event"] == "Club final" and v["result"] == "1-0"
+    assert '[Event "Club final"]' in session.export_pdn()
+    assert reads == []
+
+
+def test_the_view_is_built_without_a_thread_or_a_board():
+    from draughtsboard.board.game.record import Game
+    from draughtsboard.board.ports import LedFrame, Snapshot
+    from draughtsboard.board.rules import get_variant, parse_fen
+    from draughtsboard.board.tracker import Tracker
+    from draughtsboard.play import build_view
+
+    variant = get_variant("russian")
+    game = Game.from_fen(variant, "W:W22:B18", tags={"TimeControl": "60"})
+    tracker = Tracker(parse_fen(variant, "W:W22:B18"), Mode.TRAINING, check_start=False)
+    tracker.feed(Snapshot(tracker.position.occupancy(), 0.0))
+    view = build_view(tracker=tracker, game=game.read_only_copy(), game_id="00001-x",
+                      mode="training", backend="gpio", frame=LedFrame.blank(32),
+                      occupied=tracker.position.occupancy(), switches=None, log=[],
+                      unacknowledged=0, error=None, last_move_wall=None)
+    assert view["hands"] is False and view["state"] == "ready"
+    assert view["intents"] == {"must_capture": [22]} and view["flags"] == ["must capture"]
+    assert view["clocks"]["white"] == 60 and view["clocks"]["running"] == "white"
+    assert view["fen"] == "W:W22:B18" and view["moves"] == []

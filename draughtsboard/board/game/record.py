@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
 from ..rules.draws import Counters, DrawRules, draw_rules
 from ..rules.errors import DraughtsError
@@ -33,6 +34,11 @@ RESULT_ALIASES = {
 
 class InvalidResultError(DraughtsError):
     """A result text that is not a result."""
+
+
+class ReadOnlyGameError(DraughtsError):
+    """A change asked of a read-only copy of a game (the recorder's copies are read-only:
+    changes go through the recorder, which journals them first)."""
 
 
 def normalise_result(variant: Variant, text: str) -> str | None:
@@ -105,6 +111,7 @@ class Game:
     start_wall: float | None = None
 
     def __post_init__(self) -> None:
+        self._read_only = False
         if self.start is None:
             self.start = initial_position(self.variant)
         self.rules: DrawRules = draw_rules(self.variant.draw_rules, self.draw_preset)
@@ -114,6 +121,35 @@ class Game:
         moves, self.moves = self.moves, []
         for played in moves:
             self._push(played)
+
+    def read_only_copy(self) -> Game:
+        """A copy that refuses every change (`ReadOnlyGameError`) and shares nothing that
+        changes with this game; its ``tags`` is a read-only mapping, its ``moves`` and
+        ``events`` are tuples. Cheap: nothing is replayed."""
+        copy = object.__new__(Game)
+        copy.__dict__.update(self.__dict__)
+        copy.tags = MappingProxyType(dict(self.tags))
+        copy.moves = tuple(self.moves)
+        copy.events = tuple(self.events)
+        copy._positions = tuple(self._positions)
+        copy._counters = tuple(self._counters)
+        copy._seen = Counter(self._seen)
+        copy._read_only = True
+        return copy
+
+    @property
+    def is_read_only(self) -> bool:
+        return self._read_only
+
+    def __setattr__(self, name: str, value) -> None:
+        if self.__dict__.get("_read_only"):
+            raise ReadOnlyGameError(f"this game is a read-only copy: {name} cannot be set")
+        super().__setattr__(name, value)
+
+    def _check_writable(self) -> None:
+        if self._read_only:
+            raise ReadOnlyGameError("this game is a read-only copy: change it through its "
+                                    "recorder")
 
     @classmethod
     def from_fen(cls, variant: Variant, fen: str | None, **kwargs) -> Game:
@@ -196,6 +232,7 @@ class Game:
         A finished game takes no more moves: `IllegalMoveError` would be wrong (the move
         may be legal on the board), so it is a plain `DraughtsError`.
         """
+        self._check_writable()
         if self.result is not None:
             raise DraughtsError(f"the game is over ({self.result}); no move {move!s} after it")
         position = self.position
@@ -218,10 +255,12 @@ class Game:
 
     def replace_last(self, **changes) -> None:
         """Amend the last move's annotations (comment, variations) after reading them."""
+        self._check_writable()
         self.moves[-1] = replace(self.moves[-1], **changes)
 
     def undo(self) -> PlayedMove:
         """Take the last move back (training mode); `DraughtsError` at the start."""
+        self._check_writable()
         if not self.moves:
             raise DraughtsError("no move to take back")
         if self.result is not None:
@@ -234,12 +273,19 @@ class Game:
 
     def add_event(self, kind: str, text: str, t_monotonic: float | None = None,
                   t_wall: float | None = None) -> GameEvent:
+        self._check_writable()
         event = GameEvent(kind, self.ply, text, t_monotonic, t_wall)
         self.events.append(event)
         return event
 
+    def set_tags(self, tags: dict[str, str]) -> None:
+        """Add or change tags (already checked: `tags.clean_tags`)."""
+        self._check_writable()
+        self.tags.update(tags)
+
     def set_result(self, result: str, reason: str = "") -> None:
         """Record the result (any common spelling); ``*`` clears it."""
+        self._check_writable()
         self.result = normalise_result(self.variant, result)
         self.result_reason = reason if self.result is not None else ""
 

@@ -1,0 +1,47 @@
+"""Tag pairs as PDN allows them, checked before they reach a game record.
+
+A tag name is letters, digits and ``_``, starting with a letter; a value is one line of at
+most 200 characters (tags come from the arbiter's page and the command line, and end up
+in PDN files that other programs read). Tags the record derives from its own data
+(``Result``, ``FEN``, ``GameType``, ``SetUp``, ``Variant``) cannot be set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from ..rules.errors import DraughtsError
+from .record import DERIVED_TAGS
+
+MAX_TAG_VALUE = 200
+
+
+class InvalidTagError(DraughtsError):
+    """A tag name or value that a game record cannot hold."""
+
+
+def clean_tags(tags: Mapping[object, object]) -> dict[str, str]:
+    """The tags as strings, checked; `InvalidTagError` naming the first bad one."""
+    out = {}
+    for key, value in tags.items():
+        key = str(key).strip()
+        if not key or not all(c.isalnum() or c == "_" for c in key) or not key[0].isalpha():
+            raise InvalidTagError(f"not a tag name: {key!r}")
+        if key in DERIVED_TAGS:
+            raise InvalidTagError(f"the {key} tag is derived from the game, not set")
+        text = str(value)
+        if "\n" in text or "\r" in text or len(text) > MAX_TAG_VALUE:
+            raise InvalidTagError(f"tag {key}: one line of at most {MAX_TAG_VALUE} characters")
+        out[key] = text
+    return out
+
+
+def parse_tag_options(items: Iterable[str]) -> dict[str, str]:
+    """``KEY=VALUE`` command-line items as checked tags."""
+    tags = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise InvalidTagError(f"--tag {item!r}: expected KEY=VALUE")
+        tags.update(clean_tags({key: value}))
+    return tags

@@ -1,0 +1,71 @@
+"""Resume or new game: the one decision `draughtsboard play` and the play session share.
+
+The command line needs the answer before the board is opened (a simulated board is set
+up in the expected position, and the variant picks the board config); the session needs
+it to open the game. Both call `choose_opening`, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules import Position, Variant, get_variant, initial_position, parse_fen
+from draughtsboard.recording import Recorder
+
+log = logging.getLogger("draughtsboard.play")
+
+DEFAULT_VARIANT = "russian"
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What to play: ``resume_id`` (and its recorded ``game``) when an unfinished game is
+    resumed, else a new game of ``variant`` from ``start_fen`` (``None``: the initial
+    position)."""
+
+    variant: Variant
+    resume_id: str | None = None
+    game: Game | None = None
+    start_fen: str | None = None
+
+    @property
+    def resumes(self) -> bool:
+        return self.resume_id is not None
+
+    @property
+    def expected_position(self) -> Position:
+        """The position the board must show before play (re)starts."""
+        if self.game is not None:
+            return self.game.position
+        if self.start_fen:
+            return parse_fen(self.variant, self.start_fen)
+        return initial_position(self.variant)
+
+
+def choose_opening(recorder: Recorder, *, variant: str | None = None,
+                   start_fen: str | None = None, resume: bool = True,
+                   fallback_variant: str | None = None) -> Opening:
+    """Resume the newest unfinished game (unless ``resume`` is false, or the game is of
+    another variant than the one asked for), else a new game.
+
+    The variant is the one asked for, else the unfinished game's, else
+    ``fallback_variant`` (the board config's), else Russian. `UnknownVariantError` and
+    the FEN's errors reach the caller, before anything is recorded."""
+    unfinished = recorder.unfinished_game() if resume else None
+    if variant is not None:
+        chosen = get_variant(variant)
+    elif unfinished is not None:
+        chosen = unfinished[1].variant
+    else:
+        chosen = get_variant(fallback_variant or DEFAULT_VARIANT)
+    if unfinished is not None and unfinished[1].variant is not chosen:
+        log.warning("unfinished game %s is %s, not %s: starting a new game",
+                    unfinished[0], unfinished[1].variant.name, chosen.name)
+        unfinished = None
+    if unfinished is not None:
+        return Opening(chosen, resume_id=unfinished[0], game=unfinished[1])
+    if start_fen:
+        parse_fen(chosen, start_fen)  # a bad FEN is refused before a game is opened
+    return Opening(chosen, start_fen=start_fen)
