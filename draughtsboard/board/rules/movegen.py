@@ -465,46 +465,23 @@ class MoveGenerator:
         empty = self._board & ~(own | enemy)
         right, left = self._up_right, self._up_left
         men = own & ~kings
-        total = 0
-        # The men's first jumps, written out (see `_short_man_paths`); ``up`` and ``down``
-        # are the squares with a jump towards the far and the near row of White.
+        # The squares with a jump towards the mover's far row (men jump only that way)
+        # and, for kings, towards its near row as well.
         if white:
-            up = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
-            jumping = men & up
-            if jumping:
-                landed = (((jumping << right) & enemy) << right) & empty
-                other = (((jumping << left) & enemy) << left) & empty
-                total = landed.bit_count() + other.bit_count()
-                going_on = landed & up
-                if going_on:
-                    total += self._short_man_paths(going_on, enemy, empty, up, True) \
-                        - going_on.bit_count()
-                going_on = other & up
-                if going_on:
-                    total += self._short_man_paths(going_on, enemy, empty, up, True) \
-                        - going_on.bit_count()
+            forward = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
         else:
-            down = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
-            jumping = men & down
-            if jumping:
-                landed = (((jumping >> right) & enemy) >> right) & empty
-                other = (((jumping >> left) & enemy) >> left) & empty
-                total = landed.bit_count() + other.bit_count()
-                going_on = landed & down
-                if going_on:
-                    total += self._short_man_paths(going_on, enemy, empty, down, False) \
-                        - going_on.bit_count()
-                going_on = other & down
-                if going_on:
-                    total += self._short_man_paths(going_on, enemy, empty, down, False) \
-                        - going_on.bit_count()
+            forward = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
+        jumping = men & forward
+        total = self._short_man_paths(jumping, enemy, empty, forward, white) if jumping else 0
         own_kings = own & kings
         if own_kings:
             if white:
-                down = (((empty << right) & enemy) << right) | (((empty << left) & enemy) << left)
+                backward = (((empty << right) & enemy) << right) | (((empty << left) & enemy)
+                                                                     << left)
             else:
-                up = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy) >> left)
-            jumping = own_kings & (up | down)
+                backward = (((empty >> right) & enemy) >> right) | (((empty >> left) & enemy)
+                                                                     >> left)
+            jumping = own_kings & (forward | backward)
             if jumping:
                 occupied_all = own | enemy
                 walk = self._short_king_paths
@@ -526,7 +503,8 @@ class MoveGenerator:
 
     def _short_man_paths(self, men: int, enemy: int, empty: int, jumpers: int,
                          white: bool) -> int:
-        """Complete capture paths of the men on ``men``, all of which have a jump.
+        """Complete capture paths of the men on ``men``, all of which have a jump (the
+        men's side of `_short_count`).
 
         ``jumpers``: the squares from which a man could jump (forward). The board does not
         change along a man's walk, and a jump in one direction maps the men to distinct

@@ -94,3 +94,24 @@ class MoveTable:
                 continue
             out.append(shape)
         return out
+
+
+class MoveTableCache:
+    """The move tables of the positions the tracker meets, built once each.
+
+    The tracker looks tables up for the position, the positions after its legal moves
+    (is the game over? what does the reply look like?) and the position before the last
+    move (takebacks, amendments). Bounded: past ``limit`` tables the cache starts afresh,
+    so a long game runs in constant memory (tables are cheap to rebuild)."""
+
+    def __init__(self, limit: int = 64) -> None:
+        self.limit = limit
+        self._tables: dict[Position, MoveTable] = {}
+
+    def of(self, position: Position) -> MoveTable:
+        table = self._tables.get(position)
+        if table is None:
+            if len(self._tables) >= self.limit:
+                self._tables.clear()
+            table = self._tables[position] = MoveTable(position)
+        return table

@@ -30,7 +30,7 @@ from .events import (
     TakebackEvent,
     TrackerEvent,
 )
-from .move_table import MoveShape, MoveTable
+from .move_table import MoveShape, MoveTable, MoveTableCache
 from .states import (
     Mode,
     Observation,
@@ -51,6 +51,21 @@ class _MoveInProgress:
     touched_non_capturing: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """One snapshot classified: what it shows (`Observation`) and the evidence the
+    tracker acts on. Which fields are set depends on the observation: ``shape`` for a
+    move completed, amended or seen with the next one begun; ``candidates`` for a board
+    that fits several moves; ``removed`` and ``added`` (occupancy masks relative to the
+    position) for a wrong placement or an unexplained change."""
+
+    observation: Observation
+    shape: MoveShape | None = None
+    candidates: tuple[MoveShape, ...] = ()
+    removed: int = 0
+    added: int = 0
+
+
 class Tracker:
     """Turns debounced occupancy snapshots into moves and LED intents (see module doc)."""
 
@@ -60,7 +75,7 @@ class Tracker:
         self.mode = mode
         self.hold_timeout = hold_timeout
         self.confirm_time = confirm_time
-        self._tables: dict[Position, MoveTable] = {}
+        self._tables = MoveTableCache()
         self._history: list[tuple[Position, MoveShape]] = []  # (position before, move)
         self._set_position(position)
         self.state = State.SETUP if check_start else State.READY
@@ -70,7 +85,6 @@ class Tracker:
         self._slide: MoveShape | None = None  # last quiet move, open to amendment
         self._ambiguous: list[MoveShape] = []
         self._chosen: MoveShape | None = None
-        self._flag_squares = 0
         self._last_move: tuple[int, ...] = ()
         self._last_move_at: float | None = None
         self.intents: dict[str, tuple[int, ...]] = {}
@@ -86,9 +100,9 @@ class Tracker:
         """Process one debounced snapshot; return the events it causes, in order."""
         events: list[TrackerEvent] = []
         self._observed = snapshot.occupied
-        observation, detail = self._observe(snapshot)
-        target = next_state(self.state, observation)
-        self._act(observation, detail, target, snapshot.timestamp, events)
+        seen = self._observe(snapshot)
+        target = next_state(self.state, seen.observation)
+        self._HANDLERS[seen.observation](self, seen, snapshot.timestamp, events)
         self.state = target
         self._emit_intents(snapshot.timestamp, events)
         return events
@@ -118,30 +132,26 @@ class Tracker:
     # -- classification -------------------------------------------------------------------
 
     def _set_position(self, position: Position) -> None:
-        table = self._tables.get(position)
-        if table is None:
-            if len(self._tables) > 64:
-                self._tables.clear()
-            table = self._tables[position] = MoveTable(position)
-        self.table = table
+        self.table = self._tables.of(position)
 
-    def _observe(self, snapshot: Snapshot):
+    def _observe(self, snapshot: Snapshot) -> Seen:
+        """Classify a snapshot against the position and the move in progress."""
         occupied = snapshot.occupied
         table = self.table
         expected = table.occupancy
         if self.state is State.GAME_OVER:
             amended = self._amendment(occupied)
             if amended is not None:
-                return self._amends(amended), amended
+                return Seen(self._amends(amended), shape=amended)
             if self._can_take_back(occupied):
-                return Observation.TAKES_BACK, None
-            return (Observation.MATCHES if occupied == expected else Observation.OTHER), None
+                return Seen(Observation.TAKES_BACK)
+            return Seen(Observation.MATCHES if occupied == expected else Observation.OTHER)
         if occupied == expected:
-            return Observation.MATCHES, None
+            return Seen(Observation.MATCHES)
         if self.state in (State.SETUP, State.ILLEGAL, State.DISTURBED):
-            return Observation.OTHER, None
+            return Seen(Observation.OTHER)
         if self.state is State.AMBIGUOUS:
-            return self._observe_ambiguous(occupied), None
+            return Seen(self._observe_ambiguous(occupied))
 
         self._track_progress(occupied, snapshot.timestamp)
         completed = table.by_occupancy.get(occupied)
@@ -151,15 +161,15 @@ class Tracker:
             candidates = self._order_consistent(completed)
             if len(candidates) == 1:
                 if self._table_of(candidates[0].after).is_game_over:
-                    return Observation.ENDS_GAME, candidates[0]
-                return Observation.COMPLETES_MOVE, candidates[0]
-            return Observation.COMPLETES_AMBIGUOUS, candidates or completed
+                    return Seen(Observation.ENDS_GAME, shape=candidates[0])
+                return Seen(Observation.COMPLETES_MOVE, shape=candidates[0])
+            return Seen(Observation.COMPLETES_AMBIGUOUS, candidates=tuple(candidates or completed))
 
         amended = self._amendment(occupied)
         if amended is not None:
-            return self._amends(amended), amended
+            return Seen(self._amends(amended), shape=amended)
         if self._can_take_back(occupied):
-            return Observation.TAKES_BACK, None
+            return Seen(Observation.TAKES_BACK)
 
         removed = expected & ~occupied
         added = occupied & ~expected
@@ -168,21 +178,21 @@ class Tracker:
         consistent = table.consistent(removed, added)
         if consistent:
             self._progress.lifted_since = None
-            return Observation.IN_PROGRESS, consistent
+            return Seen(Observation.IN_PROGRESS, candidates=tuple(consistent))
         if self._slide is not None:
             # The last mover's piece is in the air or sliding: nobody else has acted yet.
-            return Observation.IN_PROGRESS, []
+            return Seen(Observation.IN_PROGRESS)
         earlier = self._move_seen_with_the_next(occupied) if added else None
         if earlier is not None:
-            return Observation.MOVE_THEN_MORE, earlier
+            return Seen(Observation.MOVE_THEN_MORE, shape=earlier)
         if added:
             one_piece_moved = _single(removed) and _single(added)
             if one_piece_moved and self.mode is not Mode.FREE:
-                return Observation.WRONG_PLACEMENT, (removed, added)
-            return Observation.UNEXPLAINED, (removed, added)
+                return Seen(Observation.WRONG_PLACEMENT, removed=removed, added=added)
+            return Seen(Observation.UNEXPLAINED, removed=removed, added=added)
         if self._progress.lifted_since is None:
             self._progress.lifted_since = snapshot.timestamp
-        return Observation.LIFTED, []
+        return Seen(Observation.LIFTED)
 
     def _move_seen_with_the_next(self, occupied: int) -> MoveShape | None:
         """The one legal move after which this board is the next move in progress or done.
@@ -317,47 +327,72 @@ class Tracker:
         return occupied == self._table_of(before).occupancy
 
     def _table_of(self, position: Position) -> MoveTable:
-        table = self._tables.get(position)
-        if table is None:
-            table = self._tables[position] = MoveTable(position)
-        return table
+        return self._tables.of(position)
 
     # -- actions ------------------------------------------------------------------------------
 
-    def _act(self, observation: Observation, detail, target: State, now: float,
-             events: list[TrackerEvent]) -> None:
-        if observation in (Observation.COMPLETES_MOVE, Observation.ENDS_GAME):
-            self._play(detail, now, events)
-        elif observation is Observation.RESOLVES:
-            chosen = self._chosen
-            self._ambiguous, self._chosen = [], None
-            self._play(chosen, now, events, extra_notes=("ambiguous capture resolved by touch",))
-        elif observation is Observation.COMPLETES_AMBIGUOUS:
-            self._ambiguous = list(detail)
-            self._chosen = None
-            self._previous_occupied = detail[0].after_occupancy
-        elif observation is Observation.MOVE_THEN_MORE:
-            self._play(detail, now, events,
-                       extra_notes=("move seen complete only with the next one begun",))
-            self._slide = None
-            follow, follow_detail = self._observe(Snapshot(self._observed, now))
-            if follow in (Observation.COMPLETES_MOVE, Observation.ENDS_GAME):
-                self._play(follow_detail, now, events,
-                           extra_notes=("move seen complete only with the next one begun",))
-        elif observation in (Observation.AMENDS_MOVE, Observation.AMENDS_TO_END):
-            self._amend(detail, now, events)
-        elif observation is Observation.TAKES_BACK:
-            self._take_back(now, events)
-        elif observation is Observation.WRONG_PLACEMENT:
-            removed, added = detail
-            self._flag(State.ILLEGAL, now, self._describe_illegal(removed, added), events)
-        elif observation is Observation.UNEXPLAINED:
-            self._flag(State.DISTURBED, now, "position disturbed", events)
-        elif observation is Observation.MATCHES:
-            if not self._loop_capture_under_way():
-                self._clear_progress()
-        elif observation in (Observation.IN_PROGRESS, Observation.LIFTED):
-            self._note_touch()
+    # One handler per observation; ``_HANDLERS`` (after the class) maps them.
+
+    def _on_completed(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._play(seen.shape, now, events)
+
+    def _on_resolved(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        chosen = self._chosen
+        self._ambiguous, self._chosen = [], None
+        self._play(chosen, now, events, extra_notes=("ambiguous capture resolved by touch",))
+
+    def _on_ambiguous(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._ambiguous = list(seen.candidates)
+        self._chosen = None
+        self._previous_occupied = seen.candidates[0].after_occupancy
+
+    def _on_move_then_more(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        note = ("move seen complete only with the next one begun",)
+        self._play(seen.shape, now, events, extra_notes=note)
+        self._slide = None
+        follow = self._observe(Snapshot(self._observed, now))
+        if follow.observation in (Observation.COMPLETES_MOVE, Observation.ENDS_GAME):
+            self._play(follow.shape, now, events, extra_notes=note)
+
+    def _on_amended(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._amend(seen.shape, now, events)
+
+    def _on_taken_back(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._take_back(now, events)
+
+    def _on_wrong_placement(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._flag(State.ILLEGAL, now, self._describe_illegal(seen.removed, seen.added), events)
+
+    def _on_unexplained(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._flag(State.DISTURBED, now, "position disturbed", events)
+
+    def _on_matches(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        if not self._loop_capture_under_way():
+            self._clear_progress()
+
+    def _on_touched(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._note_touch()
+
+    def _on_nothing(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        """Nothing to do but change state (if the table says so)."""
+
+    _HANDLERS = {
+        Observation.MATCHES: _on_matches,
+        Observation.COMPLETES_MOVE: _on_completed,
+        Observation.ENDS_GAME: _on_completed,
+        Observation.COMPLETES_AMBIGUOUS: _on_ambiguous,
+        Observation.AMENDS_MOVE: _on_amended,
+        Observation.AMENDS_TO_END: _on_amended,
+        Observation.MOVE_THEN_MORE: _on_move_then_more,
+        Observation.TAKES_BACK: _on_taken_back,
+        Observation.IN_PROGRESS: _on_touched,
+        Observation.LIFTED: _on_touched,
+        Observation.WRONG_PLACEMENT: _on_wrong_placement,
+        Observation.UNEXPLAINED: _on_unexplained,
+        Observation.HELD_TOO_LONG: _on_nothing,  # flagged by `tick`, never by a snapshot
+        Observation.RESOLVES: _on_resolved,
+        Observation.OTHER: _on_nothing,
+    }
 
     def _play(self, shape: MoveShape, now: float, events: list[TrackerEvent],
               extra_notes: tuple[str, ...] = (), replaces: str | None = None) -> None:
