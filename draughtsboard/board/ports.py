@@ -11,7 +11,7 @@ Square numbers are the variant's own numbers (Russian 1-32 with 1 = b8, internat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Protocol, runtime_checkable
@@ -117,7 +117,3 @@ class LedSink(Protocol):
 
     def close(self) -> None: ...
 
-
-def frame_squares(frame: LedFrame, pattern: LedPattern) -> Sequence[int]:
-    """Square numbers shown with ``pattern`` in ``frame``."""
-    return [i + 1 for i, p in enumerate(frame.patterns) if p == pattern]

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.board.replay import (
     GameReport,
+    NoiseStats,
     VirtualBoard,
     percentile,
     random_game,
@@ -49,7 +50,7 @@ def add_parsers(subparsers, backends: dict[str, BoardFactory]) -> None:
     replay.set_defaults(handler=lambda args: run_replay(args, backends))
 
 
-def _games(args, out_err) -> tuple[list[tuple[str, Position, list]], list[str]]:
+def _games(args) -> tuple[list[tuple[str, Position, list]], list[str]]:
     games, rejected = [], []
     if args.random:
         variant = get_variant(args.variant or "russian")
@@ -84,7 +85,7 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         print("draughtsboard replay: give PDN files or --random N", file=sys.stderr)
         return 2
     try:
-        games, rejected = _games(args, sys.stderr)
+        games, rejected = _games(args)
     except DraughtsError as error:
         print(f"draughtsboard replay: {error}", file=sys.stderr)
         return 2
@@ -110,6 +111,8 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         "p50_ms": round(percentile(timings, 0.5) * 1000, 4),
         "p99_ms": round(percentile(timings, 0.99) * 1000, 4),
         "max_move_latency_ms": round(max(latencies, default=0.0) * 1000, 3),
+        "noise": {name: sum(getattr(r.noise, name) for r in reports)
+                  for name in NoiseStats.__dataclass_fields__},
     }
     if args.summary_json:
         print(json.dumps(summary), file=out)

@@ -18,7 +18,7 @@ from typing import Protocol
 from ..ports import Snapshot
 from ..rules.position import Move, Position
 from ..tracker import FlagEvent, Mode, Tracker
-from .hand import ScriptedHand
+from .hand import NoiseStats, ScriptedHand
 
 
 class VirtualBoard(Protocol):
@@ -49,6 +49,7 @@ class GameReport:
     notes: list[str] = field(default_factory=list)
     timings: list[float] = field(default_factory=list)  # tracker seconds per snapshot
     latencies: list[float] = field(default_factory=list)  # move event - completing change
+    noise: NoiseStats = field(default_factory=NoiseStats)  # what the noisy hand did
 
     def line(self) -> str:
         status = "ok" if not self.mismatches and not self.false_alarms else "FAIL"
@@ -87,6 +88,7 @@ def _run(report: GameReport, board: VirtualBoard, start: Position, moves: list[M
          noise_seed: int | None, mode: Mode) -> None:
     rng = random.Random(noise_seed) if noise_seed is not None else None
     hand = ScriptedHand(rng)
+    report.noise = hand.stats
     tracker = Tracker(start, mode, check_start=True)
     period = board.scan_period
     now = 0.0

@@ -33,7 +33,6 @@ class Numbering(Enum):
 # Direction indices. NE and NW are White's forward directions.
 NE, NW, SE, SW = 0, 1, 2, 3
 DIRECTIONS = (NE, NW, SE, SW)
-OPPOSITE = {NE: SW, SW: NE, NW: SE, SE: NW}
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,7 +46,6 @@ class Geometry:
     name_of_bit: tuple[str, ...] = field(init=False, repr=False)
     bit_of_name: dict[str, int] = field(init=False, repr=False)
     board_mask: int = field(init=False, repr=False)
-    shifts: tuple[int, int, int, int] = field(init=False, repr=False)
     rays: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False, repr=False)
     neighbour: tuple[tuple[int, int, int, int], ...] = field(init=False, repr=False)
     rank_masks: tuple[int, ...] = field(init=False, repr=False)
@@ -106,7 +104,6 @@ class Geometry:
         set_(self, "name_of_bit", tuple(name_of_bit))
         set_(self, "bit_of_name", bit_of_name)
         set_(self, "board_mask", board_mask)
-        set_(self, "shifts", (n + 2, n, -n, -(n + 2)))
         set_(self, "rays", tuple(rays))
         set_(self, "neighbour", tuple(neighbour))
         set_(self, "rank_masks", tuple(rank_masks))

@@ -41,31 +41,11 @@ class MoveGenerator:
         self._board = geometry.board_mask
         self._up_right = size + 2  # NE is a left shift by this, SW a right shift
         self._up_left = size  # NW is a left shift by this, SE a right shift
-        self._neighbour = geometry.neighbour
         self._rays = geometry.rays
         # Promotion row of the side to move: index by ``white`` (True/False).
         self._promotion_row = (geometry.rank_masks[0], geometry.rank_masks[size - 1])
         backwards = variant.men_capture_backwards
-        self._man_capture_directions = (
-            (SE, SW) + ((NE, NW) if backwards else ()),
-            (NE, NW) + ((SE, SW) if backwards else ()),
-        )
         self._men_capture_backwards = backwards
-        # For each side and square: the (victim, victim_bit, landing) of every jump a man
-        # there could make, so the capture walk does no neighbour arithmetic.
-        neighbour = geometry.neighbour
-        self._man_jumps = tuple(
-            tuple(
-                tuple(
-                    (neighbour[square][d], 1 << neighbour[square][d],
-                     neighbour[neighbour[square][d]][d])
-                    for d in self._man_capture_directions[side]
-                    if neighbour[square][d] >= 0 and neighbour[neighbour[square][d]][d] >= 0
-                )
-                for square in range(len(neighbour))
-            )
-            for side in (0, 1)
-        )
         self._kings_fly = variant.kings_fly
         self._crown_and_continue = (
             variant.capture_promotion is CapturePromotion.CONTINUES_AS_KING
@@ -73,17 +53,14 @@ class MoveGenerator:
         self._crowning_ends_move = variant.capture_promotion is CapturePromotion.ENDS_THE_MOVE
         self._distinct_by_path = variant.holds_columns
         self._majority_rule = variant.majority_rule
-        # For each square: the (victim, victim_bit, landing) of every jump a king there
-        # could make if kings do not fly, in the order of `geometry.rays`.
-        self._king_jumps = tuple(
-            tuple(
-                (neighbour[square][d], 1 << neighbour[square][d],
-                 neighbour[neighbour[square][d]][d])
-                for d in DIRECTIONS
-                if neighbour[square][d] >= 0 and neighbour[neighbour[square][d]][d] >= 0
-            )
-            for square in range(len(neighbour))
-        )
+        # For each side and square: the (victim, victim_bit, landing) of every jump a man
+        # there could make, so the capture walk does no neighbour arithmetic; the same for
+        # a king that does not fly, in the order of `geometry.rays`.
+        forward = ((SE, SW), (NE, NW))  # by side: Black, White
+        self._man_jumps = tuple(
+            _jump_table(geometry, forward[side] + (forward[1 - side] if backwards else ()))
+            for side in (0, 1))
+        self._king_jumps = _jump_table(geometry, DIRECTIONS)
         # Short captures (Lasca): kings do not fly, men capture forward only and a man
         # reaching the last row stops there, so a man's jumps never meet a square twice and
         # the board is the same all along its walk. If moreover moves are told apart by the
@@ -97,33 +74,8 @@ class MoveGenerator:
         if self._short:
             self.legal = self._short_legal
             self.count = self._short_count
-        # Raw quiet moves, built once: for each side, the man steps by shift (NE or SE
-        # first, then NW or SW), indexed by the end square; for each square, the king
-        # steps of each ray as (square, raw move), only the first of each if kings do not
-        # fly.
-        rows = self._promotion_row
-        board = self._board
-        self._quiet_men = tuple(
-            tuple(
-                tuple(
-                    (end - step, end, 0, bool((rows[side] >> end) & 1), (end,), ())
-                    if (board >> end) & 1 and end - step >= 0 and (board >> (end - step)) & 1
-                    else None
-                    for end in range(len(neighbour))
-                )
-                for step in ((self._up_right, self._up_left) if side
-                             else (-self._up_right, -self._up_left))
-            )
-            for side in (0, 1)
-        )
-        self._quiet_kings = tuple(
-            tuple(
-                tuple((square, (start, square, 0, False, (square,), ()))
-                      for square in (ray if variant.kings_fly else ray[:1]))
-                for ray in geometry.rays[start]
-            )
-            for start in range(len(neighbour))
-        )
+        self._quiet_men = _quiet_man_steps(geometry, self._promotion_row)
+        self._quiet_kings = _quiet_king_steps(geometry, variant.kings_fly)
         # `Move` values of quiet moves by (start, end) bits: built once, shared by every
         # position, since legal-move lists are mostly quiet moves.
         self.quiet_move_values: dict = {}
@@ -587,3 +539,44 @@ class MoveGenerator:
         ``white_to_move`` (hook: column games count on their columns too)."""
         return self.perft(position.own, position.enemy, position.kings,
                           position.white_to_move, depth)
+
+
+# -- constant tables, built once per generator ----------------------------------------------
+
+def _jump_table(geometry, directions) -> tuple:
+    """For each square: the (victim, victim bit, landing) of every jump to a neighbour in
+    one of ``directions`` and on to the square behind it, both on the board."""
+    neighbour = geometry.neighbour
+    return tuple(
+        tuple((neighbour[square][d], 1 << neighbour[square][d], neighbour[neighbour[square][d]][d])
+              for d in directions
+              if neighbour[square][d] >= 0 and neighbour[neighbour[square][d]][d] >= 0)
+        for square in range(len(neighbour)))
+
+
+def _quiet_man_steps(geometry, promotion_rows: tuple[int, int]) -> tuple:
+    """Raw quiet moves of men, by side (Black, White) and by shift (NE or SE first, then
+    NW or SW), indexed by the end square (``None`` where no man can step there)."""
+    board = geometry.board_mask
+    size = geometry.size
+    squares = len(geometry.neighbour)
+    return tuple(
+        tuple(
+            tuple(
+                (end - step, end, 0, bool((promotion_rows[side] >> end) & 1), (end,), ())
+                if (board >> end) & 1 and end - step >= 0 and (board >> (end - step)) & 1
+                else None
+                for end in range(squares))
+            for step in ((size + 2, size) if side else (-(size + 2), -size)))
+        for side in (0, 1))
+
+
+def _quiet_king_steps(geometry, kings_fly: bool) -> tuple:
+    """Raw quiet moves of kings: for each square, each ray as (square, raw move), only its
+    first square if kings do not fly."""
+    return tuple(
+        tuple(
+            tuple((square, (start, square, 0, False, (square,), ()))
+                  for square in (ray if kings_fly else ray[:1]))
+            for ray in geometry.rays[start])
+        for start in range(len(geometry.neighbour)))

@@ -28,7 +28,6 @@ class Controller:
         self.tick_interval = tick_interval
         self.square_count = tracker.position.variant.geometry.square_count
         self._stopped = False
-        self._last_time = 0.0
 
     def stop(self) -> None:
         """Ask `run` to return after the snapshot it is handling (safe from any thread)."""
@@ -36,11 +35,9 @@ class Controller:
 
     def handle(self, snapshot: Snapshot) -> list[TrackerEvent]:
         """One snapshot through the tracker, the record and the LEDs."""
-        self._last_time = snapshot.timestamp
         return self._dispatch(self.tracker.feed(snapshot))
 
     def tick(self, now: float) -> list[TrackerEvent]:
-        self._last_time = now
         return self._dispatch(self.tracker.tick(now))
 
     def _dispatch(self, events: list[TrackerEvent]) -> list[TrackerEvent]:
