@@ -86,6 +86,8 @@ def _default_config_path(args):
 
 
 def choose_backend(args, log) -> str:
+    """The backend ``play`` uses: the one asked for, or for ``auto`` gpio where a GPIO chip and
+    a board config exist, else the simulator (with a warning)."""
     import glob
 
     if args.backend != "auto":
@@ -191,6 +193,7 @@ def _run_play(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command."""
     parser = argparse.ArgumentParser(
         prog="draughtsboard",
         description="Electronic draughts board: rules engine, sensors, LEDs and recording.")
@@ -205,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; its exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

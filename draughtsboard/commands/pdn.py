@@ -21,6 +21,7 @@ from draughtsboard.recording import Recorder
 
 
 def add_parsers(subparsers) -> None:
+    """Register ``pdn check``, ``pdn convert``, ``games`` and ``export``."""
     pdn = subparsers.add_parser("pdn", help="read, check and convert PDN files")
     actions = pdn.add_subparsers(dest="pdn_command", required=True, metavar="ACTION")
 
@@ -79,6 +80,7 @@ def _summary(path: str, entry) -> str:
 
 
 def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """``pdn check``: read every file and report each bad game on one line; 1 if any."""
     out = out or sys.stdout
     status = 0
     for path in args.files:
@@ -101,6 +103,7 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def run_convert(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """``pdn convert``: read a PDN file and write its good games back in canonical PDN."""
     out = out or sys.stdout
     try:
         result = read_file(args.file, args)
@@ -119,6 +122,7 @@ def run_convert(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def run_games(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """``games``: one line per recorded game (id, variant, status, moves, result, players)."""
     out = out or sys.stdout
     recorder = Recorder(args.journal)
     try:
@@ -139,6 +143,7 @@ def run_games(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def run_export(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """``export``: a recorded game (default: the latest) as PDN."""
     out = out or sys.stdout
     recorder = Recorder(args.journal)
     try:

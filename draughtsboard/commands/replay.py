@@ -33,6 +33,7 @@ BoardFactory = Callable[[Position, argparse.Namespace], VirtualBoard]
 
 
 def add_parsers(subparsers, backends: dict[str, BoardFactory]) -> None:
+    """Register ``replay`` with the board backends the composition root offers."""
     replay = subparsers.add_parser(
         "replay", help="play games physically on the simulated board through the tracker")
     replay.add_argument("files", nargs="*", metavar="FILE", help="PDN files to replay")
@@ -80,6 +81,8 @@ def _games(args) -> tuple[list[tuple[str, Position, list]], list[str]]:
 
 def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
                out=None) -> int:
+    """``replay``: play every game physically, print one line per game and the totals; 1 on any
+    mismatch or false alarm."""
     out = out or sys.stdout
     if not args.files and not args.random:
         print("draughtsboard replay: give PDN files or --random N", file=sys.stderr)

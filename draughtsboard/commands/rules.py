@@ -17,11 +17,13 @@ from draughtsboard.board.rules.variants import Variant, get_variant, variant_nam
 
 
 def add_variant_argument(parser: argparse.ArgumentParser, default: str | None = "russian") -> None:
+    """The ``--variant`` option, its choices the known variants."""
     parser.add_argument("--variant", default=default, choices=variant_names(),
                         help="the game (default: %(default)s)")
 
 
 def add_parsers(subparsers) -> None:
+    """Register ``perft`` and ``moves``."""
     perft = subparsers.add_parser("perft", help="count the move tree (engine self-test)")
     add_variant_argument(perft)
     perft.add_argument("--fen", help="start position (default: the initial position)")
@@ -37,10 +39,12 @@ def add_parsers(subparsers) -> None:
 
 
 def load_position(variant: Variant, fen: str | None) -> Position:
+    """The position of a FEN, or the variant's initial position."""
     return initial_position(variant) if fen is None else parse_fen(variant, fen)
 
 
 def run_perft(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """``perft``: one line per depth, ``depth nodes seconds``."""
     variant = get_variant(args.variant)
     if args.depth < 1:
         print("draughtsboard perft: --depth must be at least 1", file=sys.stderr)
@@ -58,6 +62,7 @@ def run_perft(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
 
 def moves_json(position: Position) -> list[dict]:
+    """The legal moves of a position as ``moves --json`` prints them."""
     legal = position.legal_moves()
     return [
         {"notation": format_move(position, move, legal), "path": list(move.path),
@@ -77,6 +82,7 @@ def _print_moves(position: Position, as_json: bool, out: TextIO) -> None:
 
 def run_moves(args: argparse.Namespace, stdin: TextIO = sys.stdin,
               out: TextIO = sys.stdout) -> int:
+    """``moves``: the legal moves of one FEN, or of each FEN line read from standard input."""
     variant = get_variant(args.variant)
     if args.fen is not None:
         try:

@@ -33,6 +33,7 @@ from .rules import add_variant_argument, load_position
 
 
 def add_parsers(subparsers) -> None:
+    """Register ``track``."""
     track = subparsers.add_parser("track", help="run the move tracker on JSON snapshots")
     add_variant_argument(track)
     track.add_argument("--fen", help="start position (default: the initial position)")
@@ -45,6 +46,7 @@ def add_parsers(subparsers) -> None:
 
 
 def event_json(event: TrackerEvent) -> dict:
+    """A tracker event as one JSON-ready dict (``event`` names its kind)."""
     t = round(event.t * 1000)
     if isinstance(event, MoveEvent):
         out = {"t": t, "event": "move", "move": event.notation, "path": list(event.path),
@@ -88,6 +90,7 @@ def parse_snapshot_line(line: str, square_count: int) -> Snapshot:
 
 def run_track(args: argparse.Namespace, stdin: TextIO = sys.stdin,
               out: TextIO = sys.stdout) -> int:
+    """``track``: snapshots from standard input through the tracker, events to standard output."""
     if args.print_table:
         print(format_transition_table(), file=out)
         return 0

@@ -37,6 +37,7 @@ class Hello:
     protocol: int = wire.PROTOCOL_VERSION
 
     def encode(self) -> bytes:
+        """The frame's bytes, ready for the wire."""
         body = wire.pack_hello(
             self.firmware,
             self.board_size,
@@ -64,6 +65,7 @@ class SnapshotMessage:
     occupied: int
 
     def encode(self) -> bytes:
+        """The frame's bytes, ready for the wire."""
         return wire.encode_frame(
             wire.SNAPSHOT,
             wire.pack_snapshot(
@@ -104,6 +106,7 @@ class LedsMessage:
 
 @dataclass(frozen=True, slots=True)
 class Ack:
+    """The receiver accepted frame ``seq`` of type ``of_type``."""
     of_type: int
     seq: int
 
@@ -113,6 +116,7 @@ class Ack:
 
 @dataclass(frozen=True, slots=True)
 class Nack:
+    """The receiver refused frame ``seq`` of type ``of_type``, for ``reason``."""
     of_type: int
     seq: int
     reason: int
@@ -123,6 +127,7 @@ class Nack:
 
 @dataclass(frozen=True, slots=True)
 class Error:
+    """The device reports a fault (``code``) with a short text."""
     code: int
     text: str
 
@@ -132,12 +137,14 @@ class Error:
 
 @dataclass(frozen=True, slots=True)
 class GetSnapshot:
+    """The host asks for the current occupancy now."""
     def encode(self) -> bytes:
         return wire.encode_frame(wire.GET_SNAPSHOT)
 
 
 @dataclass(frozen=True, slots=True)
 class GetHello:
+    """The host asks the device to introduce itself (after opening the port)."""
     def encode(self) -> bytes:
         return wire.encode_frame(wire.GET_HELLO)
 
@@ -157,6 +164,7 @@ def leds_nibbles(frame: LedFrame) -> bytes:
 
 
 def frame_of_nibbles(nibbles: bytes) -> LedFrame:
+    """The LED frame of per-square nibbles (inverse of `leds_nibbles`)."""
     patterns = tuple(LedPattern(n & 3) for n in nibbles)
     colours = tuple(COLOURS[n >> 2] for n in nibbles)
     return LedFrame(patterns, colours if any(colours) else None)
@@ -214,6 +222,7 @@ class FrameDecoder:
         self._splitter.reset()
 
     def feed(self, data: bytes) -> list[Message]:
+        """The messages that ``data`` completes; bad frames are counted in ``errors``."""
         messages: list[Message] = []
         for item in self._splitter.feed(data):
             if isinstance(item, tuple):

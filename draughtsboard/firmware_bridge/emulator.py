@@ -283,6 +283,7 @@ class SocketEmulator:
         self._connected.set()
 
     def close(self) -> None:
+        """Stop the device thread and close the socket (safe twice)."""
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=2.0)

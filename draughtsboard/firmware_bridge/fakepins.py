@@ -77,6 +77,7 @@ class FakePins:
             self.active_row = None
 
     def read_columns(self) -> int:
+        """The column bits of the active row: bit c set when its switch is closed."""
         if self.active_row is None:
             return 0
         occupied = self.switches.occupied

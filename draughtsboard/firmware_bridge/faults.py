@@ -38,6 +38,8 @@ class FaultyPipe:
         self._tail = float("-inf")  # release time of the last queued chunk
 
     def push(self, data: bytes, now: float) -> None:
+        """Send ``data`` at time ``now``: at the seeded rate, bytes are corrupted, dropped,
+        duplicated or delayed (never reordered)."""
         if not data:
             return
         self.bytes_in += len(data)
@@ -70,6 +72,7 @@ class FaultyPipe:
         self._tail = release
 
     def pull(self, now: float) -> bytes:
+        """The bytes that have arrived by ``now``."""
         queue = self._queue
         if not queue or queue[0][0] > now:
             return b""

@@ -67,6 +67,7 @@ class SerialLink:
     # -- SensorSource / LedSink ---------------------------------------------------------
 
     def read(self, timeout: float | None = None) -> Snapshot | None:
+        """The next snapshot published by the link (see `SensorSource`)."""
         try:
             if timeout is not None and timeout <= 0:
                 return self._snapshots.get_nowait()

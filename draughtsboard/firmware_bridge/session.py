@@ -33,6 +33,7 @@ SEQ_WINDOW = 1 << 16
 
 
 class LinkState(enum.Enum):
+    """Where the host is in talking to the device."""
     DOWN = "down"  # no port
     AWAIT_HELLO = "await-hello"  # port open, device unknown: GET_HELLO repeated
     AWAIT_SNAPSHOT = "await-snapshot"  # device known, no snapshot yet: GET_SNAPSHOT repeated
@@ -135,6 +136,8 @@ class HostSession:
     # -- bytes in ---------------------------------------------------------------------------
 
     def receive(self, data: bytes, now: float) -> Actions:
+        """Bytes from the device at ``now``: the actions to take (frames to send, snapshots to
+        publish, reopen the port)."""
         actions = Actions()
         if self.state is LinkState.DOWN:
             return actions

@@ -29,6 +29,7 @@ class BlinkMasks:
 
     @classmethod
     def from_frame(cls, frame: LedFrame, square_count: int) -> BlinkMasks:
+        """The masks of squares steady, slow- and fast-blinking in a frame."""
         if len(frame.patterns) != square_count:
             raise ValueError(
                 f"LED frame has {len(frame.patterns)} squares, the board has {square_count}")

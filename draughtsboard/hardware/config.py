@@ -65,6 +65,7 @@ class LedConfig:
 
 @dataclass(frozen=True)
 class BoardConfig:
+    """A checked board config: the variant, the switch matrix, the LEDs, buzzer and buttons."""
     variant: str
     size: int
     matrix: MatrixConfig
@@ -89,6 +90,7 @@ def load_config(path: str | Path) -> BoardConfig:
 
 
 def parse_config(text: str, source: str = "config") -> BoardConfig:
+    """Read and check config text; `ConfigError` (one line per problem) on any failure."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -28,6 +28,7 @@ CHATTER_LIMIT = 3  # filtered bounces on one square before the report calls it c
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``diag``."""
     parser.add_argument("--config", metavar="FILE",
                         help="board config (TOML); default: the example for the variant")
     parser.add_argument("--backend", choices=("gpio", "sim"), default="gpio",
@@ -44,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``diag``: a live switch map, an LED walk, a report of stuck or chattering switches."""
     try:
         config = _config(args)
         occupied = _squares(args.occupied, config)

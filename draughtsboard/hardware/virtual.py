@@ -43,6 +43,7 @@ class VirtualTimeBoard:
         self._simulation.schedule(at, square, closed)
 
     def scan(self, now: float) -> list[Snapshot]:
+        """One scan of the matrix at virtual time ``now``; the snapshots the driver published."""
         self._sensors.scan_once(now)
         self._scans += 1
         if self._scans % 5000 == 0:

@@ -298,6 +298,7 @@ class PlaySession:
     # arbiter actions: run on the controller thread (callers check the token first)
 
     def new_game(self, tags: dict[str, str] | None = None, fen: str | None = None) -> str:
+        """The arbiter starts a new game (the unfinished one is closed as abandoned); its id."""
         try:
             position = parse_fen(self.variant, fen) if fen else initial_position(self.variant)
             merged = {**self.initial_tags, **clean_tags(tags or {})}
@@ -326,6 +327,7 @@ class PlaySession:
         return self.call(action)
 
     def set_tags(self, tags: dict[str, str]) -> dict[str, str]:
+        """The arbiter sets tags of the game in progress; every tag afterwards."""
         try:
             cleaned = clean_tags(tags)
         except DraughtsError as error:
@@ -339,6 +341,7 @@ class PlaySession:
         return self.call(action)
 
     def declare_result(self, result: str, reason: str = "") -> str:
+        """The arbiter declares the result; the result as recorded."""
         try:
             normalise_result(self.variant, result)
         except DraughtsError as error:
@@ -356,6 +359,7 @@ class PlaySession:
         return self.call(action)
 
     def acknowledge(self) -> int:
+        """The arbiter has seen the flags: the count is cleared; how many there were."""
         def action() -> int:
             count, self._unacknowledged = self._unacknowledged, 0
             if count:

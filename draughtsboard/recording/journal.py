@@ -35,6 +35,7 @@ class JournalDamagedError(JournalError):
 
 
 def encode_record(record: dict) -> bytes:
+    """A record as one journal line: its CRC-32 (8 hex digits), a space, the JSON, a newline."""
     body = json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     data = body.encode("utf-8")
     return b"%08x " % zlib.crc32(data) + data + b"\n"

@@ -53,6 +53,7 @@ def default_data_dir() -> Path:
 
 @dataclass(frozen=True)
 class GameSummary:
+    """One line of ``draughtsboard games``: a recorded game's id, variant, status and players."""
     game_id: str
     variant: str
     status: str  # "unfinished", "finished" or "damaged"
@@ -344,6 +345,7 @@ class Recorder:
         return None
 
     def list_games(self) -> list[GameSummary]:
+        """A summary of every recorded game, oldest first; damaged and empty journals included."""
         out = []
         for game_id in self.game_ids():
             loaded = load_journal(self.path_of(game_id))

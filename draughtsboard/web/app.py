@@ -179,6 +179,7 @@ def arbiter(action):
 
 
 def new_game(session, data: dict) -> Any:
+    """``POST /api/arbiter/new-game``: ``{"tags": {...}, "fen": "..."}``."""
     tags = data.get("tags") or {}
     if not isinstance(tags, dict):
         raise ValueError("tags: expected an object")
@@ -186,6 +187,7 @@ def new_game(session, data: dict) -> Any:
 
 
 def set_tags(session, data: dict) -> Any:
+    """``POST /api/arbiter/tags``: ``{"tags": {...}}``."""
     tags = data.get("tags")
     if not isinstance(tags, dict) or not tags:
         raise ValueError("tags: expected a non-empty object")
@@ -193,14 +195,17 @@ def set_tags(session, data: dict) -> Any:
 
 
 def declare_result(session, data: dict) -> Any:
+    """``POST /api/arbiter/result``: ``{"result": "1-0", "reason": "..."}``."""
     return session.declare_result(str(data.get("result", "")), str(data.get("reason", "")))
 
 
 def acknowledge(session, data: dict) -> Any:
+    """``POST /api/arbiter/acknowledge``: the flags are seen."""
     return session.acknowledge()
 
 
 def check_token(session, data: dict) -> Any:
+    """``POST /api/arbiter/check``: whether the token is accepted."""
     return "token accepted"
 
 

@@ -99,6 +99,7 @@ _CLOCK = re.compile(r"\[%clock\s+[wW]\s*(\d+):(\d\d):(\d\d)\s+[bB]\s*(\d+):(\d\d
 
 @dataclass(frozen=True, slots=True)
 class Token:
+    """One lexical item of PDN text, with its offset for error messages."""
     kind: str  # tag, comment, open, close, number, ellipsis, move, nag, result
     text: str
     offset: int

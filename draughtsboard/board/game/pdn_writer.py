@@ -40,6 +40,9 @@ def _hms(seconds: float) -> str:
 
 
 def format_tags(game: Game) -> list[str]:
+    """The tag lines of a game: the roster tags it has (Event ... TimeControl), then the
+    tags derived from the record (Result, GameType, Variant, SetUp and FEN), then its
+    other tags sorted by name."""
     variant = game.variant
     tags: list[tuple[str, str]] = []
     present = dict(game.tags)
@@ -133,4 +136,5 @@ def write_game(game: Game, *, times: bool = True, events: bool = True) -> str:
 
 
 def write_games(games: Iterable[Game], **options) -> str:
+    """Several games as one PDN text, each as `write_game` writes it."""
     return "".join(write_game(game, **options) for game in games)

@@ -273,6 +273,7 @@ class Game:
 
     def add_event(self, kind: str, text: str, t_monotonic: float | None = None,
                   t_wall: float | None = None) -> GameEvent:
+        """Note something for the arbiter (not a move) at the current ply."""
         self._check_writable()
         event = GameEvent(kind, self.ply, text, t_monotonic, t_wall)
         self.events.append(event)

@@ -25,6 +25,7 @@ BRUSH_TIME = 0.002  # a hand passing over a switch closes it this briefly
 
 @dataclass(frozen=True, slots=True)
 class SwitchAction:
+    """One switch closing or opening at a virtual time."""
     at: float
     square: int
     closed: bool

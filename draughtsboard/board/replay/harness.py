@@ -41,6 +41,8 @@ OpenBoard = Callable[[Position], VirtualBoard]
 
 @dataclass
 class GameReport:
+    """What the harness saw of one game: plies played and recorded, mismatches, false alarms,
+    the tracker's time per snapshot and the hand's noise."""
     name: str
     plies: int
     recorded: int = 0
@@ -145,6 +147,7 @@ def _run(report: GameReport, board: VirtualBoard, start: Position, moves: list[M
 
 
 def percentile(values: list[float], fraction: float) -> float:
+    """The value at ``fraction`` (0-1) of the sorted values (nearest rank); 0 for none."""
     if not values:
         return 0.0
     ordered = sorted(values)

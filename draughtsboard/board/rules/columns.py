@@ -85,6 +85,8 @@ class ColumnMoveGenerator(MoveGenerator):
         return own, enemy, kings, tuple(changed)
 
     def perft_position(self, position, depth: int) -> int:
+        """Perft from a column-game position: the columns are carried along, the last ply
+        counted from the top pieces."""
         if depth <= 0:
             return 1
         columns = list(position.columns)

@@ -217,6 +217,7 @@ class DrawRules:
 
 
 def presets(family: str) -> list[str]:
+    """The preset names of a draw-rule family (empty for an unknown family)."""
     return sorted(FAMILIES.get(family, {}))
 
 

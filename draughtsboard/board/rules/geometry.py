@@ -37,6 +37,8 @@ DIRECTIONS = (NE, NW, SE, SW)
 
 @dataclass(frozen=True, eq=False)
 class Geometry:
+    """A square board played on its dark squares: numbering, names, and the tables the move
+    generator walks (rays, neighbours, rank masks), computed once."""
     size: int
     numbering: Numbering
     # Derived tables, filled in __post_init__.

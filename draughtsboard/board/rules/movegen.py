@@ -160,6 +160,8 @@ class MoveGenerator:
     # -- quiet moves ------------------------------------------------------------------------
 
     def quiet_moves(self, own: int, enemy: int, kings: int, white: bool) -> list[RawMove]:
+        """Every non-capturing raw move of the side to move (men one step forward, kings along
+        their rays)."""
         empty = self._board & ~(own | enemy)
         men = own & ~kings
         right, left = self._up_right, self._up_left

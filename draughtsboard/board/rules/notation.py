@@ -25,6 +25,7 @@ _TOKEN = re.compile(r"^(?:\d{1,2}|[a-z]\d{1,2})$", re.IGNORECASE)
 
 
 def format_square(variant: Variant, number: int) -> str:
+    """A square as the variant writes it: algebraic (``c3``) or its number (``32``)."""
     return variant.geometry.name(number) if variant.algebraic_moves else str(number)
 
 

@@ -19,6 +19,8 @@ RecordCallback = Callable[[TrackerEvent], None]
 
 
 class Controller:
+    """Feeds the tracker from a sensor source, hands move events to the record callback and
+    shows the LED frames (see the module doc)."""
     def __init__(self, source: SensorSource, tracker: Tracker, leds: LedSink,
                  record: RecordCallback | None = None, *, tick_interval: float = 0.1) -> None:
         self.source = source

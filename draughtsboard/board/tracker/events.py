@@ -12,6 +12,8 @@ INTENTS = ("illegal", "must_capture", "restore", "destination", "path", "last_mo
 
 @dataclass(frozen=True)
 class TrackerEvent:
+    """Something the tracker reports, at snapshot time ``t``; ``kind`` names it for logs and
+    JSON."""
     t: float
     kind: str
 
@@ -30,6 +32,7 @@ class MoveEvent(TrackerEvent):
 
 @dataclass(frozen=True)
 class TakebackEvent(TrackerEvent):
+    """The last move taken back (training and free modes): the board is back as before it."""
     notation: str = ""
     position: Position | None = field(default=None, compare=False, repr=False)
 
@@ -44,9 +47,11 @@ class FlagEvent(TrackerEvent):
 
 @dataclass(frozen=True)
 class LedEvent(TrackerEvent):
+    """The LED intents changed: square numbers by intent (see `INTENTS`)."""
     intents: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class GameOverEvent(TrackerEvent):
+    """The move just played leaves the side to move without a legal move."""
     loser_is_white: bool = True

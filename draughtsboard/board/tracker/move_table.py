@@ -109,6 +109,7 @@ class MoveTableCache:
         self._tables: dict[Position, MoveTable] = {}
 
     def of(self, position: Position) -> MoveTable:
+        """The move table of ``position`` (built on first use)."""
         table = self._tables.get(position)
         if table is None:
             if len(self._tables) >= self.limit:

@@ -11,12 +11,14 @@ from enum import Enum
 
 
 class Mode(Enum):
+    """How the board treats its players: tournament, training or free play."""
     TOURNAMENT = "tournament"  # no hints; flags only what is attempted; no takebacks
     TRAINING = "training"  # hints: required captures, landing squares; takeback allowed
     FREE = "free"  # records legal moves from any set-up; takeback allowed; no hints
 
 
 class State(Enum):
+    """Where the tracker is between two snapshots."""
     SETUP = "setup"  # waiting for the board to match the expected position
     READY = "ready"  # the board matches the position; nobody is moving
     MOVING = "moving"  # in-between states of a move being made
@@ -82,6 +84,8 @@ TRANSITIONS: tuple[tuple[State | None, Observation, State], ...] = (
 
 
 def next_state(state: State, observation: Observation) -> State:
+    """The state that follows ``state`` when a snapshot shows ``observation`` (the first
+    matching row of `TRANSITIONS`; an unlisted pair falls back to the OTHER row)."""
     for row_state, row_observation, target in TRANSITIONS:
         if row_state in (state, _ANY) and row_observation is observation:
             return target
