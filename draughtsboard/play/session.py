@@ -110,6 +110,7 @@ class PlaySession:
         self._subscribers_lock = threading.Lock()
         self._view: dict[str, Any] = {}
         self._current = (0, "{}")  # (version, JSON text), replaced whole
+        self._published: tuple[str, Game | None, dict[str, Any]] = ("", None, {})
         self._log: deque[dict[str, Any]] = deque(maxlen=LOG_LENGTH)
         self._unacknowledged = 0
         self.game_id = ""
@@ -399,9 +400,15 @@ class PlaySession:
             except RuntimeError:  # an event loop that has closed
                 pass
 
+    def published(self) -> tuple[str, Game | None, dict[str, Any]]:
+        """The game id, the recorded game (a read-only copy: safe on any thread) and the
+        view of the latest view published, all three from the same moment."""
+        return self._published
+
     def _publish(self) -> None:
+        game = self._game()
         view = build_view(
-            tracker=self.tracker, game=self._game(), game_id=self.game_id,
+            tracker=self.tracker, game=game, game_id=self.game_id,
             mode=self.mode.value, backend=self.backend, frame=self.leds.frame,
             occupied=self._occupied,
             switches=self.hands.occupied if self.hands is not None else None,
@@ -411,6 +418,7 @@ class PlaySession:
         if view == self._view:
             return
         self._view = view
+        self._published = (self.game_id, game, view)
         version = self._current[0] + 1
         self._current = (version, json.dumps(dict(view, version=version),
                                              separators=(",", ":")))
