@@ -2,14 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from draughtsboard.board.rules import initial_position
-from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.board.ports import squares_from_mask
 from draughtsboard.board.tracker import State
 from draughtsboard.hall.service import HallService
 from draughtsboard.hall_link import HallLink
 from draughtsboard.hall_protocol import parse_broker_url
 from draughtsboard.hardware.backends import open_simulated_board
-from draughtsboard.play import PlaySession
+from draughtsboard.play import PlaySession, choose_opening
 from draughtsboard.recording import Recorder
 
 from ..web.helpers import wait_until
@@ -31,12 +30,12 @@ class LinkedBoard:
     def __init__(self, directory, broker: Broker, number: int, variant: str = "russian",
                  tags: dict | None = None) -> None:
         self.number = number
-        v = get_variant(variant)
-        start = initial_position(v).occupancy()
-        occupied = [n for n in v.geometry.numbers if start >> (n - 1) & 1]
-        self.board = open_simulated_board(variant, occupied=occupied, real_time=True)
         self.recorder = Recorder(directory / f"board{number}", sync=False)
+        opening = choose_opening(self.recorder, variant=variant)  # resumes a game
+        occupied = squares_from_mask(opening.expected_position.occupancy())
+        self.board = open_simulated_board(variant, occupied=occupied, real_time=True)
         self.session = PlaySession(variant, self.board, self.board, self.recorder,
+                                   opening=opening,
                                    hands=self.board.simulation, token="t",
                                    tags={"Round": "1", "White": f"W{number}",
                                          "Black": f"B{number}", **(tags or {})})
