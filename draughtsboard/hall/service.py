@@ -290,9 +290,16 @@ class HallService:
             return board_detail(board, self.ingest.live(board), self.store.latest(board),
                                 self.store.board_games(board))
 
+    def rounds(self) -> list[str]:
+        """Rounds with pairings or with games on the boards."""
+        with self.store.lock:
+            names = {g.round for g in self.store.all_games() if g.round}
+        names |= set(self.arbiter.pairings)
+        return sorted(names, key=lambda r: (len(r), r))
+
     def hall_info(self) -> dict[str, Any]:
         return {"connected": self.connected, "dropped": self.dropped,
                 "bad_messages": self.bad_messages,
-                "rounds": sorted(self.arbiter.pairings),
+                "rounds": self.rounds(),
                 "pairings": {r: [p.to_dict() for p in ps]
                              for r, ps in self.arbiter.pairings.items()}}

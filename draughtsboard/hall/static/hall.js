@@ -84,6 +84,7 @@ function render() {
   for (const round of hall.rounds || []) {
     const link = el("a", "", "round " + round + " PDN");
     link.href = "/round/" + encodeURIComponent(round) + "/games.pdn";
+    link.download = "round-" + round + ".pdn";
     feeds.appendChild(link);
   }
   const list = $("pairings-list");
