@@ -23,7 +23,7 @@ while nothing was down; ``catchup_s``: after each reconnection of a board (or re
 the hall), how long until the hall showed every move that board had then. Memory: the
 hall's resident set, and a one-board process's.
 
-    python benchmarks/hall.py --boards 100 --moves 60
+    python benchmarks/hall.py --boards 100 --moves 90 --pace 2
 
 The last line is JSON.
 """
@@ -300,7 +300,7 @@ class Processes:
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=open(self.work / "hall.log", "a"), env=env, cwd=ROOT)  # noqa: SIM115
         self.hall_url = f"http://127.0.0.1:{self.hall_port}"
-        _wait_port(self.hall_port, 30)
+        _wait_port(self.hall_port, 120)
 
     def kill_hall(self) -> None:
         self.hall.kill()
@@ -472,8 +472,8 @@ def compare_with_feed(hall_url: str, games: dict[int, list]) -> dict[str, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=100)
-    parser.add_argument("--moves", type=int, default=60, help="moves per board")
-    parser.add_argument("--pace", type=float, default=1.5,
+    parser.add_argument("--moves", type=int, default=90, help="moves per board")
+    parser.add_argument("--pace", type=float, default=2.0,
                         help="seconds between a board's moves (on average)")
     parser.add_argument("--game-length", type=int, default=40,
                         help="plies before a game is agreed drawn and a new one starts")
@@ -490,6 +490,9 @@ def main() -> int:
     args = parser.parse_args()
     if args.worker:
         return run_worker(args)
+    if args.moves * args.pace < 2.5 * args.cut_seconds + 50:
+        raise SystemExit(f"--moves x --pace ({args.moves * args.pace:.0f} s of play) is too "
+                         f"short for the outages: at least {2.5 * args.cut_seconds + 50:.0f} s")
     if args.boards < 2 * WORKER_SIZE + 1:
         raise SystemExit(f"--boards: at least {2 * WORKER_SIZE + 1} (one alone, a group to "
                          f"kill, a group to cut)")
@@ -518,9 +521,9 @@ def main() -> int:
             processes.start_worker(index)
         kill_first, kill_last = groups[args.kill_group]
         cut_first, cut_last = groups[args.cut_group]
-        plan = [
-            (20, "broker"), (45, "boards"), (60, "cut"), (75, "hall"), (105, "broker"),
-        ]
+        length = args.moves * args.pace  # how long the boards play, about
+        plan = [(0.15 * length, "broker"), (0.3 * length, "boards"), (0.4 * length, "cut"),
+                (0.4 * length + args.cut_seconds + 10, "hall"), (0.85 * length, "broker")]
         cut_until = None
 
         def sample() -> None:

@@ -29,7 +29,7 @@ def make_client(address: BrokerAddress, client_id: str, *,
         client.username_pw_set(address.username, address.password)
     if address.tls:
         client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
-    client.reconnect_delay_set(min_delay=1, max_delay=4)
+    client.reconnect_delay_set(min_delay=1, max_delay=2)  # back within 2 s of the broker
     client.max_queued_messages_set(MAX_QUEUED)
     client.max_inflight_messages_set(100)
     client.suppress_exceptions = True  # a callback's bug is logged, the network loop lives

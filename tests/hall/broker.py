@@ -59,13 +59,13 @@ class Broker:
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
             os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait(5)
+            self.process.wait(30)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(5)
+                self.process.wait(30)
             except subprocess.TimeoutExpired:
                 self.kill()
 
