@@ -118,6 +118,33 @@ def _run_hall(args) -> int:
 ENV_HALL_TOKEN = "DRAUGHTSBOARD_HALL_TOKEN"
 
 
+def _add_venue(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "venue", help="write a venue's mosquitto files: config, passwords, ACL, board secrets")
+    parser.add_argument("--boards", type=int, required=True, metavar="N")
+    parser.add_argument("--out", required=True, metavar="DIR")
+    parser.add_argument("--listen", default="0.0.0.0:1883", metavar="HOST:PORT",
+                        help="the broker's listener (default 0.0.0.0:1883)")
+    parser.set_defaults(handler=_run_venue)
+
+
+def _run_venue(args) -> int:
+    from draughtsboard.hall.venue import VenueError, write_venue
+
+    host, _, port_text = args.listen.rpartition(":")
+    if not host or not port_text.isdigit() or not 1 <= args.boards <= 9999:
+        print("draughtsboard venue: --listen HOST:PORT and --boards 1-9999", file=sys.stderr)
+        return 2
+    try:
+        venue = write_venue(args.out, args.boards, host=host, port=int(port_text))
+    except (VenueError, OSError) as error:
+        print(f"draughtsboard venue: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {venue.config}, passwords, acl, hall.password and boards/<N>.password for "
+          f"{args.boards} boards; start the broker with: mosquitto -c {venue.config}")
+    return 0
+
+
 def _hall_link(args, session, backend_source, log):
     """The board's link to the hall, when one is configured (else None)."""
     from draughtsboard import __version__
@@ -298,6 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_diag(subparsers)
     _add_play(subparsers)
     _add_hall(subparsers)
+    _add_venue(subparsers)
     return parser
 
 

@@ -127,3 +127,26 @@ def test_a_broker_url_never_shows_its_password():
             parse_broker_url(bad, environ={})
         assert "pw" not in str(raised.value) or bad == "mqtt://:pw@h" and \
             "pw@" not in str(raised.value)
+
+
+def test_a_missing_broker_fails_with_a_clear_message(monkeypatch):
+    from draughtsboard.hall import venue
+
+    from . import broker
+
+    monkeypatch.setattr(venue.shutil, "which", lambda name: None)
+    monkeypatch.setattr(broker, "MOSQUITTO_PATHS", ("/nonexistent/mosquitto",))
+    with pytest.raises(pytest.fail.Exception, match="apt-get install mosquitto"):
+        broker.mosquitto_or_fail()
+
+
+def test_the_venue_command_writes_the_broker_files(tmp_path):
+    from draughtsboard.cli import main
+
+    assert main(["venue", "--boards", "3", "--out", str(tmp_path), "--listen",
+                 "127.0.0.1:18830"]) == 0
+    acl = (tmp_path / "acl").read_text()
+    assert "user board2\ntopic write draughtsboard/v1/board/2/status" in acl
+    assert "topic read draughtsboard/v1/board/2/command" in acl
+    assert "board2:$7$" in (tmp_path / "passwords").read_text()  # hashed, not plain
+    assert (tmp_path / "boards" / "3.password").stat().st_mode & 0o077 == 0
