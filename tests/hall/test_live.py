@@ -126,3 +126,22 @@ def test_the_arbiter_commands_reach_the_board(hall, boards):
     resend = service.answer(*service.send_command(1, "resend", game=one.session.game_id,
                                                   first=1, last=2))
     assert resend == {"ok": True, "result": 2, "error": ""}
+
+
+def test_draughtsboard_play_joins_the_hall_without_logging_its_password(hall, broker, tmp_path):
+    from ..web.helpers import PlayProcess
+
+    service = hall()
+    password = broker.venue.board_passwords[6]
+    with PlayProcess(tmp_path / "play6", "--hall", broker.venue.board_url(6), "--board",
+                     "6", "--tag", "Round=5") as play:
+        wait_until(lambda: service.ingest.live(6).online, what="board 6 online")
+        with service.store.lock:
+            live = service.ingest.live(6)
+            assert live.software and "scans" in live.health
+        play.hands(("lift", 22), ("place", 18))
+        wait_until(lambda: hall_moves(service, 6) == ["c3-d4"], what="the move in the hall")
+        assert play.stop() == 0
+    wait_until(lambda: not service.ingest.live(6).online, what="board 6 offline")
+    assert password not in play.stderr
+    assert "board6:***@" in play.stderr
