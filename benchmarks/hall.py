@@ -111,12 +111,19 @@ def run_worker(args) -> int:
             self.rng = random.Random(args.seed * 1000 + number * 7 + self.games_done)
             self.total = sum(s.moves for s in self.recorder.list_games())
 
-        def wait_ready(self, timeout: float = 10.0) -> bool:
+        def wait_ready(self, timeout: float = 3.0) -> bool:
+            """Until the board is ready; after ``timeout`` s of anything else (a hand
+            caught mid-move by a scan on a starved machine: illegal, disturbed,
+            ambiguous), the arbiter puts the pieces back as the game stands."""
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline and not stop.is_set():
                 if self.session.tracker.state in (State.READY, State.GAME_OVER):
                     return True
                 time.sleep(0.02)
+            if not stop.is_set():
+                note(board=self.number, event="recovery",
+                     state=self.session.tracker.state.value)
+                self.session.hand([("setup", 0)])
             return False
 
         def new_game(self) -> None:
@@ -469,6 +476,41 @@ def compare_with_feed(hall_url: str, games: dict[int, list]) -> dict[str, int]:
     return {"lost": lost, "duplicated": duplicated, "wrong": wrong, "checked": checked}
 
 
+def time_feed(hall_url: str, hall_data: Path, games: dict[int, list]) -> dict:
+    """How long the feed of the round with the most games takes: over HTTP as it
+    stands, and (in this process, the same code on the hall's journals read back) as it
+    stood a minute ago, which replays every game to its delayed length."""
+    from draughtsboard.hall.feed import round_games
+    from draughtsboard.hall.store import HallStore
+
+    counts: dict[str, int] = {}
+    for listed in games.values():
+        for round_name in {g.tags.get("Round", "") for _, g in listed}:
+            counts[round_name] = counts.get(round_name, 0) + 1
+    busiest = max(counts, key=counts.get)
+    live = []
+    for _ in range(10):
+        for name in ("games.pdn", "games.json"):
+            started = time.perf_counter()
+            with urllib.request.urlopen(f"{hall_url}/round/{busiest}/{name}",
+                                        timeout=30) as response:
+                response.read()
+            live.append((time.perf_counter() - started) * 1000)
+    store = HallStore(hall_data, sync=False)
+    store.load()
+    delayed = []
+    for _ in range(5):
+        started = time.perf_counter()
+        shown = round_games(store, busiest, time.time() - 60)
+        delayed.append((time.perf_counter() - started) * 1000)
+    store.close()
+    return {"round": busiest, "games": counts[busiest],
+            "http_median_ms": round(statistics.median(live), 1),
+            "http_max_ms": round(max(live), 1),
+            "delayed_median_ms": round(statistics.median(delayed), 1),
+            "delayed_games_shown": len(shown)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=100)
@@ -496,6 +538,10 @@ def main() -> int:
     if args.boards < 2 * WORKER_SIZE + 1:
         raise SystemExit(f"--boards: at least {2 * WORKER_SIZE + 1} (one alone, a group to "
                          f"kill, a group to cut)")
+    def interrupted(signum, frame) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupted)  # the finally below stops every process
     work = Path(tempfile.mkdtemp(prefix="hall-bench-"))
     print(f"working in {work}", flush=True)
     args.kill_group, args.cut_group = 1, 2
@@ -572,8 +618,9 @@ def main() -> int:
                 sample()
             if not plan and cut_until is None and len(processes.done) == len(groups):
                 break
-            if elapsed > 3600:
-                print("giving up after an hour", flush=True)
+            if elapsed > max(3 * length, length + 600):
+                print(f"giving up after {elapsed:.0f} s: workers not done: "
+                      f"{sorted(set(range(len(groups))) - processes.done)}", flush=True)
                 break
             time.sleep(1.0)
         played_for = time.time() - started
@@ -587,6 +634,7 @@ def main() -> int:
                 break
             time.sleep(2)
         hall_rss.append(rss_mb(processes.hall.pid))
+        feed_ms = time_feed(processes.hall_url, work / "hall", games)
     finally:
         if "watcher" in locals():
             watcher.stopping = True
@@ -611,9 +659,13 @@ def main() -> int:
                     steady.append(latency)
     # catch-up: after each reconnection of a board, until the hall shows all it had
     connections: dict[int, list[float]] = {}
+    recoveries = 0
     for line in (work / "events.jsonl").read_text().splitlines():
         event = json.loads(line)
-        connections.setdefault(event["board"], []).append(event["t"])
+        if event["event"] == "recovery":
+            recoveries += 1
+        else:
+            connections.setdefault(event["board"], []).append(event["t"])
     catchup: dict[str, list[float]] = {}
     for kind, _down, up, boards in disruptions:
         for board in boards:
@@ -653,6 +705,8 @@ def main() -> int:
         "board_rss_mb_per_board_in_workers_of_10": round(max(tens), 1) if tens else None,
         "disruptions": [{"kind": k, "down_s": round(up - down, 1), "boards": len(b)}
                         for k, down, up, b in disruptions],
+        "feed": feed_ms, "hand_recoveries": recoveries,
+        "workers_unfinished": len(groups) - len(processes.done),
         "seconds": round(played_for, 1), "pace_s": args.pace, "seed": args.seed,
         "goals": {"lost_duplicated_wrong": 0, "p95_ms": 1000, "catchup_s": 5,
                   "hall_rss_mb": 150},
@@ -666,6 +720,9 @@ def main() -> int:
     print(f"catch-up after reconnection: {json.dumps(figures['catchup_s'])}")
     print(f"memory: hall {figures['hall_rss_mb']} MB, one-board process "
           f"{figures['board_rss_mb']} MB")
+    print(f"feed of round {feed_ms['round']} ({feed_ms['games']} games): median "
+          f"{feed_ms['http_median_ms']} ms over HTTP, {feed_ms['delayed_median_ms']} ms "
+          f"delayed; the arbiter restored {recoveries} board(s) caught mid-move")
     if not args.keep:
         import shutil
 

@@ -174,6 +174,11 @@ class HallLink:
                 if game is not None:
                     for publication in self.outbox.plan(game_id, game, view, self.wall()):
                         self._send(publication)
+                ended = self.outbox.take_ended()
+                if ended is not None:
+                    ended_game = self._read_game(ended)
+                    if ended_game is not None:
+                        self._send(game_publication(game_record(ended, ended_game)))
             except Exception:  # noqa: BLE001 - the link must outlive any one bad moment
                 log.exception("board %d: hall link error (play goes on)", self.board)
 
@@ -215,15 +220,20 @@ class HallLink:
         else:
             self._reply(carry_out(self.session, command))
 
+    def _read_game(self, game_id: str) -> Game | None:
+        """A game that is not the current one, as its journal has it (on the controller
+        thread: the recorder is the session's); the last copy seen without a reader."""
+        if self.read_game is None:
+            return self.outbox.previous(game_id)
+        return self.session.call(lambda: self.read_game(game_id))
+
     def _resend(self, command: Command) -> Reply:
         game_id = command.game
         current_id, current, _ = self.session.published()
-        game = current if game_id == current_id else self.outbox.previous(game_id)
-        if game is None and self.read_game is not None:
-            try:
-                game = self.session.call(lambda: self.read_game(game_id))
-            except Exception as error:  # noqa: BLE001 - any failure is the answer
-                return Reply(command.id, False, error=f"no game {game_id} here: {error}")
+        try:
+            game = current if game_id == current_id else self._read_game(game_id)
+        except Exception as error:  # noqa: BLE001 - any failure is the answer
+            return Reply(command.id, False, error=f"no game {game_id} here: {error}")
         if game is None:
             return Reply(command.id, False, error=f"no game {game_id} here")
         record = game_record(game_id, game)

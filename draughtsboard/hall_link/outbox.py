@@ -54,6 +54,7 @@ class Outbox:
         self._state_key: tuple | None = None
         self._previous: tuple[str, Game] | None = None
         self._last: tuple[str, Game] | None = None
+        self.ended: str | None = None  # a game just left: to be sent whole, from the journal
 
     def connected(self) -> None:
         """A new connection: what the broker did not acknowledge goes out again."""
@@ -70,13 +71,16 @@ class Outbox:
 
     def plan(self, game_id: str, game: Game, view: dict[str, Any],
              now: float) -> list[Publication]:
-        """The publications that bring the broker up to this game (in order: a finished
-        previous game whole, the new moves, then the retained state)."""
+        """The publications that bring the broker up to this game (the new moves, then
+        the retained state). When the game is a new one, `take_ended` names the one
+        before, to be sent whole."""
         out: list[Publication] = []
         if game_id != self.game_id:
             if self._last is not None and self._last[0] != game_id:
+                # the copy seen last may lack the game's end (its last move and result
+                # can come just before the new game): the link sends it from the journal
                 self._previous = self._last
-                out.append(game_publication(game_record(*self._previous)))
+                self.ended = self._last[0]
             self.game_id, self.sent, self.acked = game_id, [], 0
             self._acked_beyond.clear()
             self._state_key = None
@@ -109,8 +113,13 @@ class Outbox:
                 retain=True))
         return out
 
+    def take_ended(self) -> str | None:
+        ended, self.ended = self.ended, None
+        return ended
+
     def previous(self, game_id: str) -> Game | None:
-        """The game before the current one, if that is ``game_id`` (the hall may ask)."""
+        """The copy last seen of the game before the current one, if that is ``game_id``
+        (it may lack the game's end: read the journal where you can)."""
         if self._previous is not None and self._previous[0] == game_id:
             return self._previous[1]
         return None

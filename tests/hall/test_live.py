@@ -145,3 +145,31 @@ def test_draughtsboard_play_joins_the_hall_without_logging_its_password(hall, br
     wait_until(lambda: not service.ingest.live(6).online, what="board 6 offline")
     assert password not in play.stderr
     assert "board6:***@" in play.stderr
+
+
+def test_a_game_that_ends_unseen_by_the_link_reaches_the_hall_whole(hall, boards):
+    """Its last move and result can come just before the next game starts, faster than
+    the link looks: the link sends the ended game from the journal."""
+    service = hall()
+    one = boards(1)
+    rng = random.Random(17)
+    play_random(one, 2, rng)
+    first = one.session.game_id
+    wait_until(lambda: hall_ply(service, 1) == 2, what="the first moves")
+    frozen = one.session.published()
+    one.session.published = lambda: frozen  # the link sees nothing of what follows
+    try:
+        play_random(one, 1, rng)
+        one.session.declare_result("0-1", "White resigned")
+        one.session.new_game({"Round": "2"})
+    finally:
+        del one.session.published
+    one.session.hand([("setup", 0)])  # the pieces back to the start: the link wakes
+    wait_until(lambda: one.session.tracker.state.value == "ready", what="the new game set up")
+    wait_until(lambda: service.store.game(1, first) is not None and
+               service.store.game(1, first).finished, what="the first game's end")
+    with service.store.lock:
+        ended = service.store.game(1, first)
+        assert ended.ply == 3 and ended.game.result == "0-1"
+        assert [p.text for p in ended.game.moves] == \
+            [p.text for p in one.recorder.game(first).moves]
