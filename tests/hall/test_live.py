@@ -126,6 +126,9 @@ def test_the_arbiter_commands_reach_the_board(hall, boards):
     resend = service.answer(*service.send_command(1, "resend", game=one.session.game_id,
                                                   first=1, last=2))
     assert resend == {"ok": True, "result": 2, "error": ""}
+    journalled = [(r["type"], r.get("cmd")) for r in service.arbiter.journal.records]
+    assert ("pairings", None) in journalled and ("command", "result") in journalled
+    assert sum(kind == "reply" for kind, _ in journalled) >= 4
 
 
 def test_draughtsboard_play_joins_the_hall_without_logging_its_password(hall, broker, tmp_path):
