@@ -150,3 +150,26 @@ def test_the_venue_command_writes_the_broker_files(tmp_path):
     assert "topic read draughtsboard/v1/board/2/command" in acl
     assert "board2:$7$" in (tmp_path / "passwords").read_text()  # hashed, not plain
     assert (tmp_path / "boards" / "3.password").stat().st_mode & 0o077 == 0
+
+
+def test_a_board_finds_its_hall_in_the_command_line_or_its_config(tmp_path):
+    from draughtsboard.hall_link.config import HallConfigError, hall_settings
+
+    secret = tmp_path / "hall-password"
+    secret.write_text("from-a-file\n")
+    config = tmp_path / "board.toml"
+    config.write_text(f'[hall]\nbroker = "mqtt://hall.local:1884"\nboard = 7\n'
+                      f'user = "board7"\npassword_file = "{secret}"\n')
+    settings = hall_settings(None, None, config, environ={})
+    assert settings.board == 7 and settings.address.port == 1884
+    assert (settings.address.username, settings.address.password) == ("board7", "from-a-file")
+    override = hall_settings("mqtt://other:1883", 9, config, environ={})
+    assert override.board == 9 and override.address.host == "other"
+    assert hall_settings(None, None, tmp_path / "absent.toml", environ={}) is None
+    for url, board, words in [(None, 3, "--board needs --hall"), ("mqtt://h", None, "number"),
+                              ("mqtt://h", 0, "number"), ("ftp://h", 1, "hall broker")]:
+        with pytest.raises(HallConfigError, match=words):
+            hall_settings(url, board, None, environ={})
+    config.write_text("[hall\n")
+    with pytest.raises(HallConfigError, match="board.toml"):
+        hall_settings(None, None, config, environ={})
