@@ -1,9 +1,10 @@
 """What boards and the hall say to each other through the venue's MQTT broker.
 
-Shared by both ends and free of I/O: the topic tree (`topics`), the JSON messages and
-their checks (`messages`), and where a client finds its broker and credentials
-(`broker`). The board side is `draughtsboard.hall_link`, the hall `draughtsboard.hall`;
-docs/hall.md describes the tree for people.
+Shared by both ends: the topic tree (`topics`), the JSON messages and their checks
+(`messages`), a game as a message and back (`games`), where a client finds its broker and
+credentials (`broker`), and the paho-mqtt client both ends use (`connect`). The board side
+is `draughtsboard.hall_link`, the hall `draughtsboard.hall`; docs/hall.md describes the
+tree for people.
 """
 
 from .broker import BrokerAddress, BrokerURLError, parse_broker_url
