@@ -85,7 +85,6 @@ def _add_hall(subparsers) -> None:
 
 
 def _run_hall(args) -> int:
-    import logging
     import os
     import secrets
 
@@ -95,7 +94,6 @@ def _run_hall(args) -> int:
     from draughtsboard.web.server import configure_logging
 
     configure_logging()
-    logging.getLogger("draughtsboard.hall.mqtt").setLevel(logging.WARNING)
     host, _, port_text = args.listen.rpartition(":")
     if not host or not port_text.isdigit():
         print(f"draughtsboard hall: --listen {args.listen!r}: expected HOST:PORT",
@@ -157,10 +155,6 @@ def _hall_link(args, session, backend_source, log):
         raise SystemExit(f"draughtsboard play: {error}") from None
     if settings is None:
         return None
-    logging_name = "draughtsboard.hall_link.mqtt"
-    import logging
-
-    logging.getLogger(logging_name).setLevel(logging.WARNING)
     return HallLink(session, settings.address, settings.board, software=__version__,
                     health=_health_probe(backend_source, session),
                     read_game=session.recorder.game)

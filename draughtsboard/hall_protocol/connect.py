@@ -20,6 +20,19 @@ KEEPALIVE = 10  # seconds: a dead link is noticed within 1.5 times this
 MAX_QUEUED = 20_000  # messages paho holds unsent: a bound, never reached in play
 
 
+class _QuietReconnects(logging.Filter):
+    """paho logs each failed write while the broker is away at ERROR, once a second; the
+    clients log the loss and the return of the broker themselves, once. Everything else
+    paho logs (a callback's exception above all) passes."""
+
+    NOISE = ("Client is not connected", "failed to receive on socket",
+             "failed to send on socket")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not any(noise in message for noise in self.NOISE)
+
+
 def make_client(address: BrokerAddress, client_id: str, *,
                 logger: logging.Logger | None = None) -> mqtt.Client:
     """A client ready for `connect` (nothing is sent before that)."""
@@ -34,6 +47,8 @@ def make_client(address: BrokerAddress, client_id: str, *,
     client.max_inflight_messages_set(100)
     client.suppress_exceptions = True  # a callback's bug is logged, the network loop lives
     if logger is not None:
+        if not any(isinstance(f, _QuietReconnects) for f in logger.filters):
+            logger.addFilter(_QuietReconnects())
         client.enable_logger(logger)
     return client
 
