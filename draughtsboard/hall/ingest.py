@@ -68,6 +68,7 @@ class Ingest:
         self.boards: dict[int, BoardLive] = {}
         self._buffered: dict[tuple[int, str], dict[int, PlyMessage]] = {}
         self._asked: dict[tuple[int, str], float] = {}
+        self._given_up: set[tuple[int, str]] = set()
 
     def live(self, board: int) -> BoardLive:
         live = self.boards.get(board)
@@ -203,6 +204,13 @@ class Ingest:
         self._asked[key] = now
         return [Resend(board, game_id, first, last)]
 
+    def give_up(self, board: int, game_id: str, why: str) -> None:
+        """The board cannot send this game (its journal no longer has it): stop asking,
+        and tell the arbiter."""
+        if (board, game_id) not in self._given_up:
+            self._given_up.add((board, game_id))
+            self.note_problem(board, f"game {game_id} cannot be completed: {why}"[:300])
+
     # -- the periodic look for what is still missing -------------------------------------------
 
     def missing(self, now: float) -> list[Resend]:
@@ -219,6 +227,8 @@ class Ingest:
             if not live.online or live.current is None:
                 continue
             for hall_game in self.store.board_games(board):
+                if (board, hall_game.game_id) in self._given_up:
+                    continue
                 if not hall_game.finished and hall_game.number < _number(live.current):
                     out += self._ask(board, hall_game.game_id, None, None, now,
                                      ASK_GAME_AGAIN)

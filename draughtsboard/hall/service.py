@@ -58,6 +58,7 @@ class HallService:
         self._replies: dict[str, concurrent.futures.Future] = {}
         self._replies_lock = threading.Lock()
         self._summaries: dict[int, tuple[tuple, dict[str, Any]]] = {}
+        self._resends: dict[str, Resend] = {}  # resend commands awaiting their answer
         self.version = 0
         self.connected = False
         self.dropped = 0
@@ -175,8 +176,11 @@ class HallService:
         with self._replies_lock:
             future = self._replies.pop(reply.id, None)
         if reply.id.startswith("resend-"):
+            request = self._resends.pop(reply.id, None)
             if not reply.ok:
                 log.warning("board %d: resend refused: %s", board, reply.error)
+                if request is not None and request.first is None and request.board == board:
+                    self.ingest.give_up(board, request.game, reply.error)
             return
         try:
             self.arbiter.note("reply", self.wall(), board=board, id=reply.id, ok=reply.ok,
@@ -189,6 +193,9 @@ class HallService:
     def _send_resend(self, request: Resend) -> None:
         command = Command(f"resend-{uuid.uuid4().hex[:12]}", "resend", request.game,
                           first=request.first, last=request.last)
+        if len(self._resends) > 10_000:
+            self._resends.clear()  # answers never came: forgetting them costs a re-ask
+        self._resends[command.id] = request
         what = (f"moves {request.first}-{request.last}" if request.first is not None
                 else "the whole game")
         log.info("board %d: asking again for %s of game %s", request.board, what, request.game)

@@ -173,3 +173,17 @@ def test_a_board_finds_its_hall_in_the_command_line_or_its_config(tmp_path):
     config.write_text("[hall\n")
     with pytest.raises(HallConfigError, match="board.toml"):
         hall_settings(None, None, config, environ={})
+
+
+def test_an_older_game_left_unfinished_is_asked_for_until_the_board_says_it_cannot(ingest):
+    from draughtsboard.hall_protocol.messages import StatusMessage
+
+    start(ingest)  # game 00002, never finished
+    newer = "00003-20261130-130000"
+    ingest.handle(1, "status", StatusMessage(True, "t", 1.0, newer).to_json(), 0.0)
+    assert ingest.missing(100.0) == [Resend(1, GID)]
+    assert ingest.missing(105.0) == []  # not more often than every 10 s
+    assert ingest.missing(111.0) == [Resend(1, GID)]
+    ingest.give_up(1, GID, "no game here")
+    assert ingest.missing(200.0) == []
+    assert "cannot be completed" in ingest.live(1).problems[-1]
