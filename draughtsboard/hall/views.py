@@ -33,7 +33,7 @@ def needs_arbiter(live: BoardLive, hall_game: HallGame | None) -> list[str]:
     if live.unacknowledged:
         reasons.append(f"{live.unacknowledged} flag(s) to acknowledge")
     health = live.health or {}
-    if health.get("error") or health.get("stuck"):
+    if health.get("error") or health.get("chattering"):
         reasons.append("board health")
     if live.problems:
         reasons.append("bad messages")

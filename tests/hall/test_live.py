@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from ..web.helpers import wait_until
 
 
@@ -131,17 +133,20 @@ def test_the_arbiter_commands_reach_the_board(hall, boards):
     assert sum(kind == "reply" for kind, _ in journalled) >= 4
 
 
-def test_draughtsboard_play_joins_the_hall_without_logging_its_password(hall, broker, tmp_path):
+@pytest.mark.parametrize("backend, counter", [("sim", "scans"),
+                                              ("serial-emulated", "frames_ok")])
+def test_draughtsboard_play_joins_the_hall_without_logging_its_password(
+        hall, broker, tmp_path, backend, counter):
     from ..web.helpers import PlayProcess
 
     service = hall()
     password = broker.venue.board_passwords[6]
-    with PlayProcess(tmp_path / "play6", "--hall", broker.venue.board_url(6), "--board",
-                     "6", "--tag", "Round=5") as play:
+    with PlayProcess(tmp_path / "play6", "--backend", backend, "--hall",
+                     broker.venue.board_url(6), "--board", "6", "--tag", "Round=5") as play:
         wait_until(lambda: service.ingest.live(6).online, what="board 6 online")
         with service.store.lock:
             live = service.ingest.live(6)
-            assert live.software and "scans" in live.health
+            assert live.software and counter in live.health and live.health["error"] is None
         play.hands(("lift", 22), ("place", 18))
         wait_until(lambda: hall_moves(service, 6) == ["c3-d4"], what="the move in the hall")
         assert play.stop() == 0
