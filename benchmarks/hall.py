@@ -444,9 +444,11 @@ def journals(work: Path, boards: int) -> dict[int, list[tuple[str, object]]]:
 
 def compare_with_feed(hall_url: str, games: dict[int, list]) -> dict[str, int]:
     from draughtsboard.board.game.pdn_reader import read_pdn
+    from draughtsboard.board.game.pdn_writer import write_game
 
     rounds = {g.tags.get("Round", "") for listed in games.values() for _, g in listed}
     feed: dict[tuple[str, int], object] = {}
+    texts: dict[tuple[str, int], str] = {}
     for round_name in rounds:
         with urllib.request.urlopen(f"{hall_url}/round/{round_name}/games.json",
                                     timeout=30) as response:
@@ -454,7 +456,8 @@ def compare_with_feed(hall_url: str, games: dict[int, list]) -> dict[str, int]:
                 read = read_pdn(item["pdn"])
                 if read.games:
                     feed[(round_name, item["board"])] = read.games[0].game
-    lost = duplicated = wrong = checked = 0
+                    texts[(round_name, item["board"])] = item["pdn"]
+    lost = duplicated = wrong = checked = text_differs = 0
     for board, listed in games.items():
         by_round: dict[str, object] = {}
         for _, game in listed:  # the feed shows a board's latest game of each round
@@ -473,7 +476,12 @@ def compare_with_feed(hall_url: str, games: dict[int, list]) -> dict[str, int]:
             if shown is not None and (game.result is not None or game.result_reason):
                 if shown.result_text() != game.result_text():
                     wrong += 1
-    return {"lost": lost, "duplicated": duplicated, "wrong": wrong, "checked": checked}
+            # the whole text too: tags, clock times, comments (the arbiter's notes aside)
+            if shown is not None and texts[(round_name, board)] != write_game(game,
+                                                                              events=False):
+                text_differs += 1
+    return {"lost": lost, "duplicated": duplicated, "wrong": wrong + text_differs,
+            "checked": checked, "games_whose_pdn_text_differs": text_differs}
 
 
 def time_feed(hall_url: str, hall_data: Path, games: dict[int, list]) -> dict:
@@ -705,6 +713,7 @@ def main() -> int:
         "board_rss_mb_per_board_in_workers_of_10": round(max(tens), 1) if tens else None,
         "disruptions": [{"kind": k, "down_s": round(up - down, 1), "boards": len(b)}
                         for k, down, up, b in disruptions],
+        "games_whose_pdn_text_differs": result["games_whose_pdn_text_differs"],
         "feed": feed_ms, "hand_recoveries": recoveries,
         "workers_unfinished": len(groups) - len(processes.done),
         "seconds": round(played_for, 1), "pace_s": args.pace, "seed": args.seed,
