@@ -401,8 +401,9 @@ class PlaySession:
                 pass
 
     def published(self) -> tuple[str, Game | None, dict[str, Any]]:
-        """The game id, the recorded game (a read-only copy: safe on any thread) and the
-        view of the latest view published, all three from the same moment."""
+        """The latest publication's game id, recorded game (a read-only copy: safe to read
+        on any thread) and view, all three from the same moment (the hall link reads
+        them)."""
         return self._published
 
     def _publish(self) -> None:
