@@ -63,7 +63,125 @@ def _add_play(subparsers) -> None:
                         help="where the page is served (default 127.0.0.1:8080)")
     parser.add_argument("--data", metavar="DIR", help="where games are recorded (default "
                         "$DRAUGHTSBOARD_DATA, else the user data directory)")
+    parser.add_argument("--hall", metavar="URL", help="publish to the tournament hall's MQTT "
+                        "broker, mqtt://USER:PASS@HOST:PORT (or [hall] in the board config; "
+                        "credentials also from DRAUGHTSBOARD_HALL_USER/_PASSWORD/_PASSWORD_FILE)")
+    parser.add_argument("--board", type=int, metavar="N", help="this board's number in the hall")
     parser.set_defaults(handler=_run_play)
+
+
+def _add_hall(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "hall", help="the tournament hall: every board live, arbiter console, broadcast feed")
+    parser.add_argument("--broker", required=True, metavar="URL",
+                        help="the venue's MQTT broker, mqtt://USER:PASS@HOST:PORT")
+    parser.add_argument("--listen", default="127.0.0.1:8090", metavar="HOST:PORT",
+                        help="where the hall page is served (default 127.0.0.1:8090)")
+    parser.add_argument("--data", metavar="DIR", default="hall-data",
+                        help="where the hall keeps its games (default ./hall-data)")
+    parser.add_argument("--delay", type=float, default=0.0, metavar="MINUTES",
+                        help="the broadcast feed shows each game as it stood this long ago")
+    parser.set_defaults(handler=_run_hall)
+
+
+def _run_hall(args) -> int:
+    import os
+    import secrets
+
+    from draughtsboard.hall.server import serve
+    from draughtsboard.hall.service import HallService
+    from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
+    from draughtsboard.web.server import configure_logging
+
+    configure_logging()
+    host, _, port_text = args.listen.rpartition(":")
+    if not host or not port_text.isdigit():
+        print(f"draughtsboard hall: --listen {args.listen!r}: expected HOST:PORT",
+              file=sys.stderr)
+        return 2
+    if args.delay < 0:
+        print("draughtsboard hall: --delay must be 0 or more minutes", file=sys.stderr)
+        return 2
+    try:
+        address = parse_broker_url(args.broker)
+    except BrokerURLError as error:
+        print(f"draughtsboard hall: --broker: {error}", file=sys.stderr)
+        return 2
+    token = os.environ.get(ENV_HALL_TOKEN) or secrets.token_urlsafe(12)
+    service = HallService(address, args.data)
+    return serve(service, token=token, delay=args.delay * 60, host=host.strip("[]"),
+                 port=int(port_text))
+
+
+ENV_HALL_TOKEN = "DRAUGHTSBOARD_HALL_TOKEN"
+
+
+def _add_venue(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "venue", help="write a venue's mosquitto files: config, passwords, ACL, board secrets")
+    parser.add_argument("--boards", type=int, required=True, metavar="N")
+    parser.add_argument("--out", required=True, metavar="DIR")
+    parser.add_argument("--listen", default="0.0.0.0:1883", metavar="HOST:PORT",
+                        help="the broker's listener (default 0.0.0.0:1883)")
+    parser.set_defaults(handler=_run_venue)
+
+
+def _run_venue(args) -> int:
+    from draughtsboard.hall.venue import VenueError, write_venue
+
+    host, _, port_text = args.listen.rpartition(":")
+    if not host or not port_text.isdigit() or not 1 <= args.boards <= 9999:
+        print("draughtsboard venue: --listen HOST:PORT and --boards 1-9999", file=sys.stderr)
+        return 2
+    try:
+        venue = write_venue(args.out, args.boards, host=host, port=int(port_text))
+    except (VenueError, OSError) as error:
+        print(f"draughtsboard venue: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {venue.config}, passwords, acl, hall.password and boards/<N>.password for "
+          f"{args.boards} boards; start the broker with: mosquitto -c {venue.config}")
+    return 0
+
+
+def _hall_link(args, session, backend_source, log):
+    """The board's link to the hall, when one is configured (else None)."""
+    from draughtsboard import __version__
+    from draughtsboard.hall_link import HallLink, hall_settings
+    from draughtsboard.hall_link.config import HallConfigError
+
+    try:
+        settings = hall_settings(args.hall, args.board, _default_config_path(args))
+    except HallConfigError as error:
+        raise SystemExit(f"draughtsboard play: {error}") from None
+    if settings is None:
+        return None
+    return HallLink(session, settings.address, settings.board, software=__version__,
+                    health=_health_probe(backend_source, session),
+                    read_game=session.recorder.game)
+
+
+def _health_probe(source, session):
+    """The board's own health for the hall: the reed matrix's scan counters and the
+    squares whose switch chatters (a failing reed), or the serial link's counters."""
+    import dataclasses
+
+    sensors = getattr(source, "sensors", None)  # a HardwareBoard's reed matrix
+
+    def health() -> dict:
+        out: dict = {"error": str(session.error) if session.error else None}
+        stats = getattr(sensors if sensors is not None else source, "stats", None)
+        value = stats() if callable(stats) else stats
+        if dataclasses.is_dataclass(value):
+            out.update(dataclasses.asdict(value))
+        bounces = getattr(sensors, "bounces_by_square", None)
+        if bounces is not None:
+            out["chattering"] = sorted(s for s, n in bounces().items() if n >= CHATTERING)
+        return out
+
+    return health
+
+
+CHATTERING = 50  # filtered bounces on one square since start: its reed is failing
 
 
 PLAY_BACKENDS = ("auto", "gpio", "serial", "serial-emulated", "sim")
@@ -185,7 +303,14 @@ def _run_play(args) -> int:
         session = PlaySession(variant, source, sink, recorder, mode=args.mode, tags=tags,
                               hands=hands, backend=backend, opening=opening,
                               token=os.environ.get(ENV_TOKEN) or None)
-        return serve(session, host.strip("[]"), int(port_text))
+        link = _hall_link(args, session, source, log)
+        if link is not None:
+            link.start()
+        try:
+            return serve(session, host.strip("[]"), int(port_text))
+        finally:
+            if link is not None:
+                link.stop()
     finally:
         close()
         recorder.close()
@@ -204,6 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_parsers(subparsers, REPLAY_BACKENDS)
     _add_diag(subparsers)
     _add_play(subparsers)
+    _add_hall(subparsers)
+    _add_venue(subparsers)
     return parser
 
 

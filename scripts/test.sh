@@ -14,6 +14,16 @@ if ! command -v chromium >/dev/null 2>&1; then
     fi
 fi
 
+# The hall tests start their own mosquitto (Debian's package, 2.x) on a free loopback port.
+# Installed when missing and we are root; elsewhere those tests fail with a clear message.
+if ! command -v mosquitto >/dev/null 2>&1 && [ ! -x /usr/sbin/mosquitto ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto
+    else
+        echo "mosquitto is missing and this is not root: the hall tests will fail" >&2
+    fi
+fi
+
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'

@@ -37,6 +37,17 @@ IMPURE = {"os", "io", "sys", "socket", "select", "selectors", "threading", "mult
           "concurrent", "asyncio", "subprocess", "signal", "pathlib", "shutil", "tempfile",
           "logging", "sqlite3", "fcntl", "serial", "gpiozero", "lgpio", "starlette", "uvicorn",
           "paho", "aiomqtt", "platformdirs", "tomllib", "urllib", "http"}
+# The tournament hall: what each of its packages may import inside draughtsboard. The
+# hall never imports hardware, a play session or the board's page; the board's side of
+# the link never imports the hall; only cli.py wires them to a session.
+HALL_LAYERS = {
+    "draughtsboard.hall_protocol": ("draughtsboard.board", "draughtsboard.hall_protocol"),
+    "draughtsboard.hall_link": ("draughtsboard.board", "draughtsboard.hall_protocol",
+                                "draughtsboard.hall_link"),
+    "draughtsboard.hall": ("draughtsboard.board", "draughtsboard.hall_protocol",
+                           "draughtsboard.recording", "draughtsboard.hall"),
+}
+HALL_PACKAGES = tuple(HALL_LAYERS)
 # Adapters may use these of the core, and never each other.
 ADAPTERS = ("draughtsboard.hardware", "draughtsboard.firmware_bridge")
 ADAPTER_MAY_USE = ("draughtsboard.board.ports", "draughtsboard.board.rules.geometry")
@@ -145,6 +156,34 @@ def test_board_sub_packages_keep_their_layers():
                     if target.startswith("draughtsboard") and not any(
                             target == a or target.startswith(a + ".") for a in allowed):
                         offenders.append(f"{name}:{line} imports {target}")
+    assert offenders == []
+
+
+def _within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def test_hall_packages_keep_their_layers():
+    offenders = []
+    for name in modules():
+        layer = next((p for p in HALL_LAYERS if _within(name, p)), None)
+        if layer is None:
+            continue
+        for target, line, _ in imports_of(name):
+            if target.startswith("draughtsboard") and \
+                    not any(_within(target, allowed) for allowed in HALL_LAYERS[layer]):
+                offenders.append(f"{name}:{line} imports {target}")
+    assert offenders == []
+
+
+def test_only_the_composition_root_joins_the_hall_to_play():
+    """play, web, recording and the commands never know a hall exists."""
+    offenders = [f"{name}:{line} imports {target}"
+                 for name in modules()
+                 if not name == "draughtsboard.cli"
+                 and not any(_within(name, p) for p in HALL_PACKAGES)
+                 for target, line, _ in imports_of(name)
+                 if any(_within(target, p) for p in HALL_PACKAGES)]
     assert offenders == []
 
 

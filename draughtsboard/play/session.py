@@ -110,6 +110,7 @@ class PlaySession:
         self._subscribers_lock = threading.Lock()
         self._view: dict[str, Any] = {}
         self._current = (0, "{}")  # (version, JSON text), replaced whole
+        self._published: tuple[str, Game | None, dict[str, Any]] = ("", None, {})
         self._log: deque[dict[str, Any]] = deque(maxlen=LOG_LENGTH)
         self._unacknowledged = 0
         self.game_id = ""
@@ -403,9 +404,16 @@ class PlaySession:
             except RuntimeError:  # an event loop that has closed
                 pass
 
+    def published(self) -> tuple[str, Game | None, dict[str, Any]]:
+        """The latest publication's game id, recorded game (a read-only copy: safe to read
+        on any thread) and view, all three from the same moment (the hall link reads
+        them)."""
+        return self._published
+
     def _publish(self) -> None:
+        game = self._game()
         view = build_view(
-            tracker=self.tracker, game=self._game(), game_id=self.game_id,
+            tracker=self.tracker, game=game, game_id=self.game_id,
             mode=self.mode.value, backend=self.backend, frame=self.leds.frame,
             occupied=self._occupied,
             switches=self.hands.occupied if self.hands is not None else None,
@@ -415,6 +423,7 @@ class PlaySession:
         if view == self._view:
             return
         self._view = view
+        self._published = (self.game_id, game, view)
         version = self._current[0] + 1
         self._current = (version, json.dumps(dict(view, version=version),
                                              separators=(",", ":")))

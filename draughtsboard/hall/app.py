@@ -1,0 +1,329 @@
+"""The hall's web server: the hall page and its live stream, the arbiter console's
+actions (behind a token), and the broadcast feed.
+
+`create_app(service, token=..., delay=...)` builds a Starlette app around a
+`HallService`. The page is static files and a script that sets text only, under a
+Content-Security-Policy; updates are server-sent events (`events`), capped in number.
+Request bodies are bounded before they are read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from draughtsboard.board.game.record import normalise_result
+from draughtsboard.board.game.tags import clean_tags
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.variants import get_variant
+
+from .feed import round_games
+from .pairings import PairingsError, parse_pairings
+from .views import variants_view
+
+STATIC_PACKAGE = ("draughtsboard.hall", "static")
+MAX_BODY = 16 * 1024
+MAX_PAIRINGS_BODY = 512 * 1024
+MAX_STREAMS = 100
+KEEPALIVE_SECONDS = 15.0
+STREAM_INTERVAL = 0.1  # seconds: a stream sends at most this often (changes are merged)
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class SecurityHeaders:
+    """Pure ASGI middleware (streams pass untouched) adding the headers above."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class BodyError(ValueError):
+    pass
+
+
+def _error(status: int, text: str) -> JSONResponse:
+    return JSONResponse({"error": text}, status_code=status)
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The body, refused past ``limit`` bytes before more is read."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise BodyError("request too large")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyError("request too large")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise BodyError("send JSON (Content-Type: application/json)")
+    try:
+        data = json.loads(await _body(request, MAX_BODY) or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise BodyError("not JSON") from None
+    if not isinstance(data, dict):
+        raise BodyError("expected a JSON object")
+    return data
+
+
+def _service(request: Request):
+    return request.app.state.service
+
+
+def _authorised(request: Request) -> bool:
+    header = request.headers.get("authorization", "")
+    token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+    return bool(token) and secrets.compare_digest(token, request.app.state.token)
+
+
+def _board(data: dict[str, Any]) -> int:
+    board = data.get("board")
+    if isinstance(board, str) and board.isdigit():
+        board = int(board)
+    if isinstance(board, bool) or not isinstance(board, int) or not 1 <= board <= 9999:
+        raise BodyError("board: expected a board number")
+    return board
+
+
+# -- the page and its data ---------------------------------------------------------------------
+
+async def index(request: Request) -> Response:
+    response = await request.app.state.static.get_response("hall.html", request.scope)
+    response.headers["cache-control"] = "no-cache"
+    return response
+
+
+def _overview(service) -> dict[str, Any]:
+    return {"hall": service.hall_info(), "variants": variants_view(),
+            "boards": [summary for _, summary in service.summaries().values()]}
+
+
+async def hall(request: Request) -> Response:
+    data = await run_in_threadpool(_overview, _service(request))
+    return JSONResponse(data, headers={"cache-control": "no-store"})
+
+
+async def board(request: Request) -> Response:
+    number = request.path_params["board"]
+    detail = await run_in_threadpool(_service(request).detail, number)
+    if detail is None:
+        return _error(404, f"no board {number} in this hall")
+    return JSONResponse(detail, headers={"cache-control": "no-store"})
+
+
+async def events(request: Request) -> Response:
+    """The hall now (``event: hall``), then each board whose summary changed (``event:
+    boards``, a list), at most every STREAM_INTERVAL seconds."""
+    service = _service(request)
+    state = request.app.state
+    if state.streams >= MAX_STREAMS:
+        return _error(503, "too many live pages; try again later")
+    loop = asyncio.get_running_loop()
+    ready = asyncio.Event()
+
+    def wake() -> None:
+        loop.call_soon_threadsafe(ready.set)
+
+    async def stream():
+        state.streams += 1
+        unsubscribe = service.subscribe(wake)
+        try:
+            overview = await run_in_threadpool(_overview, service)
+            known = {b: key for b, (key, _) in service.summaries().items()}
+            info = overview["hall"]
+            yield f"event: hall\ndata: {json.dumps(overview, separators=(',', ':'))}\n\n"
+            while not service.closing:
+                try:
+                    await asyncio.wait_for(ready.wait(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                ready.clear()
+                summaries = await run_in_threadpool(service.summaries)
+                changed = [s for b, (key, s) in summaries.items() if known.get(b) != key]
+                known = {b: key for b, (key, _) in summaries.items()}
+                if changed:
+                    text = json.dumps(changed, separators=(",", ":"))
+                    yield f"event: boards\ndata: {text}\n\n"
+                now_info = service.hall_info()
+                if now_info != info:
+                    info = now_info
+                    yield f"event: info\ndata: {json.dumps(info, separators=(',', ':'))}\n\n"
+                await asyncio.sleep(STREAM_INTERVAL)
+        finally:
+            unsubscribe()
+            state.streams -= 1
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+
+
+# -- the broadcast feed ---------------------------------------------------------------------------
+
+def _feed(request: Request):
+    service = _service(request)
+    delay = request.app.state.delay
+    cutoff = service.wall() - delay if delay else None
+    round_name = request.path_params["round"]
+    with service.store.lock:
+        return round_games(service.store, round_name, cutoff)
+
+
+async def round_pdn(request: Request) -> Response:
+    games = await run_in_threadpool(_feed, request)
+    return PlainTextResponse("".join(g.pdn for g in games),
+                             media_type="application/x-draughts-pdn; charset=utf-8",
+                             headers={"cache-control": "no-cache"})
+
+
+async def round_json(request: Request) -> Response:
+    games = await run_in_threadpool(_feed, request)
+    return JSONResponse({"games": [{"board": g.board, "pdn": g.pdn} for g in games]},
+                        headers={"cache-control": "no-cache"})
+
+
+async def board_pdn(request: Request) -> Response:
+    name = request.path_params["file"]
+    if not name.endswith(".pdn") or not name[:-4].isdigit():
+        return _error(404, "expected /round/<round>/<board>.pdn")
+    number = int(name[:-4])
+    games = [g for g in await run_in_threadpool(_feed, request) if g.board == number]
+    if not games:
+        return _error(404, f"no game on board {number} in round {request.path_params['round']}")
+    return PlainTextResponse(games[0].pdn, media_type="application/x-draughts-pdn; charset=utf-8",
+                             headers={"cache-control": "no-cache"})
+
+
+# -- the arbiter console ------------------------------------------------------------------------
+
+def arbiter(action, *, json_body: bool = True):
+    async def endpoint(request: Request) -> Response:
+        if not _authorised(request):
+            return _error(401, "arbiter token required")
+        try:
+            data: Any = await _json_body(request) if json_body else \
+                await _body(request, MAX_PAIRINGS_BODY)
+            result = await run_in_threadpool(action, _service(request), data)
+        except (BodyError, PairingsError, DraughtsError, ValueError, TypeError) as error:
+            return _error(400, str(error))
+        except ClientDisconnect:
+            return _error(400, "the request was cut off")
+        except OSError as error:
+            return _error(503, f"could not journal the action: {error}")
+        return JSONResponse({"ok": True, "result": result})
+
+    return endpoint
+
+
+def check(service, data) -> Any:
+    return "token accepted"
+
+
+def pairings(service, body: bytes) -> Any:
+    try:
+        text = body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = body.decode("cp1251")
+    rows = parse_pairings(text)
+    service.import_pairings(rows)
+    return [row.to_dict() for row in rows]
+
+
+def start_round(service, data) -> Any:
+    round_name = str(data.get("round", "")).strip()
+    if not round_name:
+        raise BodyError("round: which round?")
+    return service.start_round(round_name)
+
+
+def declare_result(service, data) -> Any:
+    number = _board(data)
+    result = str(data.get("result", "")).strip()
+    with service.store.lock:
+        latest = service.store.latest(number)
+        variant = latest.game.variant if latest else get_variant("russian")
+    normalise_result(variant, result)  # InvalidResultError before anything is sent
+    reason = str(data.get("reason", ""))[:200] or "declared by the arbiter in the hall"
+    return service.command(number, "result", result=result, reason=reason)
+
+
+def acknowledge(service, data) -> Any:
+    return service.command(_board(data), "acknowledge")
+
+
+def set_tags(service, data) -> Any:
+    tags = data.get("tags")
+    if not isinstance(tags, dict) or not tags:
+        raise BodyError("tags: expected a non-empty object")
+    return service.command(_board(data), "set_tags", tags=clean_tags(tags))
+
+
+def arbiter_log(service, data) -> Any:
+    return service.arbiter.recent()
+
+
+ROUTES = [
+    Route("/", index),
+    Route("/api/hall", hall),
+    Route("/api/events", events),
+    Route("/api/board/{board:int}", board),
+    Route("/round/{round}/games.pdn", round_pdn),
+    Route("/round/{round}/games.json", round_json),
+    Route("/round/{round}/{file}", board_pdn),
+    Route("/api/arbiter/check", arbiter(check), methods=["POST"]),
+    Route("/api/arbiter/pairings", arbiter(pairings, json_body=False), methods=["POST"]),
+    Route("/api/arbiter/start-round", arbiter(start_round), methods=["POST"]),
+    Route("/api/arbiter/result", arbiter(declare_result), methods=["POST"]),
+    Route("/api/arbiter/acknowledge", arbiter(acknowledge), methods=["POST"]),
+    Route("/api/arbiter/tags", arbiter(set_tags), methods=["POST"]),
+    Route("/api/arbiter/log", arbiter(arbiter_log), methods=["POST"]),
+]
+
+
+def create_app(service, *, token: str, delay: float = 0.0) -> Starlette:
+    """The hall's app; ``delay`` (seconds) holds the broadcast feed back."""
+    static = StaticFiles(packages=[STATIC_PACKAGE])
+    app = Starlette(routes=[*ROUTES, Mount("/static", static, name="static")])
+    app.state.service = service
+    app.state.static = static
+    app.state.token = token
+    app.state.delay = delay
+    app.state.streams = 0
+    app.state.started = time.time()
+    app.add_middleware(SecurityHeaders)
+    return app

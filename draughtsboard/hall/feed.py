@@ -1,0 +1,60 @@
+"""The broadcast feed: a round's games as the platforms pull them (one PDN file, a JSON
+``{"games": [{"pdn": ...}]}``, or one PDN file per board), optionally as they stood
+``delay`` seconds ago (anti-cheat), counted on the hall's clock from when each move
+reached the hall.
+
+A round's games are, for each board, its latest game whose ``Round`` tag is the round.
+The feed holds only moves the rules accepted (the hall checks each again), so a bad
+message from a board can never stop or spoil it; a result from the board or the arbiter
+closes the game here. The arbiter's notes (illegal attempts) stay out of the broadcast.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from draughtsboard.board.game.pdn_writer import write_game
+from draughtsboard.board.game.record import Game
+
+from .store import HallGame, HallStore
+
+
+@dataclass(frozen=True)
+class FeedGame:
+    board: int
+    pdn: str
+    moves: int
+    finished: bool
+
+
+def game_at(hall_game: HallGame, cutoff: float | None) -> tuple[Game, bool]:
+    """The game as the hall had it at ``cutoff`` (None: now), and whether it was over."""
+    game = hall_game.game
+    if cutoff is None:
+        return game, hall_game.finished
+    shown = bisect_right(hall_game.received, cutoff)
+    finished = hall_game.finished and hall_game.result_received is not None \
+        and hall_game.result_received <= cutoff
+    if shown == game.ply and finished:
+        return game, True
+    copy = Game(game.variant, game.start, dict(game.tags), game.draw_preset,
+                list(game.moves[:shown]), mode=game.mode,
+                start_monotonic=game.start_monotonic, start_wall=game.start_wall)
+    return copy, False
+
+
+def round_games(store: HallStore, round_name: str, cutoff: float | None) -> list[FeedGame]:
+    """The round's games, by board number (call with the store's lock held)."""
+    out = []
+    for board in sorted(store.games):
+        chosen = None
+        for hall_game in store.board_games(board):
+            if hall_game.round == round_name and (
+                    cutoff is None or hall_game.started_received <= cutoff):
+                chosen = hall_game
+        if chosen is None:
+            continue
+        game, finished = game_at(chosen, cutoff)
+        out.append(FeedGame(board, write_game(game, events=False), game.ply, finished))
+    return out

@@ -1,0 +1,111 @@
+"""A round's pairings as the arbiter brings them: a CSV file (``round,board,white,black``
+and optionally ``event``, with or without that header line) or a PDN file whose games'
+tags say it (``Round``, ``Board``, ``White``, ``Black``, ``Event``). Every row is checked
+(board numbers, tag values as PDN allows them) and a bad one is named by its line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from draughtsboard.board.game.pdn_reader import read_pdn
+from draughtsboard.board.game.tags import clean_tags
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.hall_protocol.topics import MAX_BOARD
+
+MAX_PAIRINGS = 2000
+COLUMNS = ("round", "board", "white", "black", "event")
+
+
+class PairingsError(ValueError):
+    """Pairings that cannot be read (names the line or game)."""
+
+
+@dataclass(frozen=True)
+class Pairing:
+    round: str
+    board: int
+    white: str
+    black: str
+    event: str = ""
+
+    def tags(self) -> dict[str, str]:
+        tags = {"Round": self.round, "Board": str(self.board), "White": self.white,
+                "Black": self.black}
+        if self.event:
+            tags["Event"] = self.event
+        return clean_tags(tags)
+
+    def to_dict(self) -> dict:
+        return {"round": self.round, "board": self.board, "white": self.white,
+                "black": self.black, "event": self.event}
+
+
+def _pairing(values: dict[str, str], where: str) -> Pairing:
+    board_text = (values.get("board") or "").strip()
+    if not board_text.isdigit() or not 1 <= int(board_text) <= MAX_BOARD:
+        raise PairingsError(f"{where}: board {board_text!r} is not a number in 1-{MAX_BOARD}")
+    round_name = (values.get("round") or "").strip()
+    if not round_name or not all(c.isalnum() or c in ".-_" for c in round_name) \
+            or len(round_name) > 20:
+        raise PairingsError(f"{where}: round {round_name!r}: letters, digits, '.', '-', '_'")
+    pairing = Pairing(round_name, int(board_text), (values.get("white") or "").strip(),
+                      (values.get("black") or "").strip(), (values.get("event") or "").strip())
+    try:
+        pairing.tags()
+    except DraughtsError as error:
+        raise PairingsError(f"{where}: {error}") from None
+    return pairing
+
+
+def parse_csv(text: str) -> list[Pairing]:
+    rows = list(csv.reader(io.StringIO(text)))
+    if rows and [c.strip().lower() for c in rows[0]][:4] == list(COLUMNS[:4]):
+        header = [c.strip().lower() for c in rows.pop(0)]
+        first_line = 2
+    else:
+        header, first_line = list(COLUMNS), 1
+    out = []
+    for number, row in enumerate(rows, first_line):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) < 4:
+            raise PairingsError(f"line {number}: expected round,board,white,black")
+        out.append(_pairing(dict(zip(header, row, strict=False)), f"line {number}"))
+    return _checked(out)
+
+
+def parse_pdn(text: str) -> list[Pairing]:
+    read = read_pdn(text, source="pairings", variant=get_variant("russian"))  # tags only
+    if read.errors and not read.games:
+        raise PairingsError(str(read.errors[0]))
+    out = []
+    for item in read.games:
+        tags = item.game.tags
+        out.append(_pairing({k.lower(): tags.get(k, "") for k in
+                             ("Round", "Board", "White", "Black", "Event")},
+                            f"game {item.number}"))
+    return _checked(out)
+
+
+def parse_pairings(text: str) -> list[Pairing]:
+    """CSV or PDN, told apart by the first character that is not a space."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    return parse_pdn(text) if stripped.startswith("[") else parse_csv(text)
+
+
+def _checked(pairings: list[Pairing]) -> list[Pairing]:
+    if not pairings:
+        raise PairingsError("no pairings found")
+    if len(pairings) > MAX_PAIRINGS:
+        raise PairingsError(f"more than {MAX_PAIRINGS} pairings")
+    seen = set()
+    for pairing in pairings:
+        key = (pairing.round, pairing.board)
+        if key in seen:
+            raise PairingsError(f"round {pairing.round}, board {pairing.board} twice")
+        seen.add(key)
+    return pairings

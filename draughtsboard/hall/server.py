@@ -1,0 +1,60 @@
+"""``draughtsboard hall``: the hall service and its web server in one process.
+
+uvicorn runs in the main thread; the service's MQTT and ingest threads beside it. SIGINT
+and SIGTERM end the live streams, stop the server, then the service (its journals are
+synced record by record, nothing is left to flush). After a crash, a restart reads the
+journals back and the boards' retained states fill in the rest.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+
+import uvicorn
+
+from .app import create_app
+
+log = logging.getLogger("draughtsboard.hall")
+
+
+class _Server(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config, service) -> None:
+        super().__init__(config)
+        self.service = service
+
+    def handle_exit(self, sig, frame) -> None:
+        log.info("signal %s: stopping", signal.Signals(sig).name)
+        self.service.closing = True
+        super().handle_exit(sig, frame)
+
+    async def startup(self, sockets=None) -> None:
+        await super().startup(sockets)
+        for server in self.servers:
+            for sock in server.sockets:
+                host, port = sock.getsockname()[:2]
+                log.info("the hall's page: http://%s:%d/", host, port)
+
+
+def _ignore(signum, frame) -> None:
+    """uvicorn raises the signal again after its graceful shutdown: harmless here."""
+
+
+def serve(service, *, token: str, delay: float, host: str, port: int) -> int:
+    app = create_app(service, token=token, delay=delay)
+    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
+                            lifespan="off", loop="asyncio", http="h11", ws="none",
+                            timeout_graceful_shutdown=3)
+    server = _Server(config, service)
+    signal.signal(signal.SIGTERM, _ignore)
+    signal.signal(signal.SIGINT, _ignore)
+    service.start()
+    log.info("arbiter token: %s", token)
+    try:
+        server.run()
+    finally:
+        service.stop()
+    if not server.started:
+        log.error("could not listen on %s:%d", host, port)
+        return 1
+    return 0

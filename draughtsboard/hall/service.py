@@ -1,0 +1,312 @@
+"""The hall's engine: one MQTT client subscribed to every board, one ingest thread that
+alone changes the store, and the arbiter's commands out to the boards.
+
+paho's network thread only puts each message on a bounded queue; the ingest thread
+applies it (`Ingest`), journals it (`HallStore`), sends the ``resend`` requests for what
+is missing, and wakes the page's live streams. A bad message is logged with its board's
+number and dropped: nothing a board sends can stop the others. The queue's bound means a
+flood is dropped, not stored; what was dropped is asked for again like any gap.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import queue
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.hall_protocol.broker import BrokerAddress
+from draughtsboard.hall_protocol.connect import connect, make_client, reason_failed
+from draughtsboard.hall_protocol.messages import Command, MessageError, Reply
+from draughtsboard.hall_protocol.topics import board_topic, parse_topic, subscription
+
+from .arbiter_log import ArbiterLog
+from .ingest import Ingest, Resend
+from .pairings import Pairing
+from .store import HallStore
+from .views import board_detail, board_summary
+
+log = logging.getLogger("draughtsboard.hall")
+
+QUEUE_LIMIT = 50_000  # messages waiting for the ingest thread
+TICK = 1.0  # seconds between looks for missing moves
+REPLY_TIMEOUT = 5.0
+
+
+class HallService:
+    def __init__(self, address: BrokerAddress, data_dir: Path | str, *, sync: bool = True,
+                 wall: Callable[[], float] = time.time, client_id: str = "draughtsboard-hall",
+                 reply_timeout: float = REPLY_TIMEOUT) -> None:
+        self.address = address
+        self.data_dir = Path(data_dir)
+        self.wall = wall
+        self.reply_timeout = reply_timeout
+        self.store = HallStore(self.data_dir, sync=sync)
+        self.ingest = Ingest(self.store)
+        self.arbiter = ArbiterLog(self.data_dir / "arbiter.jsonl", sync=sync)
+        self._queue: queue.Queue = queue.Queue(QUEUE_LIMIT)
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._subscribers: list[Callable[[], None]] = []
+        self._subscribers_lock = threading.Lock()
+        self._replies: dict[str, concurrent.futures.Future] = {}
+        self._replies_lock = threading.Lock()
+        self._summaries: dict[int, tuple[tuple, dict[str, Any]]] = {}
+        self._resends: dict[str, Resend] = {}  # resend commands awaiting their answer
+        self.version = 0
+        self.connected = False
+        self.dropped = 0
+        self.bad_messages = 0
+        self.closing = False
+        self.client = make_client(address, client_id,
+                                  logger=logging.getLogger("draughtsboard.hall.mqtt"))
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    # -- life cycle ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        with self.store.lock:
+            loaded = self.store.load()
+        log.info("hall: %d game(s) read back from %s", loaded, self.data_dir)
+        self._thread = threading.Thread(target=self._run, name="hall-ingest", daemon=True)
+        self._thread.start()
+        log.info("hall: subscribing to every board through %s", self.address)
+        connect(self.client, self.address)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.closing = True
+        self._notify()
+        self._stopping.set()
+        self.client.disconnect()
+        self.client.loop_stop()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self.store.close()
+        self.arbiter.close()
+
+    # -- paho's thread ---------------------------------------------------------------------
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_failed(reason_code):
+            log.error("hall: the broker refused the connection: %s", reason_code)
+            return
+        client.subscribe(subscription(), qos=1)
+        self.connected = True
+        log.info("hall: connected to the broker")
+        self._notify()
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+        if self.connected:
+            log.warning("hall: lost the broker (%s); reconnecting", reason_code)
+        self.connected = False
+        self._notify()
+
+    def _on_message(self, client, userdata, message) -> None:
+        try:
+            self._queue.put_nowait((message.topic, bytes(message.payload), self.wall()))
+        except queue.Full:
+            self.dropped += 1
+            if self.dropped % 1000 == 1:
+                log.error("hall: %d message(s) dropped: the ingest queue is full",
+                          self.dropped)
+
+    # -- the ingest thread -------------------------------------------------------------------
+
+    def _run(self) -> None:
+        next_tick = time.monotonic() + TICK
+        while not self._stopping.is_set():
+            try:
+                first = self._queue.get(timeout=max(0.01, next_tick - time.monotonic()))
+            except queue.Empty:
+                first = None
+            batch = [first] if first is not None else []
+            while len(batch) < 500:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            requests: list[Resend] = []
+            with self.store.lock:
+                for topic, payload, received in batch:
+                    requests += self._handle(topic, payload, received)
+                if time.monotonic() >= next_tick:
+                    next_tick = time.monotonic() + TICK
+                    requests += self.ingest.missing(self.wall())
+                if batch:
+                    self.version += 1
+            for request in requests:
+                self._send_resend(request)
+            if batch:
+                self._notify()
+
+    def _handle(self, topic: str, payload: bytes, received: float) -> list[Resend]:
+        parsed = parse_topic(topic)
+        if parsed is None:
+            return []
+        board, kind = parsed
+        if kind == "command":
+            return []
+        if kind == "reply":
+            self._reply(board, payload)
+            return []
+        try:
+            return self.ingest.handle(board, kind, payload, received)
+        except (MessageError, DraughtsError, KeyError, TypeError, ValueError) as error:
+            self.bad_messages += 1
+            log.warning("board %d: bad %s message dropped: %s", board, kind, error)
+            self.ingest.note_problem(board, f"{kind}: {error}"[:300])
+        except OSError as error:
+            log.error("board %d: could not journal a %s message: %s", board, kind, error)
+        return []
+
+    def _reply(self, board: int, payload: bytes) -> None:
+        try:
+            reply = Reply.from_json(payload)
+        except MessageError as error:
+            log.warning("board %d: bad reply dropped: %s", board, error)
+            return
+        with self._replies_lock:
+            future = self._replies.pop(reply.id, None)
+        if reply.id.startswith("resend-"):
+            request = self._resends.pop(reply.id, None)
+            if not reply.ok:
+                log.warning("board %d: resend refused: %s", board, reply.error)
+                if request is not None and request.first is None and request.board == board:
+                    self.ingest.give_up(board, request.game, reply.error)
+            return
+        try:
+            self.arbiter.note("reply", self.wall(), board=board, id=reply.id, ok=reply.ok,
+                              error=reply.error)
+        except OSError as error:
+            log.error("arbiter log: %s", error)
+        if future is not None and not future.done():
+            future.set_result(reply)
+
+    def _send_resend(self, request: Resend) -> None:
+        command = Command(f"resend-{uuid.uuid4().hex[:12]}", "resend", request.game,
+                          first=request.first, last=request.last)
+        if len(self._resends) > 10_000:
+            self._resends.clear()  # answers never came: forgetting them costs a re-ask
+        self._resends[command.id] = request
+        what = (f"moves {request.first}-{request.last}" if request.first is not None
+                else "the whole game")
+        log.info("board %d: asking again for %s of game %s", request.board, what, request.game)
+        self.client.publish(board_topic(request.board, "command"), command.to_json(), qos=1)
+
+    # -- the arbiter's commands ---------------------------------------------------------------
+
+    def send_command(self, board: int, cmd: str, **fields) -> tuple[str, concurrent.futures.Future]:
+        command = Command(f"hall-{uuid.uuid4().hex[:16]}", cmd, **fields)
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        with self._replies_lock:
+            self._replies[command.id] = future
+        self.arbiter.note("command", self.wall(), board=board, id=command.id, cmd=cmd,
+                          **{k: v for k, v in fields.items() if v not in (None, "", {})})
+        self.client.publish(board_topic(board, "command"), command.to_json(), qos=1)
+        return command.id, future
+
+    def answer(self, command_id: str, future: concurrent.futures.Future,
+               timeout: float | None = None) -> dict[str, Any]:
+        try:
+            reply = future.result(self.reply_timeout if timeout is None else timeout)
+        except concurrent.futures.TimeoutError:
+            with self._replies_lock:
+                self._replies.pop(command_id, None)
+            return {"ok": None, "error": "sent; the board has not answered yet (offline? the "
+                    "broker keeps the command for it)"}
+        return {"ok": reply.ok, "result": reply.result, "error": reply.error}
+
+    def command(self, board: int, cmd: str, **fields) -> dict[str, Any]:
+        """Send a command about the board's current game and wait for its answer."""
+        with self.store.lock:
+            fields.setdefault("game", self.ingest.live(board).current)
+        return self.answer(*self.send_command(board, cmd, **fields))
+
+    def import_pairings(self, pairings: list[Pairing]) -> None:
+        self.arbiter.import_pairings(pairings, self.wall())
+        self.version += 1
+        self._notify()
+
+    def start_round(self, round_name: str) -> list[dict[str, Any]]:
+        pairings = self.arbiter.pairings.get(round_name)
+        if not pairings:
+            raise ValueError(f"no pairings imported for round {round_name!r}")
+        sent = []
+        for pairing in pairings:
+            with self.store.lock:
+                current = self.ingest.live(pairing.board).current
+            sent.append((pairing, *self.send_command(pairing.board, "new_game", game=current,
+                                                     tags=pairing.tags())))
+        return [{"board": p.board, **self.answer(i, f)} for p, i, f in sent]
+
+    # -- views for the page ----------------------------------------------------------------------
+
+    def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
+        with self._subscribers_lock:
+            self._subscribers.append(wake)
+
+        def unsubscribe() -> None:
+            with self._subscribers_lock:
+                if wake in self._subscribers:
+                    self._subscribers.remove(wake)
+
+        return unsubscribe
+
+    def _notify(self) -> None:
+        with self._subscribers_lock:
+            wakes = list(self._subscribers)
+        for wake in wakes:
+            try:
+                wake()
+            except RuntimeError:
+                pass
+
+    def board_numbers(self) -> list[int]:
+        numbers = set(self.ingest.boards) | set(self.store.games)
+        for pairings in self.arbiter.pairings.values():
+            numbers |= {p.board for p in pairings}
+        return sorted(numbers)
+
+    def summaries(self) -> dict[int, tuple[tuple, dict[str, Any]]]:
+        """Every board's summary with a key that changes when the summary does."""
+        with self.store.lock:
+            out = {}
+            for board in self.board_numbers():
+                live = self.ingest.live(board)
+                latest = self.store.latest(board)
+                key = (live.version, latest.game_id if latest else None,
+                       latest.version if latest else 0)
+                cached = self._summaries.get(board)
+                if cached is None or cached[0] != key:
+                    cached = self._summaries[board] = (key, board_summary(board, live, latest))
+                out[board] = cached
+            return out
+
+    def detail(self, board: int) -> dict[str, Any] | None:
+        with self.store.lock:
+            if board not in self.board_numbers():
+                return None
+            return board_detail(board, self.ingest.live(board), self.store.latest(board),
+                                self.store.board_games(board))
+
+    def rounds(self) -> list[str]:
+        """Rounds with pairings or with games on the boards."""
+        with self.store.lock:
+            names = {g.round for g in self.store.all_games() if g.round}
+        names |= set(self.arbiter.pairings)
+        return sorted(names, key=lambda r: (len(r), r))
+
+    def hall_info(self) -> dict[str, Any]:
+        return {"connected": self.connected, "dropped": self.dropped,
+                "bad_messages": self.bad_messages,
+                "rounds": self.rounds(),
+                "pairings": {r: [p.to_dict() for p in ps]
+                             for r, ps in self.arbiter.pairings.items()}}

@@ -1,0 +1,83 @@
+"""What the hall page shows, as JSON-ready dicts built from the store and the boards'
+live state: a board at a glance (mini-board, players, move number, clocks, result, who
+needs the arbiter) and a board in full. Pure functions: call them with the store's lock
+held."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from draughtsboard.board.rules.variants import VARIANTS
+
+from .ingest import BoardLive
+from .store import HallGame
+
+NEEDS_ARBITER_FLAGS = ("illegal", "disturbed", "ambiguous")
+
+
+def variants_view() -> dict[str, Any]:
+    """Each variant's board: size and where each square is (sent once)."""
+    out = {}
+    for name, variant in VARIANTS.items():
+        geometry = variant.geometry
+        out[name] = {"size": geometry.size,
+                     "squares": [[n, *geometry.coords(n)] for n in geometry.numbers]}
+    return out
+
+
+def needs_arbiter(live: BoardLive, hall_game: HallGame | None) -> list[str]:
+    reasons = []
+    if live.seen and not live.online:
+        reasons.append("offline")
+    reasons += [f for f in NEEDS_ARBITER_FLAGS if f in live.flags]
+    if live.unacknowledged:
+        reasons.append(f"{live.unacknowledged} flag(s) to acknowledge")
+    health = live.health or {}
+    if health.get("error") or health.get("chattering"):
+        reasons.append("board health")
+    if live.problems:
+        reasons.append("bad messages")
+    return reasons
+
+
+def board_summary(board: int, live: BoardLive, hall_game: HallGame | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"board": board, "online": live.online, "seen": live.seen,
+                           "flags": list(live.flags), "needs": needs_arbiter(live, hall_game),
+                           "game": None}
+    if hall_game is None:
+        return out
+    game = hall_game.game
+    position = game.position
+    pieces = {}
+    for square in position.variant.geometry.numbers:
+        column = position.column_at(square)
+        if column:
+            pieces[str(square)] = column
+    clocks = [c for c in game.clocks() if c is not None]
+    last = game.moves[-1] if game.moves else None
+    result = game.result if game.result is not None else ("*" if hall_game.finished else None)
+    out.update({
+        "game": hall_game.game_id, "variant": position.variant.name,
+        "white": game.tags.get("White", ""), "black": game.tags.get("Black", ""),
+        "round": game.tags.get("Round", ""), "event": game.tags.get("Event", ""),
+        "ply": game.ply, "move_number": (game.ply + 1) // 2 if game.ply else 0,
+        "last_move": last.text if last else "", "white_to_move": position.white_to_move,
+        "pieces": pieces, "clocks": list(clocks[-1]) if clocks else None,
+        "result": result, "result_reason": game.result_reason,
+    })
+    return out
+
+
+def board_detail(board: int, live: BoardLive, hall_game: HallGame | None,
+                 games: list[HallGame]) -> dict[str, Any]:
+    out = board_summary(board, live, hall_game)
+    out.update({"software": live.software, "uptime": live.uptime, "health": live.health,
+                "unacknowledged": live.unacknowledged, "events": list(live.events),
+                "problems": list(live.problems),
+                "games": [{"game": g.game_id, "round": g.round, "ply": g.ply,
+                           "result": g.game.result_text() if g.finished else None}
+                          for g in games]})
+    if hall_game is not None:
+        out["moves"] = [p.text for p in hall_game.game.moves]
+        out["tags"] = dict(hall_game.game.tags)
+    return out

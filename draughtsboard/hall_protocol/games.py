@@ -1,0 +1,51 @@
+"""A recorded `Game` as a `GameRecord` and back: what a board sends and what the hall
+rebuilds, with the rules checking every move again on the hall's side."""
+
+from __future__ import annotations
+
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules import DraughtsError, get_variant
+from draughtsboard.board.rules.position import Move
+
+from .messages import GameRecord, MessageError, MoveRecord
+
+TAKEBACK_KINDS = ("takeback", "amendment")  # the events a takeback leaves in a game
+
+
+def change_count(game: Game) -> int:
+    """Changes of the move list so far: each move one, each takeback two."""
+    takebacks = sum(1 for event in game.events if event.kind in TAKEBACK_KINDS)
+    return game.ply + 2 * takebacks
+
+
+def move_records(game: Game) -> tuple[MoveRecord, ...]:
+    return tuple(MoveRecord(p.text, p.move.path, p.move.captures, p.t_monotonic, p.t_wall,
+                            p.clock) for p in game.moves)
+
+
+def game_record(game_id: str, game: Game) -> GameRecord:
+    return GameRecord(
+        game_id, game.variant.name, dict(game.tags), move_records(game), change_count(game),
+        None if game.starts_from_initial else game.start_fen, game.mode or "tournament",
+        game.start_monotonic, game.start_wall, game.result, game.result_reason)
+
+
+def start_game(record: GameRecord) -> Game:
+    """The record's game before its first move; `MessageError` for an unknown variant or
+    a bad start position."""
+    try:
+        variant = get_variant(record.variant)
+        game = Game.from_fen(variant, record.fen, tags=dict(record.tags),
+                             mode=record.mode)
+    except DraughtsError as error:
+        raise MessageError(f"game {record.game}: {error}") from None
+    game.start_monotonic, game.start_wall = record.t_mono, record.t_wall
+    return game
+
+
+def play_record(game: Game, move: MoveRecord) -> None:
+    """Add a move to the game, checked by the rules (`MessageError` if illegal)."""
+    try:
+        game.play(Move(move.path, move.captures), move.t_mono, move.t_wall, move.clock)
+    except DraughtsError as error:
+        raise MessageError(f"move {move.text}: {error}") from None

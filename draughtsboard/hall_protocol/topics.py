@@ -1,0 +1,42 @@
+"""The topic tree, versioned so that a hall and boards of different releases can share a
+broker: ``draughtsboard/v1/board/<N>/<kind>``.
+
+A board publishes ``status`` (retained, with its Last Will), ``state`` (retained: the
+current game whole), ``ply`` (each move, QoS 1), ``game`` (a whole game the hall asked
+for) and ``reply`` (answers to commands); it reads only ``command``, which only the
+hall's user may publish. The broker's ACL enforces exactly that (docs/hall.md).
+"""
+
+from __future__ import annotations
+
+ROOT = "draughtsboard/v1"
+BOARD_KINDS = ("status", "state", "ply", "game", "reply")  # what a board publishes
+COMMAND = "command"  # what the hall publishes to one board
+MAX_BOARD = 9999
+
+
+def board_topic(board: int, kind: str) -> str:
+    if not 1 <= board <= MAX_BOARD:
+        raise ValueError(f"board number {board} is not in 1-{MAX_BOARD}")
+    if kind not in BOARD_KINDS and kind != COMMAND:
+        raise ValueError(f"no topic kind {kind!r}")
+    return f"{ROOT}/board/{board}/{kind}"
+
+
+def subscription(kind: str = "+") -> str:
+    """The filter for one kind of message of every board (``+``: every kind)."""
+    return f"{ROOT}/board/+/{kind}"
+
+
+def parse_topic(topic: str) -> tuple[int, str] | None:
+    """(board number, kind) of a board topic; ``None`` for anything else."""
+    prefix = ROOT + "/board/"
+    if not topic.startswith(prefix):
+        return None
+    number, _, kind = topic[len(prefix):].partition("/")
+    if not number.isdigit() or len(number) > 4 or number.startswith("0"):
+        return None
+    board = int(number)
+    if not 1 <= board <= MAX_BOARD or (kind not in BOARD_KINDS and kind != COMMAND):
+        return None
+    return board, kind

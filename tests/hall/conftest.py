@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+import pytest
+
+from draughtsboard.board.ports import squares_from_mask
+from draughtsboard.board.tracker import State
+from draughtsboard.hall.service import HallService
+from draughtsboard.hall_link import HallLink
+from draughtsboard.hall_protocol import parse_broker_url
+from draughtsboard.hardware.backends import open_simulated_board
+from draughtsboard.play import PlaySession, choose_opening
+from draughtsboard.recording import Recorder
+
+from ..web.helpers import wait_until
+from .broker import Broker
+
+
+@pytest.fixture
+def broker(tmp_path):
+    running = Broker(tmp_path / "venue", boards=10)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+class LinkedBoard:
+    """A board in play on the simulated board, linked to the hall."""
+
+    def __init__(self, directory, broker: Broker, number: int, variant: str = "russian",
+                 tags: dict | None = None) -> None:
+        self.number = number
+        self.recorder = Recorder(directory / f"board{number}", sync=False)
+        opening = choose_opening(self.recorder, variant=variant)  # resumes a game
+        occupied = squares_from_mask(opening.expected_position.occupancy())
+        self.board = open_simulated_board(variant, occupied=occupied, real_time=True)
+        self.session = PlaySession(variant, self.board, self.board, self.recorder,
+                                   opening=opening,
+                                   hands=self.board.simulation, token="t",
+                                   tags={"Round": "1", "White": f"W{number}",
+                                         "Black": f"B{number}", **(tags or {})})
+        self.session.start()
+        wait_until(lambda: self.session.tracker.state is State.READY, what="the board set up")
+        address = parse_broker_url(broker.venue.board_url(number))
+        self.link = HallLink(self.session, address, number, software="test",
+                             read_game=self.recorder.game)
+        self.link.start()
+
+    def play(self, move) -> None:
+        """Make a move with the hands, and wait until the board recorded it."""
+        ply = self.session.moves_recorded
+        actions = [("lift", move.path[0])]
+        for landing in move.path[1:-1]:
+            actions += [("place", landing), ("lift", landing)]
+        actions.append(("place", move.path[-1]))
+        actions += [("lift", s) for s in move.captures]
+        self.session.hand(actions)
+        wait_until(lambda: self.session.moves_recorded > ply, what=f"move {move}")
+
+    def legal(self):
+        return self.session.tracker.position.legal_moves()
+
+    def close(self) -> None:
+        self.link.stop()
+        self.session.stop()
+        self.board.close()
+        self.recorder.close()
+
+
+@pytest.fixture
+def boards(tmp_path, broker):
+    made: list[LinkedBoard] = []
+
+    def make(number: int, **kwargs) -> LinkedBoard:
+        board = LinkedBoard(tmp_path, broker, number, **kwargs)
+        made.append(board)
+        return board
+
+    try:
+        yield make
+    finally:
+        for board in made:
+            board.close()
+
+
+@pytest.fixture
+def hall(tmp_path, broker):
+    services: list[HallService] = []
+
+    def make() -> HallService:
+        service = HallService(parse_broker_url(broker.venue.hall_url()), tmp_path / "hall",
+                              sync=False, reply_timeout=10)
+        service.start()
+        services.append(service)
+        wait_until(lambda: service.connected, what="the hall to connect")
+        return service
+
+    try:
+        yield make
+    finally:
+        for service in services:
+            if not service.closing:
+                service.stop()

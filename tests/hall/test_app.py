@@ -1,0 +1,87 @@
+"""The hall's web server without a broker: the arbiter console behind its token, bodies
+bounded before they are read, live streams capped, pairings read by cause, security
+headers."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+from draughtsboard.hall import app as hall_app
+from draughtsboard.hall.app import create_app
+from draughtsboard.hall.pairings import PairingsError, parse_pairings
+from draughtsboard.hall.service import HallService
+from draughtsboard.hall_protocol import parse_broker_url
+
+TOKEN = "hall-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+@pytest.fixture
+def client(tmp_path):
+    service = HallService(parse_broker_url("mqtt://hall:pw@127.0.0.1:1"), tmp_path,
+                          sync=False)  # never started: no broker needed here
+    yield TestClient(create_app(service, token=TOKEN))
+    service.store.close()
+    service.arbiter.close()
+
+
+def test_the_arbiter_console_needs_the_token(client):
+    for path in ("check", "pairings", "start-round", "result", "acknowledge", "tags", "log"):
+        assert client.post(f"/api/arbiter/{path}", json={}).status_code == 401
+        wrong = {"Authorization": "Bearer nope"}
+        assert client.post(f"/api/arbiter/{path}", json={}, headers=wrong).status_code == 401
+    assert client.post("/api/arbiter/check", json={}, headers=AUTH).json()["ok"] is True
+
+
+def test_pairings_are_imported_journalled_and_shown(client, tmp_path):
+    text = "round,board,white,black,event\n1,1,Ann,Bob,Open\n1,2,<b>Cy</b>,Di,Open\n"
+    answer = client.post("/api/arbiter/pairings", content=text, headers=AUTH)
+    assert answer.status_code == 200 and len(answer.json()["result"]) == 2
+    hall = client.get("/api/hall").json()
+    assert hall["hall"]["rounds"] == ["1"]
+    assert [b["board"] for b in hall["boards"]] == [1, 2]
+    assert '"type":"pairings"' in (tmp_path / "arbiter.jsonl").read_text()
+    assert client.post("/api/arbiter/start-round", json={"round": "9"},
+                       headers=AUTH).json() == {"error": "no pairings imported for round '9'"}
+
+
+def test_bodies_are_bounded_and_bad_input_is_refused_by_cause(client):
+    big = "x" * (hall_app.MAX_PAIRINGS_BODY + 1)
+    assert client.post("/api/arbiter/pairings", content=big, headers=AUTH).json() == \
+        {"error": "request too large"}
+    huge = {"board": 1, "tags": {"Event": "y" * hall_app.MAX_BODY}}
+    assert client.post("/api/arbiter/tags", json=huge, headers=AUTH).json() == \
+        {"error": "request too large"}
+    bad = [({"board": 1, "result": "3-0"}, "not a result"), ({"board": "x"}, "board"),
+           ({"board": 1, "tags": {"Result": "1-0"}}, "derived")]
+    for body, words in bad:
+        path = "/api/arbiter/tags" if "tags" in body else "/api/arbiter/result"
+        answer = client.post(path, json=body, headers=AUTH)
+        assert answer.status_code == 400 and words in answer.json()["error"]
+    not_json = client.post("/api/arbiter/result", content=b"{", headers={
+        **AUTH, "Content-Type": "application/json"})
+    assert not_json.json() == {"error": "not JSON"}
+    assert client.get("/api/board/5").status_code == 404
+    assert client.get("/round/1/x.pdn").status_code == 404
+
+
+def test_live_streams_are_capped_and_pages_carry_security_headers(client):
+    client.app.state.streams = hall_app.MAX_STREAMS
+    assert client.get("/api/events").status_code == 503
+    page = client.get("/")
+    assert page.status_code == 200 and "hall.js" in page.text
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_pairings_are_read_from_csv_or_pdn_and_errors_name_the_line():
+    assert [p.board for p in parse_pairings("1,3,A,B\n1,4,C,D\n")] == [3, 4]
+    pdn = '[Round "2"]\n[Board "5"]\n[White "Ann"]\n[Black "Bob"]\n*\n\n' \
+          '[Round "2"]\n[Board "6"]\n[White "Cy"]\n[Black "Di"]\n*\n'
+    assert [(p.round, p.board, p.white) for p in parse_pairings(pdn)] == \
+        [("2", 5, "Ann"), ("2", 6, "Cy")]
+    for text, words in [("1,x,A,B\n", "line 1: board"), ("1,1,A\n", "line 1"),
+                        ("1,1,A,B\n1,1,C,D\n", "twice"), ("", "no pairings"),
+                        ("round,board,white,black\n1,2,A\nB,C\n", "line 2")]:
+        with pytest.raises(PairingsError, match=words):
+            parse_pairings(text)

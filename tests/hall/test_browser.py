@@ -1,0 +1,124 @@
+"""The hall page in a real browser (Playwright on Debian's chromium): eight boards
+playing through a real mosquitto to ``draughtsboard hall``; the page shows each move, an
+illegal move marks the board as needing the arbiter, the arbiter declares a result with
+the token and is refused without it, and the round's feed downloads."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from draughtsboard.board.game.pdn_reader import read_pdn
+from draughtsboard.board.tracker import State
+
+from ..web.helpers import wait_until
+from ..web.test_browser import ARGS, ARTIFACTS, CHROMIUM, _browser_or_skip
+
+HALL_TOKEN = "hall-arbiter-token"
+_URL = re.compile(r"the hall's page: (http://[0-9.]+:\d+)/")
+
+
+class HallProcess:
+    def __init__(self, broker_url: str, data: Path) -> None:
+        env = dict(os.environ, DRAUGHTSBOARD_HALL_TOKEN=HALL_TOKEN, PYTHONUNBUFFERED="1")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "draughtsboard", "hall", "--broker", broker_url,
+             "--listen", "127.0.0.1:0", "--data", str(data)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True, env=env)
+        self.lines: list[str] = []
+        self.url = ""
+        ready = threading.Event()
+
+        def read() -> None:
+            for line in self.process.stderr:
+                self.lines.append(line)
+                found = _URL.search(line)
+                if found and not self.url:
+                    self.url = found.group(1)
+                    ready.set()
+            ready.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        if not ready.wait(30) or not self.url:
+            self.process.kill()
+            raise AssertionError("the hall did not start:\n" + "".join(self.lines))
+
+    def stop(self) -> int:
+        self.process.terminate()
+        return self.process.wait(15)
+
+
+def test_the_hall_page(boards, broker, tmp_path):
+    api = _browser_or_skip()
+    expect = api.expect
+    hall = HallProcess(broker.venue.hall_url(), tmp_path / "hall")
+    try:
+        linked = [boards(n, tags={"White": f"Player {n}", "Black": f"Rival {n}"})
+                  for n in range(1, 9)]
+        with api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            try:
+                page = browser.new_page(viewport={"width": 1300, "height": 900})
+                page.set_default_timeout(15_000)
+                page.goto(hall.url + "/")
+                expect(page.locator("#connection")).to_have_text("live")
+                expect(page.locator("#boards .card")).to_have_count(8)
+                card = {n: page.locator(f'#boards .card[data-board="{n}"]') for n in range(1, 9)}
+                expect(card[4]).to_contain_text("Player 4 – Rival 4")
+
+                # every board plays: each move shows on its card
+                for board in linked:
+                    board.play(next(m for m in board.legal() if m.path == (22, 18)))
+                for n in range(1, 9):
+                    expect(card[n].locator(".move")).to_have_text("move 1 · c3-d4")
+                linked[2].play(next(m for m in linked[2].legal() if m.path == (11, 16)))
+                expect(card[3].locator(".move")).to_have_text("move 1 · f6-g5")
+
+                # an illegal move on board 5 (a piece of Black's put on a wrong square)
+                linked[4].session.hand([("lift", 9), ("place", 17)])
+                wait_until(lambda: linked[4].session.tracker.state is State.ILLEGAL,
+                           what="the illegal move on board 5")
+                expect(card[5]).to_have_class(re.compile(r"\bneeds\b"))
+                expect(card[5].locator(".needs-text")).to_contain_text("illegal")
+                expect(page.locator("#needs-count")).to_contain_text("5")
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "hall-illegal.png"), full_page=True)
+
+                # the arbiter: refused without the token, then a result with it
+                refused = page.request.post(hall.url + "/api/arbiter/result",
+                                            data={"board": 2, "result": "1-0"})
+                assert refused.status == 401
+                card[2].click()
+                expect(page.locator("#detail-title")).to_have_text("Board 2")
+                expect(page.locator("#declare-result")).to_be_hidden()
+                page.locator("#token").fill("wrong-token")
+                page.locator("#use-token").click()
+                expect(page.locator("#arbiter-message")).to_contain_text("refused")
+                expect(page.locator("#declare-result")).to_be_hidden()
+                page.locator("#token").fill(HALL_TOKEN)
+                page.locator("#use-token").click()
+                expect(page.locator("#arbiter-message")).to_contain_text("token accepted")
+                page.locator("#result-choice").select_option("1-0")
+                page.locator("#declare-result").click()
+                expect(page.locator("#arbiter-message")).to_contain_text("board 2: done")
+                expect(card[2].locator(".result")).to_have_text("1-0")
+                assert linked[1].session.published()[1].result == "1-0"
+
+                # the round's feed
+                with page.expect_download() as info:
+                    page.locator("#feeds a", has_text="round 1 PDN").click()
+                text = Path(info.value.path()).read_text(encoding="utf-8")
+                read = read_pdn(text)
+                assert read.errors == [] and len(read.games) == 8
+                assert [g.game.result_text() for g in read.games][1] == "1-0"
+                assert [m.text for m in read.games[2].game.moves] == ["c3-d4", "f6-g5"]
+                page.screenshot(path=str(ARTIFACTS / "hall.png"), full_page=True)
+            finally:
+                browser.close()
+    finally:
+        assert hall.stop() == 0, "".join(hall.lines)

@@ -1,0 +1,189 @@
+"""The hall's decisions on each message, without a broker: duplicates, gaps asked for
+again, stale messages, a takeback, and the hall's journal read back after a crash."""
+
+from __future__ import annotations
+
+import pytest
+
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.hall.ingest import Ingest, Resend
+from draughtsboard.hall.store import HallStore
+from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
+from draughtsboard.hall_protocol.games import game_record
+from draughtsboard.hall_protocol.messages import (
+    Command,
+    MessageError,
+    MoveRecord,
+    PlyMessage,
+    StateMessage,
+)
+
+GID = "00002-20261130-120000"
+MOVES = ["c3-d4", "f6-g5", "g3-f4", "g7-f6", "b2-c3"]
+
+
+def moves_of(texts):
+    game = Game(get_variant("russian"))
+    out = []
+    for text in texts:
+        played = game.play(text)
+        out.append(MoveRecord(played.text, played.move.path, played.move.captures))
+    return out
+
+
+def ply(seq: int, move: MoveRecord, changes: int | None = None) -> bytes:
+    return PlyMessage(GID, seq, changes or seq, move).to_json()
+
+
+def start(ingest: Ingest, now: float = 0.0) -> None:
+    game = Game(get_variant("russian"), tags={"Round": "1"})
+    ingest.handle(1, "state", StateMessage(game_record(GID, game)).to_json(), now)
+
+
+def texts(store: HallStore) -> list[str]:
+    return [p.text for p in store.game(1, GID).game.moves]
+
+
+@pytest.fixture
+def ingest(tmp_path):
+    store = HallStore(tmp_path, sync=False)
+    yield Ingest(store)
+    store.close()
+
+
+def test_duplicates_are_dropped_and_a_gap_is_asked_for_then_filled(ingest):
+    start(ingest)
+    moves = moves_of(MOVES)
+    assert ingest.handle(1, "ply", ply(1, moves[0]), 1.0) == []
+    assert ingest.handle(1, "ply", ply(1, moves[0]), 1.1) == []  # QoS 1 twice
+    assert ingest.handle(1, "ply", ply(4, moves[3]), 2.0) == [Resend(1, GID, 2, 3)]
+    assert ingest.handle(1, "ply", ply(5, moves[4]), 2.5) == []  # asked a moment ago
+    assert texts(ingest.store) == MOVES[:1]
+    assert ingest.missing(5.0) == [Resend(1, GID, 2, 3)]  # asked again later
+    ingest.handle(1, "ply", ply(3, moves[2]), 6.0)
+    assert ingest.handle(1, "ply", ply(2, moves[1]), 6.1) == []
+    assert texts(ingest.store) == MOVES  # the held moves follow at once
+    assert ingest.missing(20.0) == []
+
+
+def test_a_takeback_replaces_the_move_and_a_stale_message_is_ignored(ingest):
+    start(ingest)
+    moves = moves_of(MOVES[:3])
+    other = moves_of(MOVES[:2] + ["e3-f4"])[2]
+    for seq, move in enumerate(moves, 1):
+        ingest.handle(1, "ply", ply(seq, move), float(seq))
+    ingest.handle(1, "ply", ply(3, other, changes=5), 4.0)  # taken back, then e3-f4
+    assert texts(ingest.store) == MOVES[:2] + ["e3-f4"]
+    ingest.handle(1, "ply", ply(3, moves[2], changes=3), 5.0)  # late copy of the old one
+    assert texts(ingest.store) == MOVES[:2] + ["e3-f4"]
+
+
+def test_an_illegal_move_is_refused_and_nothing_is_recorded(ingest):
+    start(ingest)
+    wrong = MoveRecord("a1-h8", (29, 4))
+    with pytest.raises(MessageError, match="a1-h8"):
+        ingest.handle(1, "ply", ply(1, wrong), 1.0)
+    assert texts(ingest.store) == []
+
+
+def test_the_hall_journal_is_read_back_after_a_crash(tmp_path):
+    store = HallStore(tmp_path, sync=True)
+    ingest = Ingest(store)
+    start(ingest)
+    for seq, move in enumerate(moves_of(MOVES), 1):
+        ingest.handle(1, "ply", ply(seq, move), 10.0 + seq)
+    store.close()
+    again = HallStore(tmp_path)
+    assert again.load() == 1
+    assert texts(again) == MOVES
+    assert again.game(1, GID).received == [11.0, 12.0, 13.0, 14.0, 15.0]
+    # a torn last record (power cut mid-write) is dropped, the rest kept
+    path = tmp_path / "boards" / "1" / f"{GID}.jsonl"
+    again.close()
+    path.write_bytes(path.read_bytes()[:-7])
+    third = HallStore(tmp_path)
+    assert third.load() == 1 and texts(third) == MOVES[:4]
+    third.close()
+
+
+@pytest.mark.parametrize("payload", [
+    b'{"v":1,"id":"x","cmd":"launch"}', b'{"v":1,"id":"x","cmd":"resend"}',
+    b'{"v":1,"cmd":"acknowledge"}', b'{"v":1,"id":"x","cmd":"new_game","tags":{"a":1}}',
+])
+def test_bad_commands_are_refused_by_cause(payload):
+    with pytest.raises(MessageError):
+        Command.from_json(payload)
+
+
+def test_a_broker_url_never_shows_its_password():
+    address = parse_broker_url("mqtt://board7:s3cret@hall.local:1884")
+    assert (address.username, address.password, address.port) == ("board7", "s3cret", 1884)
+    assert "s3cret" not in str(address) and "s3cret" not in repr(address)
+    env = {"DRAUGHTSBOARD_HALL_USER": "b", "DRAUGHTSBOARD_HALL_PASSWORD": "p"}
+    assert parse_broker_url("mqtt://h", environ=env).password == "p"
+    for bad in ("http://h", "mqtt://", "mqtt://h:99999", "mqtt://h/x", "mqtt://:pw@h"):
+        with pytest.raises(BrokerURLError) as raised:
+            parse_broker_url(bad, environ={})
+        assert "pw" not in str(raised.value) or bad == "mqtt://:pw@h" and \
+            "pw@" not in str(raised.value)
+
+
+def test_a_missing_broker_fails_with_a_clear_message(monkeypatch):
+    from draughtsboard.hall import venue
+
+    from . import broker
+
+    monkeypatch.setattr(venue.shutil, "which", lambda name: None)
+    monkeypatch.setattr(broker, "MOSQUITTO_PATHS", ("/nonexistent/mosquitto",))
+    with pytest.raises(pytest.fail.Exception, match="apt-get install mosquitto"):
+        broker.mosquitto_or_fail()
+
+
+def test_the_venue_command_writes_the_broker_files(tmp_path):
+    from draughtsboard.cli import main
+
+    assert main(["venue", "--boards", "3", "--out", str(tmp_path), "--listen",
+                 "127.0.0.1:18830"]) == 0
+    acl = (tmp_path / "acl").read_text()
+    assert "user board2\ntopic write draughtsboard/v1/board/2/status" in acl
+    assert "topic read draughtsboard/v1/board/2/command" in acl
+    assert "board2:$7$" in (tmp_path / "passwords").read_text()  # hashed, not plain
+    assert (tmp_path / "boards" / "3.password").stat().st_mode & 0o077 == 0
+
+
+def test_a_board_finds_its_hall_in_the_command_line_or_its_config(tmp_path):
+    from draughtsboard.hall_link.config import HallConfigError, hall_settings
+
+    secret = tmp_path / "hall-password"
+    secret.write_text("from-a-file\n")
+    config = tmp_path / "board.toml"
+    config.write_text(f'[hall]\nbroker = "mqtt://hall.local:1884"\nboard = 7\n'
+                      f'user = "board7"\npassword_file = "{secret}"\n')
+    settings = hall_settings(None, None, config, environ={})
+    assert settings.board == 7 and settings.address.port == 1884
+    assert (settings.address.username, settings.address.password) == ("board7", "from-a-file")
+    override = hall_settings("mqtt://other:1883", 9, config, environ={})
+    assert override.board == 9 and override.address.host == "other"
+    assert hall_settings(None, None, tmp_path / "absent.toml", environ={}) is None
+    for url, board, words in [(None, 3, "--board needs --hall"), ("mqtt://h", None, "number"),
+                              ("mqtt://h", 0, "number"), ("ftp://h", 1, "hall broker")]:
+        with pytest.raises(HallConfigError, match=words):
+            hall_settings(url, board, None, environ={})
+    config.write_text("[hall\n")
+    with pytest.raises(HallConfigError, match="board.toml"):
+        hall_settings(None, None, config, environ={})
+
+
+def test_an_older_game_left_unfinished_is_asked_for_until_the_board_says_it_cannot(ingest):
+    from draughtsboard.hall_protocol.messages import StatusMessage
+
+    start(ingest)  # game 00002, never finished
+    newer = "00003-20261130-130000"
+    ingest.handle(1, "status", StatusMessage(True, "t", 1.0, newer).to_json(), 0.0)
+    assert ingest.missing(100.0) == [Resend(1, GID)]
+    assert ingest.missing(105.0) == []  # not more often than every 10 s
+    assert ingest.missing(111.0) == [Resend(1, GID)]
+    ingest.give_up(1, GID, "no game here")
+    assert ingest.missing(200.0) == []
+    assert "cannot be completed" in ingest.live(1).problems[-1]
