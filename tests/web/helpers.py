@@ -97,3 +97,23 @@ class PlayProcess:
 
     def __exit__(self, *exc) -> None:
         self.kill()
+
+
+def view_of(session) -> dict:
+    """The session's latest view, as the page receives it."""
+    return json.loads(session.view()[1])
+
+
+def hands_until(session, actions, predicate, what: str = "") -> dict:
+    """Act with the simulator's hands, then wait for a view that satisfies ``predicate``."""
+    session.hand(actions)
+    return wait_until(lambda: (v := view_of(session)) and predicate(v) and v, what=what)
+
+
+def move(session, start: int, end: int, *captured: int) -> dict:
+    """Play one move with the hands (captured pieces taken off last) and wait for it to
+    be recorded."""
+    plies = session.moves_recorded
+    actions = [("lift", start), ("place", end), *[("lift", c) for c in captured]]
+    return hands_until(session, actions, lambda v: len(v["moves"]) > plies,
+                       f"the move {start}-{end} to be recorded")
