@@ -47,7 +47,7 @@ from draughtsboard.recording.tracker_events import LogEntry, record_tracker_even
 from .clock import TimeControl, TimeControlError
 from .game_clock import ClockActionError, GameClock
 from .opening import Opening, choose_opening
-from .view import build_view
+from .view import build_view, plain_reason
 
 log = logging.getLogger("draughtsboard.play")
 
@@ -323,7 +323,7 @@ class PlaySession:
         or recorded at once where the preset says the rule ends the game."""
         game = self._game()
         reasons = game.draw_reasons() if game.result is None else []
-        text = "; ".join(reasons)
+        text = "; ".join(plain_reason(r) for r in reasons)
         if text == self._draw_offered:
             return
         self._draw_offered = text
@@ -342,7 +342,8 @@ class PlaySession:
             self._note_log("error", f"could not record the draw: {error}")
             return
         log.info("draw offered to the arbiter: %s", text)
-        self._note_log("draw", f"{text}: the arbiter may declare the draw")
+        self._note_log("draw", f"{text}: the rules declare a draw; the arbiter may "
+                               "declare it")
 
     def _keep_time(self) -> bool:
         """The game clock's turn on the controller thread; whether something changed."""

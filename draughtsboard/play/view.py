@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.record import STANDARD_TAGS, Game
 from draughtsboard.board.ports import LedFrame, squares_from_mask
 from draughtsboard.board.tracker import State, Tracker
 
@@ -49,7 +49,7 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
     words = guidance(position, tracker.state.value, tracker.intents, occupied,
                      result=game.result_text() if game.result is not None else None,
                      result_reason=game.result_reason)
-    draw_reasons = game.draw_reasons() if game.result is None else []
+    draw_reasons = [plain_reason(r) for r in game.draw_reasons()] if game.result is None else []
     last = game.moves[-1] if game.moves else None
     return {
         "variant": variant.name,
@@ -77,7 +77,7 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "last_move": None if last is None else {
             "text": last.text, "path": list(last.move.path),
             "captures": list(last.move.captures)},
-        "tags": dict(game.tags),
+        "tags": ordered_tags(game.tags),
         "result": game.result_text() if game.result is not None else None,
         "result_reason": game.result_reason,
         "result_withdrawable": game.result is not None and not position.is_game_over(),
@@ -91,3 +91,16 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "unacknowledged": unacknowledged,
         "error": error,
     }
+
+
+def plain_reason(reason: str) -> str:
+    """A draw rule's reason without its ``draw:`` prefix ("threefold repetition"), for
+    sentences that already say it is a draw."""
+    return reason.removeprefix("draw: ")
+
+
+def ordered_tags(tags) -> dict[str, str]:
+    """The tags in the order a PDN file lists them (the roster, then by name): the page
+    shows them the same way before and after a restart."""
+    roster = {k: tags[k] for k in STANDARD_TAGS if k in tags}
+    return {**roster, **{k: tags[k] for k in sorted(tags) if k not in roster}}

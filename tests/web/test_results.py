@@ -29,7 +29,7 @@ def test_a_repetition_is_offered_to_the_arbiter_not_written_as_the_result(start_
     session = start_session(fen=KINGS)
     v = repeat_three_times(session)
     assert v["result"] is None
-    assert v["draw_claim"] == {"result": "1/2-1/2", "reasons": ["draw: threefold repetition"]}
+    assert v["draw_claim"] == {"result": "1/2-1/2", "reasons": ["threefold repetition"]}
     assert v["log"][-1]["kind"] == "draw" and v["unacknowledged"] == 1
     pdn = session.export_pdn()
     assert '[Result "*"]' in pdn and pdn.rstrip().endswith("*")
