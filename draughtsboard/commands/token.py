@@ -13,6 +13,7 @@ from typing import TextIO
 
 from draughtsboard.commands.options import add_data_option, data_dir
 from draughtsboard.play.token import ArbiterToken
+from draughtsboard.recording.recorder import default_data_dir
 
 
 def add_parsers(subparsers) -> None:
@@ -29,7 +30,7 @@ def add_parsers(subparsers) -> None:
 def run_token(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print the token (made on first use); with ``--rotate`` a new one."""
     out = out or sys.stdout
-    store = ArbiterToken(data_dir(args))
+    store = ArbiterToken(data_dir(args) or default_data_dir())
     try:
         value = store.rotate() if args.rotate else store.current()
     except OSError as error:

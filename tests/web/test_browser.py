@@ -76,9 +76,14 @@ def open_page(browser, play: PlayProcess, viewport=DESKTOP):
     return page
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, *, guide: bool = False) -> None:
+    """A full-page screenshot in test-artifacts/; with ``guide`` also a light JPEG of
+    the page, the picture docs/user-guide.md uses (copied there by hand)."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    if guide:
+        page.screenshot(path=str(ARTIFACTS / f"guide-{name}.jpg"), type="jpeg", quality=65,
+                        full_page=True)
 
 
 def square(page, number: int):
@@ -137,7 +142,7 @@ def test_play_in_the_browser(browser, tmp_path, expect):
         expect(led).to_have_class(re.compile(r"fast_blink red"))
         assert led.bounding_box()["width"] >= 14  # an LED one can see
         expect(page.locator("#log")).to_contain_text("illegal move a3-a5")
-        shot(page, "play-web-illegal")
+        shot(page, "play-web-illegal", guide=True)
         click_move(page, 13, 21)  # put it back
         expect(page.locator("#flags")).to_be_empty()
         expect(page.locator("#status")).to_have_text("White to move")
@@ -198,7 +203,7 @@ def test_the_page_on_a_phone(browser, tmp_path, expect):
         square(page, 23).click()  # White lifts e3 ...
         square(page, 14).click()  # ... and puts it on c5: illegal
         expect(page.locator("#flags")).to_contain_text("Put the piece on c5 back on e3")
-        shot(page, "phone")
+        shot(page, "phone", guide=True)
         click_move(page, 14, 23)
         expect(page.locator("#flags")).to_be_empty()
         page.set_viewport_size({"width": 360, "height": 740})
@@ -300,7 +305,7 @@ def test_the_arbiter_declares_confirms_and_withdraws(browser, tmp_path, expect):
         expect(page.locator("#draw-offer")).to_be_visible()
         assert play.state()["result"] is None
         assert '[Result "*"]' in play.get("/api/game.pdn").decode()
-        shot(page, "arbiter-draw")
+        shot(page, "arbiter-draw", guide=True)
         page.locator("#accept-draw").click()
         expect(dialog).to_be_visible()
         expect(page.locator("#confirm-title")).to_have_text("Declare the draw 1/2-1/2?")

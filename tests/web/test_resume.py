@@ -122,6 +122,12 @@ def test_the_token_command_prints_and_rotates(tmp_path, capsys):
     assert out.out.strip() != first and "pages must enter it again" in out.err
 
 
+def test_the_token_command_uses_the_default_data_directory(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DRAUGHTSBOARD_DATA", str(tmp_path))
+    assert cli.main(["token"]) == 0
+    assert capsys.readouterr().out.strip() == ArbiterToken(tmp_path).current()
+
+
 def test_every_command_that_reads_games_takes_data_and_the_old_name_warns(tmp_path, capsys):
     _unfinished_tournament_game(tmp_path)
     parser = cli.build_parser()
