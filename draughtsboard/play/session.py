@@ -45,6 +45,7 @@ from draughtsboard.recording import Recorder
 from draughtsboard.recording.tracker_events import LogEntry, record_tracker_event
 
 from .clock import TimeControl, TimeControlError
+from .continuity import carried_tags, resume_refusals
 from .game_clock import ClockActionError, GameClock
 from .opening import Opening, choose_opening
 from .view import build_view, plain_reason
@@ -54,10 +55,6 @@ log = logging.getLogger("draughtsboard.play")
 LOG_LENGTH = 50  # arbiter log entries kept for the page
 # the log entries the arbiter acknowledges
 FLAGGED_KINDS = ("illegal", "disturbed", "irregularity", "error", "flag", "draw", "notice")
-# Tags that belong to one game: a game the arbiter starts does not inherit them from the
-# command line (the players, the round); the event's own tags (Event, Site, Board,
-# TimeControl ...) carry over.
-PER_GAME_TAGS = ("White", "Black", "Round", "Date", "Time")
 
 
 class SimulatedSwitches(Protocol):
@@ -215,23 +212,11 @@ class PlaySession:
         self.moves_recorded = self._game().ply
 
     def _refuse_changes_on_resume(self, game: Game) -> None:
-        """A resumed game keeps the mode and the tags it was recorded with: ``--mode`` or
-        ``--tag`` that differ are refused, with a log line, a note in the record and a
-        notice on the page (``--new`` starts a new game; the arbiter sets tags)."""
-        refused = []
-        if self.requested_mode is not None and self.requested_mode is not self.mode:
-            refused.append(
-                f"--mode {self.requested_mode.value} not applied: game {self.game_id} is "
-                f"a {self.mode.value} game and goes on as one (--new starts a new game "
-                f"in {self.requested_mode.value} mode)")
-        differing = {k: v for k, v in self.initial_tags.items() if game.tags.get(k) != v}
-        if differing:
-            listed = ", ".join(f"{k}={v}" for k, v in differing.items())
-            refused.append(
-                f"--tag {listed} not applied: game {self.game_id} is resumed with its "
-                f"recorded tags (the arbiter can change them on the page; --new starts "
-                f"a new game with them)")
-        for text in refused:
+        """Options a resumed game does not take (`continuity.resume_refusals`): each is
+        a log line, a note in the record and a notice on the page."""
+        requested = self.requested_mode.value if self.requested_mode is not None else None
+        for text in resume_refusals(self.game_id, self.mode.value, game.tags, requested,
+                                    self.initial_tags):
             log.warning("%s", text)
             self.recorder.record_note(self.game_id, text, self.clock(), self.wall())
             self._notices.append(text)
@@ -427,17 +412,11 @@ class PlaySession:
 
     # arbiter actions: run on the controller thread (callers check the token first)
 
-    def carried_tags(self) -> dict[str, str]:
-        """The command line's tags that a game the arbiter starts inherits: the event's,
-        not the players' or the round's (`PER_GAME_TAGS`)."""
-        return {k: v for k, v in self.initial_tags.items()
-                if k not in PER_GAME_TAGS and not k.startswith(("White", "Black"))}
-
     def new_game(self, tags: dict[str, str] | None = None, fen: str | None = None) -> str:
         """The arbiter starts a new game (the unfinished one is closed as abandoned); its id."""
         try:
             position = parse_fen(self.variant, fen) if fen else initial_position(self.variant)
-            merged = {**self.carried_tags(), **clean_tags(tags or {})}
+            merged = {**carried_tags(self.initial_tags), **clean_tags(tags or {})}
             _check_time_control(merged)
         except DraughtsError as error:
             raise ArbiterError(str(error)) from None
