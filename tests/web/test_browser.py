@@ -86,6 +86,59 @@ def shot(page, name: str, *, guide: bool = False) -> None:
                         full_page=True)
 
 
+# WCAG 2 contrast of every visible text against the colour behind it (text on a
+# gradient, such as a king's crown on its piece, is left out); disabled controls are
+# exempt, as WCAG has them.
+CONTRAST = """() => {
+  const parse = (c) => {
+    const m = c && c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const blend = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]))
+    .concat([1]);
+  const lum = (c) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const behind = (node) => {
+    const layers = [];
+    for (let n = node; n; n = n.parentElement) {
+      const style = getComputedStyle(n);
+      if (style.backgroundImage !== "none") return null;
+      const colour = parse(style.backgroundColor);
+      if (colour && colour[3] > 0) { layers.push(colour); if (colour[3] === 1) break; }
+    }
+    return layers.reverse().reduce((under, top) => blend(top, under), [255, 255, 255, 1]);
+  };
+  const out = [];
+  for (const node of document.querySelectorAll("body *")) {
+    const text = [...node.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim())
+      .map((n) => n.textContent.trim()).join(" ");
+    if (!text || !node.getClientRects().length || node.disabled) continue;
+    const style = getComputedStyle(node);
+    if (style.visibility === "hidden") continue;
+    const back = behind(node);
+    if (!back) continue;
+    const fore = blend(parse(style.color), back);
+    const [a, b] = [lum(fore), lum(back)];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (parseInt(style.fontWeight, 10) >= 700 && size >= 18.66);
+    if (ratio < (large ? 3 : 4.5)) {
+      out.push(node.tagName + "#" + node.id + "." + node.className + " '" + text.slice(0, 30)
+        + "': " + ratio.toFixed(2));
+    }
+  }
+  return out;
+}"""
+
+
+def assert_contrast(page) -> None:
+    assert page.evaluate(CONTRAST) == []
+
+
 def square(page, number: int):
     return page.locator(f'#board [data-square="{number}"]')
 
@@ -143,6 +196,10 @@ def test_play_in_the_browser(browser, tmp_path, expect):
         assert led.bounding_box()["width"] >= 14  # an LED one can see
         expect(page.locator("#log")).to_contain_text("illegal move a3-a5")
         shot(page, "play-web-illegal", guide=True)
+        page.locator("#labels").select_option("both")  # numbers on the coloured squares too
+        page.locator("#legend summary").click()
+        assert_contrast(page)
+        page.locator("#labels").select_option("coords")
         click_move(page, 13, 21)  # put it back
         expect(page.locator("#flags")).to_be_empty()
         expect(page.locator("#status")).to_have_text("White to move")
@@ -204,6 +261,7 @@ def test_the_page_on_a_phone(browser, tmp_path, expect):
         square(page, 14).click()  # ... and puts it on c5: illegal
         expect(page.locator("#flags")).to_contain_text("Put the piece on c5 back on e3")
         shot(page, "phone", guide=True)
+        assert_contrast(page)
         click_move(page, 14, 23)
         expect(page.locator("#flags")).to_be_empty()
         page.set_viewport_size({"width": 360, "height": 740})
@@ -274,6 +332,7 @@ def test_the_clock_runs_for_the_side_to_move_and_a_flag_falls(browser, tmp_path,
         expect(page.locator("#log")).to_contain_text("Black's flag fell")
         expect(page.locator("#black-clock")).to_have_text("⚑ 0:00")
         shot(page, "clock-flag")
+        assert_contrast(page)
         assert play.state()["result"] is None  # the arbiter rules, not the board
         assert "flag fall" in play.get("/api/game.pdn").decode()
 
@@ -306,6 +365,7 @@ def test_the_arbiter_declares_confirms_and_withdraws(browser, tmp_path, expect):
         assert play.state()["result"] is None
         assert '[Result "*"]' in play.get("/api/game.pdn").decode()
         shot(page, "arbiter-draw", guide=True)
+        assert_contrast(page)
         page.locator("#accept-draw").click()
         expect(dialog).to_be_visible()
         expect(page.locator("#confirm-title")).to_have_text("Declare the draw 1/2-1/2?")

@@ -151,7 +151,7 @@ let inspected = null;
 
 function inspect(cell) {
   inspected = cell;
-  if (view) $("inspect").textContent = squareWords(view, cell);
+  if (view) setText($("inspect"), squareWords(view, cell));
 }
 
 function drawBoard(v) {
@@ -240,9 +240,15 @@ function drawClocks() {
   }
 }
 
+// Live regions are read out when they change: set them only when their words change.
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+let shownFlags = "";
+
 function drawFlags(v) {
   const flags = $("flags");
-  flags.replaceChildren();
   const items = v.guidance.slice();
   if (v.draw_claim) {
     const why = v.draw_claim.reasons.join("; ");
@@ -256,6 +262,10 @@ function drawFlags(v) {
     }
   }
   if (v.error) items.push({ kind: "error", title: "The board stopped", steps: [v.error] });
+  const key = JSON.stringify(items);
+  if (key === shownFlags) return;
+  shownFlags = key;
+  flags.replaceChildren();
   for (const flag of items) {
     const li = el("li", "flag flag-" + flag.kind);
     li.appendChild(el("strong", "", flag.title));
@@ -352,7 +362,7 @@ function draw(v) {
   const number = v.game_id.split("-")[0].replace(/^0+/, "");
   $("game-id").textContent = "game " + number;
   $("game-id").title = "game " + v.game_id;
-  $("status").textContent = v.status;
+  setText($("status"), v.status);
   $("status").dataset.state = v.result ? "result" : v.state;
   drawFlags(v);
   drawMoves(v);
