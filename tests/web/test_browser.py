@@ -438,4 +438,18 @@ def test_a_restarted_board_clears_stale_errors_and_says_what_it_refused(browser,
                         "--data", str(data)], check=True, capture_output=True)
         page.locator("#acknowledge").click()
         expect(page.locator("#token-status")).to_have_text("refused: enter the current token")
+        old_game = second.state()["game_id"]
         assert second.stop() == 0
+    # --new: a new game, and the unfinished one is closed with a note, not left behind
+    with PlayProcess(data, "--new", port=port, token_file=True) as third:
+        expect(page.locator("#game-id")).to_have_text("game 2", timeout=20_000)
+        expect(page.locator("#moves")).to_be_empty()
+        expect(page.locator("#notices")).to_be_hidden()
+        assert third.stop() == 0
+    listing = subprocess.run([sys.executable, "-m", "draughtsboard", "games", "--data",
+                              str(data)], check=True, capture_output=True, text=True).stdout
+    assert re.search(rf"{old_game}\s+russian\s+finished", listing), listing
+    exported = subprocess.run([sys.executable, "-m", "draughtsboard", "export", "--data",
+                               str(data), "--game", old_game],
+                              check=True, capture_output=True, text=True).stdout
+    assert "unfinished: a new game was started with --new" in exported

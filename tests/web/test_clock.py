@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from draughtsboard.board.game.pdn_reader import read_pdn
+from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules import get_variant
 from draughtsboard.play import ArbiterError, choose_opening
@@ -27,6 +28,17 @@ def test_time_controls_are_read_or_refused_with_the_reason():
             TimeControl.parse(bad)
     assert read_clock(Game(RUSSIAN, tags={"TimeControl": "-"})) is None
     assert read_clock(Game(RUSSIAN)) is None
+
+
+def test_clocks_computed_from_thinking_times_stop_at_zero():
+    # a game recorded before clocks were: its clocks come from the thinking times
+    game = Game(RUSSIAN, tags={"TimeControl": "10+5"})
+    game.start_monotonic = 0.0
+    game.play("c3-d4", 4.0)  # White: 10 - 4 + 5 = 11
+    game.play("f6-g5", 19.0)  # Black thought 15 s of its 10: the flag fell, 0 and no bonus
+    game.play("d4-e5", 20.0)
+    assert game.clocks() == [(11.0, 10.0), (11.0, 0.0), (15.0, 0.0)]
+    assert "[%clock w0:00:15 B0:00:00]" in write_game(game)
 
 
 def test_the_clock_waits_for_the_first_move_then_runs_for_the_side_to_move(start_session):
