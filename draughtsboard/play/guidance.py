@@ -92,13 +92,14 @@ def _side(position: Position) -> str:
 
 
 def carried_columns(position: Position, occupied: int) -> dict[int, str]:
-    """For each square occupied where the position has nothing, the column that is most
-    likely standing there: the piece lifted by the side to move when exactly one such
-    piece is off the board, else the one piece lifted if there is only one; otherwise
-    the square is left out (the page shows an unknown piece)."""
+    """For the one square occupied where the position has nothing, the column that is
+    most likely standing there: the piece lifted by the side to move when exactly one
+    such piece is off the board, else the one piece lifted if there is only one. With
+    no such square, several, or no telling which piece, nothing is said (the page shows
+    an unknown piece): a guess that could name the wrong colour is worse."""
     expected = position.occupancy()
     added = squares_from_mask(occupied & ~expected)
-    if not added:
+    if len(added) != 1:
         return {}
     lifted = squares_from_mask(expected & ~occupied)
     mover = "w" if position.white_to_move else "b"

@@ -48,6 +48,16 @@ def test_a_capture_gone_wrong_names_the_captor_and_the_taken_piece():
         "Put the piece on e3 back on g5", "Put a white man on f4")
 
 
+def test_two_pieces_out_of_place_are_not_guessed():
+    # a new game after c3-d4 f6-g5: two pieces stand where none belong, their colours
+    # are not known to the switches, so no sentence pretends to know which went where
+    position = initial_position(RUSSIAN)
+    occupied = board(position, lift=[22, 11], place=[18, 16])
+    assert carried_columns(position, occupied) == {}
+    assert restore_steps(position, occupied, back=False) == (
+        "Take off the pieces on g5 and d4", "Put a black man on f6", "Put a white man on c3")
+
+
 def test_setting_up_moves_a_piece_rather_than_putting_it_back():
     position = parse_fen(RUSSIAN, "B:W18:B1")  # resumed after c3-d4
     occupied = board(position, lift=[18], place=[22])
