@@ -394,7 +394,7 @@ def test_the_arbiter_declares_confirms_and_withdraws(browser, tmp_path, expect):
         old = play.state()["game_id"]
         page.locator("#new-game").click()
         page.locator("#new-white").fill("Dan")
-        page.locator("#confirm-ok").click()
+        page.locator("#new-white").press("Enter")  # Enter in a field means OK
         expect(page.locator("#white-name")).to_have_text("Dan")
         expect(page.locator("#black-name")).to_have_text("Black")
         state = play.state()

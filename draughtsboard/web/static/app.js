@@ -485,6 +485,8 @@ function confirmAction(title, text, okText, withNewGame) {
 }
 
 function setUpForms() {
+  // Cancel is not a submit button: Enter in the dialog's fields means OK
+  $("confirm-cancel").addEventListener("click", () => $("confirm").close("cancel"));
   $("token").value = token;
   $("token-form").addEventListener("submit", (e) => {
     e.preventDefault();
