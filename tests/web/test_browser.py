@@ -199,6 +199,8 @@ def test_play_in_the_browser(browser, tmp_path, expect):
         page.locator("#labels").select_option("both")  # numbers on the coloured squares too
         page.locator("#legend summary").click()
         assert_contrast(page)
+        # an open legend wraps under the board: nothing leaves the screen sideways
+        assert page.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"]
         page.locator("#labels").select_option("coords")
         click_move(page, 13, 21)  # put it back
         expect(page.locator("#flags")).to_be_empty()
