@@ -75,7 +75,9 @@ class Play:
         with urllib.request.urlopen(self.url + "/api/events", timeout=60) as stream:
             for line in stream:
                 if line.startswith(b"data: "):
-                    self.views.put((time.perf_counter(), json.loads(line[6:])))
+                    data = json.loads(line[6:])
+                    if isinstance(data, dict):  # a view (a "now" event is a number)
+                        self.views.put((time.perf_counter(), data))
 
     def post(self, path: str, body: dict, token: bool = False) -> None:
         headers = {"Content-Type": "application/json"}

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from draughtsboard.commands import pdn, replay, rules, track
+from draughtsboard.commands import pdn, replay, rules, token, track
+from draughtsboard.commands.options import add_data_option
 
 
 def replay_on_simulated_board(position, args):
@@ -46,7 +47,9 @@ def _add_play(subparsers) -> None:
         "play", help="play on the board: controller, journal, LEDs and the live web page")
     parser.add_argument("--variant", help="variant (default: the unfinished game's, else the "
                         "config's, else russian)")
-    parser.add_argument("--mode", default="tournament", choices=[m.value for m in Mode])
+    parser.add_argument("--mode", default=None, choices=[m.value for m in Mode],
+                        help="mode of a new game (default tournament); a resumed game "
+                        "keeps its own")
     parser.add_argument("--backend", default="auto", choices=PLAY_BACKENDS,
                         help="auto: gpio where a GPIO chip and a board config exist, "
                         "otherwise the simulator")
@@ -55,14 +58,15 @@ def _add_play(subparsers) -> None:
     parser.add_argument("--port", default=None, metavar="URL",
                         help="serial backend: device or pyserial URL (default /dev/ttyACM0)")
     parser.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE",
-                        help="a PDN tag of a new game (repeatable): Event, White, Black ...")
+                        help="a PDN tag of a new game (repeatable): Event, White, Black, "
+                        "TimeControl (seconds or seconds+increment) ...")
     parser.add_argument("--fen", help="start position of a new game (default: initial)")
     parser.add_argument("--new", action="store_true",
-                        help="start a new game even when an unfinished one could be resumed")
+                        help="start a new game even when an unfinished one could be resumed "
+                        "(that one is closed as unfinished)")
     parser.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
                         help="where the page is served (default 127.0.0.1:8080)")
-    parser.add_argument("--data", metavar="DIR", help="where games are recorded (default "
-                        "$DRAUGHTSBOARD_DATA, else the user data directory)")
+    add_data_option(parser)
     parser.add_argument("--hall", metavar="URL", help="publish to the tournament hall's MQTT "
                         "broker, mqtt://USER:PASS@HOST:PORT (or [hall] in the board config; "
                         "credentials also from DRAUGHTSBOARD_HALL_USER/_PASSWORD/_PASSWORD_FILE)")
@@ -274,6 +278,8 @@ def _run_play(args) -> int:
     from draughtsboard.board.ports import squares_from_mask
     from draughtsboard.board.rules import DraughtsError
     from draughtsboard.play import PlaySession, choose_opening
+    from draughtsboard.play.clock import TimeControl, TimeControlError
+    from draughtsboard.play.token import ArbiterToken, TokenFileError
     from draughtsboard.recording import Recorder
     from draughtsboard.web.server import configure_logging, serve
 
@@ -289,20 +295,33 @@ def _run_play(args) -> int:
     recorder = Recorder(args.data)
     try:
         tags = parse_tag_options(args.tag)
+        if tags.get("TimeControl", "").strip() not in ("", "-", "?"):
+            TimeControl.parse(tags["TimeControl"])
         opening = choose_opening(recorder, variant=args.variant, start_fen=args.fen,
                                  resume=not args.new,
                                  fallback_variant=config.variant if config else None)
-    except DraughtsError as error:
+    except (DraughtsError, TimeControlError) as error:
         print(f"draughtsboard play: {error}", file=sys.stderr)
         recorder.close()
         return 2
+    token = os.environ.get(ENV_TOKEN) or None
+    if token is None:
+        store = ArbiterToken(recorder.directory)
+        try:
+            store.current()
+        except (TokenFileError, OSError) as error:
+            print(f"draughtsboard play: arbiter token: {error}", file=sys.stderr)
+            recorder.close()
+            return 2
+        token = store.current
+        log.info("the arbiter token is kept in %s (`draughtsboard token --rotate` "
+                 "replaces it)", store.path)
     variant = opening.variant.name
     source, sink, hands, close = _open_play_board(
         backend, variant, args, config, squares_from_mask(opening.expected_position.occupancy()))
     try:
         session = PlaySession(variant, source, sink, recorder, mode=args.mode, tags=tags,
-                              hands=hands, backend=backend, opening=opening,
-                              token=os.environ.get(ENV_TOKEN) or None)
+                              hands=hands, backend=backend, opening=opening, token=token)
         link = _hall_link(args, session, source, log)
         if link is not None:
             link.start()
@@ -326,6 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_parsers(subparsers)
     track.add_parsers(subparsers)
     pdn.add_parsers(subparsers)
+    token.add_parsers(subparsers)
     replay.add_parsers(subparsers, REPLAY_BACKENDS)
     _add_diag(subparsers)
     _add_play(subparsers)

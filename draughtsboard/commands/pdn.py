@@ -16,6 +16,7 @@ from draughtsboard.board.game.pdn_reader import PdnReadResult, decode_pdn, read_
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.commands.options import add_data_option, data_dir
 from draughtsboard.commands.rules import add_variant_argument
 from draughtsboard.recording import Recorder
 
@@ -39,11 +40,11 @@ def add_parsers(subparsers) -> None:
     convert.set_defaults(handler=run_convert)
 
     games = subparsers.add_parser("games", help="list recorded games")
-    _add_journal(games)
+    add_data_option(games, old_name=True)
     games.set_defaults(handler=run_games)
 
     export = subparsers.add_parser("export", help="a recorded game as PDN")
-    _add_journal(export)
+    add_data_option(export, old_name=True)
     export.add_argument("--game", help="game id (default: the most recent game)")
     export.add_argument("--out", help="output file (default: standard output)")
     export.set_defaults(handler=run_export)
@@ -52,12 +53,6 @@ def add_parsers(subparsers) -> None:
 def _add_draw_preset(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--draw-rules", dest="draw_preset", default=None,
                         help="draw-rule preset (international: fmjd, seed-2008)")
-
-
-def _add_journal(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--journal", metavar="DIR", default=None,
-                        help="data directory (default: $DRAUGHTSBOARD_DATA or the user's "
-                             "data directory)")
 
 
 def _fail(command: str, message: str) -> None:
@@ -124,7 +119,7 @@ def run_convert(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def run_games(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """``games``: one line per recorded game (id, variant, status, moves, result, players)."""
     out = out or sys.stdout
-    recorder = Recorder(args.journal)
+    recorder = Recorder(data_dir(args))
     try:
         summaries = recorder.list_games()
     except OSError as error:
@@ -145,7 +140,7 @@ def run_games(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def run_export(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """``export``: a recorded game (default: the latest) as PDN."""
     out = out or sys.stdout
-    recorder = Recorder(args.journal)
+    recorder = Recorder(data_dir(args))
     try:
         game_id = args.game
         if game_id is None:

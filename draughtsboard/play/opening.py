@@ -23,12 +23,16 @@ DEFAULT_VARIANT = "russian"
 class Opening:
     """What to play: ``resume_id`` (and its recorded ``game``) when an unfinished game is
     resumed, else a new game of ``variant`` from ``start_fen`` (``None``: the initial
-    position)."""
+    position). A new game that replaces an unfinished one names it in ``closes`` (and
+    why in ``closes_reason``): the session closes it as unfinished, so that it is not
+    resumed by surprise later."""
 
     variant: Variant
     resume_id: str | None = None
     game: Game | None = None
     start_fen: str | None = None
+    closes: str | None = None
+    closes_reason: str = ""
 
     @property
     def resumes(self) -> bool:
@@ -48,24 +52,31 @@ def choose_opening(recorder: Recorder, *, variant: str | None = None,
                    start_fen: str | None = None, resume: bool = True,
                    fallback_variant: str | None = None) -> Opening:
     """Resume the newest unfinished game (unless ``resume`` is false, or the game is of
-    another variant than the one asked for), else a new game.
+    another variant than the one asked for), else a new game, which then closes the
+    unfinished one (`Opening.closes`).
 
     The variant is the one asked for, else the unfinished game's, else
     ``fallback_variant`` (the board config's), else Russian. `UnknownVariantError` and
     the FEN's errors reach the caller, before anything is recorded."""
-    unfinished = recorder.unfinished_game() if resume else None
+    unfinished = recorder.unfinished_game()
     if variant is not None:
         chosen = get_variant(variant)
-    elif unfinished is not None:
+    elif unfinished is not None and resume:
         chosen = unfinished[1].variant
     else:
         chosen = get_variant(fallback_variant or DEFAULT_VARIANT)
-    if unfinished is not None and unfinished[1].variant is not chosen:
-        log.warning("unfinished game %s is %s, not %s: starting a new game",
-                    unfinished[0], unfinished[1].variant.name, chosen.name)
-        unfinished = None
-    if unfinished is not None:
+    closes_reason = "a new game was started with --new"
+    if resume and unfinished is not None and unfinished[1].variant is not chosen:
+        log.warning("unfinished game %s is %s, not %s: it is closed as unfinished and a "
+                    "new game starts", unfinished[0], unfinished[1].variant.name,
+                    chosen.name)
+        closes_reason = f"a {chosen.name} game was started instead"
+        resume = False
+    if unfinished is not None and resume:
         return Opening(chosen, resume_id=unfinished[0], game=unfinished[1])
     if start_fen:
         parse_fen(chosen, start_fen)  # a bad FEN is refused before a game is opened
+    if unfinished is not None:
+        return Opening(chosen, start_fen=start_fen, closes=unfinished[0],
+                       closes_reason=closes_reason)
     return Opening(chosen, start_fen=start_fen)

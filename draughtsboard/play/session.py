@@ -31,17 +31,30 @@ from draughtsboard.board.game.record import Game, normalise_result
 from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.ports import LedFrame, LedSink, SensorSource
 from draughtsboard.board.rules import DraughtsError, get_variant, initial_position, parse_fen
-from draughtsboard.board.tracker import Controller, Mode, Tracker, TrackerEvent, render
+from draughtsboard.board.tracker import (
+    Controller,
+    Mode,
+    MoveEvent,
+    State,
+    TakebackEvent,
+    Tracker,
+    TrackerEvent,
+    render,
+)
 from draughtsboard.recording import Recorder
 from draughtsboard.recording.tracker_events import LogEntry, record_tracker_event
 
+from .clock import TimeControl, TimeControlError
+from .continuity import carried_tags, resume_refusals
+from .game_clock import ClockActionError, GameClock
 from .opening import Opening, choose_opening
-from .view import build_view
+from .view import build_view, plain_reason
 
 log = logging.getLogger("draughtsboard.play")
 
 LOG_LENGTH = 50  # arbiter log entries kept for the page
-FLAGGED_KINDS = ("illegal", "disturbed", "irregularity", "error")  # the arbiter acknowledges
+# the log entries the arbiter acknowledges
+FLAGGED_KINDS = ("illegal", "disturbed", "irregularity", "error", "flag", "draw", "notice")
 
 
 class SimulatedSwitches(Protocol):
@@ -81,10 +94,10 @@ class PlaySession:
     the session takes it itself from ``variant``, ``start_fen`` and ``resume``."""
 
     def __init__(self, variant: str, source: SensorSource, leds: LedSink, recorder: Recorder,
-                 *, mode: str = "tournament", tags: dict[str, str] | None = None,
+                 *, mode: str | None = None, tags: dict[str, str] | None = None,
                  start_fen: str | None = None, hands: SimulatedSwitches | None = None,
-                 backend: str = "sim", token: str | None = None, resume: bool = True,
-                 opening: Opening | None = None,
+                 backend: str = "sim", token: str | Callable[[], str] | None = None,
+                 resume: bool = True, opening: Opening | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, poll: float = 0.05) -> None:
         self.opening = opening
@@ -92,11 +105,15 @@ class PlaySession:
         self.variant = opening.variant if opening is not None else get_variant(variant)
         self.source = source
         self.recorder = recorder
-        self.mode = Mode(mode)
+        # ``None``: not asked for (a resumed game keeps its own, a new one is a tournament game)
+        self.requested_mode = Mode(mode) if mode is not None else None
+        self.mode = self.requested_mode or Mode.TOURNAMENT
         self.initial_tags = dict(tags or {})
         self.hands = hands
         self.backend = backend
-        self.token = token or secrets.token_urlsafe(12)
+        # a string, or a function giving the current token (the data directory's file,
+        # which `draughtsboard token --rotate` may change while the board runs)
+        self._token = token if token is not None else secrets.token_urlsafe(12)
         self.clock = clock
         self.wall = wall
         self.poll = poll
@@ -117,7 +134,9 @@ class PlaySession:
         self.tracker: Tracker | None = None
         self.controller: Controller | None = None
         self._occupied = 0
-        self._last_move_wall: float | None = None
+        self.game_clock = GameClock(clock, wall)
+        self._notices: list[str] = []  # what the page says until the next game (resume)
+        self._draw_offered = ""  # the draw reasons last offered to the arbiter
         self.moves_recorded = 0
         self.error: BaseException | None = None
         # called (on the controller thread) if it dies: the server stops, so that systemd
@@ -127,6 +146,11 @@ class PlaySession:
     @property
     def square_count(self) -> int:
         return self.variant.geometry.square_count
+
+    @property
+    def token(self) -> str:
+        """The arbiter's token now."""
+        return self._token() if callable(self._token) else self._token
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -173,7 +197,10 @@ class PlaySession:
             self.mode = Mode(game.mode) if game.mode in {m.value for m in Mode} else self.mode
             log.info("resuming game %s at ply %d: put the pieces as the LEDs show",
                      self.game_id, game.ply)
+            self._refuse_changes_on_resume(game)
         else:
+            if opening.closes is not None:
+                self._close_replaced(opening)
             self.game_id = self.recorder.start_game(
                 self.variant, self.initial_tags, opening.start_fen, self.mode.value,
                 t_monotonic=self.clock(), t_wall=self.wall())
@@ -184,6 +211,29 @@ class PlaySession:
         self.controller = Controller(self.source, self.tracker, self.leds,
                                      record=self._record_safely)
         self.moves_recorded = self._game().ply
+
+    def _refuse_changes_on_resume(self, game: Game) -> None:
+        """Options a resumed game does not take (`continuity.resume_refusals`): each is
+        a log line, a note in the record and a notice on the page."""
+        requested = self.requested_mode.value if self.requested_mode is not None else None
+        for text in resume_refusals(self.game_id, self.mode.value, game.tags, requested,
+                                    self.initial_tags):
+            log.warning("%s", text)
+            self.recorder.record_note(self.game_id, text, self.clock(), self.wall())
+            self._notices.append(text)
+            self._note_log("notice", text)
+
+    def _close_replaced(self, opening: Opening) -> None:
+        """Close the unfinished game a new one replaces (``--new``, or another variant
+        asked for) as unfinished, with a note, so that it is never resumed by surprise."""
+        reason = opening.closes_reason or "a new game was started"
+        try:
+            self.recorder.record_result(opening.closes, "*", f"unfinished: {reason}",
+                                        self.clock(), self.wall())
+        except (DraughtsError, OSError) as error:
+            log.error("could not close unfinished game %s: %s", opening.closes, error)
+            return
+        log.info("unfinished game %s closed (%s)", opening.closes, reason)
 
     def _game(self) -> Game:
         """The recorded game (a read-only copy the recorder keeps until it changes)."""
@@ -199,9 +249,12 @@ class PlaySession:
                 if snapshot is not None:
                     self._occupied = snapshot.occupied
                     self.controller.handle(snapshot)
+                    self._keep_time()
                     self._publish()
-                elif self.controller.tick(self.clock()):
-                    self._publish()
+                else:
+                    ticked = bool(self.controller.tick(self.clock()))
+                    if self._keep_time() or ticked:
+                        self._publish()
         except BaseException as error:  # noqa: BLE001 - reported, then the thread ends
             self.error = error
             log.exception("controller stopped by an error")
@@ -230,16 +283,69 @@ class PlaySession:
         """The controller's record callback: it returns once the record is on disk, and
         the controller shows the confirming LEDs only after that."""
         now_wall = self.wall()
+        plies = self._game().ply
         try:
-            entries = record_tracker_event(self.recorder, self.game_id, event, now_wall)
+            clock = None
+            if isinstance(event, MoveEvent):
+                clock = self.game_clock.before_move(self.recorder, self.game_id,
+                                                    amends=bool(event.replaces))
+            entries = record_tracker_event(self.recorder, self.game_id, event, now_wall,
+                                           clock=clock)
         except (DraughtsError, OSError) as error:
             log.error("could not record %s: %s", event.kind, error)
             entries = [LogEntry("error", f"could not record {event.kind}: {error}")]
-        if event.kind == "move" and not any(e.kind == "error" for e in entries):
-            self._last_move_wall = now_wall
-        self.moves_recorded = self._game().ply
+        game = self._game()
+        if isinstance(event, MoveEvent) and game.ply >= plies:
+            self.game_clock.after_move(game)
+        elif isinstance(event, TakebackEvent):
+            self.game_clock.after_takeback(game)
+        self.moves_recorded = game.ply
         for entry in entries:
             self._note_log(entry.kind, entry.text)
+        self._offer_draw()
+
+    def _offer_draw(self) -> None:
+        """A draw the rules declare is offered to the arbiter (once, while it holds),
+        or recorded at once where the preset says the rule ends the game."""
+        game = self._game()
+        reasons = game.draw_reasons() if game.result is None else []
+        text = "; ".join(plain_reason(r) for r in reasons)
+        if text == self._draw_offered:
+            return
+        self._draw_offered = text
+        if not reasons:
+            return
+        try:
+            if game.rules.automatic:
+                reason = f"{text} (the rules end the game: recorded without the arbiter)"
+                self.recorder.record_result(self.game_id, game.variant.results[1], reason,
+                                            self.clock(), self.wall())
+                self._note_log("result", f"{game.variant.results[1]} ({reason})")
+                return
+            self.recorder.record_draw_offer(self.game_id, text, self.clock(), self.wall())
+        except (DraughtsError, OSError) as error:
+            log.error("could not record the draw: %s", error)
+            self._note_log("error", f"could not record the draw: {error}")
+            return
+        log.info("draw offered to the arbiter: %s", text)
+        self._note_log("draw", f"{text}: the rules declare a draw; the arbiter may "
+                               "declare it")
+
+    def _keep_time(self) -> bool:
+        """The game clock's turn on the controller thread; whether something changed."""
+        try:
+            note = self.game_clock.tick(
+                self.recorder, self.game_id,
+                board_matches=self.tracker.state is State.READY)
+        except (DraughtsError, OSError) as error:
+            log.error("could not record the clock: %s", error)
+            self._note_log("error", f"could not record the clock: {error}")
+            return True
+        if note is None:
+            return False
+        log.info("%s", note.text)
+        self._note_log(note.kind, note.text)
+        return True
 
     def _note_log(self, kind: str, text: str) -> None:
         self._log.append({"kind": kind, "text": text, "t_wall": self.wall()})
@@ -261,7 +367,16 @@ class PlaySession:
         return self.submit(action).result(timeout)
 
     def check_token(self, token: str | None) -> bool:
-        return bool(token) and secrets.compare_digest(str(token), self.token)
+        """Whether ``token`` is the arbiter's token now (a token file that cannot be
+        read refuses every token, with a log line)."""
+        if not token:
+            return False
+        try:
+            current = self.token
+        except OSError as error:
+            log.error("arbiter token: %s", error)
+            return False
+        return secrets.compare_digest(str(token).encode(), current.encode())
 
     # hands (simulator only): they act at once, as a hand does; the sensors see it next scan
 
@@ -302,7 +417,8 @@ class PlaySession:
         """The arbiter starts a new game (the unfinished one is closed as abandoned); its id."""
         try:
             position = parse_fen(self.variant, fen) if fen else initial_position(self.variant)
-            merged = {**self.initial_tags, **clean_tags(tags or {})}
+            merged = {**carried_tags(self.initial_tags), **clean_tags(tags or {})}
+            _check_time_control(merged)
         except DraughtsError as error:
             raise ArbiterError(str(error)) from None
 
@@ -316,7 +432,9 @@ class PlaySession:
                 t_wall=self.wall())
             self.tracker.reset(position, check_start=True)
             self.moves_recorded = 0
-            self._last_move_wall = None
+            self.game_clock.reset()
+            self._notices.clear()
+            self._draw_offered = ""
             self._log.clear()
             self._unacknowledged = 0
             latest = self.source.latest()
@@ -331,6 +449,7 @@ class PlaySession:
         """The arbiter sets tags of the game in progress; every tag afterwards."""
         try:
             cleaned = clean_tags(tags)
+            _check_time_control(cleaned)
         except DraughtsError as error:
             raise ArbiterError(str(error)) from None
 
@@ -342,15 +461,19 @@ class PlaySession:
         return self.call(action)
 
     def declare_result(self, result: str, reason: str = "") -> str:
-        """The arbiter declares the result; the result as recorded."""
+        """The arbiter declares the result; the result as recorded. ``*`` is not a
+        result to declare: a new game closes this one as unfinished."""
         try:
-            normalise_result(self.variant, result)
+            if normalise_result(self.variant, result) is None:
+                raise ArbiterError("choose a result: '*' is no result (to abandon the game, "
+                                   "start a new one)")
         except DraughtsError as error:
             raise ArbiterError(str(error)) from None
 
         def action() -> str:
             if self._game().result is not None:
-                raise ArbiterError(f"the game already has a result ({self._game().result})")
+                raise ArbiterError(f"the game already has a result ({self._game().result}): "
+                                   "withdraw it first")
             text = reason or "declared by the arbiter"
             self.recorder.record_result(self.game_id, result, text, self.clock(), self.wall())
             self._note_log("result", f"{result} ({text})")
@@ -358,6 +481,65 @@ class PlaySession:
             return self._game().result_text()
 
         return self.call(action)
+
+    def accept_draw(self) -> str:
+        """The arbiter accepts the draw the rules declare now; the result recorded."""
+        def action() -> str:
+            game = self._game()
+            if game.result is not None:
+                raise ArbiterError(f"the game already has a result ({game.result})")
+            reasons = game.draw_reasons()
+            if not reasons:
+                raise ArbiterError("the rules declare no draw in this position")
+            text = "; ".join(reasons) + " (accepted by the arbiter)"
+            draw = game.variant.results[1]
+            self.recorder.record_result(self.game_id, draw, text, self.clock(), self.wall())
+            self._note_log("result", f"{draw} ({text})")
+            log.info("arbiter: result %s (%s)", draw, text)
+            return draw
+
+        return self.call(action)
+
+    def withdraw_result(self) -> str:
+        """The arbiter takes back the result of the game in progress (until the next
+        game starts): play goes on once the board shows the recorded position again.
+        A game the rules ended (no legal move) keeps its result."""
+        def action() -> str:
+            game = self._game()
+            if game.result is None:
+                raise ArbiterError("the game has no result to withdraw")
+            outcome = game.outcome()
+            if outcome is not None and game.position.is_game_over():
+                raise ArbiterError(f"the rules ended this game ({outcome[1]}): its result "
+                                   "stands")
+            text = f"result {game.result} withdrawn by the arbiter"
+            self.recorder.record_result_withdrawn(self.game_id, text, self.clock(),
+                                                  self.wall())
+            self._note_log("result", text)
+            log.info("arbiter: %s", text)
+            self._draw_offered = ""
+            self.tracker.reset(self._game().position, check_start=True)
+            latest = self.source.latest()
+            if latest is not None:
+                self.controller.handle(latest)
+            return text
+
+        return self.call(action)
+
+    def clock_action(self, action: str) -> str:
+        """The arbiter starts, pauses or resumes the game clock; what was done."""
+        def run() -> str:
+            if self._game().result is not None:
+                raise ArbiterError("the game has its result: the clock has stopped")
+            try:
+                done = self.game_clock.arbiter(self.recorder, self.game_id, action)
+            except ClockActionError as error:
+                raise ArbiterError(str(error)) from None
+            self._note_log("clock", done + " by the arbiter")
+            log.info("arbiter: %s", done)
+            return done
+
+        return self.call(run)
 
     def acknowledge(self) -> int:
         """The arbiter has seen the flags: the count is cleared; how many there were."""
@@ -419,7 +601,7 @@ class PlaySession:
             switches=self.hands.occupied if self.hands is not None else None,
             log=self._log, unacknowledged=self._unacknowledged,
             error=str(self.error) if self.error else None,
-            last_move_wall=self._last_move_wall)
+            clocks=self.game_clock.view(game), notices=self._notices)
         if view == self._view:
             return
         self._view = view
@@ -428,3 +610,13 @@ class PlaySession:
         self._current = (version, json.dumps(dict(view, version=version),
                                              separators=(",", ":")))
         self._notify()
+
+
+def _check_time_control(tags: dict[str, str]) -> None:
+    """A ``TimeControl`` tag the clock cannot run is refused with the reason."""
+    text = tags.get("TimeControl", "").strip()
+    if text and text not in ("-", "?"):
+        try:
+            TimeControl.parse(text)
+        except TimeControlError as error:
+            raise ArbiterError(str(error)) from None

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.record import STANDARD_TAGS, Game
 from draughtsboard.board.ports import LedFrame, squares_from_mask
 from draughtsboard.board.tracker import State, Tracker
+
+from .guidance import guidance
 
 # The tracker's intents that the page shows as flags, and their words.
 FLAG_OF_INTENT = {"illegal": "illegal", "must_capture": "must capture", "restore": "restore",
@@ -23,9 +25,11 @@ FLAG_OF_INTENT = {"illegal": "illegal", "must_capture": "must capture", "restore
 def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend: str,
                frame: LedFrame, occupied: int, switches: int | None,
                log: Iterable[dict[str, Any]], unacknowledged: int, error: str | None,
-               last_move_wall: float | None) -> dict[str, Any]:
+               clocks: dict[str, Any] | None = None,
+               notices: Iterable[str] = ()) -> dict[str, Any]:
     """The view (see the module doc). ``switches`` is the simulated board's switch mask,
-    ``None`` on a real board (the page then has no hands)."""
+    ``None`` on a real board (the page then has no hands); ``clocks`` the game clock's
+    view (`GameClock.view`); ``notices`` what the page says until the next game."""
     position = tracker.position
     variant = position.variant
     geometry = variant.geometry
@@ -42,54 +46,61 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
     flags = [FLAG_OF_INTENT[k] for k in FLAG_OF_INTENT if tracker.intents.get(k)]
     if tracker.state is State.DISTURBED:
         flags.append("disturbed")
-    outcome = None if game.result is not None else game.outcome()
+    words = guidance(position, tracker.state.value, tracker.intents, occupied,
+                     result=game.result_text() if game.result is not None else None,
+                     result_reason=game.result_reason)
+    draw_reasons = [plain_reason(r) for r in game.draw_reasons()] if game.result is None else []
+    last = game.moves[-1] if game.moves else None
     return {
         "variant": variant.name,
         "title": variant.title,
         "size": geometry.size,
+        "algebraic": variant.algebraic_moves,
         "squares": [[n, *geometry.coords(n), geometry.name(n)] for n in geometry.numbers],
         "backend": backend,
         "hands": switches is not None,
         "game_id": game_id,
         "mode": mode,
         "state": tracker.state.value,
+        "status": words.headline,
+        "guidance": [flag.as_json() for flag in words.flags],
         "white_to_move": position.white_to_move,
         "fen": position.fen(),
         "columns": columns,
+        "carried": {str(square): column for square, column in words.carried.items()},
         "occupied": squares_from_mask(occupied),
         "switches": squares_from_mask(switches) if switches is not None else None,
         "leds": leds,
         "intents": {k: list(v) for k, v in tracker.intents.items()},
         "flags": flags,
         "moves": [played.text for played in game.moves],
-        "tags": dict(game.tags),
+        "last_move": None if last is None else {
+            "text": last.text, "path": list(last.move.path),
+            "captures": list(last.move.captures)},
+        "tags": ordered_tags(game.tags),
         "result": game.result_text() if game.result is not None else None,
         "result_reason": game.result_reason,
-        "draw_reason": outcome[1] if outcome and outcome[0] == variant.results[1] else None,
-        "clocks": clocks_view(game, last_move_wall),
+        "result_withdrawable": game.result is not None and not position.is_game_over(),
+        "draw_reason": draw_reasons[0] if draw_reasons else None,
+        "draw_claim": {"result": variant.results[1], "reasons": draw_reasons}
+        if draw_reasons else None,
+        "results": [*variant.results, "0-0"],
+        "clocks": clocks,
+        "notices": list(notices),
         "log": list(log),
         "unacknowledged": unacknowledged,
         "error": error,
     }
 
 
-def clocks_view(game: Game, last_move_wall: float | None) -> dict[str, Any] | None:
-    """Both clocks when the game has a ``TimeControl`` tag: the seconds left after the
-    last move, the side whose clock runs, and since when (wall-clock seconds)."""
-    control = game.tags.get("TimeControl", "")
-    if not control:
-        return None
-    clocks = [c for c in game.clocks() if c is not None]
-    if game.moves and not clocks:
-        return None
-    if clocks:
-        white, black = clocks[-1]
-    else:
-        try:
-            white = black = float(control.partition("+")[0])
-        except ValueError:
-            return None
-    return {"white": white, "black": black,
-            "running": None if game.result is not None else
-            ("white" if game.position.white_to_move else "black"),
-            "since": last_move_wall or game.start_wall}
+def plain_reason(reason: str) -> str:
+    """A draw rule's reason without its ``draw:`` prefix ("threefold repetition"), for
+    sentences that already say it is a draw."""
+    return reason.removeprefix("draw: ")
+
+
+def ordered_tags(tags) -> dict[str, str]:
+    """The tags in the order a PDN file lists them (the roster, then by name): the page
+    shows them the same way before and after a restart."""
+    roster = {k: tags[k] for k in STANDARD_TAGS if k in tags}
+    return {**roster, **{k: tags[k] for k in sorted(tags) if k not in roster}}

@@ -37,7 +37,10 @@ ENV_DATA_DIR = "DRAUGHTSBOARD_DATA"
 FORMAT_VERSION = 1
 _ID = re.compile(r"^(\d{5,})-\d{8}-\d{6}$")
 FINISHED_KEPT = 4  # finished games kept in memory (a page shows the last one after its result)
-EVENT_RECORDS = ("illegal", "irregularity", "resume", "note")
+EVENT_RECORDS = ("illegal", "irregularity", "resume", "note", "draw-offer")
+# Events that carry both clocks: the clock started, paused or restarted, a flag fell.
+CLOCK_RECORDS = ("clock-start", "clock-pause", "clock-resume", "flag")
+CLOCK_ACTIONS = ("start", "pause", "resume")
 
 
 def default_data_dir() -> Path:
@@ -97,13 +100,31 @@ def rebuild_game(records: list[dict]) -> Game:
             if kind == "note" and isinstance(record.get("tags"), dict):
                 game.set_tags({str(k): str(v) for k, v in record["tags"].items()})
             game.add_event(kind, record.get("text", ""), *times)
+        elif kind in CLOCK_RECORDS:
+            clock = record.get("clock")
+            game.add_event(kind, record.get("text", ""), *times,
+                           clock=(float(clock[0]), float(clock[1])) if clock else None)
         elif kind == "result":
             game.set_result(record["result"], record.get("reason", ""))
             if game.result is None:
                 game.result_reason = record.get("reason") or "abandoned"
+        elif kind == "result-withdrawn":
+            game.set_result("*")
+            game.add_event(kind, record.get("text", ""), *times)
         else:
             raise JournalError(f"unknown record type {kind!r} (seq {record.get('seq')})")
     return game
+
+
+def _closed(records: list[dict]) -> bool:
+    """Whether a journal's game is closed: its last result record is not withdrawn."""
+    for record in reversed(records):
+        kind = record.get("type")
+        if kind == "result":
+            return True
+        if kind == "result-withdrawn":
+            return False
+    return False
 
 
 class GameFinishedError(JournalError):
@@ -288,6 +309,60 @@ class Recorder:
         game.add_event(kind, text, t_monotonic, t_wall)
         self._changed(game_id)
 
+    def record_note(self, game_id: str, text: str, t_monotonic: float | None = None,
+                    t_wall: float | None = None) -> None:
+        """A note for the arbiter's record (an option refused on resume, ...)."""
+        self._event(game_id, "note", text, t_monotonic, t_wall)
+
+    def record_clock(self, game_id: str, action: str, clock: tuple[float, float],
+                     text: str = "", t_monotonic: float | None = None,
+                     t_wall: float | None = None) -> None:
+        """The game clock started, paused or resumed (``action``), with both clocks'
+        remaining seconds at that moment."""
+        if action not in CLOCK_ACTIONS:
+            raise ValueError(f"clock action {action!r}: expected one of "
+                             f"{', '.join(CLOCK_ACTIONS)}")
+        self._clock_event(game_id, f"clock-{action}", clock, text or f"clock {action}",
+                          t_monotonic, t_wall)
+
+    def record_flag_fall(self, game_id: str, clock: tuple[float, float], text: str,
+                         t_monotonic: float | None = None,
+                         t_wall: float | None = None) -> None:
+        """The side to move ran out of time (its flag fell). The game goes on: the
+        arbiter rules on it."""
+        self._clock_event(game_id, "flag", clock, text, t_monotonic, t_wall)
+
+    def _clock_event(self, game_id: str, kind: str, clock: tuple[float, float], text: str,
+                     t_monotonic: float | None, t_wall: float | None) -> None:
+        journal, game = self._journal(game_id)
+        both = (round(float(clock[0]), 3), round(float(clock[1]), 3))
+        journal.append({"type": kind, "ply": game.ply, "text": text, "t_mono": t_monotonic,
+                        "t_wall": t_wall, "clock": list(both)})
+        game.add_event(kind, text, t_monotonic, t_wall, clock=both)
+        self._changed(game_id)
+
+    def record_draw_offer(self, game_id: str, text: str, t_monotonic: float | None = None,
+                          t_wall: float | None = None) -> None:
+        """The rules declare the position drawn: offered to the arbiter, who declares
+        the draw or lets play go on (the record keeps the offer as a comment)."""
+        self._event(game_id, "draw-offer", text, t_monotonic, t_wall)
+
+    def record_result_withdrawn(self, game_id: str, text: str = "",
+                                t_monotonic: float | None = None,
+                                t_wall: float | None = None) -> None:
+        """The arbiter takes a result back: the game is open again (its journal is
+        reopened) and the record keeps both the result and its withdrawal."""
+        journal, game = self._journal(game_id)
+        if game.result is None:
+            raise DraughtsError(f"game {game_id} has no result to withdraw")
+        text = text or f"result {game.result} withdrawn by the arbiter"
+        journal.append({"type": "result-withdrawn", "ply": game.ply, "text": text,
+                        "t_mono": t_monotonic, "t_wall": t_wall})
+        game.set_result("*")
+        game.add_event("result-withdrawn", text, t_monotonic, t_wall)
+        self._finished.pop(game_id, None)
+        self._changed(game_id)
+
     def record_result(self, game_id: str, result: str, reason: str = "",
                       t_monotonic: float | None = None, t_wall: float | None = None) -> None:
         """The result (any common spelling; ``*`` for an abandoned game). The journal is
@@ -328,7 +403,7 @@ class Recorder:
 
     def _is_closed(self, game_id: str) -> bool:
         loaded = load_journal(self.path_of(game_id))
-        return any(r.get("type") == "result" for r in loaded.records)
+        return _closed(loaded.records)
 
     def unfinished_game(self) -> tuple[str, Game] | None:
         """The most recent game without a result, ready to continue, as its id and a
@@ -358,7 +433,7 @@ class Recorder:
             except (DraughtsError, KeyError, TypeError) as error:
                 out.append(GameSummary(game_id, "?", "damaged", 0, "*", problem=str(error)))
                 continue
-            closed = any(r.get("type") == "result" for r in loaded.records)
+            closed = _closed(loaded.records)
             status = "damaged" if loaded.damaged else ("finished" if closed else "unfinished")
             out.append(GameSummary(
                 game_id, game.variant.name, status, game.ply, game.result_text(),

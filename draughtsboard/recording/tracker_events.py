@@ -34,8 +34,10 @@ class LogEntry:
 
 
 def record_tracker_event(recorder: Recorder, game_id: str, event: TrackerEvent,
-                         t_wall: float) -> list[LogEntry]:
+                         t_wall: float, *,
+                         clock: tuple[float, float] | None = None) -> list[LogEntry]:
     """Journal ``event`` for game ``game_id``; the entries for the arbiter's log.
+    ``clock``: both clocks to record with a move (the game clock's business).
 
     After the result nothing more is recorded: a move played then is only logged."""
     game = recorder.game(game_id)
@@ -46,7 +48,7 @@ def record_tracker_event(recorder: Recorder, game_id: str, event: TrackerEvent,
                                      "not recorded (start a new game)")]
         return []
     if isinstance(event, MoveEvent):
-        return _record_move(recorder, game_id, event, t_wall)
+        return _record_move(recorder, game_id, event, t_wall, clock)
     if isinstance(event, TakebackEvent):
         recorder.record_takeback(game_id, event.t, t_wall)
         return [LogEntry("takeback", f"{event.notation} taken back")]
@@ -69,10 +71,11 @@ def record_tracker_event(recorder: Recorder, game_id: str, event: TrackerEvent,
 
 
 def _record_move(recorder: Recorder, game_id: str, event: MoveEvent,
-                 t_wall: float) -> list[LogEntry]:
+                 t_wall: float, clock: tuple[float, float] | None) -> list[LogEntry]:
     if event.replaces:
         recorder.record_takeback(game_id, event.t, t_wall, amended_by=event.notation)
-    played = recorder.record_move(game_id, Move(event.path, event.captures), event.t, t_wall)
+    played = recorder.record_move(game_id, Move(event.path, event.captures), event.t, t_wall,
+                                  clock=clock)
     log.info("move %d: %s", recorder.game(game_id).ply, played.text)
     entries = []
     for note in event.notes:

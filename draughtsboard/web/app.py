@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 from starlette.applications import Starlette
@@ -99,26 +100,32 @@ async def events(request: Request) -> Response:
     session = _session(request)
     loop = asyncio.get_running_loop()
     ready = asyncio.Event()
+    wall = getattr(session, "wall", time.time)
 
     def wake() -> None:
         loop.call_soon_threadsafe(ready.set)
+
+    def now() -> str:
+        # the board's wall clock, so that a page on a phone whose clock differs (or a
+        # board whose clock the network has not set yet) counts the game clock right
+        return f"event: now\ndata: {wall():.3f}\n\n"
 
     async def stream():
         unsubscribe = session.subscribe(wake)
         try:
             last, text = session.view()
-            yield f"id: {last}\ndata: {text}\n\n"
+            yield f"id: {last}\ndata: {text}\n\n" + now()
             while not session.closing:
                 try:
                     await asyncio.wait_for(ready.wait(), KEEPALIVE_SECONDS)
                 except TimeoutError:
-                    yield ": keep-alive\n\n"
+                    yield now()
                     continue
                 ready.clear()
                 version, text = session.view()
                 if version != last:
                     last = version
-                    yield f"id: {version}\ndata: {text}\n\n"
+                    yield f"id: {version}\ndata: {text}\n\n" + now()
         finally:
             unsubscribe()
 
@@ -199,6 +206,21 @@ def declare_result(session, data: dict) -> Any:
     return session.declare_result(str(data.get("result", "")), str(data.get("reason", "")))
 
 
+def withdraw_result(session, data: dict) -> Any:
+    """``POST /api/arbiter/withdraw-result``: the result is taken back."""
+    return session.withdraw_result()
+
+
+def accept_draw(session, data: dict) -> Any:
+    """``POST /api/arbiter/accept-draw``: the draw the rules declare is recorded."""
+    return session.accept_draw()
+
+
+def clock(session, data: dict) -> Any:
+    """``POST /api/arbiter/clock``: ``{"action": "start" | "pause" | "resume"}``."""
+    return session.clock_action(str(data.get("action", "")))
+
+
 def acknowledge(session, data: dict) -> Any:
     """``POST /api/arbiter/acknowledge``: the flags are seen."""
     return session.acknowledge()
@@ -219,6 +241,9 @@ ROUTES = [
     Route("/api/arbiter/new-game", arbiter(new_game), methods=["POST"]),
     Route("/api/arbiter/tags", arbiter(set_tags), methods=["POST"]),
     Route("/api/arbiter/result", arbiter(declare_result), methods=["POST"]),
+    Route("/api/arbiter/withdraw-result", arbiter(withdraw_result), methods=["POST"]),
+    Route("/api/arbiter/accept-draw", arbiter(accept_draw), methods=["POST"]),
+    Route("/api/arbiter/clock", arbiter(clock), methods=["POST"]),
     Route("/api/arbiter/acknowledge", arbiter(acknowledge), methods=["POST"]),
 ]
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.board.tracker import State
 
+from ..browser import ARGS, ARTIFACTS, CHROMIUM, playwright_api
 from ..web.helpers import wait_until
-from ..web.test_browser import ARGS, ARTIFACTS, CHROMIUM, _browser_or_skip
 
 HALL_TOKEN = "hall-arbiter-token"
 _URL = re.compile(r"the hall's page: (http://[0-9.]+:\d+)/")
@@ -54,7 +54,7 @@ class HallProcess:
 
 
 def test_the_hall_page(boards, broker, tmp_path):
-    api = _browser_or_skip()
+    api = playwright_api()
     expect = api.expect
     hall = HallProcess(broker.venue.hall_url(), tmp_path / "hall")
     try:

@@ -166,15 +166,15 @@ def test_games_and_export_commands(tmp_path, capsys):
     recorder.close()
     top = argparse.ArgumentParser()
     pdn_command.add_parsers(top.add_subparsers(dest="command", required=True))
-    args = top.parse_args(["games", "--journal", str(tmp_path)])
+    args = top.parse_args(["games", "--data", str(tmp_path)])
     assert args.handler(args) == 0
     out = capsys.readouterr().out
     assert game_id in out and "unfinished" in out and "Ann - Bob" in out
     target = tmp_path / "game.pdn"
-    args = top.parse_args(["export", "--journal", str(tmp_path), "--out", str(target)])
+    args = top.parse_args(["export", "--data", str(tmp_path), "--out", str(target)])
     assert args.handler(args) == 0
     assert read_pdn(target.read_text("utf-8")).games[0].game.ply == 4
-    args = top.parse_args(["export", "--journal", str(tmp_path), "--game", "nonsense"])
+    args = top.parse_args(["export", "--data", str(tmp_path), "--game", "nonsense"])
     assert args.handler(args) == 2
     assert capsys.readouterr().err.count("\n") == 1
 

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules import initial_position, parse_fen
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import State
 from draughtsboard.hardware.backends import open_simulated_board
@@ -12,22 +14,58 @@ from draughtsboard.recording import Recorder
 from .helpers import TOKEN, XSS, wait_until
 
 
+class ShiftedTime:
+    """The session's clocks as test inputs: the real monotonic and wall clocks plus an
+    offset the test moves on (``advance``), so that minutes pass at once while the
+    simulated board's scans keep their own real timestamps."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+    def clock(self) -> float:
+        return time.monotonic() + self.offset
+
+    def wall(self) -> float:
+        return time.time() + self.offset
+
+
 @pytest.fixture
-def session(tmp_path):
-    """A live session on the simulated board (scan thread on the monotonic clock)."""
-    variant = get_variant("russian")
-    occupied = [n for n in variant.geometry.numbers
-                if initial_position(variant).occupancy() >> (n - 1) & 1]
-    board = open_simulated_board("russian", occupied=occupied, real_time=True)
-    recorder = Recorder(tmp_path / "data")
-    play = PlaySession("russian", board, board, recorder, hands=board.simulation,
-                       token=TOKEN, tags={"White": XSS, "Black": "Bea"}, backend="sim")
-    play.start()
-    # the first scans must see the start position before a hand acts
-    wait_until(lambda: play.tracker.state is State.READY, what="the board to be set up")
-    try:
-        yield play
-    finally:
+def start_session(tmp_path):
+    """Start live sessions on simulated boards: ``start_session(fen=..., **options)``
+    returns a session whose board is set up and ready; all are stopped afterwards."""
+    opened = []
+
+    def start(variant: str = "russian", *, fen: str | None = None, data=None,
+              ready: bool = True, **options) -> PlaySession:
+        chosen = get_variant(variant)
+        position = parse_fen(chosen, fen) if fen else initial_position(chosen)
+        opening = options.pop("opening", None)
+        if opening is not None:
+            position = opening.expected_position
+        occupied = [n for n in chosen.geometry.numbers if position.occupancy() >> (n - 1) & 1]
+        board = open_simulated_board(variant, occupied=occupied, real_time=True)
+        recorder = Recorder(data or tmp_path / "data")
+        options.setdefault("token", TOKEN)
+        play = PlaySession(variant, board, board, recorder, hands=board.simulation,
+                           backend="sim", start_fen=fen, opening=opening, **options)
+        opened.append((play, board, recorder))
+        play.start()
+        if ready:
+            # the first scans must see the start position before a hand acts
+            wait_until(lambda: play.tracker.state is State.READY, what="the board set up")
+        return play
+
+    yield start
+    for play, board, recorder in reversed(opened):
         play.stop()
         board.close()
         recorder.close()
+
+
+@pytest.fixture
+def session(start_session):
+    """A live session on the simulated board (scan thread on the monotonic clock)."""
+    return start_session(tags={"White": XSS, "Black": "Bea"})

@@ -30,14 +30,29 @@ def wait_until(predicate, timeout: float = 10.0, interval: float = 0.02, what: s
         time.sleep(interval)
 
 
-class PlayProcess:
-    """``python -m draughtsboard play --backend sim`` on a free port, with its stderr."""
+def free_port() -> int:
+    """A TCP port free now on 127.0.0.1 (for a server restarted on the same address)."""
+    import socket
 
-    def __init__(self, data_dir, *args: str, timeout: float = 20.0) -> None:
-        env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class PlayProcess:
+    """``python -m draughtsboard play --backend sim`` on a free port (or ``port``), with
+    its stderr. The arbiter token is `TOKEN` unless ``token_file`` is true: then the
+    data directory's token file is used, as on a board."""
+
+    def __init__(self, data_dir, *args: str, timeout: float = 20.0, port: int = 0,
+                 token_file: bool = False) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env.pop("DRAUGHTSBOARD_ARBITER_TOKEN", None)
+        if not token_file:
+            env["DRAUGHTSBOARD_ARBITER_TOKEN"] = TOKEN
         self.process = subprocess.Popen(
             [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim",
-             "--listen", "127.0.0.1:0", "--data", str(data_dir), *args],
+             "--listen", f"127.0.0.1:{port}", "--data", str(data_dir), *args],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, env=env)
         self.lines: list[str] = []
@@ -97,3 +112,23 @@ class PlayProcess:
 
     def __exit__(self, *exc) -> None:
         self.kill()
+
+
+def view_of(session) -> dict:
+    """The session's latest view, as the page receives it."""
+    return json.loads(session.view()[1])
+
+
+def hands_until(session, actions, predicate, what: str = "") -> dict:
+    """Act with the simulator's hands, then wait for a view that satisfies ``predicate``."""
+    session.hand(actions)
+    return wait_until(lambda: (v := view_of(session)) and predicate(v) and v, what=what)
+
+
+def move(session, start: int, end: int, *captured: int) -> dict:
+    """Play one move with the hands (captured pieces taken off last) and wait for it to
+    be recorded."""
+    plies = session.moves_recorded
+    actions = [("lift", start), ("place", end), *[("lift", c) for c in captured]]
+    return hands_until(session, actions, lambda v: len(v["moves"]) > plies,
+                       f"the move {start}-{end} to be recorded")

@@ -21,6 +21,9 @@ ARBITER_ACTIONS = [
     ("tags", {"tags": {"White": "Someone else"}}),
     ("result", {"result": "1-0", "reason": "Black resigned"}),
     ("acknowledge", {}),
+    ("withdraw-result", {}),
+    ("accept-draw", {}),
+    ("clock", {"action": "start"}),
 ]
 
 

@@ -49,7 +49,8 @@ def test_training_takeback_is_recorded(session):
 def test_clocks_show_when_the_game_has_a_time_control(session):
     session.set_tags({"TimeControl": "300+5"})
     clocks = wait_until(lambda: view(session)["clocks"])
-    assert clocks["white"] == 300 and clocks["running"] == "white"
+    assert clocks["white"] == 300 and clocks["running"] is None  # waits for the first move
+    assert clocks["status"] == "waiting" and clocks["control"] == "300+5"
 
 
 def test_arbiter_mistakes_are_refused_with_a_reason(session):
@@ -156,8 +157,11 @@ def test_the_view_is_built_without_a_thread_or_a_board():
     view = build_view(tracker=tracker, game=game.read_only_copy(), game_id="00001-x",
                       mode="training", backend="gpio", frame=LedFrame.blank(32),
                       occupied=tracker.position.occupancy(), switches=None, log=[],
-                      unacknowledged=0, error=None, last_move_wall=None)
+                      unacknowledged=0, error=None)
     assert view["hands"] is False and view["state"] == "ready"
     assert view["intents"] == {"must_capture": [22]} and view["flags"] == ["must capture"]
-    assert view["clocks"]["white"] == 60 and view["clocks"]["running"] == "white"
+    assert view["status"] == "White to move"
+    assert view["guidance"] == [{"kind": "must-capture", "title": "White must capture",
+                                 "steps": ["Capture with the piece on c3"]}]
+    assert view["clocks"] is None and view["last_move"] is None
     assert view["fen"] == "W:W22:B18" and view["moves"] == []

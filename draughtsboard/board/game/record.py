@@ -87,6 +87,7 @@ class GameEvent:
     text: str
     t_monotonic: float | None = None
     t_wall: float | None = None
+    clock: tuple[float, float] | None = None  # both clocks then (clock events, flag fall)
 
 
 @dataclass
@@ -216,11 +217,19 @@ class Game:
         return self.result is not None or self.outcome() is not None
 
     def result_text(self) -> str:
-        """The result as PDN writes it: recorded, else imposed by the rules, else ``*``."""
+        """The result as PDN writes it: recorded, else imposed by the rules, else ``*``.
+
+        A side without a legal move has lost: the rules end the game. A draw the rules
+        declare ends it only where the preset says so (`DrawRules.automatic`); otherwise
+        it is the arbiter's to declare, and until then the game has no result."""
         if self.result is not None:
             return self.result
         outcome = self.outcome()
-        return outcome[0] if outcome else "*"
+        if outcome is None:
+            return "*"
+        if outcome[0] == self.variant.results[1] and not self.rules.automatic:
+            return "*"
+        return outcome[0]
 
     # -- changes ----------------------------------------------------------------------
 
@@ -272,10 +281,12 @@ class Game:
         return played
 
     def add_event(self, kind: str, text: str, t_monotonic: float | None = None,
-                  t_wall: float | None = None) -> GameEvent:
-        """Note something for the arbiter (not a move) at the current ply."""
+                  t_wall: float | None = None,
+                  clock: tuple[float, float] | None = None) -> GameEvent:
+        """Note something for the arbiter (not a move) at the current ply; ``clock``:
+        both clocks at that moment, for the events that start, stop or flag them."""
         self._check_writable()
-        event = GameEvent(kind, self.ply, text, t_monotonic, t_wall)
+        event = GameEvent(kind, self.ply, text, t_monotonic, t_wall, clock)
         self.events.append(event)
         return event
 
@@ -322,7 +333,9 @@ class Game:
                 out.append(played.clock)
                 remaining = list(played.clock)
             elif remaining is not None and spent is not None:
-                remaining[side] = remaining[side] - spent + control[1]
+                # a clock shows no time below zero: a flag that fell stays at 0:00:00
+                remaining[side] = max(0.0, remaining[side] - spent) + (
+                    control[1] if remaining[side] > spent else 0.0)
                 out.append((remaining[0], remaining[1]))
             else:
                 remaining = None

@@ -182,6 +182,11 @@ class DrawRules:
     family: str
     preset: str
     rules: tuple[DrawRule, ...]
+    # Whether a draw these rules declare ends the game by itself. None of the presets
+    # does: the rules say when a draw *may* be declared, the arbiter declares it (a
+    # board that misread a position must not end a game); a preset that should end the
+    # game on its own would set this, and the record then carries the draw with a comment.
+    automatic: bool = False
 
     def initial(self, position: Position) -> Counters:
         material = Material.of(position)

@@ -6,7 +6,19 @@ const $ = (id) => document.getElementById(id);
 let view = null;
 let built = "";
 let dragFrom = null;
+let pressedAt = 0;
+let focusSquare = null;
 let token = sessionStorage.getItem("arbiterToken") || "";
+let tokenAccepted = false;
+let serverOffset = 0; // the board's wall clock minus this device's, in seconds
+const HOLD_MS = 500; // a press this long reads a square without touching it
+
+const PIECE_WORDS = { w: "white man", b: "black man", W: "white king", B: "black king" };
+const TOP_WORDS = { w: "white", b: "black", W: "white king", B: "black king" };
+const LED_WORDS = { on: "lit", slow_blink: "blinking slowly", fast_blink: "blinking fast" };
+const RESULT_WORDS = { "1-0": "1-0 (White wins)", "2-0": "2-0 (White wins)",
+  "0-1": "0-1 (Black wins)", "0-2": "0-2 (Black wins)", "1/2-1/2": "½-½ (draw)",
+  "1-1": "1-1 (draw)", "0-0": "0-0 (both lose)" };
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -15,40 +27,84 @@ function el(tag, className, text) {
   return node;
 }
 
-function say(text, isError) {
+// Messages: an error from a request that never reached the board ("network") is cleared
+// as soon as the live stream is back; other messages stay until the next action.
+let messageKind = "";
+
+function say(text, isError, kind) {
   const message = $("message");
   message.textContent = text || "";
   message.className = isError ? "error" : "";
+  messageKind = text ? (kind || "action") : "";
 }
 
 // -- the board ----------------------------------------------------------------------------
 
+function describeColumn(column) {
+  if (!column) return "empty";
+  if (column.length === 1) return PIECE_WORDS[column] || "a piece";
+  return "column of " + column.length + ", top first: "
+    + [...column].map((p) => TOP_WORDS[p] || "?").join(", ");
+}
+
+function labelsMode(v) {
+  const saved = localStorage.getItem("labels:" + (v.algebraic ? "algebraic" : "numeric"));
+  return saved || (v.algebraic ? "coords" : "numbers");
+}
+
 function buildBoard(v) {
   const board = $("board");
   board.replaceChildren();
-  board.style.setProperty("--size", v.size);
+  $("board-frame").style.setProperty("--size", v.size);
   const bySquare = new Map(v.squares.map((s) => [s[1] + "," + s[2], s]));
+  let first = null;
   for (let rank = v.size - 1; rank >= 0; rank--) {
+    const row = el("div", "row");
+    row.setAttribute("role", "row");
     for (let file = 0; file < v.size; file++) {
       const info = bySquare.get(file + "," + rank);
       if (!info) {
-        board.appendChild(el("div", "sq light"));
+        const light = el("div", "sq light");
+        light.setAttribute("aria-hidden", "true");
+        row.appendChild(light);
         continue;
       }
       const [number, , , name] = info;
       const cell = el("div", "sq dark");
       cell.dataset.square = number;
+      cell.dataset.name = name;
+      cell.dataset.file = file;
+      cell.dataset.rank = rank;
       cell.setAttribute("role", "gridcell");
-      cell.title = name + " (" + number + ")";
+      cell.tabIndex = -1;
       cell.appendChild(el("span", "num", String(number)));
-      cell.appendChild(el("span", "led"));
       cell.appendChild(el("div", "stack"));
+      cell.appendChild(el("span", "led"));
       cell.addEventListener("pointerdown", onPointerDown);
       cell.addEventListener("pointerup", onPointerUp);
-      board.appendChild(cell);
+      cell.addEventListener("pointerenter", () => inspect(cell));
+      cell.addEventListener("focus", () => { focusSquare = number; inspect(cell); });
+      cell.addEventListener("keydown", onKey);
+      row.appendChild(cell);
+      if (first === null) first = cell;
     }
+    board.appendChild(row);
   }
+  (first || board).tabIndex = 0;
+  const files = $("files");
+  const ranks = $("ranks");
+  files.replaceChildren();
+  ranks.replaceChildren();
+  for (let file = 0; file < v.size; file++) files.appendChild(el("span", "", "abcdefghijklmnopqrstuvwxyz"[file]));
+  for (let rank = v.size; rank >= 1; rank--) ranks.appendChild(el("span", "", String(rank)));
   built = v.variant + ":" + v.size;
+  $("labels").value = labelsMode(v);
+  applyLabels();
+}
+
+function applyLabels() {
+  const frame = $("board-frame");
+  frame.dataset.labels = $("labels").value;
 }
 
 function drawPiece(code, extraClass) {
@@ -60,93 +116,186 @@ function drawPiece(code, extraClass) {
   return piece;
 }
 
+function drawStack(stack, column, extraClass) {
+  // a column seen from the side: its lower pieces as rims under the top one
+  const lower = [...column.slice(1, 6)].reverse();
+  stack.classList.toggle("tall", lower.length > 0);
+  stack.style.setProperty("--step", "calc(var(--cell) * " + (lower.length ? Math.min(0.13, 0.32 / lower.length) : 0) + ")");
+  lower.forEach((code, i) => {
+    const rim = drawPiece(code, "rim" + (extraClass ? " " + extraClass : ""));
+    rim.style.setProperty("--depth", lower.length - i);
+    stack.appendChild(rim);
+  });
+  stack.appendChild(drawPiece(column[0], extraClass));
+  if (column.length > 1) stack.appendChild(el("span", "height", String(column.length)));
+}
+
+function squareWords(v, cell) {
+  const number = Number(cell.dataset.square);
+  const column = v.columns[number] || "";
+  const sensed = v.occupied.includes(number);
+  const name = v.algebraic ? cell.dataset.name : String(number);
+  let words = name + ": ";
+  if (column && sensed) words += describeColumn(column);
+  else if (column) words += describeColumn(column) + ", lifted";
+  else if (sensed) {
+    const carried = v.carried[number];
+    words += carried ? describeColumn(carried) + " put down here" : "a piece where none should be";
+  } else words += "empty";
+  const lit = v.leds[number];
+  if (lit) words += "; LED " + (lit[1] ? lit[1] + " " : "") + (LED_WORDS[lit[0]] || lit[0]);
+  return words;
+}
+
+let inspected = null;
+
+function inspect(cell) {
+  inspected = cell;
+  if (view) setText($("inspect"), squareWords(view, cell));
+}
+
 function drawBoard(v) {
   if (built !== v.variant + ":" + v.size) buildBoard(v);
   const occupied = new Set(v.occupied);
-  const switches = v.switches ? new Set(v.switches) : null;
+  const last = v.last_move || { path: [], captures: [] };
+  const intents = {};
+  for (const [k, squares] of Object.entries(v.intents)) intents[k] = new Set(squares);
   for (const cell of $("board").querySelectorAll(".sq.dark")) {
-    const number = cell.dataset.square;
+    const number = Number(cell.dataset.square);
     const column = v.columns[number] || "";
-    const sensed = occupied.has(Number(number));
+    const sensed = occupied.has(number);
     const stack = cell.querySelector(".stack");
     stack.replaceChildren();
-    cell.classList.toggle("occupied", sensed);
-    if (column && sensed) {
-      // a column (Lasca) shows top first; a single piece is a column of one
-      const shown = column.slice(0, 4);
-      [...shown].reverse().forEach((code, i) => {
-        const piece = drawPiece(code);
-        piece.style.setProperty("--level", i);
-        stack.appendChild(piece);
-      });
-      if (column.length > 1) stack.appendChild(el("span", "height", String(column.length)));
-    } else if (column && !sensed) {
-      stack.appendChild(drawPiece(column[0], "lifted"));
-    } else if (!column && sensed) {
-      stack.appendChild(el("span", "piece unknown"));
+    if (column && sensed) drawStack(stack, column);
+    else if (column) drawStack(stack, column, "lifted");
+    else if (sensed && v.carried[number]) drawStack(stack, v.carried[number], "carried");
+    else if (sensed) stack.appendChild(el("span", "piece unknown"));
+    cell.classList.toggle("is-lifted", !!column && !sensed);
+    cell.classList.toggle("is-landing", !column && sensed && !!v.carried[number]);
+    cell.classList.toggle("lm", last.path.includes(number));
+    cell.classList.toggle("lm-taken", last.captures.includes(number));
+    for (const intent of ["illegal", "restore", "must_capture", "ambiguous", "destination",
+      "path", "game_over"]) {
+      cell.classList.toggle("intent-" + intent, !!intents[intent] && intents[intent].has(number));
     }
     const led = cell.querySelector(".led");
     const lit = v.leds[number];
-    led.className = "led" + (lit ? " " + lit[0] + " " + (lit[1] || "on-colour") : "");
-    cell.classList.toggle("in-hand", !!switches && !switches.has(Number(number)) && !!column);
-    for (const intent of ["illegal", "restore", "must_capture", "ambiguous", "destination",
-      "path", "last_move"]) {
-      cell.classList.toggle("intent-" + intent,
-        (v.intents[intent] || []).includes(Number(number)));
+    led.className = "led" + (lit ? " lit " + lit[0] + " " + (lit[1] || "on-colour") : "");
+    const words = squareWords(v, cell);
+    cell.setAttribute("aria-label", words);
+    cell.title = words;
+  }
+  if (inspected && inspected.isConnected) inspect(inspected);
+}
+
+// -- keyboard: arrows move between dark squares, Enter or Space acts (simulator) ------------
+
+function cellAt(file, rank) {
+  return $("board").querySelector(`.sq.dark[data-file="${file}"][data-rank="${rank}"]`);
+}
+
+function onKey(event) {
+  const cell = event.currentTarget;
+  const file = Number(cell.dataset.file);
+  const rank = Number(cell.dataset.rank);
+  const moves = { ArrowUp: [[1, 1], [-1, 1]], ArrowDown: [[-1, -1], [1, -1]],
+    ArrowLeft: [[-2, 0], [-1, 1], [-1, -1]], ArrowRight: [[2, 0], [1, 1], [1, -1]] };
+  if (moves[event.key]) {
+    event.preventDefault();
+    for (const [df, dr] of moves[event.key]) {
+      const next = cellAt(file + df, rank + dr);
+      if (next) { cell.tabIndex = -1; next.tabIndex = 0; next.focus(); break; }
     }
+  } else if ((event.key === "Enter" || event.key === " ") && view && view.hands) {
+    event.preventDefault();
+    hand([["toggle", Number(cell.dataset.square)]]);
   }
 }
 
 // -- the rest of the view -------------------------------------------------------------------
 
 function formatClock(seconds) {
-  if (seconds === null || seconds === undefined) return "";
-  const s = Math.max(0, Math.floor(seconds));
-  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  const s = Math.max(0, Math.ceil(seconds - 1e-6));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor(s / 60) % 60;
+  const rest = String(s % 60).padStart(2, "0");
+  return h ? h + ":" + String(m).padStart(2, "0") + ":" + rest : m + ":" + rest;
 }
 
 function drawClocks() {
-  if (!view || !view.clocks) {
-    $("white-clock").textContent = "";
-    $("black-clock").textContent = "";
-    return;
+  for (const side of ["white", "black"]) {
+    const node = $(side + "-clock");
+    const player = $(side + "-player");
+    const c = view && view.clocks;
+    node.hidden = !c;
+    if (!c) { player.className = "player"; continue; }
+    let left = c[side];
+    if (c.running === side && c.since) left -= Date.now() / 1000 + serverOffset - c.since;
+    const flagged = c.flagged.includes(side) || (c.running === side && left <= 0);
+    node.textContent = (flagged ? "⚑ " : "") + formatClock(left);
+    node.title = flagged ? "flag fell: time is up" : c.status === "waiting"
+      ? "the clock starts with the first move" : c.status;
+    player.className = "player" + (c.running === side ? " running" : "")
+      + (flagged ? " flagged" : "") + " clock-" + c.status;
   }
-  const c = view.clocks;
-  const spent = c.running && c.since ? Date.now() / 1000 - c.since : 0;
-  $("white-clock").textContent = formatClock(c.white - (c.running === "white" ? spent : 0));
-  $("black-clock").textContent = formatClock(c.black - (c.running === "black" ? spent : 0));
 }
 
-function draw(v) {
-  view = v;
-  drawBoard(v);
-  const tags = v.tags || {};
-  $("white-name").textContent = tags.White || "White";
-  $("black-name").textContent = tags.Black || "Black";
-  $("summary").textContent = v.title + " · " + v.mode + " · " + v.backend
-    + " · game " + v.game_id;
-  $("turn").textContent = v.result ? "Game over: " + v.result
-    + (v.result_reason ? " (" + v.result_reason + ")" : "")
-    : (v.white_to_move ? "White" : "Black") + " to move · " + v.state;
-  $("turn").dataset.state = v.state;
+// Live regions are read out when they change: set them only when their words change.
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
 
+let shownFlags = "";
+
+function drawFlags(v) {
   const flags = $("flags");
+  const items = v.guidance.slice();
+  if (v.draw_claim) {
+    const why = v.draw_claim.reasons.join("; ");
+    items.push({ kind: "draw", title: "Draw by the rules",
+      steps: [why[0].toUpperCase() + why.slice(1) + ": the arbiter may declare the draw"] });
+  }
+  if (v.clocks) {
+    for (const side of v.clocks.flagged) {
+      items.push({ kind: "flag", title: side[0].toUpperCase() + side.slice(1) + "'s flag fell",
+        steps: ["The time is up; play goes on until the arbiter rules"] });
+    }
+  }
+  if (v.error) items.push({ kind: "error", title: "The board stopped", steps: [v.error] });
+  const key = JSON.stringify(items);
+  if (key === shownFlags) return;
+  shownFlags = key;
   flags.replaceChildren();
-  for (const flag of v.flags) flags.appendChild(el("li", "flag flag-" + flag.replace(/ /g, "-"), flag));
-  if (v.draw_reason) flags.appendChild(el("li", "flag flag-draw", v.draw_reason));
-  if (v.error) flags.appendChild(el("li", "flag flag-error", "controller stopped: " + v.error));
+  for (const flag of items) {
+    const li = el("li", "flag flag-" + flag.kind);
+    li.appendChild(el("strong", "", flag.title));
+    for (const step of flag.steps) li.appendChild(el("span", "step", step));
+    flags.appendChild(li);
+  }
+}
 
+function drawMoves(v) {
   const moves = $("moves");
   moves.replaceChildren();
-  for (let i = 0; i < v.moves.length; i += 2) {
+  const blackFirst = v.moves.length > 0 && startsWithBlack(v);
+  const list = blackFirst ? ["…", ...v.moves] : v.moves;
+  for (let i = 0; i < list.length; i += 2) {
     const li = el("li");
-    li.appendChild(el("span", "move", v.moves[i]));
-    if (i + 1 < v.moves.length) li.appendChild(el("span", "move", v.moves[i + 1]));
+    li.appendChild(el("span", "move", list[i]));
+    if (i + 1 < list.length) li.appendChild(el("span", "move", list[i + 1]));
     moves.appendChild(li);
   }
   moves.scrollTop = moves.scrollHeight;
-  $("result").textContent = v.result ? v.result : "";
+  $("result").textContent = v.result ? v.result + (v.result_reason ? " (" + v.result_reason + ")" : "") : "";
+}
 
+function startsWithBlack(v) {
+  // the side to move now and the number of moves say who moved first
+  return (v.moves.length % 2 === 0) !== v.white_to_move;
+}
+
+function drawSide(v) {
+  const tags = v.tags || {};
   const body = $("tags").tBodies[0];
   body.replaceChildren();
   for (const [key, value] of Object.entries(tags)) {
@@ -155,36 +304,95 @@ function draw(v) {
     row.appendChild(el("td", "", value));
     body.appendChild(row);
   }
-
   const log = $("log");
   log.replaceChildren();
   for (const entry of v.log.slice().reverse()) {
     log.appendChild(el("li", "log-" + entry.kind, entry.kind + ": " + entry.text));
   }
   $("unacknowledged").textContent = v.unacknowledged ? String(v.unacknowledged) : "";
+  $("unacknowledged").title = v.unacknowledged ? v.unacknowledged + " flags not acknowledged" : "";
+}
 
-  $("hands-panel").hidden = !v.hands;
+function drawArbiter(v) {
   const select = $("result-value");
-  if (!select.options.length) {
-    for (const r of resultsOf(v)) select.appendChild(el("option", "", r));
+  if (select.options.length === 1) {
+    for (const r of v.results) {
+      const option = el("option", "", RESULT_WORDS[r] || r);
+      option.value = r;
+      select.appendChild(option);
+    }
   }
+  $("result-form").hidden = !!v.result;
+  $("withdraw-box").hidden = !v.result_withdrawable;
+  $("draw-offer").hidden = !v.draw_claim;
+  if (v.draw_claim) {
+    $("draw-offer-text").textContent = "The rules declare a draw (" + v.draw_claim.reasons.join("; ")
+      + "). Declare it, or let play go on.";
+  }
+  const c = v.clocks;
+  $("clock-box").hidden = !c || !!v.result;
+  $("clock-start").disabled = !c || c.status !== "waiting";
+  $("clock-pause").disabled = !c || c.status !== "running";
+  $("clock-resume").disabled = !c || c.status !== "paused";
+}
+
+function drawNotices(v) {
+  const box = $("notices");
+  const key = v.game_id + ":" + v.notices.join("|");
+  box.hidden = !v.notices.length || sessionStorage.getItem("dismissed") === key;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren();
+  for (const text of v.notices) box.appendChild(el("p", "", text));
+  const close = el("button", "", "OK");
+  close.type = "button";
+  close.addEventListener("click", () => { sessionStorage.setItem("dismissed", key); box.hidden = true; });
+  box.appendChild(close);
+}
+
+function draw(v) {
+  view = v;
+  drawBoard(v);
+  const tags = v.tags || {};
+  $("white-name").textContent = tags.White || "White";
+  $("black-name").textContent = tags.Black || "Black";
+  $("summary").textContent = v.title.split(" (")[0] + " · " + v.mode
+    + (v.backend === "sim" ? " · simulator" : "");
+  $("summary").title = v.title + ", " + v.mode + " mode, " + v.backend + " board";
+  const number = v.game_id.split("-")[0].replace(/^0+/, "");
+  $("game-id").textContent = "game " + number;
+  $("game-id").title = "game " + v.game_id;
+  setText($("status"), v.status);
+  $("status").dataset.state = v.result ? "result" : v.state;
+  drawFlags(v);
+  drawMoves(v);
+  drawSide(v);
+  drawArbiter(v);
+  drawNotices(v);
+  $("hands-panel").hidden = !v.hands;
   drawClocks();
 }
 
-function resultsOf(v) {
-  return v.variant === "international" ? ["2-0", "1-1", "0-2", "0-0", "*"]
-    : ["1-0", "1/2-1/2", "0-1", "0-0", "*"];
-}
-
-// -- the hands (simulator) --------------------------------------------------------------------
+// -- requests -------------------------------------------------------------------------------
 
 async function post(url, body, withToken) {
   const headers = { "Content-Type": "application/json" };
   if (withToken) headers.Authorization = "Bearer " + token;
-  const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+  let response;
+  try {
+    response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+  } catch (e) {
+    const error = new Error("the board did not answer: is it running? (" + e.message + ")");
+    error.network = true;
+    throw error;
+  }
   let data = {};
   try { data = await response.json(); } catch (e) { data = {}; }
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) {
+    const error = new Error(data.error || response.statusText);
+    error.status = response.status;
+    throw error;
+  }
   return data;
 }
 
@@ -194,21 +402,25 @@ let handQueue = Promise.resolve();
 function hand(actions) {
   if (!view || !view.hands) return;
   handQueue = handQueue.then(() => post("/api/hands", { actions }))
-    .then(() => say(""), (e) => say(e.message, true));
+    .then(() => { if (messageKind !== "arbiter") say(""); },
+      (e) => say(e.message, true, e.network ? "network" : "action"));
 }
 
 function onPointerDown(event) {
-  if (!view || !view.hands) return;
+  pressedAt = Date.now();
   dragFrom = Number(event.currentTarget.dataset.square);
   event.currentTarget.releasePointerCapture?.(event.pointerId);
 }
 
 function onPointerUp(event) {
-  if (!view || !view.hands || dragFrom === null) return;
-  const to = Number(event.currentTarget.dataset.square);
+  const cell = event.currentTarget;
+  const to = Number(cell.dataset.square);
   const from = dragFrom;
   dragFrom = null;
+  inspect(cell);
+  if (!view || !view.hands || from === null) return;
   if (from === to) {
+    if (Date.now() - pressedAt >= HOLD_MS) return; // held: read it, do not touch it
     // the board knows best whether a piece is there now: lift it, or put one down
     hand([["toggle", to]]);
   } else {
@@ -220,35 +432,129 @@ function onPointerUp(event) {
 
 function arbiter(path, body) {
   return post("/api/arbiter/" + path, body || {}, true)
-    .then((data) => { say(""); return data; }, (e) => { say(e.message, true); throw e; });
+    .then((data) => { say(""); return data; },
+      (e) => {
+        if (e.status === 401) refused();
+        say(e.message, true, e.network ? "network" : "arbiter");
+        throw e;
+      });
+}
+
+function refused() {
+  tokenAccepted = false;
+  $("token-status").textContent = "refused: enter the current token";
+}
+
+function checkToken() {
+  if (!token) {
+    tokenAccepted = false;
+    $("token-status").textContent = "";
+    return Promise.resolve(false);
+  }
+  return post("/api/arbiter/check", {}, true).then(
+    () => { tokenAccepted = true; $("token-status").textContent = "accepted"; return true; },
+    (e) => {
+      if (e.network) return tokenAccepted;
+      refused();
+      return false;
+    });
+}
+
+function needToken() {
+  if (tokenAccepted) return true;
+  say("Enter the arbiter token first (it is printed when the board starts; "
+    + "`draughtsboard token` shows it).", true, "arbiter");
+  $("arbiter").open = true;
+  $("token").focus();
+  return false;
+}
+
+// An in-page confirmation (a <dialog>): resolves true when OK is chosen.
+function confirmAction(title, text, okText, withNewGame) {
+  const dialog = $("confirm");
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-ok").textContent = okText;
+  $("new-game-fields").hidden = !withNewGame;
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+    dialog.returnValue = "";
+    dialog.showModal();
+    $(withNewGame ? "new-white" : "confirm-ok").focus();
+  });
 }
 
 function setUpForms() {
+  // Cancel is not a submit button: Enter in the dialog's fields means OK
+  $("confirm-cancel").addEventListener("click", () => $("confirm").close("cancel"));
   $("token").value = token;
   $("token-form").addEventListener("submit", (e) => {
     e.preventDefault();
     token = $("token").value.trim();
     sessionStorage.setItem("arbiterToken", token);
-    arbiter("check").then(() => { $("token-status").textContent = "accepted"; },
-      () => { $("token-status").textContent = "refused"; });
+    checkToken().then((ok) => { if (ok) say(""); });
   });
   $("tags-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const key = $("tag-key").value.trim();
-    if (key) arbiter("tags", { tags: { [key]: $("tag-value").value } }).catch(() => {});
+    if (key && needToken()) arbiter("tags", { tags: { [key]: $("tag-value").value } }).catch(() => {});
   });
-  $("result-form").addEventListener("submit", (e) => {
+  $("result-form").addEventListener("submit", async (e) => {
     e.preventDefault();
-    arbiter("result", { result: $("result-value").value, reason: $("result-reason").value })
-      .catch(() => {});
+    const result = $("result-value").value;
+    if (!result) { say("Choose the result first.", true, "arbiter"); $("result-value").focus(); return; }
+    if (!needToken()) return;
+    const reason = $("result-reason").value.trim();
+    const ok = await confirmAction("Declare " + (RESULT_WORDS[result] || result) + "?",
+      (reason ? "Reason: " + reason + ". " : "") + "It goes into the record at once; "
+      + "you can withdraw it until the next game starts.", "Declare " + result);
+    if (!ok) return;
+    arbiter("result", { result, reason }).then(() => {
+      $("result-value").value = "";
+      $("result-reason").value = "";
+    }, () => {});
   });
-  $("acknowledge").addEventListener("click", () => arbiter("acknowledge").catch(() => {}));
-  $("new-game").addEventListener("click", () => {
-    if (confirm("Start a new game? The current one is closed as unfinished.")) {
-      arbiter("new-game", {}).catch(() => {});
+  $("withdraw").addEventListener("click", async () => {
+    if (!needToken() || !view) return;
+    const ok = await confirmAction("Withdraw the result " + view.result + "?",
+      "The game is open again and goes on once the board shows its position.", "Withdraw");
+    if (ok) arbiter("withdraw-result").catch(() => {});
+  });
+  $("accept-draw").addEventListener("click", async () => {
+    if (!needToken() || !view || !view.draw_claim) return;
+    const ok = await confirmAction("Declare the draw " + view.draw_claim.result + "?",
+      view.draw_claim.reasons.join("; ") + ".", "Declare the draw");
+    if (ok) arbiter("accept-draw").catch(() => {});
+  });
+  for (const action of ["start", "pause", "resume"]) {
+    $("clock-" + action).addEventListener("click", () => {
+      if (needToken()) arbiter("clock", { action }).catch(() => {});
+    });
+  }
+  $("acknowledge").addEventListener("click", () => {
+    if (needToken()) arbiter("acknowledge").catch(() => {});
+  });
+  $("new-game").addEventListener("click", async () => {
+    if (!needToken()) return;
+    const unfinished = view && !view.result;
+    const ok = await confirmAction("Start a new game?", unfinished
+      ? "The current game has no result: it is closed as unfinished (*)."
+      : "The current game keeps its result " + view.result + ".", "Start the new game", true);
+    if (!ok) return;
+    const tags = {};
+    for (const [key, id] of [["White", "new-white"], ["Black", "new-black"], ["Round", "new-round"]]) {
+      const value = $(id).value.trim();
+      if (value) tags[key] = value;
     }
+    arbiter("new-game", { tags }).then(() => {
+      for (const id of ["new-white", "new-black", "new-round"]) $(id).value = "";
+    }, () => {});
   });
   $("setup").addEventListener("click", () => hand([["setup", null]]));
+  $("labels").addEventListener("change", () => {
+    if (view) localStorage.setItem("labels:" + (view.algebraic ? "algebraic" : "numeric"), $("labels").value);
+    applyLabels();
+  });
   document.addEventListener("pointerup", () => { dragFrom = null; });
 }
 
@@ -259,12 +565,17 @@ function connect() {
   source.onopen = () => {
     $("connection").textContent = "live";
     $("connection").className = "badge live";
+    if (messageKind === "network") say("");
+    checkToken(); // a restarted board, or a rotated token: the status tells the truth
   };
   source.onmessage = (event) => {
     const v = JSON.parse(event.data);
     draw(v);
     document.body.dataset.version = v.version;
   };
+  source.addEventListener("now", (event) => {
+    serverOffset = Number(event.data) - Date.now() / 1000;
+  });
   source.onerror = () => {
     $("connection").textContent = "reconnecting…";
     $("connection").className = "badge down";
@@ -273,4 +584,4 @@ function connect() {
 
 setUpForms();
 connect();
-setInterval(drawClocks, 1000);
+setInterval(drawClocks, 250);

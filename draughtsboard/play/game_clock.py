@@ -1,0 +1,187 @@
+"""The game clock as the session runs it: what to record when, and since when it runs.
+
+`clock.read_clock` says, from the record alone, how much time each side had and whether
+the clock runs. This keeps the one thing the record cannot: the moment (on the
+session's monotonic clock, and on the wall clock for the page) since which the running
+side's time has been going. It is told about moves before they are recorded (and
+answers with the clocks to record with them), is ticked by the controller thread (a
+paused clock goes on when the board matches again; a flag falls), and carries out the
+arbiter's start, pause and resume. It writes only through the `Recorder`'s public
+``record_*`` methods and runs on the controller thread only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from draughtsboard.board.game.record import Game, move_number
+from draughtsboard.recording import Recorder
+
+from .clock import ClockReading, read_clock, side_to_move_at
+
+
+class ClockActionError(ValueError):
+    """An arbiter's clock action that does not fit the clock's state."""
+
+
+@dataclass(frozen=True)
+class ClockNote:
+    """What the arbiter's log says about the clock (``kind`` ``clock`` or ``flag``)."""
+
+    kind: str
+    text: str
+
+
+class GameClock:
+    """See the module doc. ``clock`` and ``wall`` are the session's time sources."""
+
+    def __init__(self, clock: Callable[[], float], wall: Callable[[], float]) -> None:
+        self.clock = clock
+        self.wall = wall
+        self.since: tuple[float, float] | None = None  # (monotonic, wall) the time goes from
+        self._cached: tuple[Game | None, ClockReading | None] = (None, None)
+
+    def reading(self, game: Game) -> ClockReading | None:
+        """The clock of ``game`` (cached per read-only copy: the recorder hands out a
+        new copy after every change)."""
+        if self._cached[0] is not game:
+            self._cached = (game, read_clock(game))
+        return self._cached[1]
+
+    def reset(self) -> None:
+        """A new game: nothing runs yet."""
+        self.since = None
+        self._cached = (None, None)
+
+    def _spent(self, now: float) -> float:
+        if self.since is None:
+            return 0.0
+        return max(0.0, now - self.since[0])
+
+    def _start_now(self, now: float) -> None:
+        self.since = (now, self.wall())
+
+    # -- moves ------------------------------------------------------------------------
+
+    def before_move(self, recorder: Recorder, game_id: str, *,
+                    amends: bool = False) -> tuple[float, float] | None:
+        """Both clocks to record with the move about to be recorded (``None``: the game
+        has no time control). The first move starts a waiting clock (and is not
+        charged); an amended move (a slid piece) charges its mover the extra time."""
+        game = recorder.game(game_id)
+        reading = self.reading(game)
+        if reading is None or game.result is not None:
+            return None
+        now = self.clock()
+        if amends and game.moves:
+            mover = side_to_move_at(game, game.ply - 1)
+            if reading.status != "running":
+                return reading.white, reading.black
+            return reading.with_left(mover, reading.left(mover) - self._spent(now))
+        if reading.status == "waiting":
+            recorder.record_clock(game_id, "start", (reading.white, reading.black),
+                                  "clock started with the first move", now, self.wall())
+            self._start_now(now)
+            reading = self.reading(recorder.game(game_id))
+            return reading.after_move(0.0)
+        if reading.status == "running":
+            return reading.after_move(self._spent(now))
+        return reading.white, reading.black
+
+    def after_move(self, game: Game) -> None:
+        """A move was recorded: the other side's time goes from now."""
+        reading = self.reading(game)
+        if reading is not None and reading.status == "running":
+            self._start_now(self.clock())
+
+    def after_takeback(self, game: Game) -> None:
+        """A move was taken back (training): the clocks of the position before it, the
+        side to move's time going from now."""
+        self.after_move(game)
+
+    # -- time passing -------------------------------------------------------------------
+
+    def tick(self, recorder: Recorder, game_id: str, *,
+             board_matches: bool) -> ClockNote | None:
+        """Let time pass: a clock paused by a restart (or a withdrawn result) goes on
+        once ``board_matches``; the running side's flag falls when its time is up."""
+        game = recorder.game(game_id)
+        reading = self.reading(game)
+        if reading is None:
+            return None
+        now = self.clock()
+        if reading.status == "paused" and reading.resumes_by_itself and board_matches:
+            text = "clock resumed: the board shows the recorded position"
+            recorder.record_clock(game_id, "resume", (reading.white, reading.black), text,
+                                  now, self.wall())
+            self._start_now(now)
+            return ClockNote("clock", text)
+        side = reading.running
+        if side is None or side in reading.flagged:
+            return None
+        if self.since is None:
+            self._start_now(now)
+            return None
+        if reading.left(side) - self._spent(now) > 0:
+            return None
+        number = move_number(game.start.white_to_move, game.ply)
+        text = (f"{side.capitalize()}'s flag fell: time ({reading.control}) ran out at "
+                f"move {number}; play goes on until the arbiter rules")
+        recorder.record_flag_fall(game_id, reading.with_left(side, 0.0), text, now,
+                                  self.wall())
+        return ClockNote("flag", text)
+
+    # -- the arbiter ------------------------------------------------------------------------
+
+    def arbiter(self, recorder: Recorder, game_id: str, action: str) -> str:
+        """Start, pause or resume the clock for the arbiter; what was done."""
+        game = recorder.game(game_id)
+        reading = self.reading(game)
+        if reading is None:
+            raise ClockActionError("this game has no time control: set a TimeControl tag "
+                                   "(seconds, or seconds+increment, e.g. 300+5) first")
+        now = self.clock()
+        if action == "start":
+            if reading.status != "waiting":
+                raise ClockActionError(f"the clock has already started ({reading.status})")
+            recorder.record_clock(game_id, "start", (reading.white, reading.black),
+                                  "clock started by the arbiter", now, self.wall())
+            self._start_now(now)
+            return "clock started"
+        if action == "pause":
+            if reading.status != "running":
+                raise ClockActionError(f"the clock is not running ({reading.status})")
+            side = reading.running
+            clocks = reading.with_left(side, reading.left(side) - self._spent(now))
+            recorder.record_clock(game_id, "pause", clocks, "clock paused by the arbiter",
+                                  now, self.wall())
+            self.since = None
+            return "clock paused"
+        if action == "resume":
+            if reading.status != "paused":
+                raise ClockActionError(f"the clock is not paused ({reading.status})")
+            recorder.record_clock(game_id, "resume", (reading.white, reading.black),
+                                  "clock resumed by the arbiter", now, self.wall())
+            self._start_now(now)
+            return "clock resumed"
+        raise ClockActionError(f"clock action {action!r}: expected start, pause or resume")
+
+    # -- the page -------------------------------------------------------------------------
+
+    def view(self, game: Game) -> dict | None:
+        """The clocks for the page: seconds left as last recorded, the side whose time
+        goes and since when (wall-clock seconds), the flags fallen."""
+        reading = self.reading(game)
+        if reading is None:
+            return None
+        running = reading.running
+        return {
+            "control": str(reading.control),
+            "white": round(reading.white, 3),
+            "black": round(reading.black, 3),
+            "status": reading.status,
+            "running": running,
+            "since": self.since[1] if running and self.since else None,
+            "flagged": list(reading.flagged),
+        }

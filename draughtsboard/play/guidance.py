@@ -1,0 +1,225 @@
+"""What the page says to the people at the board: a headline, and under each flag one
+plain sentence per thing to do ("Put the piece on e3 back on c5", "Take off the piece on
+d4").
+
+The tracker says *which* squares need attention (its LED intents) and the switches say
+what is on them; the players need words. Everything here is a pure function of the
+tracker's public state (the position it expects, its state, its intents) and the
+occupancy the page already receives, so it can be tested square by square without a
+board, and it never changes what the tracker decided.
+
+Where the board does not say which piece stands where (a switch only knows "occupied"),
+a piece found on a square where none belongs is taken to be the piece lifted by the side
+to move (`carried_columns`): a capture in progress keeps its colour on the page, and an
+illegal move is described as the piece going back where it came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from draughtsboard.board.ports import squares_from_mask
+from draughtsboard.board.rules.notation import format_square
+from draughtsboard.board.rules.position import Position
+
+MAX_LISTED = 6  # squares named in one sentence before "and N more"
+MAX_STEPS = 4  # sentences under one flag before they are summed up
+
+PIECE_WORDS = {"w": "white man", "b": "black man", "W": "white king", "B": "black king"}
+TOP_WORDS = {"w": "white", "b": "black", "W": "white king", "B": "black king"}
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One flag on the page: ``kind`` (its style), a short ``title``, and the sentences
+    that say what to do, in the order to do them."""
+
+    kind: str
+    title: str
+    steps: tuple[str, ...] = ()
+
+    def as_json(self) -> dict:
+        return {"kind": self.kind, "title": self.title, "steps": list(self.steps)}
+
+
+@dataclass(frozen=True)
+class Guidance:
+    """The page's words for one moment: the ``headline`` (who is to do what) and the
+    flags, most urgent first."""
+
+    headline: str
+    flags: tuple[Flag, ...] = ()
+    carried: Mapping[int, str] = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {"headline": self.headline, "flags": [f.as_json() for f in self.flags]}
+
+
+def describe_column(column: str) -> str:
+    """A square's contents in words: "a white man", "a black king", or for a column
+    "a column of 3 (top first: white king, black, black)"."""
+    if not column:
+        return "nothing"
+    if len(column) == 1:
+        return "a " + PIECE_WORDS.get(column, "piece")
+    tops = ", ".join(TOP_WORDS.get(piece, "?") for piece in column)
+    return f"a column of {len(column)} (top first: {tops})"
+
+
+def _names(position: Position, squares: Sequence[int]) -> str:
+    """Square names joined for a sentence: "c5", "c5 or e3", "a1, c1, e1 and 3 more"."""
+    names = [format_square(position.variant, s) for s in squares]
+    if len(names) > MAX_LISTED:
+        shown = ", ".join(names[:MAX_LISTED - 1])
+        return f"{shown} and {len(names) - MAX_LISTED + 1} more (lit)"
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _alternatives(position: Position, squares: Sequence[int]) -> str:
+    names = [format_square(position.variant, s) for s in squares]
+    if len(names) <= 1:
+        return "".join(names)
+    if len(names) > MAX_LISTED:
+        return ", ".join(names[:MAX_LISTED]) + " …"
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _side(position: Position) -> str:
+    return "White" if position.white_to_move else "Black"
+
+
+def carried_columns(position: Position, occupied: int) -> dict[int, str]:
+    """For the one square occupied where the position has nothing, the column that is
+    most likely standing there: the piece lifted by the side to move when exactly one
+    such piece is off the board, else the one piece lifted if there is only one. With
+    no such square, several, or no telling which piece, nothing is said (the page shows
+    an unknown piece): a guess that could name the wrong colour is worse."""
+    expected = position.occupancy()
+    added = squares_from_mask(occupied & ~expected)
+    if len(added) != 1:
+        return {}
+    lifted = squares_from_mask(expected & ~occupied)
+    mover = "w" if position.white_to_move else "b"
+    own = [s for s in lifted if position.column_at(s)[:1].lower() == mover]
+    source = own if len(own) == 1 else lifted if len(lifted) == 1 else []
+    if len(source) != 1:
+        return {}
+    column = position.column_at(source[0])
+    return {square: column for square in added}
+
+
+def restore_steps(position: Position, occupied: int, *, back: bool = True) -> tuple[str, ...]:
+    """What to do so that the board shows ``position`` again, as sentences.
+
+    A piece that was moved is told to go back ("Put the piece on e3 back on c5"; with
+    ``back`` false, while setting up, "Move the piece on e3 to c5") when the board says
+    which piece it is (`carried_columns`); a piece where none belongs is taken off; an
+    empty square that needs a piece gets one, named with its colour."""
+    expected = position.occupancy()
+    extra = squares_from_mask(occupied & ~expected)
+    missing = squares_from_mask(expected & ~occupied)
+    if not extra and not missing:
+        return ()
+    steps: list[str] = []
+    carried = carried_columns(position, occupied)
+    name = lambda s: format_square(position.variant, s)  # noqa: E731 - a short local alias
+    if len(extra) == 1 and carried:
+        source = [s for s in missing if position.column_at(s) == carried[extra[0]]]
+        mover = "w" if position.white_to_move else "b"
+        own = [s for s in source if position.column_at(s)[:1].lower() == mover]
+        source = own or source
+        if source:
+            home = source[0]
+            steps.append(f"Put the piece on {name(extra[0])} back on {name(home)}" if back
+                         else f"Move the piece on {name(extra[0])} to {name(home)}")
+            extra, missing = [], [s for s in missing if s != home]
+    if extra:
+        if len(extra) == 1:
+            steps.append(f"Take off the piece on {name(extra[0])}")
+        else:
+            steps.append(f"Take off the pieces on {_names(position, extra)}")
+    by_contents: dict[str, list[int]] = {}
+    for square in missing:
+        by_contents.setdefault(position.column_at(square), []).append(square)
+    groups = sorted(by_contents.items(), key=lambda item: item[1][0])
+    if len(groups) + len(steps) > MAX_STEPS:
+        groups = _merge_by_top(groups)
+    for contents, squares in groups:
+        if len(squares) == 1:
+            steps.append(f"Put {describe_column(contents)} on {name(squares[0])}")
+        else:
+            steps.append(f"Put {_plural(contents)} on {_names(position, squares)}")
+    return tuple(steps)
+
+
+def _plural(contents: str) -> str:
+    if len(contents) == 1:
+        return PIECE_WORDS.get(contents, "piece").replace("man", "men").replace(
+            "king", "kings")
+    return f"columns of {len(contents)}"
+
+
+def _merge_by_top(groups: list[tuple[str, list[int]]]) -> list[tuple[str, list[int]]]:
+    """Many different columns missing (a column game being set up): one sentence per
+    colour on top, so the list stays short; the LEDs show the squares."""
+    merged: dict[str, list[int]] = {}
+    for contents, squares in groups:
+        merged.setdefault(contents[:1], []).extend(squares)
+    return [(top, sorted(squares)) for top, squares in sorted(merged.items(),
+                                                               key=lambda i: i[1][0])]
+
+
+HEADLINES = {
+    "setup": "Set up the position: the lit squares are wrong",
+    "illegal": "Illegal move: put the position back",
+    "disturbed": "The position was disturbed: put it back",
+    "ambiguous": "Which move? Touch the square you meant",
+}
+
+
+def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]],
+             occupied: int, *, result: str | None = None,
+             result_reason: str = "") -> Guidance:
+    """The headline and the flags for a tracker in ``state`` (its `State` value)
+    expecting ``position`` with these LED ``intents``, while the switches show
+    ``occupied`` (see the module doc)."""
+    side = _side(position)
+    flags: list[Flag] = []
+    if state == "illegal":
+        flags.append(Flag("illegal", "Illegal move", restore_steps(position, occupied)))
+    elif state in ("setup", "disturbed"):
+        title = "Set up the position" if state == "setup" else "Position disturbed"
+        steps = restore_steps(position, occupied, back=state != "setup")
+        if steps:
+            flags.append(Flag("restore" if state == "setup" else "disturbed", title, steps))
+    if intents.get("ambiguous"):
+        squares = sorted(intents["ambiguous"])
+        flags.append(Flag("ambiguous", "More than one move fits", (
+            "Lift and put back the piece on the square you meant: "
+            + _alternatives(position, squares),)))
+    if intents.get("must_capture"):
+        squares = sorted(intents["must_capture"])
+        piece = "the piece" if len(squares) == 1 else "a piece"
+        flags.append(Flag("must-capture", f"{side} must capture", (
+            f"Capture with {piece} on {_alternatives(position, squares)}",)))
+    if intents.get("path"):
+        flags.append(Flag("hint", "Capture", (
+            "Next landing square: " + _alternatives(position, sorted(intents["path"])),)))
+    elif intents.get("destination"):
+        flags.append(Flag("hint", "Where it may go", (
+            "The lifted piece may go to "
+            + _alternatives(position, sorted(intents["destination"])),)))
+    if result is not None:
+        headline = f"Game over: {result}" + (f" ({result_reason})" if result_reason else "")
+    elif state in HEADLINES:
+        headline = HEADLINES[state]
+    elif state == "moving":
+        headline = f"{side} is moving"
+    elif state == "game_over" or position.is_game_over():
+        headline = f"Game over: {side} has no legal move"
+    else:
+        headline = f"{side} to move"
+    return Guidance(headline, tuple(flags), carried_columns(position, occupied))

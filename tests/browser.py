@@ -1,0 +1,27 @@
+"""What every browser test shares: Debian's chromium driven by Playwright.
+
+When chromium is missing the tests fail as root (scripts/test.sh installs it there) and
+are skipped elsewhere; screenshots go to test-artifacts/ for people to look at."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+
+
+def playwright_api():
+    """Playwright's sync API, once chromium is known to be there (else fail or skip)."""
+    if not os.path.exists(CHROMIUM) and not shutil.which("chromium"):
+        if os.geteuid() == 0:
+            pytest.fail("chromium is missing; scripts/test.sh installs it (apt-get install "
+                        "chromium) when run as root")
+        pytest.skip("chromium is not installed and cannot be installed without root")
+    return pytest.importorskip("playwright.sync_api")
