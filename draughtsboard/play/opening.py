@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules import Position, Variant, get_variant, initial_position, parse_fen
-from draughtsboard.recording import Recorder
+from draughtsboard.recording import DamagedGame, Recorder
 
 log = logging.getLogger("draughtsboard.play")
 
@@ -22,13 +22,15 @@ DEFAULT_VARIANT = "russian"
 @dataclass(frozen=True)
 class Opening:
     """What to play: ``resume_id`` (and its recorded ``game``) when an unfinished game is
-    resumed, else a new game of ``variant`` from ``start_fen`` (``None``: the initial
-    position)."""
+    resumed; ``damaged`` when the newest unfinished game's journal is damaged (the arbiter
+    decides: resume from the last good record or start a new game); else a new game of
+    ``variant`` from ``start_fen`` (``None``: the initial position)."""
 
     variant: Variant
     resume_id: str | None = None
     game: Game | None = None
     start_fen: str | None = None
+    damaged: DamagedGame | None = None
 
     @property
     def resumes(self) -> bool:
@@ -39,6 +41,8 @@ class Opening:
         """The position the board must show before play (re)starts."""
         if self.game is not None:
             return self.game.position
+        if self.damaged is not None and self.damaged.game is not None:
+            return self.damaged.game.position
         if self.start_fen:
             return parse_fen(self.variant, self.start_fen)
         return initial_position(self.variant)
@@ -52,8 +56,16 @@ def choose_opening(recorder: Recorder, *, variant: str | None = None,
 
     The variant is the one asked for, else the unfinished game's, else
     ``fallback_variant`` (the board config's), else Russian. `UnknownVariantError` and
-    the FEN's errors reach the caller, before anything is recorded."""
-    unfinished = recorder.unfinished_game() if resume else None
+    the FEN's errors reach the caller, before anything is recorded.
+
+    A damaged unfinished game is never passed over silently: it becomes the opening
+    (``damaged``), in its own variant when its start record is readable."""
+    unfinished = recorder.find_unfinished() if resume else None
+    if isinstance(unfinished, DamagedGame):
+        log.error("%s", unfinished.describe())
+        known = unfinished.game.variant if unfinished.game is not None else None
+        chosen = known or get_variant(variant or fallback_variant or DEFAULT_VARIANT)
+        return Opening(chosen, damaged=unfinished)
     if variant is not None:
         chosen = get_variant(variant)
     elif unfinished is not None:

@@ -23,9 +23,14 @@ FLAG_OF_INTENT = {"illegal": "illegal", "must_capture": "must capture", "restore
 def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend: str,
                frame: LedFrame, occupied: int, switches: int | None,
                log: Iterable[dict[str, Any]], unacknowledged: int, error: str | None,
-               last_move_wall: float | None) -> dict[str, Any]:
+               last_move_wall: float | None, held: list[str] | None = None,
+               recording_error: str | None = None, damage: dict[str, Any] | None = None,
+               link_problem: str | None = None) -> dict[str, Any]:
     """The view (see the module doc). ``switches`` is the simulated board's switch mask,
-    ``None`` on a real board (the page then has no hands)."""
+    ``None`` on a real board (the page then has no hands). ``held`` are moves played but
+    not recorded yet (a write failed: "not recorded" until they are), ``damage`` a damaged
+    journal waiting for the arbiter, ``link_problem`` what is wrong with the board's
+    link; each also shows as a flag, so a page that knows only flags shows them."""
     position = tracker.position
     variant = position.variant
     geometry = variant.geometry
@@ -42,6 +47,13 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
     flags = [FLAG_OF_INTENT[k] for k in FLAG_OF_INTENT if tracker.intents.get(k)]
     if tracker.state is State.DISTURBED:
         flags.append("disturbed")
+    if held:
+        flags.append(f"not recorded: {', '.join(held)}"
+                     + (f" ({recording_error})" if recording_error else ""))
+    if damage is not None:
+        flags.append(f"journal damaged: {damage['text']}")
+    if link_problem:
+        flags.append(f"board link: {link_problem}")
     outcome = None if game.result is not None else game.outcome()
     return {
         "variant": variant.name,
@@ -70,6 +82,10 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "log": list(log),
         "unacknowledged": unacknowledged,
         "error": error,
+        "held": list(held or ()),
+        "recording_error": recording_error,
+        "damage": damage,
+        "link_problem": link_problem,
     }
 
 
