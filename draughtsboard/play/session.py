@@ -314,7 +314,10 @@ class PlaySession:
         return self.submit(action).result(timeout)
 
     def check_token(self, token: str | None) -> bool:
-        return bool(token) and secrets.compare_digest(str(token), self.token)
+        if not token or not isinstance(token, str):
+            return False
+        return secrets.compare_digest(token.encode("utf-8", "replace"),
+                                      self.token.encode("utf-8", "replace"))
 
     # hands (simulator only): they act at once, as a hand does; the sensors see it next scan
 
