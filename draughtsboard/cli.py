@@ -288,6 +288,8 @@ def failure(error: BaseException) -> tuple[int, str] | None:
         return EXIT_DATA, str(error) or type(error).__name__
     if _is_gpio_error(error):
         return EXIT_UNAVAILABLE, f"GPIO: {error}"
+    if isinstance(error, ImportError):
+        return EXIT_UNAVAILABLE, f"not installed here: {error}"
     return EXIT_SOFTWARE, f"internal error: {type(error).__name__}: {error}"
 
 
