@@ -244,8 +244,9 @@ class PlaySession:
                     self._publish()
                 elif self.damage is None and self.controller.tick(self.clock()):
                     self._publish()
-                elif self.link_problem is not None:
-                    self._publish()  # the link's state changes without a snapshot
+                elif self.link_problem is not None and (
+                        self.link_problem() != self._view.get("link_problem")):
+                    self._publish()  # the link's state changed without a snapshot
         except BaseException as error:  # noqa: BLE001 - reported, then the thread ends
             self.error = error
             log.exception("controller stopped by an error")
