@@ -53,8 +53,8 @@ def test_more_than_the_limit_of_marks_on_one_move_is_a_located_error(item):
 
 def test_a_move_number_has_at_most_nine_digits():
     # The pattern that made a long run of digits quadratic: each attempt scanned the run.
-    assert pdn_reader._NUMBER.match("1" * 9 + ".")
-    assert pdn_reader._NUMBER.match("1" * 10 + ".") is None
+    assert [t.kind for t in pdn_reader.tokenize("1" * 9 + ".")] == ["number"]
+    assert [t.kind for t in pdn_reader.tokenize("1" * 10 + ".")][0] == "bad"
 
 
 def tokens_scanned(text: str) -> int:
