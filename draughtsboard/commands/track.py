@@ -96,9 +96,11 @@ def parse_snapshot_line(line: str, square_count: int) -> Snapshot:
     return Snapshot(mask_from_squares(occupied), t / 1000)
 
 
-def run_track(args: argparse.Namespace, stdin: TextIO = sys.stdin,
-              out: TextIO = sys.stdout) -> int:
+def run_track(args: argparse.Namespace, stdin: TextIO | None = None,
+              out: TextIO | None = None) -> int:
     """``track``: snapshots from standard input through the tracker, events to standard output."""
+    stdin = stdin if stdin is not None else sys.stdin
+    out = out if out is not None else sys.stdout
     if args.print_table:
         print(format_transition_table(), file=out)
         return 0
