@@ -1,0 +1,90 @@
+"""Issue 16, case 4 against the real server: a huge body is refused by its length before
+the token check, with memory flat, and 200 live streams under a 128 file-descriptor
+limit leave the page reachable and the log short."""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import socket
+import subprocess
+import sys
+import threading
+import urllib.request
+
+import pytest
+
+from .helpers import TOKEN, wait_until
+
+_URL = re.compile(r"the board's page: http://([0-9.]+):(\d+)/")
+
+
+def _limit_files():
+    resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128))
+
+
+@pytest.fixture
+def play(tmp_path):
+    env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim", "--listen",
+         "127.0.0.1:0", "--data", str(tmp_path / "data")],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True, env=env, preexec_fn=_limit_files)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True).start()
+    found = wait_until(lambda: next((m for m in map(_URL.search, list(lines)) if m), None),
+                       timeout=30, what="play to listen")
+    try:
+        yield process, (found.group(1), int(found.group(2))), lines
+    finally:
+        process.kill()
+        process.wait(10)
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        return int(status.read().split("VmRSS:")[1].split()[0]) / 1024
+
+
+def state_ok(address) -> bool:
+    url = f"http://{address[0]}:{address[1]}/api/state"
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.status == 200
+
+
+def test_a_huge_body_is_refused_by_its_length_before_the_token(play):
+    process, address, _ = play
+    before = rss_mb(process.pid)
+    with socket.create_connection(address, timeout=10) as sock:
+        sock.sendall(b"POST /api/arbiter/check HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                     b"application/json\r\nContent-Length: 500000000\r\n\r\n")
+        try:
+            for _ in range(64):  # 4 MB of the 500 announced
+                sock.sendall(b"x" * 65536)
+        except OSError:
+            pass  # the server may close first: that is the point
+        answer = sock.recv(200)
+    assert answer.startswith(b"HTTP/1.1 413"), answer
+    assert rss_mb(process.pid) < before + 20
+
+
+def test_two_hundred_streams_under_128_descriptors_leave_the_page_reachable(play):
+    process, address, lines = play
+    streams = []
+    try:
+        for _ in range(200):
+            try:
+                sock = socket.create_connection(address, timeout=5)
+            except OSError:
+                break
+            sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+            streams.append(sock)
+        assert all(state_ok(address) for _ in range(5))
+    finally:
+        for sock in streams:
+            sock.close()
+    assert process.poll() is None
+    log = "".join(lines)
+    assert "Traceback" not in log and len(log) < 20_000, log[-2000:]
