@@ -285,7 +285,8 @@ def open_http():
     session = PlaySession("russian", board, board, recorder, hands=board.simulation,
                           token=token, backend="sim")
     session.start()
-    client = TestClient(create_app(session), raise_server_exceptions=False)
+    client = TestClient(create_app(session), raise_server_exceptions=False,
+                        client=("127.0.0.1", 50000))
     client.__enter__()
 
     def close():

@@ -62,8 +62,9 @@ class RateLimitFilter(logging.Filter):
             return False
         if seen is not None and seen[1]:
             record.msg = f"{record.msg} ({seen[1]} more like it not logged)"
-        record.exc_info = None  # one line: a flood's tracebacks say nothing new
-        record.exc_text = None
+        if seen is not None:
+            record.exc_info = None  # the first one had its traceback: no more of them
+            record.exc_text = None
         if len(self._last) > 256:
             self._last.clear()
         self._last[key] = (now, 0)

@@ -21,7 +21,8 @@ AUTH = {"authorization": f"Bearer {TOKEN}"}
 
 @pytest.fixture
 def client(session):
-    with TestClient(create_app(session), raise_server_exceptions=False) as test_client:
+    with TestClient(create_app(session), raise_server_exceptions=False,
+                    client=("127.0.0.1", 50000)) as test_client:
         yield test_client
 
 
@@ -133,3 +134,23 @@ def test_simulated_hands_answer_only_on_loopback(session):
     with TestClient(create_app(session, allow_remote_hands=True),
                     client=("192.0.2.7", 5000)) as allowed:
         assert allowed.post("/api/hands", json={"actions": [["place", 22]]}).status_code == 200
+
+
+def test_a_flood_of_one_log_line_is_cut_to_one_per_interval():
+    import logging
+
+    from draughtsboard.web.server import RateLimitFilter
+
+    now = [0.0]
+    limit = RateLimitFilter(interval=10.0, clock=lambda: now[0])
+
+    def record(message):
+        return logging.LogRecord("uvicorn.error", logging.WARNING, __file__, 1, message,
+                                 None, None)
+
+    passed = [limit.filter(record("Exceeded concurrency limit.")) for _ in range(500)]
+    assert passed.count(True) == 1
+    assert limit.filter(record("another message"))
+    now[0] = 11.0
+    again = record("Exceeded concurrency limit.")
+    assert limit.filter(again) and "499 more like it not logged" in again.msg
