@@ -208,8 +208,11 @@ class Recorder:
         return sorted(ids, key=lambda i: int(_ID.match(i).group(1)))
 
     def _new_id(self, t_wall: float) -> str:
-        ids = self.game_ids()
-        number = int(_ID.match(ids[-1]).group(1)) + 1 if ids else 1
+        """The next running number: past every game's, a damaged file set aside
+        (``<id>.jsonl.damaged-N``) included, so that no id is ever given twice."""
+        numbers = [int(m.group(1)) for p in self.games_dir.glob("*.jsonl*")
+                   if (m := _ID.match(p.name.split(".", 1)[0]))]
+        number = max(numbers) + 1 if numbers else 1
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(t_wall))
         return f"{number:05d}-{stamp}"
 

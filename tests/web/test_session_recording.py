@@ -128,3 +128,24 @@ def test_a_damaged_journal_can_be_closed_by_a_new_game(damaged_data):
     with Recorder(data) as recorder:
         assert recorder.find_unfinished()[0] == new_id
         assert [s.status for s in recorder.list_games()] == ["finished", "unfinished"]
+
+
+def test_a_journal_without_a_good_start_record_can_only_be_replaced(tmp_path):
+    data = tmp_path / "data"
+    with Recorder(data) as recorder:
+        game_id = recorder.start_game("russian")
+        recorder.record_move(game_id, "c3-d4", None, None)
+        path = recorder.path_of(game_id)
+    path.write_bytes(path.read_bytes().replace(b"russian", b"russiaN", 1))
+    session, close = open_session(data)
+    try:
+        v = view(session)
+        assert v["damage"]["resumable"] is False and v["damage"]["game_id"] == game_id
+        assert v["moves"] == []
+        with pytest.raises(ArbiterError, match="cannot be resumed"):
+            session.repair("resume")
+        new_id = session.new_game()
+        assert new_id != game_id and view(session)["damage"] is None
+    finally:
+        close()
+    assert list((data / "games").glob(f"{game_id}.jsonl.damaged-*"))
