@@ -15,10 +15,8 @@ from typing import TextIO
 from draughtsboard.board.game.pdn_reader import (
     PdnError,
     PdnGame,
-    PdnReadResult,
     decode_pdn,
     iter_pdn,
-    read_pdn,
 )
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.rules.errors import DraughtsError
@@ -69,14 +67,6 @@ def _add_journal(parser: argparse.ArgumentParser) -> None:
 
 def _fail(command: str, message: str) -> None:
     print(f"draughtsboard {command}: {message}", file=sys.stderr)
-
-
-def read_file(path: str, args: argparse.Namespace) -> PdnReadResult:
-    """Read and check one PDN file; `OSError` or `DraughtsError` for what is unusable."""
-    data = Path(path).read_bytes()
-    variant = get_variant(args.variant) if args.variant else None
-    return read_pdn(decode_pdn(data), variant=variant, source=path,
-                    draw_preset=args.draw_preset)
 
 
 def iter_file(path: str, args: argparse.Namespace):
