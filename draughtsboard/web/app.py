@@ -241,7 +241,10 @@ class _EventStream:
             await self._send(send, {
                 "type": "http.response.start", "status": 200,
                 "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
-                            (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no")]})
+                            (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no"),
+                            # a stream that ends frees its connection at once (the page's
+                            # EventSource opens a new one), not after a keep-alive wait
+                            (b"connection", b"close")]})
             last, text = session.view()
             await self._body(send, f"id: {last}\ndata: {text}\n\n")
             while not session.closing and not self.dropped:

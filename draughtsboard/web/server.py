@@ -47,10 +47,12 @@ class RateLimitFilter(logging.Filter):
     """Lets the same message through at most once per ``interval`` seconds, and says how
     many were held back when it next lets one through. ``clock`` is an input (tests)."""
 
-    def __init__(self, interval: float = 10.0, clock=time.monotonic) -> None:
+    def __init__(self, interval: float = 10.0, clock=time.monotonic, *,
+                 tracebacks: bool = True) -> None:
         super().__init__()
         self.interval = interval
         self.clock = clock
+        self.tracebacks = tracebacks  # keep the first one's (a bug, not a flood)
         self._last: dict[str, tuple[float, int]] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -62,7 +64,7 @@ class RateLimitFilter(logging.Filter):
             return False
         if seen is not None and seen[1]:
             record.msg = f"{record.msg} ({seen[1]} more like it not logged)"
-        if seen is not None:
+        if seen is not None or not self.tracebacks:
             record.exc_info = None  # the first one had its traceback: no more of them
             record.exc_text = None
         if len(self._last) > 256:
@@ -119,10 +121,13 @@ def configure_logging(level: int = logging.INFO) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    for name in ("uvicorn.error", "asyncio"):  # what a flood of clients makes them say
+    # What a flood of clients makes them say. The event loop's are expected conditions
+    # ("socket.accept() out of system resource" when every descriptor is in use): one
+    # line each, no traceback; the server's keep the first traceback (it may be a bug).
+    for name, tracebacks in (("uvicorn.error", True), ("asyncio", False)):
         logger = logging.getLogger(name)
         if not any(isinstance(f, RateLimitFilter) for f in logger.filters):
-            logger.addFilter(RateLimitFilter())
+            logger.addFilter(RateLimitFilter(tracebacks=tracebacks))
 
 
 class _Server(uvicorn.Server):
