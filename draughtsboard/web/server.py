@@ -22,6 +22,7 @@ import sys
 import time
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .app import create_app
 
@@ -40,6 +41,7 @@ class _JournaldFormatter(logging.Formatter):
 
 
 MAX_CONNECTIONS = 64
+HEADER_TIMEOUT = 10.0  # seconds a new connection has to send its first request's headers
 RESERVED_FDS = 40  # journal, serial port, GPIO, logs ... besides the connections
 
 
@@ -71,6 +73,26 @@ class RateLimitFilter(logging.Filter):
             self._last.clear()
         self._last[key] = (now, 0)
         return True
+
+
+class HeaderDeadlineProtocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for a new connection's first request: a
+    client that connects and sends nothing, or drips its headers, is closed after
+    ``HEADER_TIMEOUT`` seconds. (uvicorn times out only idle connections *after* a
+    response, so without this a few dozen silent connections would hold the connection
+    cap for ever and every page request would get 503.)"""
+
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._header_deadline = self.loop.call_later(HEADER_TIMEOUT, self._header_timeout)
+
+    def _header_timeout(self) -> None:
+        if self.cycle is None and not self.transport.is_closing():
+            self.transport.close()
+
+    def connection_lost(self, exc) -> None:
+        self._header_deadline.cancel()
+        super().connection_lost(exc)
 
 
 def connection_limit() -> int:
@@ -164,7 +186,8 @@ def serve(session, host: str = "127.0.0.1", port: int = 8080, *,
         sock = bind_socket(host, port)
     app = create_app(session, allow_remote_hands=allow_remote_hands)
     config = uvicorn.Config(app, log_config=None, access_log=False,
-                            lifespan="off", loop="asyncio", http="h11", ws="none",
+                            lifespan="off", loop="asyncio", http=HeaderDeadlineProtocol,
+                            ws="none",
                             timeout_graceful_shutdown=3,
                             limit_concurrency=connection_limit(),
                             timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)

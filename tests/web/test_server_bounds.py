@@ -94,3 +94,38 @@ def test_two_hundred_streams_under_128_descriptors_leave_the_page_reachable(play
     assert process.poll() is None
     log = "".join(lines)
     assert "Traceback" not in log and len(log) < 20_000, log[-2000:]
+
+
+def test_silent_connections_are_closed_so_they_cannot_hold_the_cap(tmp_path, monkeypatch):
+    import asyncio
+    import time
+
+    from draughtsboard.web import server
+    from draughtsboard.web.app import create_app
+
+    monkeypatch.setattr(server, "HEADER_TIMEOUT", 0.2)
+
+    class Session:  # enough of a session for the app to be made
+        token = TOKEN
+        closing = False
+
+    sock = server.bind_socket("127.0.0.1", 0)
+    address = sock.getsockname()
+    config = server.uvicorn.Config(create_app(Session()), log_config=None,
+                                   http=server.HeaderDeadlineProtocol, lifespan="off")
+    uv = server.uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(uv.serve(sockets=[sock])),
+                              daemon=True)
+    thread.start()
+    try:
+        wait_until(lambda: uv.started, what="the server")
+        silent = socket.create_connection(address, timeout=5)
+        silent.sendall(b"GET /api/st")  # a request that never ends
+        started = time.monotonic()
+        assert silent.recv(100) == b""  # closed by the server
+        assert time.monotonic() - started < 5
+        silent.close()
+    finally:
+        uv.should_exit = True
+        thread.join(10)
+        sock.close()
