@@ -1,8 +1,15 @@
-"""The `draughtsboard` command: the one place that wires adapters to the core."""
+"""The `draughtsboard` command: the one place that wires adapters to the core.
+
+Every command runs under one top-level handler (`main`): whatever escapes it becomes one
+line, ``draughtsboard <command>: <what>``, and an exit status that says which kind of
+failure it was (`EXIT_STATUS`), so that the systemd unit can stop restarting on the ones
+a restart cannot cure (``RestartPreventExitStatus``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import sys
 
 from draughtsboard.commands import pdn, replay, rules, token, track
@@ -67,6 +74,9 @@ def _add_play(subparsers) -> None:
     parser.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
                         help="where the page is served (default 127.0.0.1:8080)")
     add_data_option(parser)
+    parser.add_argument("--allow-remote-hands", action="store_true",
+                        help="let other machines move the simulated board's pieces (sim and "
+                        "serial-emulated only; by default only this machine can)")
     parser.add_argument("--hall", metavar="URL", help="publish to the tournament hall's MQTT "
                         "broker, mqtt://USER:PASS@HOST:PORT (or [hall] in the board config; "
                         "credentials also from DRAUGHTSBOARD_HALL_USER/_PASSWORD/_PASSWORD_FILE)")
@@ -156,7 +166,7 @@ def _hall_link(args, session, backend_source, log):
     try:
         settings = hall_settings(args.hall, args.board, _default_config_path(args))
     except HallConfigError as error:
-        raise SystemExit(f"draughtsboard play: {error}") from None
+        raise PlayConfigError(str(error)) from None
     if settings is None:
         return None
     return HallLink(session, settings.address, settings.board, software=__version__,
@@ -207,9 +217,51 @@ def _default_config_path(args):
     return None
 
 
+# Exit statuses (sysexits.h), one per kind of failure; the unit's RestartPreventExitStatus
+# lists those a restart cannot cure.
+EXIT_USAGE = 64  # bad arguments
+EXIT_DATA = 65  # bad input: a FEN, a PDN file, an unknown variant, a damaged journal
+EXIT_UNAVAILABLE = 69  # hardware that is not there: no GPIO chip
+EXIT_SOFTWARE = 70  # a bug: an exception nobody expected (still one line)
+EXIT_IO = 74  # the operating system said no: a file, a directory, a port, a full disk
+EXIT_BUSY = 75  # another process has the data directory: trying again later may work
+EXIT_CONFIG = 78  # the board config, or a setting that is refused (open simulator hands)
+
+
+class PlayConfigError(ValueError):
+    """A ``play`` setting that is refused (not a file's content)."""
+
+
+class UsageError(ValueError):
+    """An argument that cannot be used as given."""
+
+
+SIMULATED_BACKENDS = ("sim", "serial-emulated")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (as given to --listen) is reachable only from this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:8080`` too) as (host, port); `PlayConfigError` otherwise."""
+    host, _, port_text = text.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise UsageError(f"--listen {text!r}: expected HOST:PORT with a port 0-65535")
+    return host, int(port_text)
+
+
 def choose_backend(args, log) -> str:
     """The backend ``play`` uses: the one asked for, or for ``auto`` gpio where a GPIO chip and
-    a board config exist, else the simulator (with a warning)."""
+    a board config exist, else the simulator (with a warning; refused on a non-loopback
+    address without --allow-remote-hands, see `check_hands_exposure`)."""
     import glob
 
     if args.backend != "auto":
@@ -233,9 +285,19 @@ def _load_board_config(backend: str, args):
 
     path = _default_config_path(args)
     if path is None:
-        raise SystemExit(f"draughtsboard play: no board config: give --config "
-                         f"(or put one at {DEFAULT_CONFIG_HINT})")
+        raise PlayConfigError(f"no board config: give --config (or put one at "
+                              f"{DEFAULT_CONFIG_HINT})")
     return load_config(path)
+
+
+def check_hands_exposure(backend: str, host: str, allow_remote_hands: bool) -> None:
+    """A simulated board's hands move pieces: refused on an address other machines reach,
+    unless asked for (a board that falls back to the simulator must not be open to the
+    whole network)."""
+    if backend in SIMULATED_BACKENDS and not is_loopback(host) and not allow_remote_hands:
+        raise PlayConfigError(
+            f"the {backend} backend's hands would be open to the network on {host}: listen "
+            "on 127.0.0.1, or give --allow-remote-hands")
 
 
 def _open_play_board(backend: str, variant: str, args, config, occupied: list[int]):
@@ -250,8 +312,8 @@ def _open_play_board(backend: str, variant: str, args, config, occupied: list[in
         from draughtsboard.hardware.backends import open_gpio_board
 
         if config.variant != variant:
-            raise SystemExit(f"draughtsboard play: the board config is a {config.variant} "
-                             f"board, the game is {variant}")
+            raise PlayConfigError(f"the board config is a {config.variant} board, the game "
+                                  f"is {variant}")
         board = open_gpio_board(config)
         return board, board, None, board.close
     if backend == "serial":
@@ -267,73 +329,118 @@ def _open_play_board(backend: str, variant: str, args, config, occupied: list[in
         switches = SimulatedBoard(builtin_config(variant), occupied=occupied)
         link = open_emulated_board(variant, switches=switches)
         return link, link, switches, link.close
-    raise SystemExit(f"draughtsboard play: unknown backend {backend!r}")
+    raise PlayConfigError(f"unknown backend {backend!r}")
 
 
 def _run_play(args) -> int:
+    """``play``, in an order that touches nothing before it is sure to run: the settings
+    are checked, the data directory is locked (a second process stops here), the page's
+    socket is bound (a port in use stops here), and only then is a game opened or a
+    record written."""
     import logging
     import os
 
     from draughtsboard.board.game.tags import parse_tag_options
     from draughtsboard.board.ports import squares_from_mask
-    from draughtsboard.board.rules import DraughtsError
     from draughtsboard.play import PlaySession, choose_opening
-    from draughtsboard.play.clock import TimeControl, TimeControlError
+    from draughtsboard.play.clock import TimeControl
     from draughtsboard.play.token import ArbiterToken, TokenFileError
     from draughtsboard.recording import Recorder
-    from draughtsboard.web.server import configure_logging, serve
+    from draughtsboard.web.server import bind_socket, configure_logging, serve
 
     configure_logging()
     log = logging.getLogger("draughtsboard.play")
-    host, _, port_text = args.listen.rpartition(":")
-    if not host or not port_text.isdigit():
-        print(f"draughtsboard play: --listen {args.listen!r}: expected HOST:PORT",
-              file=sys.stderr)
-        return 2
-    backend = choose_backend(args, log)
-    config = _load_board_config(backend, args)
-    recorder = Recorder(args.data)
+    host, port = parse_listen(args.listen)
     try:
         tags = parse_tag_options(args.tag)
         if tags.get("TimeControl", "").strip() not in ("", "-", "?"):
             TimeControl.parse(tags["TimeControl"])
-        opening = choose_opening(recorder, variant=args.variant, start_fen=args.fen,
-                                 resume=not args.new,
-                                 fallback_variant=config.variant if config else None)
-    except (DraughtsError, TimeControlError) as error:
-        print(f"draughtsboard play: {error}", file=sys.stderr)
-        recorder.close()
-        return 2
-    token = os.environ.get(ENV_TOKEN) or None
-    if token is None:
-        store = ArbiterToken(recorder.directory)
-        try:
-            store.current()
-        except (TokenFileError, OSError) as error:
-            print(f"draughtsboard play: arbiter token: {error}", file=sys.stderr)
-            recorder.close()
-            return 2
-        token = store.current
-        log.info("the arbiter token is kept in %s (`draughtsboard token --rotate` "
-                 "replaces it)", store.path)
-    variant = opening.variant.name
-    source, sink, hands, close = _open_play_board(
-        backend, variant, args, config, squares_from_mask(opening.expected_position.occupancy()))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    backend = choose_backend(args, log)
+    check_hands_exposure(backend, host, args.allow_remote_hands)
+    config = _load_board_config(backend, args)
+    recorder = Recorder(args.data)
     try:
-        session = PlaySession(variant, source, sink, recorder, mode=args.mode, tags=tags,
-                              hands=hands, backend=backend, opening=opening, token=token)
-        link = _hall_link(args, session, source, log)
-        if link is not None:
-            link.start()
+        recorder.lock()
+        token = os.environ.get(ENV_TOKEN) or None
+        if token is None:
+            store = ArbiterToken(recorder.directory)
+            try:
+                store.current()
+            except TokenFileError as error:
+                raise PlayConfigError(f"arbiter token: {error}") from None
+            token = store.current
+            log.info("the arbiter token is kept in %s (`draughtsboard token --rotate` "
+                     "replaces it)", store.path)
+        sock = bind_socket(host, port)
         try:
-            return serve(session, host.strip("[]"), int(port_text))
-        finally:
+            opening = choose_opening(recorder, variant=args.variant, start_fen=args.fen,
+                                     resume=not args.new,
+                                     fallback_variant=config.variant if config else None)
+            variant = opening.variant.name
+            source, sink, hands, close = _open_play_board(
+                backend, variant, args, config,
+                squares_from_mask(opening.expected_position.occupancy()))
+        except BaseException:
+            sock.close()
+            raise
+        try:
+            session = PlaySession(variant, source, sink, recorder, mode=args.mode, tags=tags,
+                                  hands=hands, backend=backend, opening=opening, token=token,
+                                  link_problem=getattr(source, "problem", None))
+            link = _hall_link(args, session, source, log)
             if link is not None:
-                link.stop()
+                link.start()
+            try:
+                return serve(session, sock=sock, allow_remote_hands=args.allow_remote_hands)
+            finally:
+                if link is not None:
+                    link.stop()
+        finally:
+            close()
+            log.info("stopped; the journal is in %s", recorder.directory)
     finally:
-        close()
         recorder.close()
-        log.info("stopped; the journal is in %s", recorder.directory)
+
+
+def failure(error: BaseException) -> tuple[int, str] | None:
+    """The exit status and one-line reason for an error that ends a command, or ``None``
+    for one the handler must not swallow (KeyboardInterrupt, SystemExit)."""
+    from draughtsboard.board.rules.errors import DraughtsError
+    from draughtsboard.hardware.config import ConfigError
+    from draughtsboard.recording import DataDirBusyError
+
+    if isinstance(error, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+        return None
+    if isinstance(error, ConfigError):
+        problems = error.problems
+        more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+        return EXIT_CONFIG, f"{error.source}: {problems[0] if problems else error}{more}"
+    if isinstance(error, PlayConfigError):
+        return EXIT_CONFIG, str(error)
+    if isinstance(error, UsageError):
+        return EXIT_USAGE, str(error)
+    if isinstance(error, DataDirBusyError):
+        return EXIT_BUSY, str(error)
+    if isinstance(error, OSError):
+        where = f"{error.filename}: " if getattr(error, "filename", None) else ""
+        return EXIT_IO, where + (error.strerror or str(error) or type(error).__name__)
+    if isinstance(error, (DraughtsError, ValueError, OverflowError, RecursionError)):
+        return EXIT_DATA, str(error) or type(error).__name__
+    if _is_gpio_error(error):
+        return EXIT_UNAVAILABLE, f"GPIO: {error}"
+    if isinstance(error, ImportError):
+        return EXIT_UNAVAILABLE, f"not installed here: {error}"
+    return EXIT_SOFTWARE, f"internal error: {type(error).__name__}: {error}"
+
+
+def _is_gpio_error(error: BaseException) -> bool:
+    try:
+        from gpiozero.exc import GPIOZeroError
+    except ImportError:  # pragma: no cover - gpiozero is a dependency
+        return False
+    return isinstance(error, GPIOZeroError)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -355,15 +462,32 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command; its exit status."""
+    """Run one command; its exit status. Whatever the command lets escape is one line on
+    standard error (see the module doc); ``DRAUGHTSBOARD_TRACEBACK=1`` shows the
+    traceback too, for a developer."""
+    import os
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    command = args.command if args.command != "pdn" else f"pdn {args.pdn_command}"
     try:
         return int(args.handler(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as error:  # noqa: BLE001 - the one top-level handler
+        known = failure(error)
+        if known is None:
+            raise
+        status, text = known
+        if os.environ.get("DRAUGHTSBOARD_TRACEBACK"):
+            import traceback
+
+            traceback.print_exc()
+        text = " ".join(str(text).split()) or type(error).__name__
+        print(f"draughtsboard {command}: {text}", file=sys.stderr)
+        return status
 
 
 if __name__ == "__main__":

@@ -12,7 +12,12 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from draughtsboard.board.game.pdn_reader import PdnReadResult, decode_pdn, read_pdn
+from draughtsboard.board.game.pdn_reader import (
+    PdnError,
+    PdnGame,
+    decode_pdn,
+    iter_pdn,
+)
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.variants import get_variant
@@ -59,11 +64,11 @@ def _fail(command: str, message: str) -> None:
     print(f"draughtsboard {command}: {message}", file=sys.stderr)
 
 
-def read_file(path: str, args: argparse.Namespace) -> PdnReadResult:
-    """Read and check one PDN file; `OSError` or `DraughtsError` for what is unusable."""
+def iter_file(path: str, args: argparse.Namespace):
+    """The games and errors of one PDN file, one at a time (`iter_pdn`)."""
     data = Path(path).read_bytes()
     variant = get_variant(args.variant) if args.variant else None
-    return read_pdn(decode_pdn(data), variant=variant, source=path,
+    return iter_pdn(decode_pdn(data), variant=variant, source=path,
                     draw_preset=args.draw_preset)
 
 
@@ -75,23 +80,28 @@ def _summary(path: str, entry) -> str:
 
 
 def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """``pdn check``: read every file and report each bad game on one line; 1 if any."""
+    """``pdn check``: read every file and report each bad game on one line; 1 if any.
+    Games are checked one at a time: a file of any size needs the memory of one game."""
     out = out or sys.stdout
     status = 0
     for path in args.files:
+        count = 0
         try:
-            result = read_file(path, args)
+            for entry in iter_file(path, args):
+                if isinstance(entry, PdnGame):
+                    count += 1
+                    print(_summary(path, entry), file=out)
+                elif entry.warning:
+                    _fail("pdn check", f"warning: {entry}")
+                else:
+                    count += 1
+                    print(f"{entry}", file=out)
+                    status = max(status, 1)
         except (OSError, DraughtsError) as error:
             _fail("pdn check", f"{path}: {_reason(error)}")
             status = max(status, 2)
             continue
-        lines = [(entry.number, _summary(path, entry)) for entry in result.games]
-        lines += [(error.game, f"{error}") for error in result.errors]
-        for _, line in sorted(lines, key=lambda item: item[0]):
-            print(line, file=out)
-        if result.errors:
-            status = max(status, 1)
-        if result.count == 0:
+        if count == 0:
             _fail("pdn check", f"{path}: no game found")
             status = max(status, 1)
     return status
@@ -100,20 +110,26 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def run_convert(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """``pdn convert``: read a PDN file and write its good games back in canonical PDN."""
     out = out or sys.stdout
+    parts: list[str] = []
+    errors = games = 0
     try:
-        result = read_file(args.file, args)
+        for entry in iter_file(args.file, args):
+            if isinstance(entry, PdnGame):
+                games += 1
+                parts.append(write_game(entry.game))
+            elif isinstance(entry, PdnError):
+                if not entry.warning:
+                    errors += 1
+                _fail("pdn convert", f"warning: {entry}" if entry.warning else str(entry))
     except (OSError, DraughtsError) as error:
         _fail("pdn convert", f"{args.file}: {_reason(error)}")
         return 2
-    for error in result.errors:
-        _fail("pdn convert", str(error))
-    text = "".join(write_game(entry.game) for entry in result.games)
     try:
-        _write(args.out, text, out)
+        _write(args.out, "".join(parts), out)
     except OSError as error:
         _fail("pdn convert", f"{args.out}: {_reason(error)}")
         return 2
-    return 1 if result.errors or not result.games else 0
+    return 1 if errors or not games else 0
 
 
 def run_games(args: argparse.Namespace, out: TextIO | None = None) -> int:

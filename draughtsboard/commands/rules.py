@@ -43,8 +43,9 @@ def load_position(variant: Variant, fen: str | None) -> Position:
     return initial_position(variant) if fen is None else parse_fen(variant, fen)
 
 
-def run_perft(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_perft(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """``perft``: one line per depth, ``depth nodes seconds``."""
+    out = out if out is not None else sys.stdout
     variant = get_variant(args.variant)
     if args.depth < 1:
         print("draughtsboard perft: --depth must be at least 1", file=sys.stderr)
@@ -80,9 +81,11 @@ def _print_moves(position: Position, as_json: bool, out: TextIO) -> None:
             print(format_move(position, move, legal), file=out)
 
 
-def run_moves(args: argparse.Namespace, stdin: TextIO = sys.stdin,
-              out: TextIO = sys.stdout) -> int:
+def run_moves(args: argparse.Namespace, stdin: TextIO | None = None,
+              out: TextIO | None = None) -> int:
     """``moves``: the legal moves of one FEN, or of each FEN line read from standard input."""
+    stdin = stdin if stdin is not None else sys.stdin
+    out = out if out is not None else sys.stdout
     variant = get_variant(args.variant)
     if args.fen is not None:
         try:

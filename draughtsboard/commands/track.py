@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import TextIO
 
@@ -68,17 +69,24 @@ def event_json(event: TrackerEvent) -> dict:
     return {"t": t, "event": event.kind}
 
 
+MAX_T_MS = 1e15  # about 30,000 years: a time past this is not a time
+
+
 def parse_snapshot_line(line: str, square_count: int) -> Snapshot:
     """One input line as a snapshot; ValueError with a one-line reason otherwise."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError as error:
         raise ValueError(f"not JSON ({error.msg})") from None
+    except RecursionError:
+        raise ValueError("not JSON (nested too deeply)") from None
     if not isinstance(data, dict):
         raise ValueError("expected an object with 't' and 'occupied'")
     t, occupied = data.get("t"), data.get("occupied")
     if isinstance(t, bool) or not isinstance(t, int | float):
         raise ValueError("'t' must be a number of milliseconds")
+    if (isinstance(t, float) and not math.isfinite(t)) or abs(t) > MAX_T_MS:
+        raise ValueError(f"'t' must be a finite number of milliseconds (at most {MAX_T_MS:g})")
     if not isinstance(occupied, list) or not all(
             isinstance(s, int) and not isinstance(s, bool) for s in occupied):
         raise ValueError("'occupied' must be a list of square numbers")
@@ -88,9 +96,11 @@ def parse_snapshot_line(line: str, square_count: int) -> Snapshot:
     return Snapshot(mask_from_squares(occupied), t / 1000)
 
 
-def run_track(args: argparse.Namespace, stdin: TextIO = sys.stdin,
-              out: TextIO = sys.stdout) -> int:
+def run_track(args: argparse.Namespace, stdin: TextIO | None = None,
+              out: TextIO | None = None) -> int:
     """``track``: snapshots from standard input through the tracker, events to standard output."""
+    stdin = stdin if stdin is not None else sys.stdin
+    out = out if out is not None else sys.stdout
     if args.print_table:
         print(format_transition_table(), file=out)
         return 0

@@ -10,6 +10,11 @@ both.
 
 The tracker cannot tell this from the GPIO backend: snapshots come out of ``read()``
 with timestamps from the host's monotonic clock at the moment they were received.
+
+What is wrong with the link is never only a debug line: a port that cannot be opened is
+logged as an error (again at most every ``REPORT_EVERY`` seconds while it lasts), and
+`problem` says in one line what the page must show (no port, no answer, a device of
+another protocol) until the link is up.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ from draughtsboard.firmware_bridge.session import Actions, HostSession, LinkStat
 log = logging.getLogger(__name__)
 
 PORT_ERRORS = (serial.SerialException, OSError, ValueError)
+REPORT_EVERY = 60.0  # seconds between two log lines about the same port failure
+DOWN_GRACE = 2.0  # seconds the link may be between states before the page hears of it
 
 
 class SerialLink:
@@ -59,6 +66,9 @@ class SerialLink:
         self._snapshots: queue.Queue[Snapshot] = queue.Queue()
         self._port: Any = None
         self._broken = False
+        self._open_error: str | None = None
+        self._reported_at = float("-inf")
+        self._down_since: float | None = clock()
         self._stop = threading.Event()
         self._closed = False
         self._thread = threading.Thread(target=self._run, name=f"serial-link {url}", daemon=True)
@@ -112,6 +122,23 @@ class SerialLink:
     def is_up(self) -> bool:
         return self.session.state is LinkState.UP
 
+    def problem(self) -> str | None:
+        """What is wrong with the link, in one line for the page; ``None`` when it is up
+        (or has been down for less than ``DOWN_GRACE`` seconds, a normal reconnection)."""
+        if self.session.incompatible is not None:
+            return str(self.session.incompatible)
+        if self._open_error is not None:
+            return self._open_error
+        if self.session.state is LinkState.UP:
+            return None
+        since = self._down_since
+        if since is None or self.clock() - since < DOWN_GRACE:
+            return None
+        waiting = {LinkState.DOWN: "the port is closed",
+                   LinkState.AWAIT_HELLO: "no answer from the device",
+                   LinkState.AWAIT_SNAPSHOT: "the device sends no snapshot"}
+        return f"{self.url}: {waiting.get(self.session.state, 'down')}"
+
     def wait_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
         """Block until ``predicate()`` holds after some link event, or ``timeout``."""
         with self._changed:
@@ -141,6 +168,10 @@ class SerialLink:
                 if data:
                     self._apply(self.session.receive(data, now))
                 self._apply(self.session.tick(now))
+                if self.session.state is LinkState.UP:
+                    self._down_since = None
+                elif self._down_since is None:
+                    self._down_since = now
                 if self._broken:
                     self._lost(None)
 
@@ -150,11 +181,21 @@ class SerialLink:
                 self.url, baudrate=self.baudrate, timeout=self.poll_interval, write_timeout=1.0
             )
         except PORT_ERRORS as error:
-            log.debug("cannot open %s: %s", self.url, error)
+            text = f"cannot open {self.url}: {error}"
+            now = self.clock()
+            if text != self._open_error or now - self._reported_at >= REPORT_EVERY:
+                log.error("%s (retrying)", text)
+                self._reported_at = now
+            self._open_error = text
+            if self._down_since is None:
+                self._down_since = now
             return False
         with self._lock:
             self._port = port
             self._broken = False
+            if self._open_error is not None:
+                log.info("opened %s after: %s", self.url, self._open_error)
+            self._open_error = None
             log.info("opened %s", self.url)
             self._apply(self.session.connected(self.clock()))
         return True
@@ -163,6 +204,8 @@ class SerialLink:
         with self._lock:
             if error is not None:
                 log.warning("lost %s: %s", self.url, error)
+            if self._down_since is None:
+                self._down_since = self.clock()
             self._close_port()
             self.session.link_lost()
             self._changed.notify_all()

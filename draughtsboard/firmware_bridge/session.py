@@ -30,6 +30,10 @@ log = logging.getLogger(__name__)
 # A sequence number this far ahead of the last one cannot come from the same boot without
 # a HELLO in between; treat it as damage that slipped past the CRC and ask for a HELLO.
 SEQ_WINDOW = 1 << 16
+# The heartbeat periods a HELLO may announce (docs/protocol.md: 50 ms). Outside them the
+# number is not believed: the dead-link timeout would become minutes, or a storm.
+MIN_HEARTBEAT_MS = 5
+MAX_HEARTBEAT_MS = 1000
 
 
 class LinkState(enum.Enum):
@@ -68,6 +72,7 @@ class LinkStats:
     nacks: int = 0
     device_errors: int = 0
     ignored: int = 0
+    implausible: int = 0  # HELLO numbers not believed (heartbeat period, sequence number)
 
     def as_dict(self) -> dict[str, object]:
         data = dict(self.__dict__)
@@ -103,6 +108,7 @@ class HostSession:
         self.incompatible: IncompatibleDevice | None = None
         self.boot: int | None = None
         self.last_seq = 0
+        self._fresh_boot = False  # a new boot's first snapshot is taken whatever its number
         self.latest: Snapshot | None = None
         self._want_seq: int | None = None  # a snapshot at least this new is owed to us
         self._last_rx = 0.0
@@ -189,14 +195,23 @@ class HostSession:
             return
         self.incompatible = None
         self.hello = hello
-        self._timeout = max(self.heartbeat_timeout, 5 * hello.heartbeat_ms / 1000)
+        period = hello.heartbeat_ms
+        if not MIN_HEARTBEAT_MS <= period <= MAX_HEARTBEAT_MS:
+            self.stats.implausible += 1
+            log.warning("device announces a heartbeat every %d ms: not believed, %d-%d ms "
+                        "assumed", period, MIN_HEARTBEAT_MS, MAX_HEARTBEAT_MS)
+            period = min(max(period, MIN_HEARTBEAT_MS), MAX_HEARTBEAT_MS)
+        self._timeout = max(self.heartbeat_timeout, 5 * period / 1000)
         if hello.boot != self.boot:
             if self.boot is not None:
                 self.stats.device_resets += 1
                 log.warning("device reset (boot %04x -> %04x)", self.boot, hello.boot)
             # A new boot: nothing from the old one counts; its first full snapshot is truth.
+            # The HELLO's last_seq is not made a floor: a wrong one (damage that passed the
+            # CRC, a confused device) would make every real snapshot look like a duplicate.
             self.boot = hello.boot
-            self.last_seq = hello.last_seq
+            self.last_seq = 0
+            self._fresh_boot = True
             self._want_seq = None
             self._led_acked = False
             if self.state is LinkState.UP:
@@ -205,10 +220,12 @@ class HostSession:
             self._send_leds(now, actions)
         if self.state is not LinkState.UP:
             self.state = LinkState.AWAIT_SNAPSHOT
-            self._want_seq = self.last_seq + 1
+            self._want_seq = None if self._fresh_boot else self.last_seq + 1
             self._request(wire.GET_SNAPSHOT, now, actions, force=True)
-        elif hello.last_seq > self.last_seq:
+        elif self.last_seq < hello.last_seq <= self.last_seq + SEQ_WINDOW:
             self._want(hello.last_seq, now, actions)
+        elif hello.last_seq > self.last_seq + SEQ_WINDOW:
+            self.stats.implausible += 1  # same boot, a number it cannot have reached
 
     def _on_snapshot(self, message: codec.SnapshotMessage, now: float, actions: Actions) -> None:
         self.stats.snapshots += 1
@@ -221,6 +238,9 @@ class HostSession:
         if message.square_count != self.square_count:
             self.stats.ignored += 1
             return
+        if self._fresh_boot:
+            self._fresh_boot = False  # the boot's first snapshot: its number starts the count
+            self.last_seq = message.seq - 1
         if message.seq <= self.last_seq:
             self.stats.duplicates += 1
             return

@@ -95,6 +95,10 @@ def parse_config(text: str, source: str = "config") -> BoardConfig:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError([f"not valid TOML: {error}"], source) from None
+    except RecursionError:  # arrays nested thousands deep
+        raise ConfigError(["not valid TOML: nested too deeply"], source) from None
+    except ValueError as error:  # tomllib's own checks, e.g. an integer of 5,000 digits
+        raise ConfigError([f"not valid TOML: {str(error).split(';')[0]}"], source) from None
     return config_from_dict(data, source)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules import Position, Variant, get_variant, initial_position, parse_fen
-from draughtsboard.recording import Recorder
+from draughtsboard.recording import DamagedGame, Recorder
 
 log = logging.getLogger("draughtsboard.play")
 
@@ -22,10 +22,12 @@ DEFAULT_VARIANT = "russian"
 @dataclass(frozen=True)
 class Opening:
     """What to play: ``resume_id`` (and its recorded ``game``) when an unfinished game is
-    resumed, else a new game of ``variant`` from ``start_fen`` (``None``: the initial
-    position). A new game that replaces an unfinished one names it in ``closes`` (and
-    why in ``closes_reason``): the session closes it as unfinished, so that it is not
-    resumed by surprise later."""
+    resumed; ``damaged`` when the newest unfinished game's journal is damaged (the arbiter
+    decides: resume from the last good record or start a new game); else a new game of
+    ``variant`` from ``start_fen`` (``None``: the initial position). A new game that
+    replaces an unfinished one names it in ``closes`` (and why in ``closes_reason``): the
+    session closes it as unfinished (a damaged one through the recorder's repair, which
+    keeps a copy), so that it is not resumed by surprise later."""
 
     variant: Variant
     resume_id: str | None = None
@@ -33,6 +35,7 @@ class Opening:
     start_fen: str | None = None
     closes: str | None = None
     closes_reason: str = ""
+    damaged: DamagedGame | None = None
 
     @property
     def resumes(self) -> bool:
@@ -43,6 +46,8 @@ class Opening:
         """The position the board must show before play (re)starts."""
         if self.game is not None:
             return self.game.position
+        if self.damaged is not None and self.damaged.game is not None:
+            return self.damaged.game.position
         if self.start_fen:
             return parse_fen(self.variant, self.start_fen)
         return initial_position(self.variant)
@@ -57,8 +62,25 @@ def choose_opening(recorder: Recorder, *, variant: str | None = None,
 
     The variant is the one asked for, else the unfinished game's, else
     ``fallback_variant`` (the board config's), else Russian. `UnknownVariantError` and
-    the FEN's errors reach the caller, before anything is recorded."""
-    unfinished = recorder.unfinished_game()
+    the FEN's errors reach the caller, before anything is recorded.
+
+    A damaged unfinished game is never passed over silently: it becomes the opening
+    (``damaged``), in its own variant when its start record is readable; with
+    ``resume`` false it is closed (``closes``) like any other unfinished game."""
+    found = recorder.find_unfinished()
+    if isinstance(found, DamagedGame):
+        log.error("%s", found.describe())
+        if resume:
+            known = found.game.variant if found.game is not None else None
+            chosen = known or get_variant(variant or fallback_variant or DEFAULT_VARIANT)
+            return Opening(chosen, damaged=found)
+        chosen = get_variant(variant or fallback_variant or DEFAULT_VARIANT)
+        if start_fen:
+            parse_fen(chosen, start_fen)
+        return Opening(chosen, start_fen=start_fen, closes=found.game_id,
+                       closes_reason="a new game was started with --new (its journal "
+                                     "was damaged)")
+    unfinished = found
     if variant is not None:
         chosen = get_variant(variant)
     elif unfinished is not None and resume:

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from draughtsboard.board.game.record import Game, normalise_result
 from draughtsboard.board.game.tags import clean_tags
-from draughtsboard.board.ports import LedFrame, LedSink, SensorSource
+from draughtsboard.board.ports import LedFrame, LedPattern, LedSink, SensorSource
 from draughtsboard.board.rules import DraughtsError, get_variant, initial_position, parse_fen
 from draughtsboard.board.tracker import (
     Controller,
@@ -41,8 +41,8 @@ from draughtsboard.board.tracker import (
     TrackerEvent,
     render,
 )
-from draughtsboard.recording import Recorder
-from draughtsboard.recording.tracker_events import LogEntry, record_tracker_event
+from draughtsboard.recording import DamagedGame, JournalDamagedError, Recorder
+from draughtsboard.recording.tracker_events import HeldRecords
 
 from .clock import TimeControl, TimeControlError
 from .continuity import carried_tags, resume_refusals
@@ -71,16 +71,39 @@ class ArbiterError(ValueError):
 
 
 class _RememberingLeds:
-    """The backend's LED sink, remembering the last frame for the page."""
+    """The backend's LED sink, remembering the last frame for the page, with the squares
+    of moves not yet recorded (``held``) blinking fast in red on top: the board's own
+    "not recorded" flag."""
 
     def __init__(self, sink: LedSink) -> None:
         self.sink = sink
         self.square_count = sink.square_count
         self.frame = LedFrame.blank(sink.square_count)
+        self._base = self.frame
+        self.held: tuple[int, ...] = ()
 
     def show(self, frame: LedFrame) -> None:
+        self._base = frame
+        frame = self._with_held(frame)
         self.sink.show(frame)
         self.frame = frame
+
+    def set_held(self, squares: tuple[int, ...]) -> None:
+        """Change the "not recorded" squares and show the frame again if they changed."""
+        if squares != self.held:
+            self.held = squares
+            self.show(self._base)
+
+    def _with_held(self, frame: LedFrame) -> LedFrame:
+        if not self.held:
+            return frame
+        patterns = list(frame.patterns)
+        colours = list(frame.colours or (None,) * len(patterns))
+        for square in self.held:
+            if 1 <= square <= len(patterns):
+                patterns[square - 1] = LedPattern.FAST_BLINK
+                colours[square - 1] = "red"
+        return LedFrame(tuple(patterns), tuple(colours))
 
     def close(self) -> None:
         self.sink.close()
@@ -91,13 +114,16 @@ class PlaySession:
     the controller thread; ``stop()`` ends it with the journal intact.
 
     ``opening`` is the decision `draughtsboard play` took (`choose_opening`); without it
-    the session takes it itself from ``variant``, ``start_fen`` and ``resume``."""
+    the session takes it itself from ``variant``, ``start_fen`` and ``resume``.
+    ``link_problem`` says what is wrong with the board's link, if anything (a serial
+    port that cannot be opened, a silent device): the page shows it."""
 
     def __init__(self, variant: str, source: SensorSource, leds: LedSink, recorder: Recorder,
                  *, mode: str | None = None, tags: dict[str, str] | None = None,
                  start_fen: str | None = None, hands: SimulatedSwitches | None = None,
                  backend: str = "sim", token: str | Callable[[], str] | None = None,
                  resume: bool = True, opening: Opening | None = None,
+                 link_problem: Callable[[], str | None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, poll: float = 0.05) -> None:
         self.opening = opening
@@ -138,6 +164,9 @@ class PlaySession:
         self._notices: list[str] = []  # what the page says until the next game (resume)
         self._draw_offered = ""  # the draw reasons last offered to the arbiter
         self.moves_recorded = 0
+        self.held = HeldRecords(recorder)
+        self.damage: DamagedGame | None = None  # the arbiter must decide (see `repair`)
+        self.link_problem = link_problem
         self.error: BaseException | None = None
         # called (on the controller thread) if it dies: the server stops, so that systemd
         # restarts the program and the game resumes
@@ -190,7 +219,13 @@ class PlaySession:
         if opening is None:
             opening = self.opening = choose_opening(self.recorder, **self._opening_request)
         self.variant = opening.variant
-        if opening.resumes:
+        if opening.damaged is not None:
+            self.damage = opening.damaged
+            self.game_id = self.damage.game_id
+            log.error("%s: play waits for the arbiter (resume from the last good record, or "
+                      "a new game)", self.damage.describe())
+            self._note_log("error", self.damage.describe())
+        elif opening.resumes:
             self.game_id = opening.resume_id
             game = opening.game
             self.recorder.record_resume(self.game_id, self.clock(), self.wall())
@@ -228,15 +263,26 @@ class PlaySession:
         asked for) as unfinished, with a note, so that it is never resumed by surprise."""
         reason = opening.closes_reason or "a new game was started"
         try:
-            self.recorder.record_result(opening.closes, "*", f"unfinished: {reason}",
-                                        self.clock(), self.wall())
+            try:
+                self.recorder.record_result(opening.closes, "*", f"unfinished: {reason}",
+                                            self.clock(), self.wall())
+            except JournalDamagedError:
+                # a damaged journal is closed by the repair, which keeps a copy first
+                account, _ = self.recorder.repair(opening.closes, "abandon", self.clock(),
+                                                  self.wall())
+                log.warning("%s", account)
         except (DraughtsError, OSError) as error:
             log.error("could not close unfinished game %s: %s", opening.closes, error)
             return
         log.info("unfinished game %s closed (%s)", opening.closes, reason)
 
     def _game(self) -> Game:
-        """The recorded game (a read-only copy the recorder keeps until it changes)."""
+        """The recorded game (a read-only copy the recorder keeps until it changes); while
+        a damaged journal waits for the arbiter, the part of it that is good."""
+        if self.damage is not None:
+            if self.damage.game is not None:
+                return self.damage.game.read_only_copy()
+            return Game(self.variant).read_only_copy()
         return self.recorder.game(self.game_id)
 
     # -- the controller thread -------------------------------------------------------------
@@ -246,15 +292,22 @@ class PlaySession:
             while not self._stopping.is_set():
                 self._run_commands()
                 snapshot = self.source.read(timeout=self.poll)
+                if self.held.held:
+                    self._retry_held()
                 if snapshot is not None:
                     self._occupied = snapshot.occupied
-                    self.controller.handle(snapshot)
-                    self._keep_time()
+                    if self.damage is None:  # nothing is played until the arbiter decides
+                        self.controller.handle(snapshot)
+                        self._keep_time()
                     self._publish()
-                else:
-                    ticked = bool(self.controller.tick(self.clock()))
-                    if self._keep_time() or ticked:
-                        self._publish()
+                    continue
+                changed = False
+                if self.damage is None:
+                    changed = bool(self.controller.tick(self.clock()))
+                    changed = self._keep_time() or changed
+                if changed or (self.link_problem is not None
+                               and self.link_problem() != self._view.get("link_problem")):
+                    self._publish()  # time passed, or the link's state changed
         except BaseException as error:  # noqa: BLE001 - reported, then the thread ends
             self.error = error
             log.exception("controller stopped by an error")
@@ -281,28 +334,46 @@ class PlaySession:
 
     def _record_safely(self, event: TrackerEvent) -> None:
         """The controller's record callback: it returns once the record is on disk, and
-        the controller shows the confirming LEDs only after that."""
+        the controller shows the confirming LEDs only after that. A record that cannot be
+        written is held (`HeldRecords`), with every event after it, and the board and the
+        page show "not recorded" until it is written."""
         now_wall = self.wall()
         plies = self._game().ply
-        try:
-            clock = None
-            if isinstance(event, MoveEvent):
+        clock = None
+        if isinstance(event, MoveEvent) and not self.held.held:
+            # (while records are held the recorded game is behind the board: the clocks
+            # of a held move are left to the thinking times)
+            try:
                 clock = self.game_clock.before_move(self.recorder, self.game_id,
                                                     amends=bool(event.replaces))
-            entries = record_tracker_event(self.recorder, self.game_id, event, now_wall,
-                                           clock=clock)
-        except (DraughtsError, OSError) as error:
-            log.error("could not record %s: %s", event.kind, error)
-            entries = [LogEntry("error", f"could not record {event.kind}: {error}")]
-        game = self._game()
-        if isinstance(event, MoveEvent) and game.ply >= plies:
-            self.game_clock.after_move(game)
-        elif isinstance(event, TakebackEvent):
-            self.game_clock.after_takeback(game)
-        self.moves_recorded = game.ply
+            except (DraughtsError, OSError) as error:
+                log.error("could not record the clock: %s", error)
+                self._note_log("error", f"could not record the clock: {error}")
+        entries = self.held.add(self.game_id, event, now_wall, self.clock(), clock=clock)
+        if not self.held.held:
+            game = self._game()
+            if isinstance(event, MoveEvent) and game.ply >= plies:
+                self.game_clock.after_move(game)
+            elif isinstance(event, TakebackEvent):
+                self.game_clock.after_takeback(game)
+        self._after_recording(entries)
+
+    def _retry_held(self) -> None:
+        entries = self.held.retry(self.clock())
+        if entries or not self.held.held:
+            if not self.held.held:
+                self.game_clock.after_move(self._game())
+            self._after_recording(entries)
+            self._publish()
+
+    def _after_recording(self, entries) -> None:
+        self.moves_recorded = self._game().ply
         for entry in entries:
             self._note_log(entry.kind, entry.text)
-        self._offer_draw()
+        held = tuple(event.path[-1] for event in self.held.held_moves if event.path)
+        self.leds.set_held(held)
+        if not self.held.held:
+            self._offer_draw()
 
     def _offer_draw(self) -> None:
         """A draw the rules declare is offered to the arbiter (once, while it holds),
@@ -368,15 +439,17 @@ class PlaySession:
 
     def check_token(self, token: str | None) -> bool:
         """Whether ``token`` is the arbiter's token now (a token file that cannot be
-        read refuses every token, with a log line)."""
-        if not token:
+        read refuses every token, with a log line). Compared as UTF-8 bytes, so any
+        string (non-ASCII included) is an answer, never an error."""
+        if not token or not isinstance(token, str):
             return False
         try:
             current = self.token
         except OSError as error:
             log.error("arbiter token: %s", error)
             return False
-        return secrets.compare_digest(str(token).encode(), current.encode())
+        return secrets.compare_digest(token.encode("utf-8", "replace"),
+                                      current.encode("utf-8", "replace"))
 
     # hands (simulator only): they act at once, as a hand does; the sensors see it next scan
 
@@ -423,7 +496,15 @@ class PlaySession:
             raise ArbiterError(str(error)) from None
 
         def action() -> str:
-            if self._game().result is None:
+            if self.held.held:
+                raise ArbiterError(f"{len(self.held.held_moves)} move(s) are not recorded yet "
+                                   f"({self.held.error}): a new game would lose them")
+            if self.damage is not None:
+                text, _ = self.recorder.repair(self.game_id, "abandon", self.clock(),
+                                               self.wall())
+                log.warning("arbiter: %s", text)
+                self.damage = None
+            elif self._game().result is None:
                 self.recorder.record_result(self.game_id, "*",
                                             "abandoned: the arbiter started a new game",
                                             self.clock(), self.wall())
@@ -445,6 +526,33 @@ class PlaySession:
 
         return self.call(action)
 
+    def repair(self, action: str) -> str:
+        """The arbiter's answer to a damaged journal: ``resume`` from its last good record
+        (a copy of the damaged file is kept); a new game is `new_game`. What was done."""
+        if action != "resume":
+            raise ArbiterError("repair: 'resume' (a new game is the new-game action)")
+
+        def run() -> str:
+            damage = self.damage
+            if damage is None:
+                raise ArbiterError("no damaged journal is waiting")
+            if not damage.resumable:
+                raise ArbiterError(f"{damage.describe()}: it cannot be resumed, start a new "
+                                   "game")
+            text, _ = self.recorder.repair(self.game_id, "resume", self.clock(), self.wall())
+            self.damage = None
+            game = self._game()
+            self.tracker.reset(game.position, check_start=True)
+            self.moves_recorded = game.ply
+            self._note_log("note", text)
+            log.warning("arbiter: %s", text)
+            latest = self.source.latest()
+            if latest is not None:
+                self.controller.handle(latest)
+            return text
+
+        return self.call(run)
+
     def set_tags(self, tags: dict[str, str]) -> dict[str, str]:
         """The arbiter sets tags of the game in progress; every tag afterwards."""
         try:
@@ -454,6 +562,8 @@ class PlaySession:
             raise ArbiterError(str(error)) from None
 
         def action() -> dict[str, str]:
+            if self.damage is not None:
+                raise ArbiterError("the journal is damaged: resume it or start a new game first")
             if self._game().result is not None:
                 raise ArbiterError("the game is finished: start a new game to change tags")
             return self.recorder.record_tags(self.game_id, cleaned, self.clock(), self.wall())
@@ -471,6 +581,9 @@ class PlaySession:
             raise ArbiterError(str(error)) from None
 
         def action() -> str:
+            if self.damage is not None or self.held.held:
+                raise ArbiterError("moves are not recorded yet, or the journal is damaged: "
+                                   "no result can be recorded now")
             if self._game().result is not None:
                 raise ArbiterError(f"the game already has a result ({self._game().result}): "
                                    "withdraw it first")
@@ -592,6 +705,12 @@ class PlaySession:
         them)."""
         return self._published
 
+    def _damage_view(self) -> dict[str, Any] | None:
+        if self.damage is None:
+            return None
+        return {"game_id": self.damage.game_id, "text": self.damage.describe(),
+                "good_records": self.damage.good, "resumable": self.damage.resumable}
+
     def _publish(self) -> None:
         game = self._game()
         view = build_view(
@@ -601,7 +720,11 @@ class PlaySession:
             switches=self.hands.occupied if self.hands is not None else None,
             log=self._log, unacknowledged=self._unacknowledged,
             error=str(self.error) if self.error else None,
-            clocks=self.game_clock.view(game), notices=self._notices)
+            clocks=self.game_clock.view(game), notices=self._notices,
+            held=[event.notation for event in self.held.held_moves],
+            recording_error=self.held.error or None,
+            damage=self._damage_view(),
+            link_problem=self.link_problem() if self.link_problem is not None else None)
         if view == self._view:
             return
         self._view = view

@@ -26,10 +26,16 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
                frame: LedFrame, occupied: int, switches: int | None,
                log: Iterable[dict[str, Any]], unacknowledged: int, error: str | None,
                clocks: dict[str, Any] | None = None,
-               notices: Iterable[str] = ()) -> dict[str, Any]:
+               notices: Iterable[str] = (), held: list[str] | None = None,
+               recording_error: str | None = None, damage: dict[str, Any] | None = None,
+               link_problem: str | None = None) -> dict[str, Any]:
     """The view (see the module doc). ``switches`` is the simulated board's switch mask,
     ``None`` on a real board (the page then has no hands); ``clocks`` the game clock's
-    view (`GameClock.view`); ``notices`` what the page says until the next game."""
+    view (`GameClock.view`); ``notices`` what the page says until the next game.
+    ``held`` are moves played but not recorded yet (a write failed: "not recorded" until
+    they are), ``damage`` a damaged journal waiting for the arbiter, ``link_problem``
+    what is wrong with the board's link; each also shows as a flag, so a page that knows
+    only flags shows them."""
     position = tracker.position
     variant = position.variant
     geometry = variant.geometry
@@ -46,6 +52,13 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
     flags = [FLAG_OF_INTENT[k] for k in FLAG_OF_INTENT if tracker.intents.get(k)]
     if tracker.state is State.DISTURBED:
         flags.append("disturbed")
+    if held:
+        flags.append(f"not recorded: {', '.join(held)}"
+                     + (f" ({recording_error})" if recording_error else ""))
+    if damage is not None:
+        flags.append(f"journal damaged: {damage['text']}")
+    if link_problem:
+        flags.append(f"board link: {link_problem}")
     words = guidance(position, tracker.state.value, tracker.intents, occupied,
                      result=game.result_text() if game.result is not None else None,
                      result_reason=game.result_reason)
@@ -90,6 +103,10 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "log": list(log),
         "unacknowledged": unacknowledged,
         "error": error,
+        "held": list(held or ()),
+        "recording_error": recording_error,
+        "damage": damage,
+        "link_problem": link_problem,
     }
 
 

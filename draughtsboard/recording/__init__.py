@@ -7,8 +7,23 @@ tracker event becomes there (`tracker_events`). It does file I/O, so it lives ou
 pure core.
 """
 
-from .journal import Journal, JournalDamagedError, JournalError, LoadedJournal
-from .recorder import GameFinishedError, GameSummary, Recorder, default_data_dir, rebuild_game
+from .journal import (
+    Journal,
+    JournalConflictError,
+    JournalDamagedError,
+    JournalError,
+    LoadedJournal,
+)
+from .lock import DataDirBusyError, DataDirLock
+from .recorder import (
+    DamagedGame,
+    GameFinishedError,
+    GameSummary,
+    Recorder,
+    default_data_dir,
+    rebuild_game,
+)
 
-__all__ = ["GameFinishedError", "GameSummary", "Journal", "JournalDamagedError", "JournalError",
+__all__ = ["DamagedGame", "DataDirBusyError", "DataDirLock", "GameFinishedError", "GameSummary",
+           "Journal", "JournalConflictError", "JournalDamagedError", "JournalError",
            "LoadedJournal", "Recorder", "default_data_dir", "rebuild_game"]

@@ -31,7 +31,15 @@ from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.position import Move
 from draughtsboard.board.rules.variants import Variant, get_variant
 
-from .journal import Journal, JournalDamagedError, JournalError, load_journal
+from .journal import (
+    Journal,
+    JournalDamagedError,
+    JournalError,
+    load_journal,
+    repair_journal,
+    set_aside,
+)
+from .lock import DataDirLock
 
 ENV_DATA_DIR = "DRAUGHTSBOARD_DATA"
 FORMAT_VERSION = 1
@@ -74,46 +82,72 @@ def rebuild_game(records: list[dict]) -> Game:
 
     Every record kind is applied: a ``note`` record with ``tags`` (tags set during the
     game) changes the game's tags as it did when it was written."""
+    game, applied, problem = rebuild_prefix(records)
+    if problem:
+        raise JournalError(problem)
+    return game
+
+
+def rebuild_prefix(records: list[dict]) -> tuple[Game | None, int, str]:
+    """The game of the longest run of records that fit, from the start: (game or
+    ``None`` when even the start record does not, how many records it used, what was
+    wrong with the next one, ``""`` when all fit)."""
     if not records or records[0].get("type") != "start":
-        raise JournalError("the journal does not begin with a start record")
-    start = records[0]
+        return None, 0, "the journal does not begin with a start record"
+    try:
+        game = _start(records[0])
+    except (DraughtsError, KeyError, TypeError, ValueError) as error:
+        return None, 0, f"start record: {error}"
+    for index, record in enumerate(records[1:], 1):
+        try:
+            _apply(game, record)
+        except (DraughtsError, KeyError, TypeError, ValueError, IndexError) as error:
+            return game, index, f"record {index + 1} (seq {record.get('seq')}): {error}"
+    return game, len(records), ""
+
+
+def _start(start: dict) -> Game:
     variant = get_variant(start["variant"])
     game = Game.from_fen(variant, start.get("fen"), tags=dict(start.get("tags", {})),
                          draw_preset=start.get("draw_preset"), mode=start.get("mode", ""))
     game.start_monotonic = start.get("t_mono")
     game.start_wall = start.get("t_wall")
-    for record in records[1:]:
-        kind = record.get("type")
-        times = record.get("t_mono"), record.get("t_wall")
-        if kind == "move":
-            if record.get("ply") != game.ply:
-                raise JournalError(f"move record {record.get('seq')} is for ply "
-                                   f"{record.get('ply')}, the game is at ply {game.ply}")
-            move = Move(tuple(record["path"]), tuple(record["captures"]))
-            clock = record.get("clock")
-            game.play(move, *times, clock=tuple(clock) if clock else None)
-        elif kind == "takeback":
-            game.undo()
-            game.add_event(record.get("kind", "takeback"), record.get("text", "move taken back"),
-                           *times)
-        elif kind in EVENT_RECORDS:
-            if kind == "note" and isinstance(record.get("tags"), dict):
-                game.set_tags({str(k): str(v) for k, v in record["tags"].items()})
-            game.add_event(kind, record.get("text", ""), *times)
-        elif kind in CLOCK_RECORDS:
-            clock = record.get("clock")
-            game.add_event(kind, record.get("text", ""), *times,
-                           clock=(float(clock[0]), float(clock[1])) if clock else None)
-        elif kind == "result":
-            game.set_result(record["result"], record.get("reason", ""))
-            if game.result is None:
-                game.result_reason = record.get("reason") or "abandoned"
-        elif kind == "result-withdrawn":
-            game.set_result("*")
-            game.add_event(kind, record.get("text", ""), *times)
-        else:
-            raise JournalError(f"unknown record type {kind!r} (seq {record.get('seq')})")
     return game
+
+
+def _apply(game: Game, record: dict) -> None:
+    kind = record.get("type")
+    times = record.get("t_mono"), record.get("t_wall")
+    if kind == "move":
+        if record.get("ply") != game.ply:
+            raise JournalError(f"move record {record.get('seq')} is for ply "
+                               f"{record.get('ply')}, the game is at ply {game.ply}")
+        move = Move(tuple(record["path"]), tuple(record["captures"]))
+        clock = record.get("clock")
+        game.play(move, *times, clock=tuple(clock) if clock else None)
+    elif kind == "takeback":
+        if not game.moves:
+            raise JournalError("a takeback with no move to take back")
+        game.undo()
+        game.add_event(record.get("kind", "takeback"), record.get("text", "move taken back"),
+                       *times)
+    elif kind in EVENT_RECORDS:
+        if kind == "note" and isinstance(record.get("tags"), dict):
+            game.set_tags({str(k): str(v) for k, v in record["tags"].items()})
+        game.add_event(kind, record.get("text", ""), *times)
+    elif kind in CLOCK_RECORDS:
+        clock = record.get("clock")
+        game.add_event(kind, record.get("text", ""), *times,
+                       clock=(float(clock[0]), float(clock[1])) if clock else None)
+    elif kind == "result":
+        game.set_result(record["result"], record.get("reason", ""))
+        if game.result is None:
+            game.result_reason = record.get("reason") or "abandoned"
+    elif kind == "result-withdrawn":
+        game.set_result("*")
+        game.add_event(kind, record.get("text", ""), *times)
+    else:
+        raise JournalError(f"unknown record type {kind!r} (seq {record.get('seq')})")
 
 
 def _closed(records: list[dict]) -> bool:
@@ -125,6 +159,28 @@ def _closed(records: list[dict]) -> bool:
         if kind == "result-withdrawn":
             return False
     return False
+
+
+@dataclass(frozen=True)
+class DamagedGame:
+    """An unfinished game whose journal is damaged: what `play` must show the arbiter
+    instead of starting a new game. ``good`` records (the first ones) fit; ``game`` is
+    the game they describe (``None`` when not even the start record is good, and then
+    the game can only be set aside)."""
+
+    game_id: str
+    problem: str
+    good: int
+    game: Game | None
+
+    @property
+    def resumable(self) -> bool:
+        return self.game is not None
+
+    def describe(self) -> str:
+        kept = (f"the first {self.good} record(s) are good (ply {self.game.ply})"
+                if self.game is not None else "no good start record")
+        return f"the journal of game {self.game_id} is damaged: {self.problem}; {kept}"
 
 
 class GameFinishedError(JournalError):
@@ -139,16 +195,21 @@ class Recorder:
     next change, so a page that asks for the game at every update costs nothing; the
     last few finished games stay cached too (their journals are closed).
 
+    Only one process writes a data directory: the first write (or `lock`) takes the
+    directory's lock (`DataDirLock`), held until `close`; reading needs no lock.
+
     ``sync=False`` skips fsync (tests on slow disks only); ``chunk_size`` is for the
-    crash benchmark (see `Journal`).
+    crash benchmark (see `Journal`); ``lock=False`` is for tests that play two writers
+    in one process on purpose.
     """
 
     def __init__(self, directory: Path | str | None = None, *, sync: bool = True,
-                 chunk_size: int | None = None) -> None:
+                 chunk_size: int | None = None, lock: bool = True) -> None:
         self.directory = Path(directory) if directory is not None else default_data_dir()
         self.games_dir = self.directory / "games"
         self.sync = sync
         self.chunk_size = chunk_size
+        self._lock = DataDirLock(self.directory) if lock else None
         self._open: dict[str, tuple[Journal, Game]] = {}
         self._copies: dict[str, Game] = {}  # read-only copies, dropped at each change
         self._finished: dict[str, Game] = {}  # read-only, the last FINISHED_KEPT games
@@ -168,24 +229,33 @@ class Recorder:
         return sorted(ids, key=lambda i: int(_ID.match(i).group(1)))
 
     def _new_id(self, t_wall: float) -> str:
-        ids = self.game_ids()
-        number = int(_ID.match(ids[-1]).group(1)) + 1 if ids else 1
+        """The next running number: past every game's, a damaged file set aside
+        (``<id>.jsonl.damaged-N``) included, so that no id is ever given twice."""
+        numbers = [int(m.group(1)) for p in self.games_dir.glob("*.jsonl*")
+                   if (m := _ID.match(p.name.split(".", 1)[0]))]
+        number = max(numbers) + 1 if numbers else 1
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(t_wall))
         return f"{number:05d}-{stamp}"
+
+    def lock(self) -> None:
+        """Take the data directory's lock now (`DataDirBusyError` if another process
+        has it); every write takes it anyway."""
+        if self._lock is not None:
+            self._lock.acquire()
 
     def _journal(self, game_id: str) -> tuple[Journal, Game]:
         """The open journal of a game and its live `Game` (opened on first use)."""
         entry = self._open.get(game_id)
         if entry is None:
+            self.lock()
             path = self.path_of(game_id)
             if not path.exists():
                 raise JournalError(f"no recorded game {game_id!r} in {self.games_dir}")
             journal = Journal(path, sync=self.sync, chunk_size=self.chunk_size)
-            try:
-                game = rebuild_game(journal.records)
-            except (JournalError, DraughtsError, KeyError, TypeError) as error:
+            game, _, problem = rebuild_prefix(journal.records)
+            if problem:
                 journal.close()
-                raise JournalDamagedError(f"{path}: {error}") from None
+                raise JournalDamagedError(f"{path.name}: {problem}")
             entry = self._open[game_id] = (journal, game)
         return entry
 
@@ -197,6 +267,8 @@ class Recorder:
             journal.close()
         self._open.clear()
         self._copies.clear()
+        if self._lock is not None:
+            self._lock.release()
 
     def __enter__(self) -> Recorder:
         return self
@@ -218,14 +290,26 @@ class Recorder:
         game = Game.from_fen(variant, start_fen, tags=tags, draw_preset=draw_preset,
                              mode=mode)  # validates the FEN and the preset first
         game.start_monotonic, game.start_wall = t_monotonic, t_wall
+        self.lock()
         self.games_dir.mkdir(parents=True, exist_ok=True)
         game_id = self._new_id(t_wall)
-        journal = Journal(self.path_of(game_id), sync=self.sync, chunk_size=self.chunk_size)
-        journal.append({
-            "type": "start", "version": FORMAT_VERSION, "variant": variant.name, "tags": tags,
-            "fen": None if game.starts_from_initial else game.start_fen, "mode": mode,
-            "draw_preset": draw_preset, "t_mono": t_monotonic, "t_wall": t_wall,
-        })
+        path = self.path_of(game_id)
+        journal = Journal(path, sync=self.sync, chunk_size=self.chunk_size)
+        try:
+            journal.append({
+                "type": "start", "version": FORMAT_VERSION, "variant": variant.name,
+                "tags": tags, "fen": None if game.starts_from_initial else game.start_fen,
+                "mode": mode, "draw_preset": draw_preset, "t_mono": t_monotonic,
+                "t_wall": t_wall,
+            })
+        except BaseException:
+            journal.close()  # an empty file is no game: leave nothing behind
+            try:
+                if path.stat().st_size == 0:
+                    path.unlink()
+            except OSError:
+                pass
+            raise
         self._open[game_id] = (journal, game)
         return game_id
 
@@ -295,14 +379,14 @@ class Recorder:
         its piece slid on along its line before anyone else moved, and the move that
         follows this record is the one played."""
         journal, game = self._journal(game_id)
-        last = game.moves[-1].text if game.moves else ""
+        if not game.moves:
+            raise DraughtsError("no move to take back")
+        last = game.moves[-1].text
         if amended_by:
             kind = "amendment"
             text = f"{last} amended to {amended_by}: the piece slid on before it was let go"
         else:
             kind, text = "takeback", f"{last} taken back"
-        if not game.moves:
-            raise DraughtsError("no move to take back")
         journal.append({"type": "takeback", "kind": kind, "ply": game.ply - 1, "text": text,
                         "t_mono": t_monotonic, "t_wall": t_wall})
         game.undo()
@@ -405,41 +489,94 @@ class Recorder:
         loaded = load_journal(self.path_of(game_id))
         return _closed(loaded.records)
 
-    def unfinished_game(self) -> tuple[str, Game] | None:
-        """The most recent game without a result, ready to continue, as its id and a
-        read-only copy; ``None`` if there is none. Damaged journals are skipped
-        (`list_games` shows them)."""
+    def find_unfinished(self) -> tuple[str, Game] | DamagedGame | None:
+        """The newest game without a result: ready to continue as its id and a read-only
+        copy, or, when its journal is damaged, a `DamagedGame` for the arbiter to decide
+        on (`repair`); ``None`` if every game is finished. A damaged journal is never
+        passed over for an older game or a new one: that would hide it."""
         for game_id in reversed(self.game_ids()):
-            try:
-                if game_id not in self._open and self._is_closed(game_id):
-                    continue
-                self._journal(game_id)
-            except JournalError:
+            if game_id in self._open:
+                return game_id, self.game(game_id)
+            loaded = load_journal(self.path_of(game_id))
+            if not loaded.records and not loaded.damaged:
+                continue  # cut off while it was created: nothing was ever confirmed
+            game, good, problem = rebuild_prefix(loaded.records)
+            closed = _closed(loaded.records[:good])
+            if loaded.damaged or problem:
+                if closed and good == len(loaded.records) and not loaded.crlf:
+                    continue  # damage after the result record: the game is whole
+                return DamagedGame(game_id, loaded.damage or problem, good, game)
+            if closed:
                 continue
+            self._journal(game_id)
             return game_id, self.game(game_id)
         return None
+
+    def unfinished_game(self) -> tuple[str, Game] | None:
+        """The most recent game without a result, ready to continue, as its id and a
+        read-only copy; ``None`` if there is none, or if the newest unfinished journal is
+        damaged (`find_unfinished` says which)."""
+        found = self.find_unfinished()
+        return None if isinstance(found, DamagedGame) else found
+
+    def repair(self, game_id: str, action: str, t_monotonic: float | None = None,
+               t_wall: float | None = None) -> tuple[str, Path | None]:
+        """The arbiter's choice for a damaged journal, after a copy of the damaged file
+        is kept beside it (its path is returned with a one-line account):
+
+        * ``resume``: keep the good records, drop the rest, note the repair in the game
+          and carry on from there;
+        * ``abandon``: keep the good records and close the game as abandoned (``*``), or
+          set the whole file aside when not even its start record is good.
+        """
+        if action not in ("resume", "abandon"):
+            raise JournalError(f"unknown repair {action!r}: resume or abandon")
+        self.lock()
+        path = self.path_of(game_id)
+        loaded = load_journal(path)
+        game, good, problem = rebuild_prefix(loaded.records)
+        if not loaded.damaged and not problem:
+            raise JournalError(f"the journal of game {game_id} is not damaged")
+        what = loaded.damage or problem
+        if game is None:
+            if action == "resume":
+                raise JournalError(f"game {game_id} cannot be resumed: {what}")
+            copy = set_aside(path, sync=self.sync)
+            return f"game {game_id} set aside as {copy.name} ({what})", copy
+        copy = repair_journal(path, good, sync=self.sync)
+        note = (f"journal repaired by the arbiter: {what}; the first {good} record(s) kept, "
+                f"the damaged file is kept as {copy.name}")
+        self._event(game_id, "note", note, t_monotonic, t_wall)
+        if action == "abandon":
+            self.record_result(game_id, "*", "abandoned: the journal was damaged",
+                               t_monotonic, t_wall)
+            return f"game {game_id} closed as abandoned; {note}", copy
+        return f"game {game_id} resumed at ply {self.game(game_id).ply}; {note}", copy
 
     def list_games(self) -> list[GameSummary]:
         """A summary of every recorded game, oldest first; damaged and empty journals included."""
         out = []
         for game_id in self.game_ids():
             loaded = load_journal(self.path_of(game_id))
-            if not loaded.records:
+            if not loaded.records and not loaded.damaged:
                 out.append(GameSummary(game_id, "?", "empty", 0, "*",
                                        problem="no complete start record (cut off)"))
                 continue
-            try:
-                game = rebuild_game(loaded.records)
-            except (DraughtsError, KeyError, TypeError) as error:
-                out.append(GameSummary(game_id, "?", "damaged", 0, "*", problem=str(error)))
+            game, _, problem = rebuild_prefix(loaded.records)
+            if game is None:
+                out.append(GameSummary(game_id, "?", "damaged", 0, "*",
+                                       problem=loaded.damage or problem))
                 continue
             closed = _closed(loaded.records)
-            status = "damaged" if loaded.damaged else ("finished" if closed else "unfinished")
+            damaged = loaded.damaged or bool(problem)
+            status = "damaged" if damaged else ("finished" if closed else "unfinished")
             out.append(GameSummary(
                 game_id, game.variant.name, status, game.ply, game.result_text(),
                 game.tags.get("White", ""), game.tags.get("Black", ""),
-                game.tags.get("Event", ""), game.start_wall, loaded.damage))
+                game.tags.get("Event", ""), game.start_wall, loaded.damage or problem))
         return out
 
     def export_pdn(self, game_id: str) -> str:
+        """A recorded game as PDN (the good part of a damaged one: `JournalDamagedError`)."""
         return write_game(self.game(game_id))
+

@@ -5,19 +5,28 @@ arbiter's actions behind a token.
 same methods). Live updates are server-sent events: each is the session's whole view as
 JSON, sent when a new one is ready. Nothing in the page is built from HTML strings: the
 script sets text only, and a Content-Security-Policy forbids inline scripts besides.
+
+One client cannot exhaust the server: a request body is refused by its Content-Length, or
+read no further than ``MAX_BODY``, before any route or token check (`_BodyLimit`); live
+streams are capped (``MAX_STREAMS``, the oldest is dropped for a new one) and a client
+too slow to take an update within ``SEND_TIMEOUT`` is dropped; every bad request is a 4xx
+with a one-line reason. A simulated board's hands answer only on loopback unless the app
+was made with ``allow_remote_hands``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
+import math
 import time
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -25,7 +34,10 @@ from draughtsboard.board.rules.errors import DraughtsError
 
 STATIC_PACKAGE = ("draughtsboard.web", "static")
 MAX_BODY = 16 * 1024
+MAX_STREAMS = 32  # live streams at once; the oldest is dropped for a new one
+SEND_TIMEOUT = 10.0  # seconds a live stream may take to accept one update
 KEEPALIVE_SECONDS = 15.0
+BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 SECURITY_HEADERS = [
     (b"content-security-policy",
      b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -56,20 +68,118 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class _BodyLimit:
+    """Pure ASGI middleware, outermost: a request whose Content-Length is over ``MAX_BODY``
+    (or not a number) is answered 413 (400) before anything reads it; a body without a
+    length (chunked) is read up to ``MAX_BODY`` here, and refused past it, then handed on.
+    So neither a route nor the token check ever sees more than ``MAX_BODY`` bytes."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http" or scope.get("method") not in BODY_METHODS:
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None:
+            text = length.decode("latin-1").strip()
+            if not text.isdigit():
+                await _error(400, "bad Content-Length")(scope, receive, send)
+            elif int(text) > MAX_BODY:
+                await _error(413, f"request body over {MAX_BODY} bytes")(scope, receive, send)
+            else:
+                await self.app(scope, receive, send)
+            return
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_BODY:
+                await _error(413, f"request body over {MAX_BODY} bytes")(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
 def _error(status: int, text: str) -> JSONResponse:
-    return JSONResponse({"error": text}, status_code=status)
+    return JSONResponse({"error": " ".join(str(text).split())[:300]}, status_code=status)
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number here")
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise ValueError("send JSON (Content-Type: application/json)")
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise ValueError("request too large")
-    data = json.loads(body or b"{}")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise ValueError("request too large")
+    try:
+        data = json.loads(bytes(body) or b"{}", parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise ValueError("expected a JSON object")
     return data
+
+
+def _text(data: dict, key: str, default: str = "") -> str:
+    value = data.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise ValueError(f"{key}: expected a string")
+    return value
+
+
+def _tags(data: dict, required: bool) -> dict[str, str]:
+    tags = data.get("tags")
+    if tags is None and not required:
+        return {}
+    if not isinstance(tags, dict) or (required and not tags):
+        raise ValueError("tags: expected a non-empty object" if required
+                         else "tags: expected an object")
+    if not all(isinstance(v, str) for v in tags.values()):
+        raise ValueError("tags: every value must be a string")
+    return tags
+
+
+def _square(value: Any) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int | float) or (
+            isinstance(value, float) and not (math.isfinite(value) and value.is_integer())):
+        raise ValueError(f"square {value!r}: expected a square number")
+    return int(value)
+
+
+def _is_loopback(host: str | None) -> bool:
+    if not host:
+        return False
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a name, not an address: not known to be this machine
 
 
 def _token_of(request: Request) -> str | None:
@@ -94,54 +204,111 @@ async def state(request: Request) -> Response:
     return Response(text, media_type="application/json", headers={"cache-control": "no-store"})
 
 
-async def events(request: Request) -> Response:
-    """The view now, then every new one, as server-sent events (a comment line keeps an
-    idle connection open)."""
-    session = _session(request)
-    loop = asyncio.get_running_loop()
-    ready = asyncio.Event()
-    wall = getattr(session, "wall", time.time)
+class _EventStream:
+    """One live stream (an ASGI app): the view now, then every new one, as server-sent
+    events (a comment line keeps an idle connection open). It ends when the session
+    closes, when a newer stream needs its place (``dropped``), or when the client takes
+    longer than ``SEND_TIMEOUT`` to accept an update (a slow or stalled client).
 
-    def wake() -> None:
-        loop.call_soon_threadsafe(ready.set)
+    Each view is followed by an ``event: now`` with the board's wall clock (and so is
+    each keep-alive), so that a page on a phone whose clock differs, or a board whose
+    clock the network has not set yet, counts the game clock right."""
 
-    def now() -> str:
-        # the board's wall clock, so that a page on a phone whose clock differs (or a
-        # board whose clock the network has not set yet) counts the game clock right
+    def __init__(self, session, streams: list[_EventStream]) -> None:
+        self.session = session
+        self.streams = streams
+        self.ready = asyncio.Event()
+        self.dropped = False
+
+    def drop(self) -> None:
+        self.dropped = True
+        self.ready.set()
+
+    async def __call__(self, scope, receive, send) -> None:
+        loop = asyncio.get_running_loop()
+        session = self.session
+
+        def wake() -> None:
+            loop.call_soon_threadsafe(self.ready.set)
+
+        while len(self.streams) >= MAX_STREAMS:
+            self.streams.pop(0).drop()  # the oldest makes room
+        self.streams.append(self)
+        unsubscribe = session.subscribe(wake)
+
+        async def watch_disconnect() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            self.drop()
+
+        watcher = asyncio.ensure_future(watch_disconnect())
+        try:
+            await self._send(send, {
+                "type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
+                            (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no"),
+                            # a stream that ends frees its connection at once (the page's
+                            # EventSource opens a new one), not after a keep-alive wait
+                            (b"connection", b"close")]})
+            last, text = session.view()
+            await self._body(send, f"id: {last}\ndata: {text}\n\n" + self._now())
+            while not session.closing and not self.dropped:
+                try:
+                    await asyncio.wait_for(self.ready.wait(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    await self._body(send, self._now())
+                    continue
+                self.ready.clear()
+                version, text = session.view()
+                if version != last and not self.dropped:
+                    last = version
+                    await self._body(send, f"id: {version}\ndata: {text}\n\n" + self._now())
+            await self._send(send, {"type": "http.response.body", "body": b"",
+                                    "more_body": False})
+        except (TimeoutError, OSError):
+            pass  # a client too slow or gone: the server closes its connection
+        finally:
+            watcher.cancel()
+            unsubscribe()
+            if self in self.streams:
+                self.streams.remove(self)
+
+    def _now(self) -> str:
+        wall = getattr(self.session, "wall", time.time)
         return f"event: now\ndata: {wall():.3f}\n\n"
 
-    async def stream():
-        unsubscribe = session.subscribe(wake)
-        try:
-            last, text = session.view()
-            yield f"id: {last}\ndata: {text}\n\n" + now()
-            while not session.closing:
-                try:
-                    await asyncio.wait_for(ready.wait(), KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    yield now()
-                    continue
-                ready.clear()
-                version, text = session.view()
-                if version != last:
-                    last = version
-                    yield f"id: {version}\ndata: {text}\n\n" + now()
-        finally:
-            unsubscribe()
+    async def _body(self, send, text: str) -> None:
+        await self._send(send, {"type": "http.response.body", "body": text.encode(),
+                                "more_body": True})
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+    @staticmethod
+    async def _send(send, message) -> None:
+        await asyncio.wait_for(send(message), SEND_TIMEOUT)
+
+
+async def events(request: Request) -> Response:
+    """``GET /api/events``: the live stream (see `_EventStream`)."""
+    return _EventStream(_session(request), request.app.state.streams)
 
 
 async def hands(request: Request) -> Response:
     """The simulated board's hands: ``{"actions": [["lift", 22], ["place", 18]]}``."""
+    if not request.app.state.allow_remote_hands and not _is_loopback(
+            request.client.host if request.client else None):
+        return _error(403, "the simulated board's hands answer only on this machine "
+                           "(play --allow-remote-hands opens them to the network)")
     try:
         data = await _json_body(request)
-        actions = [(str(a), int(s) if s is not None else 0) for a, s in data.get("actions", [])]
+        raw = data.get("actions", [])
+        if not isinstance(raw, list) or len(raw) > 200:
+            raise ValueError("actions: expected a list of at most 200 [action, square] pairs")
+        actions = []
+        for item in raw:
+            if not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], str):
+                raise ValueError("actions: each must be [\"lift\"|\"place\"|\"toggle\", square]")
+            actions.append((item[0], _square(item[1])))
     except (ValueError, TypeError) as error:
         return _error(400, str(error))
-    if len(actions) > 200:
-        return _error(400, "too many actions")
     try:
         _session(request).hand(actions)
     except PermissionError as error:
@@ -179,7 +346,9 @@ def arbiter(action):
         except (ValueError, TypeError, DraughtsError) as error:
             return _error(400, str(error))
         except (RuntimeError, TimeoutError) as error:
-            return _error(503, str(error))
+            return _error(503, str(error) or "the board did not answer in time")
+        except OSError as error:
+            return _error(503, f"could not record: {error.strerror or error}")
         return JSONResponse({"ok": True, "result": result})
 
     return endpoint
@@ -187,23 +356,24 @@ def arbiter(action):
 
 def new_game(session, data: dict) -> Any:
     """``POST /api/arbiter/new-game``: ``{"tags": {...}, "fen": "..."}``."""
-    tags = data.get("tags") or {}
-    if not isinstance(tags, dict):
-        raise ValueError("tags: expected an object")
-    return session.new_game(tags, data.get("fen") or None)
+    return session.new_game(_tags(data, required=False), _text(data, "fen") or None)
 
 
 def set_tags(session, data: dict) -> Any:
     """``POST /api/arbiter/tags``: ``{"tags": {...}}``."""
-    tags = data.get("tags")
-    if not isinstance(tags, dict) or not tags:
-        raise ValueError("tags: expected a non-empty object")
-    return session.set_tags(tags)
+    return session.set_tags(_tags(data, required=True))
 
 
 def declare_result(session, data: dict) -> Any:
     """``POST /api/arbiter/result``: ``{"result": "1-0", "reason": "..."}``."""
-    return session.declare_result(str(data.get("result", "")), str(data.get("reason", "")))
+    return session.declare_result(_text(data, "result"), _text(data, "reason"))
+
+
+def repair(session, data: dict) -> Any:
+    """``POST /api/arbiter/repair``: ``{"action": "resume"}``: a damaged journal is resumed
+    from its last good record (a copy of the damaged file is kept); a new game is
+    ``new-game``."""
+    return session.repair(_text(data, "action"))
 
 
 def withdraw_result(session, data: dict) -> Any:
@@ -245,14 +415,18 @@ ROUTES = [
     Route("/api/arbiter/accept-draw", arbiter(accept_draw), methods=["POST"]),
     Route("/api/arbiter/clock", arbiter(clock), methods=["POST"]),
     Route("/api/arbiter/acknowledge", arbiter(acknowledge), methods=["POST"]),
+    Route("/api/arbiter/repair", arbiter(repair), methods=["POST"]),
 ]
 
 
-def create_app(session) -> Starlette:
+def create_app(session, *, allow_remote_hands: bool = False) -> Starlette:
     """The web app for one play session (kept on ``app.state.session``)."""
     static = StaticFiles(packages=[STATIC_PACKAGE])
     app = Starlette(routes=[*ROUTES, Mount("/static", static, name="static")])
     app.state.session = session
     app.state.static = static
+    app.state.streams = []
+    app.state.allow_remote_hands = allow_remote_hands
     app.add_middleware(_SecurityHeaders)
+    app.add_middleware(_BodyLimit)  # added last: outermost, before routes and tokens
     return app

@@ -3,6 +3,13 @@
 SIGINT and SIGTERM (systemd's stop) make uvicorn finish its requests, the live streams
 end, then the controller thread stops after the snapshot it is handling; every record in
 the journal was synced when it was written, so nothing is left to flush.
+
+The socket is bound first (`bind_socket`), before the session opens a game, so a port in
+use stops `play` before it writes anything. Connections are capped below the process's
+file-descriptor limit (uvicorn's ``limit_concurrency`` answers 503 past it), and the
+lines a flood of clients makes the server and the event loop log are rate-limited
+(`RateLimitFilter`), so one client can neither make the page unreachable nor fill the
+disk with log.
 """
 
 from __future__ import annotations
@@ -10,9 +17,12 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import socket
 import sys
+import time
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .app import create_app
 
@@ -30,6 +40,97 @@ class _JournaldFormatter(logging.Formatter):
         return f"<{priority}>" + super().format(record)
 
 
+MAX_CONNECTIONS = 64
+HEADER_TIMEOUT = 10.0  # seconds a new connection has to send its first request's headers
+RESERVED_FDS = 40  # journal, serial port, GPIO, logs ... besides the connections
+
+
+class RateLimitFilter(logging.Filter):
+    """Lets the same message through at most once per ``interval`` seconds, and says how
+    many were held back when it next lets one through. ``clock`` is an input (tests)."""
+
+    def __init__(self, interval: float = 10.0, clock=time.monotonic, *,
+                 tracebacks: bool = True) -> None:
+        super().__init__()
+        self.interval = interval
+        self.clock = clock
+        self.tracebacks = tracebacks  # keep the first one's (a bug, not a flood)
+        self._last: dict[str, tuple[float, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = f"{record.name}:{record.msg}"
+        now = self.clock()
+        seen = self._last.get(key)
+        if seen is not None and now - seen[0] < self.interval:
+            self._last[key] = (seen[0], seen[1] + 1)
+            return False
+        if seen is not None and seen[1]:
+            record.msg = f"{record.msg} ({seen[1]} more like it not logged)"
+        if seen is not None or not self.tracebacks:
+            record.exc_info = None  # the first one had its traceback: no more of them
+            record.exc_text = None
+        if len(self._last) > 256:
+            self._last.clear()
+        self._last[key] = (now, 0)
+        return True
+
+
+class HeaderDeadlineProtocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for a new connection's first request: a
+    client that connects and sends nothing, or drips its headers, is closed after
+    ``HEADER_TIMEOUT`` seconds. (uvicorn times out only idle connections *after* a
+    response, so without this a few dozen silent connections would hold the connection
+    cap for ever and every page request would get 503.)"""
+
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._header_deadline = self.loop.call_later(HEADER_TIMEOUT, self._header_timeout)
+
+    def _header_timeout(self) -> None:
+        if self.cycle is None and not self.transport.is_closing():
+            self.transport.close()
+
+    def connection_lost(self, exc) -> None:
+        self._header_deadline.cancel()
+        super().connection_lost(exc)
+
+
+def connection_limit() -> int:
+    """How many connections to serve at once: ``MAX_CONNECTIONS``, less when the file
+    descriptor limit (raised to its hard limit first) would not leave room for them."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or hard > soft:
+            wanted = 4096 if hard == resource.RLIM_INFINITY else min(hard, 4096)
+            if wanted > soft:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+                soft = wanted
+    except (ImportError, ValueError, OSError):
+        return MAX_CONNECTIONS
+    return max(4, min(MAX_CONNECTIONS, (soft - RESERVED_FDS) // 2))
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on (host, port); `OSError` with a one-line reason if not."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as error:
+        sock.close()
+        raise OSError(error.errno, f"cannot listen on {host}:{port}: "
+                                   f"{error.strerror or error}") from None
+    except (OverflowError, ValueError) as error:
+        sock.close()
+        raise OSError(0, f"cannot listen on {host}:{port}: {error}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def configure_logging(level: int = logging.INFO) -> None:
     """Log lines to stderr; under systemd (``JOURNAL_STREAM`` set) with journald
     priorities and without timestamps (journald adds its own)."""
@@ -42,6 +143,13 @@ def configure_logging(level: int = logging.INFO) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    # What a flood of clients makes them say. The event loop's are expected conditions
+    # ("socket.accept() out of system resource" when every descriptor is in use): one
+    # line each, no traceback; the server's keep the first traceback (it may be a bug).
+    for name, tracebacks in (("uvicorn.error", True), ("asyncio", False)):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RateLimitFilter) for f in logger.filters):
+            logger.addFilter(RateLimitFilter(tracebacks=tracebacks))
 
 
 class _Server(uvicorn.Server):
@@ -69,13 +177,20 @@ def _ignore(signum, frame) -> None:
     graceful shutdown, and this makes that second delivery harmless (exit status 0)."""
 
 
-def serve(session, host: str = "127.0.0.1", port: int = 8080) -> int:
+def serve(session, host: str = "127.0.0.1", port: int = 8080, *,
+          sock: socket.socket | None = None, allow_remote_hands: bool = False) -> int:
     """Start the session, serve its page until SIGINT/SIGTERM, stop everything; 0 if the
-    controller ran to the end without an error."""
-    app = create_app(session)
-    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
-                            lifespan="off", loop="asyncio", http="h11", ws="none",
-                            timeout_graceful_shutdown=3)
+    controller ran to the end without an error. ``sock``: a socket bound already
+    (`bind_socket`); without it one is bound here, before the session starts."""
+    if sock is None:
+        sock = bind_socket(host, port)
+    app = create_app(session, allow_remote_hands=allow_remote_hands)
+    config = uvicorn.Config(app, log_config=None, access_log=False,
+                            lifespan="off", loop="asyncio", http=HeaderDeadlineProtocol,
+                            ws="none",
+                            timeout_graceful_shutdown=3,
+                            limit_concurrency=connection_limit(),
+                            timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
     server = _Server(config, session)
     session.on_failure = lambda: setattr(server, "should_exit", True)
     signal.signal(signal.SIGTERM, _ignore)
@@ -83,10 +198,11 @@ def serve(session, host: str = "127.0.0.1", port: int = 8080) -> int:
     session.start()
     log.info("arbiter token: %s", session.token)
     try:
-        server.run()
+        server.run(sockets=[sock])
     finally:
         session.stop()
+        sock.close()
     if not server.started:
-        log.error("could not listen on %s:%d", host, port)
+        log.error("could not serve on %s", sock)
         return 1
     return 1 if session.error else 0

@@ -165,3 +165,10 @@ def test_a_rotated_wiring_starts_at_its_corner():
     assert corner_map(geometry, "bottom-right", "ranks")[0] == (32, 31, 30, 29)
     lasca = geometry_for_variant("lasca")
     assert corner_map(lasca, "bottom-left", "files")[0] == (1, 8, 15, 22)
+
+
+def test_toml_that_tomllib_refuses_in_other_ways_is_still_a_config_error():
+    # Found by benchmarks/fuzz_inputs.py: these escaped as ValueError and RecursionError.
+    for text in ["size = 1" + "0" * 5000 + "\n", "rows = " + "[" * 5000 + "]" * 5000 + "\n"]:
+        with pytest.raises(ConfigError, match="not valid TOML"):
+            parse_config(text, "fuzz.toml")

@@ -29,7 +29,7 @@ ARBITER_ACTIONS = [
 
 @pytest.fixture
 def client(session):
-    with TestClient(create_app(session)) as test_client:
+    with TestClient(create_app(session), client=("127.0.0.1", 50000)) as test_client:
         yield test_client
 
 

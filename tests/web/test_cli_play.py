@@ -40,8 +40,8 @@ def test_auto_uses_gpio_with_a_chip_and_a_config(monkeypatch, tmp_path):
 
 
 def test_bad_listen_and_tag_are_usage_errors(tmp_path, capsys):
-    assert cli.main(["play", "--listen", "8080", "--data", str(tmp_path)]) == 2
-    assert cli.main(["play", "--tag", "White", "--data", str(tmp_path)]) == 2
+    assert cli.main(["play", "--listen", "8080", "--data", str(tmp_path)]) == cli.EXIT_USAGE
+    assert cli.main(["play", "--tag", "White", "--data", str(tmp_path)]) == cli.EXIT_USAGE
     assert "KEY=VALUE" in capsys.readouterr().err
 
 

@@ -97,6 +97,8 @@ def test_a_declared_result_needs_a_choice_and_can_be_withdrawn(session):
     pdn = session.export_pdn()
     assert "result 1-0 withdrawn by the arbiter" in pdn and '[Result "*"]' in pdn
     # read again from disk, after a restart: the same open game
+    session.stop()
+    session.recorder.close()  # (one writer per data directory)
     with Recorder(session.recorder.directory) as again:
         game = again.game(session.game_id)
         assert game.result is None and [m.text for m in game.moves] == ["c3-d4", "f6-g5"]

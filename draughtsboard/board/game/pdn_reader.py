@@ -11,12 +11,18 @@ One bad game does not spoil a file: the text is first cut into games at tag line
 line starting ``[Name`` after move text), so an unclosed brace or bracket cannot
 swallow the games after it, and each game's problems are collected as `PdnError`s naming
 file, game number, line, column and the offending token. The writer is `pdn_writer`.
+
+Bad input costs no more than good input: reading takes time linear in the text and keeps
+only the current game's tokens (after a bad token, none), so memory is a small multiple
+of the text; variations deeper than ``MAX_VARIATION_DEPTH``, and more than
+``MAX_PER_MOVE`` variations, comments or marks on one move, are located errors rather
+than deep recursion or quadratic work. A game that is only tags at the very end of a file
+(an export cut short) is read as a game without moves, with a warning.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -38,6 +44,7 @@ class PdnError(DraughtsError):
         self.line = line
         self.column = column
         self.token = token
+        self.warning = False  # read, but worth a word (a game cut short)
         super().__init__(str(self))
 
     def __str__(self) -> str:
@@ -58,10 +65,12 @@ class PdnGame:
 
 @dataclass
 class PdnReadResult:
-    """Every game of a text in file order: the good ones and an error for each bad one."""
+    """Every game of a text in file order: the good ones and an error for each bad one;
+    ``warnings`` for what was read but looks cut short."""
 
     games: list[PdnGame] = field(default_factory=list)
     errors: list[PdnError] = field(default_factory=list)
+    warnings: list[PdnError] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -87,14 +96,20 @@ def decode_pdn(data: bytes) -> str:
 _SQUARE = r"(?:[a-z]\d{1,2}|\d{1,2})"
 _MOVE = re.compile(rf"{_SQUARE}(?:[ \t]*[-x:×][ \t]*{_SQUARE})+", re.IGNORECASE)
 _RESULT = re.compile(r"(?:1/2-1/2|½-½|1-0|0-1|2-0|0-2|1-1|0-0|\*)(?=[\s\[\](){};%]|$)")
-_NUMBER = re.compile(r"\d+[ \t]*\.(?:[ \t]*\.\.)?")
+_NUMBER = re.compile(r"\d{1,9}[ \t]*\.(?:[ \t]*\.\.)?")
 _ELLIPSIS = re.compile(r"\.\.\.?|…")
 _NAG = re.compile(r"\$\d+|[!?]{1,2}")
 _TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\r\n]|\\.)*)"[ \t]*\]')
-_TAG_LINE = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z]")  # a tag line, even a broken one
+_TAG_LINE_AT = re.compile(r"[ \t]*\[[ \t]*[A-Za-z]")  # a tag line, even a broken one
 _INCOMPLETE_MOVE = re.compile(rf"{_SQUARE}[ \t]*[-x:×]", re.IGNORECASE)
 _WORD = re.compile(r"\S{1,24}")
-_CLOCK = re.compile(r"\[%clock\s+[wW]\s*(\d+):(\d\d):(\d\d)\s+[bB]\s*(\d+):(\d\d):(\d\d)\s*\]")
+_CLOCK = re.compile(
+    r"\[%clock\s+[wW]\s*(\d{1,6}):(\d\d):(\d\d)\s+[bB]\s*(\d{1,6}):(\d\d):(\d\d)\s*\]")
+MAX_VARIATION_DEPTH = 32  # variations inside variations
+MAX_PER_MOVE = 64  # variations, comments or marks on one move
+_BREAKS = "\\n\\r\\x0b\\x0c\\x1c-\\x1e\\x85\\u2028\\u2029"  # what str.splitlines splits on
+_LINE = re.compile(rf"[^{_BREAKS}]*(?:\r\n|[{_BREAKS}])?")
+_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,36 +195,50 @@ def split_games(text: str) -> list[tuple[int, int]]:
     """(start, end) offsets of the pieces of text that begin with a game's tags: a new
     piece starts at a line beginning ``[Name`` that follows move text. A broken tag line
     (no closing bracket or quote) still starts its game, so the error stays with it."""
-    pieces: list[tuple[int, int]] = []
+    return list(_pieces(text))
+
+
+def _pieces(text: str) -> Iterator[tuple[int, int]]:
     start = 0
     offset = 0
     seen_moves = False
-    for line in text.splitlines(keepends=True):
-        stripped = line.strip()
-        if _TAG_LINE.match(line):
+    while offset < len(text):
+        match = _LINE.match(text, offset)
+        end = match.end()
+        if _TAG_LINE_AT.match(text, offset, end):
             if seen_moves:
-                pieces.append((start, offset))
+                yield start, offset
                 start = offset
                 seen_moves = False
-        elif stripped and not stripped.startswith("%"):
-            seen_moves = True
-        offset += len(line)
-    pieces.append((start, len(text)))
-    return pieces
+        elif not seen_moves:
+            stripped = text[offset:end].strip()
+            if stripped and not stripped.startswith("%"):
+                seen_moves = True
+        offset = end
+    yield start, len(text)
 
 
 # -- reading ------------------------------------------------------------------------------
 
 
 class _Lines:
-    """Offset -> (line, column), both from 1."""
+    """Offset -> (line, column), both from 1. The reader asks in file order, so it counts
+    line breaks from where it last stopped (linear in all, no table of every line)."""
 
     def __init__(self, text: str) -> None:
-        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+        self.text = text
+        self.offset = 0
+        self.line = 1
+        self.line_start = 0
 
     def locate(self, offset: int) -> tuple[int, int]:
-        index = bisect_right(self.starts, offset) - 1
-        return index + 1, offset - self.starts[index] + 1
+        if offset < self.offset:
+            self.offset, self.line, self.line_start = 0, 1, 0
+        for match in _BREAK.finditer(self.text, self.offset, offset):
+            self.line += 1
+            self.line_start = match.end()
+        self.offset = offset
+        return self.line, offset - self.line_start + 1
 
 
 class _GameError(Exception):
@@ -261,33 +290,51 @@ class _Reader:
                         column=column, token=text)
 
     def read(self) -> PdnReadResult:
-        for start, end in split_games(self.text):
-            tokens = list(tokenize(self.text, start, end))
-            while tokens:
-                tokens = self.read_game(tokens, start)
+        for entry in self.entries():
+            if isinstance(entry, PdnGame):
+                self.result.games.append(entry)
+            elif entry.warning:
+                self.result.warnings.append(entry)
+            else:
+                self.result.errors.append(entry)
         return self.result
 
-    def read_game(self, tokens: list[Token], first: int) -> list[Token]:
-        """Read one game from the front of ``tokens``; return the tokens after it."""
-        self.number += 1
-        end = _game_end(tokens)
-        game_tokens, rest = tokens[:end], tokens[end:]
-        if all(t.kind in ("comment",) for t in game_tokens):
-            self.number -= 1  # trailing comments are not a game
-            return rest
-        try:
-            game = self.build(game_tokens)
-        except _GameError as problem:
-            self.result.errors.append(self.error(problem.message, problem.token, first))
-        else:
-            line = self.lines.locate(game_tokens[0].offset)[0]
-            self.result.games.append(PdnGame(self.number, line, game))
-        return rest
+    def entries(self) -> Iterator[PdnGame | PdnError]:
+        """Each game or error in file order, one at a time (nothing kept)."""
+        pending = None  # one game behind: only the last one may be cut short
+        for piece_start, piece_end in _pieces(self.text):
+            for tokens, bad in _games(tokenize(self.text, piece_start, piece_end)):
+                if pending is not None:
+                    yield from self.read_game(*pending, last=False)
+                pending = (tokens, bad, piece_start)
+        if pending is not None:
+            yield from self.read_game(*pending, last=True)
 
-    def build(self, tokens: list[Token]) -> Game:
-        for token in tokens:
-            if token.kind == "bad":
-                raise _GameError(f"{token.error}: {token.text!r}", token)
+    def read_game(self, tokens: list[Token], bad: Token | None, first: int, *,
+                  last: bool) -> Iterator[PdnGame | PdnError]:
+        """Read one game (its tokens, or its first bad token)."""
+        if bad is None and all(t.kind in ("comment", "result") for t in tokens):
+            return  # trailing comments, or a lone result, are not a game
+        self.number += 1
+        try:
+            if bad is not None:
+                raise _GameError(f"{bad.error}: {bad.text!r}", bad)
+            if last and all(t.kind in ("tag", "comment") for t in tokens):
+                game = self.build(tokens, cut_short=True)
+                warning = self.error("tags without moves or a result at the end of the file "
+                                     "(an export cut short?): read as a game without moves",
+                                     tokens[-1], first)
+                warning.warning = True
+                yield warning
+            else:
+                game = self.build(tokens)
+        except _GameError as problem:
+            yield self.error(problem.message, problem.token, first)
+        else:
+            line = self.lines.locate(tokens[0].offset)[0]
+            yield PdnGame(self.number, line, game)
+
+    def build(self, tokens: list[Token], cut_short: bool = False) -> Game:
         tags: dict[str, str] = {}
         index = 0
         while index < len(tokens) and tokens[index].kind == "tag":
@@ -307,6 +354,8 @@ class _Reader:
             raise _GameError(str(error), fen_token) from None
         body = tokens[index:]
         self.white_starts = game.start.white_to_move
+        if cut_short:
+            return game
         if body and body[-1].kind == "result":
             marker = body[-1]
             body = body[:-1]
@@ -316,7 +365,7 @@ class _Reader:
         for token in body:
             if token.kind == "tag":
                 raise _GameError("tag after the moves", token)
-        self.read_moves(game, body, top=True)
+        self.read_moves(game, body, top=True, depth=0)
         self.set_result(game, tags, marker)
         return game
 
@@ -332,12 +381,13 @@ class _Reader:
             game.result = result  # as written: a game may be adjourned or resigned
 
     def read_moves(self, game: Game, tokens: list[Token], top: bool,
-                   ply_offset: int = 0) -> list[str]:
+                   ply_offset: int = 0, depth: int = 0) -> list[str]:
         """Play the moves of a line on ``game``; return the line as PDN text items (the
         text of a variation is kept, re-written, with the move it belongs to)."""
         out: list[str] = []
         index = 0
         follows_move = False
+        extras = 0  # variations, comments and marks on the current move
         while index < len(tokens):
             token = tokens[index]
             kind = token.kind
@@ -345,8 +395,14 @@ class _Reader:
                 self.play(game, token)
                 out.append(self.numbered(game, ply_offset, follows_move))
                 follows_move = True
+                extras = 0
                 index += 1
                 continue
+            if kind in ("comment", "nag", "open"):
+                extras += 1
+                if extras > MAX_PER_MOVE:
+                    raise _GameError(f"more than {MAX_PER_MOVE} variations, comments or "
+                                     "marks on one move", token)
             if kind == "comment":
                 if not game.moves:
                     if top:
@@ -367,7 +423,10 @@ class _Reader:
                     raise _GameError("unbalanced parenthesis: '(' is never closed", token)
                 if not game.moves:
                     raise _GameError("variation before any move", token)
-                text = self.variation(game, tokens[index + 1:close], ply_offset)
+                if depth >= MAX_VARIATION_DEPTH:
+                    raise _GameError(f"variations nested more than {MAX_VARIATION_DEPTH} "
+                                     "deep", token)
+                text = self.variation(game, tokens[index + 1:close], ply_offset, depth + 1)
                 last = game.moves[-1]
                 game.replace_last(variations=last.variations + (text,))
                 out.append(f"({text})")
@@ -383,10 +442,11 @@ class _Reader:
             index += 1
         return out
 
-    def variation(self, game: Game, tokens: list[Token], ply_offset: int) -> str:
+    def variation(self, game: Game, tokens: list[Token], ply_offset: int, depth: int) -> str:
         """Check a variation: alternatives to the last move, from the position before it."""
         side = Game(game.variant, game.positions[-2], draw_preset=self.draw_preset)
-        items = self.read_moves(side, tokens, top=False, ply_offset=ply_offset + game.ply - 1)
+        items = self.read_moves(side, tokens, top=False, ply_offset=ply_offset + game.ply - 1,
+                                depth=depth)
         return " ".join(items)
 
     def play(self, game: Game, token: Token) -> None:
@@ -420,22 +480,51 @@ class _Reader:
             game.replace_last(**changes)
 
 
-def _game_end(tokens: list[Token]) -> int:
-    """Index just past the first game: its result at the top level, or everything."""
+def _games(tokens: Iterator[Token]) -> Iterator[tuple[list[Token], Token | None]]:
+    """Cut a stream of tokens into games: (tokens, ``None``), or ([], the first bad token)
+    for a game with one. A game ends after its result at the top level, or before a tag
+    that follows its moves. After a bad token the game's tokens are counted (to find its
+    end) but no longer kept."""
+    current: list[Token] = []
+    bad: Token | None = None
     depth = 0
     seen_body = False
-    for index, token in enumerate(tokens):
-        if token.kind == "tag" and seen_body and depth == 0:
-            return index
-        if token.kind == "open":
+    extras = [0] * (MAX_VARIATION_DEPTH + 2)  # per depth: items since the last move
+    for token in tokens:
+        kind = token.kind
+        if kind == "tag" and seen_body and depth == 0:
+            yield current, bad
+            current, bad, seen_body = [], None, False
+            extras = [0] * (MAX_VARIATION_DEPTH + 2)
+        level = min(depth, MAX_VARIATION_DEPTH + 1)
+        if kind in ("comment", "nag", "open"):
+            extras[level] += 1
+            if extras[level] > MAX_PER_MOVE and bad is None:
+                token = Token("bad", token.text[:24], token.offset, error=f"more than "
+                              f"{MAX_PER_MOVE} variations, comments or marks on one move")
+        if kind == "open":
             depth += 1
-        elif token.kind == "close":
+            if depth > MAX_VARIATION_DEPTH + 1 and bad is None:
+                token = Token("bad", "(", token.offset, error=f"variations nested more "
+                              f"than {MAX_VARIATION_DEPTH} deep")
+            elif depth <= MAX_VARIATION_DEPTH + 1:
+                extras[depth] = 0
+        elif kind == "close":
             depth = max(0, depth - 1)
-        elif token.kind in ("move", "number"):
+        elif kind in ("move", "number"):
             seen_body = True
-        elif token.kind == "result" and depth == 0:
-            return index + 1
-    return len(tokens)
+            if kind == "move":
+                extras[level] = 0
+        if token.kind == "bad" and bad is None:
+            bad = token
+            current = []
+        if bad is None:
+            current.append(token)
+        if kind == "result" and depth == 0:
+            yield current, bad
+            current, bad, seen_body = [], None, False
+    if current or bad is not None:
+        yield current, bad
 
 
 def _matching(tokens: list[Token], open_index: int) -> int:
@@ -455,3 +544,11 @@ def read_pdn(text: str, *, variant: Variant | None = None, source: str = "<pdn>"
              draw_preset: str | None = None) -> PdnReadResult:
     """Every game of a PDN text. ``variant`` is used for games without a GameType tag."""
     return _Reader(text, source, variant, draw_preset).read()
+
+
+def iter_pdn(text: str, *, variant: Variant | None = None, source: str = "<pdn>",
+             draw_preset: str | None = None) -> Iterator[PdnGame | PdnError]:
+    """The games of a PDN text one at a time, in file order: a `PdnGame` for each good one,
+    a `PdnError` for each bad one (``warning`` set for a game read but cut short). Nothing
+    is kept between two, so a file of any number of games is read in the memory of one."""
+    return _Reader(text, source, variant, draw_preset).entries()

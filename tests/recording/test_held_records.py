@@ -1,0 +1,124 @@
+"""Issue 16, case 2: a failed write holds the move (and every later one) instead of
+letting the tracker run ahead of the journal; when writing works again every held move is
+recorded in order. Time is an input here: no sleeps."""
+
+import errno
+import os
+
+import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant first)
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.notation import parse_move
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.board.tracker.events import FlagEvent, MoveEvent
+from draughtsboard.recording import Recorder
+from draughtsboard.recording import journal as journal_module
+from draughtsboard.recording.journal import load_journal
+from draughtsboard.recording.tracker_events import HeldRecords, record_tracker_event
+
+MOVES = ("c3-d4", "f6-g5", "g3-h4", "g7-f6", "b2-c3")
+
+
+def move_events(texts=MOVES):
+    position = initial_position(get_variant("russian"))
+    events = []
+    for ply, text in enumerate(texts):
+        move = parse_move(position, text)
+        events.append(MoveEvent(float(ply), "move", text, move.path, move.captures))
+        position = position.play(move)
+    return events
+
+
+class Disk:
+    """os.write that fails with ENOSPC while ``full``, after writing a few bytes."""
+
+    def __init__(self) -> None:
+        self.full = False
+        self.real = os.write
+
+    def __call__(self, fd, data):
+        if self.full:
+            self.real(fd, bytes(data[:5]))  # a partial record, as a full disk leaves
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return self.real(fd, data)
+
+
+def test_without_holding_a_failed_move_makes_every_later_move_illegal(tmp_path, monkeypatch):
+    """What used to happen: the move that failed is gone, the next one does not fit."""
+    recorder = Recorder(tmp_path)
+    game_id = recorder.start_game("russian")
+    disk = Disk()
+    monkeypatch.setattr(journal_module.os, "write", disk)
+    events = move_events()
+    record_tracker_event(recorder, game_id, events[0], 0.0)
+    disk.full = True
+    try:
+        record_tracker_event(recorder, game_id, events[1], 0.0)
+    except OSError:
+        pass
+    disk.full = False
+    try:
+        record_tracker_event(recorder, game_id, events[2], 0.0)
+    except Exception as error:  # noqa: BLE001 - the point of this test
+        assert "illegal" in str(error) or "not among" in str(error)
+    else:
+        raise AssertionError("the third move fitted a game that lacks the second")
+
+
+def test_held_moves_are_recorded_in_order_when_writing_works_again(tmp_path, monkeypatch):
+    recorder = Recorder(tmp_path)
+    game_id = recorder.start_game("russian")
+    disk = Disk()
+    monkeypatch.setattr(journal_module.os, "write", disk)
+    held = HeldRecords(recorder)
+    events = move_events()
+    assert held.add(game_id, events[0], 0.0, now=0.0) == []
+    disk.full = True
+    entries = held.add(game_id, events[1], 0.0, now=1.0)
+    assert [e.kind for e in entries] == ["error"] and "No space" in entries[0].text
+    assert held.held and [e.notation for e in held.held_moves] == ["f6-g5"]
+    assert held.add(game_id, FlagEvent(2.0, "illegal", "a1-b2 is not a move"), 0.0,
+                    now=1.1) == []
+    assert held.add(game_id, events[2], 0.0, now=1.2) == []  # one error line, not one a move
+    assert held.retry(now=1.3) == []  # too soon: waits before it tries again
+    assert held.retry(now=1.6) == []  # tried, still full: silent (same error)
+    assert [e.notation for e in held.held_moves] == ["f6-g5", "g3-h4"]
+    path = recorder.path_of(game_id)
+    assert not load_journal(path).damaged and not load_journal(path).torn_tail
+    disk.full = False
+    entries = held.add(game_id, events[3], 0.0, now=1.7)  # waits its turn behind them
+    assert entries == [] and held.held
+    entries = held.retry(now=10.0)
+    assert not held.held and held.error == ""
+    assert entries[-1].text == "recording works again: 3 held move(s) recorded in order"
+    assert held.add(game_id, events[4], 0.0, now=10.1) == []
+    recorder.close()
+    loaded = load_journal(path)
+    assert not loaded.damaged
+    assert [r["type"] for r in loaded.records] == ["start", "move", "move", "illegal", "move",
+                                                   "move", "move"]
+    assert [m.text for m in Recorder(tmp_path).game(game_id).moves] == list(MOVES)
+
+
+def test_a_move_with_notes_is_never_written_twice_by_a_retry(tmp_path, monkeypatch):
+    recorder = Recorder(tmp_path)
+    game_id = recorder.start_game("russian")
+    event = move_events()[0]
+    event = MoveEvent(0.0, "move", event.notation, event.path, event.captures,
+                      notes=("piece slid", "touched"))
+    calls = {"n": 0}
+    real = os.write
+
+    def fail_third_record(fd, data):
+        calls["n"] += 1
+        if calls["n"] == 2:  # the first note
+            raise OSError(errno.EIO, "Input/output error")
+        return real(fd, data)
+
+    monkeypatch.setattr(journal_module.os, "write", fail_third_record)
+    held = HeldRecords(recorder)
+    held.add(game_id, event, 0.0, now=0.0)
+    assert held.held
+    held.retry(now=5.0)
+    assert not held.held
+    kinds = [r["type"] for r in load_journal(recorder.path_of(game_id)).records]
+    assert kinds == ["start", "move", "irregularity", "irregularity"]

@@ -1,0 +1,19 @@
+"""The input fuzz (benchmarks/fuzz_inputs.py) in small, seeded: every command's input
+kind, no traceback, no hang. The full run's figures are in docs/recording.md."""
+
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def test_fuzz_in_small():
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fuzz_inputs.py"),
+                          "--inputs", "300", "--seed", "7"],
+                         capture_output=True, text=True, timeout=300, check=False)
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert report["inputs"] == 300
+    assert set(report["per_kind"]) == {"fen", "track", "pdn", "toml", "http"}
+    assert report["tracebacks"] == 0 and report["hangs"] == 0, run.stderr[-2000:]
