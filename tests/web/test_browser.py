@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from draughtsboard.board.game.pdn_reader import read_pdn
+from draughtsboard.recording import Recorder
 
 from ..browser import ARGS, ARTIFACTS, CHROMIUM, playwright_api
 from .helpers import TOKEN, XSS, PlayProcess, free_port, wait_until
@@ -441,3 +442,31 @@ def test_a_restarted_board_clears_stale_errors_and_says_what_it_refused(browser,
                                str(data), "--game", old_game],
                               check=True, capture_output=True, text=True).stdout
     assert "unfinished: a new game was started with --new" in exported
+
+
+def test_a_damaged_journal_is_shown_and_the_arbiter_resumes_it(browser, tmp_path, expect):
+    data = tmp_path / "data"
+    with Recorder(data) as recorder:
+        game_id = recorder.start_game("russian", {"White": "Ann"})
+        for text in ("c3-d4", "f6-g5", "g3-f4"):
+            recorder.record_move(game_id, text, None, None)
+    path = recorder.path_of(game_id)
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[2] = lines[2].replace(b"f6-g5", b"f6-g7")  # a flipped byte in the middle
+    path.write_bytes(b"".join(lines))
+    with PlayProcess(data) as play:
+        page = open_page(browser, play)
+        flags = page.locator("#flags")
+        expect(flags).to_contain_text("The game's journal is damaged")
+        expect(flags).to_contain_text("record 3")
+        page.locator("#arbiter summary").click()
+        page.locator("#token").fill(TOKEN)
+        page.locator("#token-form button").click()
+        expect(page.locator("#repair-box")).to_be_visible()
+        shot(page, "damaged-journal")
+        page.locator("#repair").click()
+        page.locator("#confirm-ok").click()
+        expect(flags).not_to_contain_text("damaged")
+        expect(page.locator("#moves")).to_contain_text("c3-d4")
+        expect(page.locator("#moves")).not_to_contain_text("f6-g5")
+        assert list(data.glob("games/*.damaged-*")), "a copy of the damaged file is kept"

@@ -148,6 +148,7 @@ def test_every_command_that_reads_games_takes_data_and_the_old_name_warns(tmp_pa
 
 
 def test_a_bad_time_control_on_the_command_line_is_a_usage_error(tmp_path, capsys):
-    assert cli.main(["play", "--tag", "TimeControl=soon", "--data", str(tmp_path)]) == cli.EXIT_USAGE
+    status = cli.main(["play", "--tag", "TimeControl=soon", "--data", str(tmp_path)])
+    assert status == cli.EXIT_USAGE
     last = capsys.readouterr().err.splitlines()[-1]
     assert last.startswith("draughtsboard play: TimeControl 'soon': expected seconds")

@@ -261,6 +261,21 @@ function drawFlags(v) {
         steps: ["The time is up; play goes on until the arbiter rules"] });
     }
   }
+  if (v.held && v.held.length) {
+    items.push({ kind: "error", title: "Not recorded: " + v.held.join(", "),
+      steps: ["The moves could not be written" + (v.recording_error ? " (" + v.recording_error + ")" : "")
+        + "; they are kept in order and written as soon as the disk allows it"] });
+  }
+  if (v.damage) {
+    items.push({ kind: "error", title: "The game's journal is damaged",
+      steps: [v.damage.text, v.damage.resumable
+        ? "The arbiter resumes from the last good record, or starts a new game"
+        : "The arbiter starts a new game (the damaged file is kept)"] });
+  }
+  if (v.link_problem) {
+    items.push({ kind: "error", title: "The board's link is down",
+      steps: [v.link_problem, "Moves are not seen until it is back"] });
+  }
   if (v.error) items.push({ kind: "error", title: "The board stopped", steps: [v.error] });
   const key = JSON.stringify(items);
   if (key === shownFlags) return;
@@ -324,6 +339,8 @@ function drawArbiter(v) {
   }
   $("result-form").hidden = !!v.result;
   $("withdraw-box").hidden = !v.result_withdrawable;
+  $("repair-box").hidden = !(v.damage && v.damage.resumable);
+  if (v.damage) $("repair-text").textContent = v.damage.text;
   $("draw-offer").hidden = !v.draw_claim;
   if (v.draw_claim) {
     $("draw-offer-text").textContent = "The rules declare a draw (" + v.draw_claim.reasons.join("; ")
@@ -519,6 +536,13 @@ function setUpForms() {
     const ok = await confirmAction("Withdraw the result " + view.result + "?",
       "The game is open again and goes on once the board shows its position.", "Withdraw");
     if (ok) arbiter("withdraw-result").catch(() => {});
+  });
+  $("repair").addEventListener("click", async () => {
+    if (!needToken() || !view || !view.damage) return;
+    const ok = await confirmAction("Resume from the last good record?",
+      "The damaged file is kept as a copy; moves after the damage must be played again.",
+      "Resume");
+    if (ok) arbiter("repair", { action: "resume" }).catch(() => {});
   });
   $("accept-draw").addEventListener("click", async () => {
     if (!needToken() || !view || !view.draw_claim) return;
