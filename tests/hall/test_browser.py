@@ -103,7 +103,10 @@ def test_the_hall_page(boards, broker, tmp_path):
                 page.locator("#token").fill(HALL_TOKEN)
                 page.locator("#use-token").click()
                 expect(page.locator("#arbiter-message")).to_contain_text("token accepted")
+                page.locator("#declare-result").click()  # nothing chosen: nothing declared
+                expect(page.locator("#arbiter-message")).to_have_text("choose the result first")
                 page.locator("#result-choice").select_option("1-0")
+                page.once("dialog", lambda dialog: dialog.accept())  # the confirmation
                 page.locator("#declare-result").click()
                 expect(page.locator("#arbiter-message")).to_contain_text("board 2: done")
                 expect(card[2].locator(".result")).to_have_text("1-0")

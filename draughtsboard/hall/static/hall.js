@@ -125,7 +125,9 @@ async function refreshDetail() {
   const choice = $("result-choice");
   const results = d.variant === "international" ? ["2-0", "1-1", "0-2"] : ["1-0", "1/2-1/2", "0-1"];
   if (choice.dataset.variant !== d.variant) {
-    choice.replaceChildren(...results.map((r) => { const o = el("option", "", r); o.value = r; return o; }));
+    const none = el("option", "", "choose…");
+    none.value = "";
+    choice.replaceChildren(none, ...results.map((r) => { const o = el("option", "", r); o.value = r; return o; }));
     choice.dataset.variant = d.variant || "";
   }
 }
@@ -163,8 +165,12 @@ function wire() {
     }
   });
   $("declare-result").addEventListener("click", async () => {
+    const chosen = $("result-choice").value;
+    if (!chosen) { say("choose the result first"); return; }
+    // a result closes the game in the feed: confirmed, never a default
+    if (!window.confirm("Declare " + chosen + " on board " + selected + "?")) return;
     try {
-      const result = await post("/api/arbiter/result", { board: selected, result: $("result-choice").value });
+      const result = await post("/api/arbiter/result", { board: selected, result: chosen });
       say("result on board " + selected + ": " + outcome(result));
     } catch (error) { say("refused: " + error.message); }
   });
