@@ -26,6 +26,7 @@ from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.position import Position
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import Mode
+from draughtsboard.board.tracker.policy import POLICIES, policy_for
 
 from .rules import add_variant_argument
 
@@ -46,6 +47,8 @@ def add_parsers(subparsers, backends: dict[str, BoardFactory]) -> None:
     replay.add_argument("--backend", default="sim", choices=sorted(backends))
     replay.add_argument("--fault-rate", type=float, default=0.0,
                         help="serial-emulated backend: byte fault rate")
+    replay.add_argument("--irregular", choices=sorted(POLICIES),
+                        help="irregularity policy (default: the variant's)")
     replay.add_argument("--summary-json", action="store_true",
                         help="end with one JSON line of totals")
     replay.set_defaults(handler=lambda args: run_replay(args, backends))
@@ -98,7 +101,8 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
     reports: list[GameReport] = []
     for name, start, moves in games:
         report = replay_game(name, start, moves, lambda position: factory(position, args),
-                             noise_seed=args.noise, mode=Mode(args.mode))
+                             noise_seed=args.noise, mode=Mode(args.mode),
+                             policy=policy_for(start.variant.name, args.irregular))
         reports.append(report)
         print(report.line(), file=out, flush=True)
     timings = [t for report in reports for t in report.timings]
@@ -109,6 +113,8 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         "recorded": sum(r.recorded for r in reports),
         "mismatches": sum(r.mismatches for r in reports),
         "false_alarms": sum(r.false_alarms for r in reports),
+        "stalls": sum(r.stalls for r in reports),
+        "asks": sum(r.asks for r in reports),
         "rejected": len(rejected),
         "snapshots": len(timings),
         "p50_ms": round(percentile(timings, 0.5) * 1000, 4),
@@ -117,10 +123,16 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         "noise": {name: sum(getattr(r.noise, name) for r in reports)
                   for name in NoiseStats.__dataclass_fields__},
     }
+    for report in reports:
+        if report.stalls:
+            print(f"stall: {report.name} stopped recording at ply {report.stalled_at}",
+                  file=out)
+    summary["asks_per_1000_plies"] = round(1000 * summary["asks"] / max(1, summary["plies"]), 3)
     if args.summary_json:
         print(json.dumps(summary), file=out)
     else:
         print(f"{summary['games']} games, {summary['plies']} plies, "
-              f"{summary['mismatches']} mismatches, {summary['false_alarms']} false alarms",
-              file=out)
-    return 0 if not summary["mismatches"] and not summary["false_alarms"] else 1
+              f"{summary['mismatches']} mismatches, {summary['false_alarms']} false alarms, "
+              f"{summary['stalls']} stalls, {summary['asks']} asks", file=out)
+    failed = summary["mismatches"] or summary["false_alarms"] or summary["stalls"]
+    return 1 if failed else 0

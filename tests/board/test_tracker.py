@@ -93,7 +93,7 @@ def test_illegal_move_flags_the_square_and_lights_the_restore_until_put_back():
     assert hand.intent("illegal") == ["e5"]
     assert hand.intent("restore") == ["c3", "e5"]
     flag = hand.flags("illegal")[0]
-    assert flag.description == "illegal move c3-e5"
+    assert flag.description == "illegal move c3-e5: a piece moved irregularly"
     hand.lift("e5").place("c3")
     assert hand.tracker.state is State.READY
     assert hand.tracker.intents == {}
@@ -229,7 +229,7 @@ def test_ambiguous_lasca_capture_is_never_guessed_and_a_touch_resolves_it():
     assert hand.moves() == []
     assert hand.tracker.state is State.AMBIGUOUS
     assert hand.intent("ambiguous") == ["b4", "f4"]
-    hand.lift("d2").place("b4")  # touch: the column shown on b4, the first landing
+    hand.lift("d2").place("b4").wait(0.2)  # touch: the column shown on b4, the first landing
     assert hand.moves() == []
     hand.lift("b4").place("d2")
     assert hand.moves() == ["d2xb4xd6xf4xd2"]

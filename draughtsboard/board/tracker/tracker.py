@@ -9,10 +9,18 @@ what state follows. The tracker runs to completion per snapshot and takes time o
 the snapshots (and `tick`), so it is exactly testable.
 
 Its promises (docs/user-guide.md): a move is recorded the moment the board shows exactly the
-position after one legal move and the order of lifts and placements does not contradict
-it, never on a guess; anything in between is tolerated as long as it can be part of a
-legal move; otherwise the offending squares are flagged and the squares to restore lit
-until the board is back as it was.
+position after one legal move and the order of landings does not contradict it, never on
+a guess; anything in between is tolerated as long as it can be part of a legal move;
+otherwise the offending squares are flagged. What follows a flag is the game's
+irregularity policy (`policy`): under ``restore`` the board waits until it is put back;
+under ``fmjd`` the opponent may instead play on, and then the irregular move stands.
+Whatever the policy, `accept` and `restart_from` (the arbiter) end any wait.
+
+Time matters in two places, both measured from snapshot times: a piece *rests* on a
+square when it stays there `REST_TIME` or longer (slides and brushes are shorter), and
+only rests tell capture paths apart; a *touch* that answers a blinking ambiguity is a
+contact of at least `TOUCH_TIME`. A move just released may be *amended* (a king slid on
+along its line) only within `AMEND_WINDOW`.
 """
 
 from __future__ import annotations
@@ -20,17 +28,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ports import Snapshot, mask_from_squares, squares_from_mask
-from ..rules.notation import format_square
 from ..rules.position import Position
 from .events import (
     FlagEvent,
     GameOverEvent,
+    IrregularMoveEvent,
     LedEvent,
     MoveEvent,
     TakebackEvent,
     TrackerEvent,
 )
+from .irregular import IrregularAction, Irregularity, explain, left_on_board, takeback
 from .move_table import MoveShape, MoveTable, MoveTableCache
+from .policy import RESTORE, IrregularityPolicy
 from .states import (
     Mode,
     Observation,
@@ -40,15 +50,43 @@ from .states import (
 
 # -- the tracker ----------------------------------------------------------------------------
 
+# A piece *rests* on a square when its switch stays closed at least this long; a hand
+# sliding a piece across squares, or brushing one, closes them for less. Only rests tell
+# capture paths apart, and only a contact of at least TOUCH_TIME (a piece put down and
+# lifted, or lifted and put back) answers a blinking ambiguity (docs/user-guide.md).
+REST_TIME = 0.1
+TOUCH_TIME = 0.15
+# When the seen landings fit none of the moves the board shows, the tracker waits this
+# long with the piece at rest before it asks (a capture may still be going on).
+ASK_AFTER = 1.0
+# A released move may be amended (the piece slid on along its line) only if the piece is
+# lifted again within this window.
+AMEND_WINDOW = 2.0
+
+
+@dataclass
+class _Placement:
+    """A square filled during a move: when, and when it was emptied again (None: still)."""
+
+    square: int
+    at: float
+    until: float | None = None
+
+    def rested(self, now: float) -> bool:
+        end = self.until if self.until is not None else now
+        return end - self.at >= REST_TIME
+
+
 @dataclass
 class _MoveInProgress:
     """What happened since the board last matched the position."""
 
-    placements: list[int] = field(default_factory=list)  # squares filled, in order
+    placements: list[_Placement] = field(default_factory=list)  # squares filled, in order
     removals: list[tuple[int, int]] = field(default_factory=list)  # (square, occupancy then)
     started_at: float | None = None
     lifted_since: float | None = None  # when an unexplained lift began
     touched_non_capturing: bool = False
+    settled: int | None = None  # the last board that was a legal move in progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,39 +94,55 @@ class Seen:
     """One snapshot classified: what it shows (`Observation`) and the evidence the
     tracker acts on. Which fields are set depends on the observation: ``shape`` for a
     move completed, amended or seen with the next one begun; ``candidates`` for a board
-    that fits several moves; ``removed`` and ``added`` (occupancy masks relative to the
-    position) for a wrong placement or an unexplained change."""
+    that fits several moves; ``action`` for an irregular move; ``removed`` and ``added``
+    (occupancy masks relative to the position) for an unexplained change."""
 
     observation: Observation
     shape: MoveShape | None = None
     candidates: tuple[MoveShape, ...] = ()
     removed: int = 0
     added: int = 0
+    action: IrregularAction | None = None
 
+
+@dataclass
+class _Pending:
+    """An irregular move flagged under the fmjd policy: the position it made, from which
+    the opponent may play on."""
+
+    action: IrregularAction
+    table: MoveTable
+    before: Position
 
 class Tracker:
     """Turns debounced occupancy snapshots into moves and LED intents (see module doc)."""
 
     def __init__(self, position: Position, mode: Mode = Mode.TOURNAMENT, *,
                  hold_timeout: float = 3.0, confirm_time: float = 1.0,
-                 check_start: bool = True) -> None:
+                 check_start: bool = True, policy: IrregularityPolicy = RESTORE) -> None:
         self.mode = mode
+        self.policy = policy
         self.hold_timeout = hold_timeout
         self.confirm_time = confirm_time
         self._tables = MoveTableCache()
-        self._history: list[tuple[Position, MoveShape]] = []  # (position before, move)
+        # (position before, move): a MoveShape, or an IrregularAction that stood
+        self._history: list[tuple[Position, MoveShape | IrregularAction]] = []
         self._set_position(position)
         self.state = State.SETUP if check_start else State.READY
         self._observed = self.table.occupancy if not check_start else None
         self._progress = _MoveInProgress()
         self._previous_occupied = self.table.occupancy
         self._slide: MoveShape | None = None  # last quiet move, open to amendment
+        self._slide_lifted = False  # its piece was lifted again within the window
         self._ambiguous: list[MoveShape] = []
         self._chosen: MoveShape | None = None
+        self._contacts: dict[int, tuple[bool, float]] = {}  # square: (closed, since)
+        self._pending: _Pending | None = None
         self._last_move: tuple[int, ...] = ()
         self._last_move_at: float | None = None
         self.intents: dict[str, tuple[int, ...]] = {}
         self.moves: list[MoveEvent] = []
+        self.asks = 0  # ambiguities the players had to resolve
 
     # -- public -------------------------------------------------------------------------
 
@@ -96,25 +150,34 @@ class Tracker:
     def position(self) -> Position:
         return self.table.position
 
+    @property
+    def pending_irregularity(self) -> IrregularAction | None:
+        """The irregular move flagged and not yet put back or played on (fmjd)."""
+        return self._pending.action if self._pending is not None else None
+
     def feed(self, snapshot: Snapshot) -> list[TrackerEvent]:
         """Process one debounced snapshot; return the events it causes, in order."""
         events: list[TrackerEvent] = []
         self._observed = snapshot.occupied
-        seen = self._observe(snapshot)
-        target = next_state(self.state, seen.observation)
-        self._HANDLERS[seen.observation](self, seen, snapshot.timestamp, events)
-        self.state = target
+        self._step(snapshot.occupied, snapshot.timestamp, events)
         self._emit_intents(snapshot.timestamp, events)
         return events
 
     def tick(self, now: float) -> list[TrackerEvent]:
-        """Let time pass without a change: hold timeouts and the brief move confirmation."""
+        """Let time pass without a change: hold timeouts, rests and touches that have
+        lasted long enough, the window of amendment, the brief move confirmation."""
         events: list[TrackerEvent] = []
         progress = self._progress
         if (self.state is State.MOVING and progress.lifted_since is not None
                 and now - progress.lifted_since >= self.hold_timeout):
             self._flag(State.DISTURBED, now, "pieces lifted and kept off the board", events)
             self.state = next_state(self.state, Observation.HELD_TOO_LONG)
+        elif (self.state is State.MOVING and self._observed is not None
+              and self.table.by_occupancy.get(self._observed)):
+            self._step(self._observed, now, events)  # a move waiting for its piece to rest
+        elif self.state is State.AMBIGUOUS:
+            self._note_held_touches(now)
+        self._close_slide_window(now)
         self._emit_intents(now, events)
         return events
 
@@ -124,19 +187,64 @@ class Tracker:
         self._set_position(position)
         self.state = State.SETUP if check_start else State.READY
         self._progress = _MoveInProgress()
+        self._previous_occupied = self.table.occupancy
         self._slide = None
         self._ambiguous = []
         self._chosen = None
+        self._pending = None
         self._last_move = ()
+
+    # -- the arbiter ------------------------------------------------------------------------
+
+    def board_position(self, white_to_move: bool) -> Position | None:
+        """The position the board shows, with ``white_to_move``: the position itself, the
+        irregular move's, or one a single piece moved (and pieces taken off) explains;
+        None when the switches alone cannot tell (a piece appeared from nowhere: give the
+        position as FEN)."""
+        occupied = self._observed if self._observed is not None else self.table.occupancy
+        table = self.table
+        if occupied == table.occupancy:
+            return _with_side(table.position, white_to_move)
+        pending = self._pending
+        if pending is not None and occupied == pending.table.occupancy:
+            return _with_side(pending.table.position, white_to_move)
+        removed = table.occupancy & ~occupied
+        added = occupied & ~table.occupancy
+        if not added:
+            return _with_side(_without(table.position, removed), white_to_move)
+        order = [square for square, _ in self._progress.removals]
+        action = explain(table, removed, added, order)
+        return _with_side(action.after, white_to_move) if action is not None else None
+
+    def accept(self, position: Position, now: float) -> list[TrackerEvent]:
+        """The arbiter accepts ``position`` as the current position (an arbiter
+        correction, or a take-back to an earlier ply): play goes on from it once the board
+        shows it; until then the squares that differ light."""
+        self.reset(position, check_start=True)
+        events: list[TrackerEvent] = []
+        if self._observed is not None:
+            self._step(self._observed, now, events)
+        self._emit_intents(now, events)
+        return events
+
+    # -- one step ---------------------------------------------------------------------------
+
+    def _step(self, occupied: int, now: float, events: list[TrackerEvent]) -> None:
+        self._close_slide_window(now)
+        seen = self._observe(occupied, now)
+        target = next_state(self.state, seen.observation)
+        self._HANDLERS[seen.observation](self, seen, now, events)
+        if target is State.READY and self.table.is_game_over:
+            target = State.GAME_OVER
+        self.state = target
 
     # -- classification -------------------------------------------------------------------
 
     def _set_position(self, position: Position) -> None:
         self.table = self._tables.of(position)
 
-    def _observe(self, snapshot: Snapshot) -> Seen:
-        """Classify a snapshot against the position and the move in progress."""
-        occupied = snapshot.occupied
+    def _observe(self, occupied: int, now: float) -> Seen:
+        """Classify a board against the position and the move in progress."""
         table = self.table
         expected = table.occupancy
         if self.state is State.GAME_OVER:
@@ -148,51 +256,128 @@ class Tracker:
             return Seen(Observation.MATCHES if occupied == expected else Observation.OTHER)
         if occupied == expected:
             return Seen(Observation.MATCHES)
-        if self.state in (State.SETUP, State.ILLEGAL, State.DISTURBED):
+        if self.state in (State.SETUP, State.DISTURBED):
             return Seen(Observation.OTHER)
+        if self.state is State.ILLEGAL:
+            return self._observe_flagged(occupied)
         if self.state is State.AMBIGUOUS:
-            return Seen(self._observe_ambiguous(occupied))
+            return Seen(self._observe_ambiguous(occupied, now))
 
-        self._track_progress(occupied, snapshot.timestamp)
+        self._track_progress(occupied, now)
         completed = table.by_occupancy.get(occupied)
         if completed:
-            completed = [shape for shape in completed if not self._hand_went_elsewhere(shape)]
+            completed = [shape for shape in completed
+                         if not self._hand_went_elsewhere(shape, now)]
         if completed:
-            candidates = self._order_consistent(completed)
-            if len(candidates) == 1:
-                if self._table_of(candidates[0].after).is_game_over:
-                    return Seen(Observation.ENDS_GAME, shape=candidates[0])
-                return Seen(Observation.COMPLETES_MOVE, shape=candidates[0])
-            return Seen(Observation.COMPLETES_AMBIGUOUS, candidates=tuple(candidates or completed))
+            seen = self._completion(completed, occupied, now)
+            if seen is not None:
+                return seen
 
         amended = self._amendment(occupied)
         if amended is not None:
             return Seen(self._amends(amended), shape=amended)
         if self._can_take_back(occupied):
             return Seen(Observation.TAKES_BACK)
+        if self._history and self.mode is Mode.TOURNAMENT and occupied == \
+                self._table_of(self._history[-1][0]).occupancy:
+            before, last = self._history[-1]
+            return Seen(Observation.WRONG_PLACEMENT, action=takeback(before, last.notation))
 
         removed = expected & ~occupied
         added = occupied & ~expected
         if self._slide is not None and not self._slide_still_open(removed, added):
             self._slide = None
         consistent = table.consistent(removed, added)
-        if consistent:
+        if consistent or completed:
             self._progress.lifted_since = None
+            self._progress.settled = occupied
             return Seen(Observation.IN_PROGRESS, candidates=tuple(consistent))
         if self._slide is not None:
             # The last mover's piece is in the air or sliding: nobody else has acted yet.
+            return Seen(Observation.IN_PROGRESS)
+        if self._takeback_under_way(removed, added):
+            if self._progress.lifted_since is None:
+                self._progress.lifted_since = now
             return Seen(Observation.IN_PROGRESS)
         earlier = self._move_seen_with_the_next(occupied) if added else None
         if earlier is not None:
             return Seen(Observation.MOVE_THEN_MORE, shape=earlier)
         if added:
-            one_piece_moved = _single(removed) and _single(added)
-            if one_piece_moved and self.mode is not Mode.FREE:
-                return Seen(Observation.WRONG_PLACEMENT, removed=removed, added=added)
+            if self.mode is not Mode.FREE:
+                action = self._captured_left_on(occupied)
+                if action is None:
+                    order = [square for square, _ in self._progress.removals]
+                    action = explain(table, removed, added, order)
+                if action is not None:
+                    return Seen(Observation.WRONG_PLACEMENT, action=action)
             return Seen(Observation.UNEXPLAINED, removed=removed, added=added)
         if self._progress.lifted_since is None:
-            self._progress.lifted_since = snapshot.timestamp
+            self._progress.lifted_since = now
         return Seen(Observation.LIFTED)
+
+    def _completion(self, completed: list[MoveShape], occupied: int,
+                    now: float) -> Seen | None:
+        """The board shows the position after one or more legal moves: which one, once
+        the seen landings decide; None while the capture may still be going on."""
+        candidates = self._order_consistent(completed, now)
+        if len(candidates) == 1:
+            shape = candidates[0]
+            if self._table_of(shape.after).is_game_over:
+                return Seen(Observation.ENDS_GAME, shape=shape)
+            return Seen(Observation.COMPLETES_MOVE, shape=shape)
+        rest = self._rest_at_end(completed[0], now)
+        if rest < REST_TIME or (not candidates and rest < ASK_AFTER):
+            return None  # not at rest yet, or the landings fit none: still going on
+        return Seen(Observation.COMPLETES_AMBIGUOUS, candidates=tuple(candidates or completed))
+
+    def _rest_at_end(self, shape: MoveShape, now: float) -> float:
+        """How long the piece has been down on the end square of ``shape`` (0 when it
+        was never lifted and put there during this move)."""
+        for placement in reversed(self._progress.placements):
+            if placement.square == shape.move.end and placement.until is None:
+                return now - placement.at
+        return now - (self._progress.started_at or now)
+
+    def _observe_flagged(self, occupied: int) -> Seen:
+        """After a flag: under fmjd, the opponent playing on from the irregular position
+        makes it stand, and a legal move from the position itself corrects it; anything
+        else waits for the restore (or the arbiter)."""
+        pending = self._pending
+        if pending is None:
+            return Seen(Observation.OTHER)
+        shapes = pending.table.by_occupancy.get(occupied)
+        if shapes and len(shapes) == 1:
+            return Seen(Observation.PLAYED_ON, shape=shapes[0])
+        corrected = self.table.by_occupancy.get(occupied)
+        if corrected and len(corrected) == 1:
+            shape = corrected[0]
+            if self._table_of(shape.after).is_game_over:
+                return Seen(Observation.ENDS_GAME, shape=shape)
+            return Seen(Observation.COMPLETES_MOVE, shape=shape)
+        return Seen(Observation.OTHER)
+
+    def _captured_left_on(self, occupied: int) -> IrregularAction | None:
+        """A capture whose piece came to rest on its end with captured pieces still on
+        the board, and then the opponent moved: the capture was left unfinished (fewer
+        pieces removed than captured, FMJD Annex 1, 5.4). Seen only when the last legal
+        in-between board showed the capturing piece down and the change since is the
+        start of the reply from the position that capture left."""
+        settled = self._progress.settled
+        table = self.table
+        if settled is None or not table.capture_required:
+            return None
+        for shape in table.shapes:
+            still_on = settled & mask_from_squares(shape.emptied)
+            if not still_on or settled != (shape.after_occupancy | still_on):
+                continue
+            action = left_on_board(table, shape.move.start, shape.move.end,
+                                   shape.move.captures, still_on)
+            after = self._table_of(action.after)
+            removed = after.occupancy & ~occupied
+            added = occupied & ~after.occupancy
+            if added and (after.by_occupancy.get(occupied) or after.consistent(removed, added)):
+                return action
+        return None
 
     def _move_seen_with_the_next(self, occupied: int) -> MoveShape | None:
         """The one legal move after which this board is the next move in progress or done.
@@ -216,65 +401,102 @@ class Tracker:
         return found
 
     def _track_progress(self, occupied: int, now: float) -> None:
-        """Remember the order of placements and removals since the position last matched."""
+        """Remember the placements (with their times) and removals since the position
+        last matched."""
         progress = self._progress
         if progress.started_at is None:
             progress.started_at = now
         previous = self._previous_occupied
         newly_filled = occupied & ~previous
         newly_emptied = previous & ~occupied
+        for square in squares_from_mask(newly_emptied):
+            for placement in reversed(progress.placements):
+                if placement.square == square:
+                    if placement.until is None:
+                        placement.until = now
+                    break
         for square in squares_from_mask(newly_filled):
-            progress.placements.append(square)
+            progress.placements.append(_Placement(square, now))
         seen = {square for square, _ in progress.removals}
         for square in squares_from_mask(newly_emptied & self.table.occupancy):
             if square not in seen:
                 progress.removals.append((square, occupied))
         self._previous_occupied = occupied
 
-    def _hand_went_elsewhere(self, shape: MoveShape) -> bool:
-        """Whether the piece was put down on squares off this move's way, all of them on
-        the way of another legal move from the same start: the board then shows a shorter
+    def _rests(self, now: float) -> list[int]:
+        """The squares a piece came to rest on during this move, in order (slides and
+        brushes left out), and the squares a piece is down on now."""
+        return [p.square for p in self._progress.placements if p.rested(now)
+                or p.until is None]
+
+    def _hand_went_elsewhere(self, shape: MoveShape, now: float) -> bool:
+        """Whether the piece rested on squares off this move's way, all of them on the way
+        of another legal move from the same start: the board then shows a shorter
         capture half-way through a longer one (a column kept its place, a piece not yet
         taken off), and the longer one is still being made."""
-        shown = mask_from_squares(self._progress.placements) & ~shape.start_bit
+        occupied = self.table.occupancy
+        shown = mask_from_squares(self._rests(now)) & ~shape.start_bit & ~occupied
         if not shown & ~shape.passage:
             return False
         return any(not shown & ~other.passage
                    for other in self.table.by_start.get(shape.move.start, ())
                    if other is not shape)
 
-    def _order_consistent(self, candidates: list[MoveShape]) -> list[MoveShape]:
-        """Keep the candidates whose landing order fits the placements seen (the lesson on
+    def _order_consistent(self, candidates: list[MoveShape], now: float) -> list[MoveShape]:
+        """Keep the candidates whose landing order fits the rests seen (the lesson on
         captures asks that a capture be shown square by square). Squares landed on by some
-        candidate but not by another tell them apart; placements elsewhere (a slide) are
-        ignored."""
+        candidate but not by another tell them apart; rests elsewhere are ignored."""
         if len(candidates) == 1:
             return candidates
         landing_squares = set()
         for shape in candidates:
             landing_squares.update(shape.landings)
-        shown = [s for s in self._progress.placements if s in landing_squares]
+        shown = _dedupe_consecutive([s for s in self._rests(now) if s in landing_squares])
         fitting = []
         for shape in candidates:
             order = iter(shape.landings)
-            if all(any(square == landing for landing in order) for square in
-                   _dedupe_consecutive(shown)):
+            if all(any(square == landing for landing in order) for square in shown):
                 fitting.append(shape)
         return fitting
 
-    def _observe_ambiguous(self, occupied: int) -> Observation:
-        """While candidates blink, a piece put down on the first landing square that only
-        one candidate uses picks it; the move is recorded when the board is back."""
-        common = self._ambiguous[0].after_occupancy
+    def _observe_ambiguous(self, occupied: int, now: float) -> Observation:
+        """While candidates blink, a touch on a square that only one candidate lands on
+        picks it; the move is recorded when the board is back. A touch is a contact of at
+        least `TOUCH_TIME`: a piece put down and lifted, or lifted and put back (or left
+        there that long); a brush or a slide is shorter and never counts."""
         previous = self._previous_occupied
-        newly_filled = occupied & ~previous
+        changed = occupied ^ previous
         self._previous_occupied = occupied
-        for shape in self._ambiguous:
-            if newly_filled & mask_from_squares(self._signature(shape)):
-                self._chosen = shape
+        signatures = self._signature_squares()
+        for square in squares_from_mask(changed):
+            if square not in signatures:
+                continue
+            closed = bool(occupied >> (square - 1) & 1)
+            before = self._contacts.get(square)
+            if before is not None and now - before[1] >= TOUCH_TIME:
+                self._chosen = signatures[square]
+            self._contacts[square] = (closed, now)
+        self._note_held_touches(now)
+        common = self._ambiguous[0].after_occupancy
         if occupied == common and self._chosen is not None:
             return Observation.RESOLVES
         return Observation.OTHER
+
+    def _note_held_touches(self, now: float) -> None:
+        """A piece put down on a blinking square and left there `TOUCH_TIME` picks it."""
+        signatures = self._signature_squares()
+        common = self._ambiguous[0].after_occupancy if self._ambiguous else 0
+        for square, (closed, since) in self._contacts.items():
+            if square in signatures and now - since >= TOUCH_TIME and \
+                    closed != bool(common >> (square - 1) & 1):
+                self._chosen = signatures[square]
+
+    def _signature_squares(self) -> dict[int, MoveShape]:
+        out: dict[int, MoveShape] = {}
+        for shape in self._ambiguous:
+            for square in self._signature(shape):
+                out[square] = shape
+        return out
 
     def _signature(self, shape: MoveShape) -> tuple[int, ...]:
         """The landing squares that tell ``shape`` apart from the other candidates: the
@@ -294,14 +516,30 @@ class Tracker:
     def _amendment(self, occupied: int) -> MoveShape | None:
         """The last move's piece slid on along its line before anyone else acted: a king
         passing the squares of a quiet move, or (column games, where a jumped column keeps
-        its place) the landing squares of the same capture."""
+        its place) the landing squares of the same capture. Only a move on the same line
+        (one way contains the other) amends it; anything else is a new action."""
         slide = self._slide
         if slide is None or not self._history:
             return None
         for shape in self._slide_family():
             if shape is not slide and shape.after_occupancy == occupied:
-                return shape
+                common = shape.passage & slide.passage
+                if common in (shape.passage, slide.passage):
+                    return shape
         return None
+
+    def _close_slide_window(self, now: float) -> None:
+        """The last move stays open to amendment only if its piece is lifted again within
+        `AMEND_WINDOW` of its release."""
+        slide = self._slide
+        if slide is None or self._last_move_at is None:
+            return
+        observed = self._observed if self._observed is not None else self.table.occupancy
+        if not observed & slide.end_bit:
+            if now - self._last_move_at <= AMEND_WINDOW:
+                self._slide_lifted = True
+        if not self._slide_lifted and now - self._last_move_at > AMEND_WINDOW:
+            self._slide = None
 
     def _slide_family(self) -> list[MoveShape]:
         """Moves of the previous position with the last move's start and captures."""
@@ -326,6 +564,16 @@ class Tracker:
         before, _ = self._history[-1]
         return occupied == self._table_of(before).occupancy
 
+    def _takeback_under_way(self, removed: int, added: int) -> bool:
+        """The last move being put back, piece by piece, in any order: its piece lifted
+        from its end, its start and the squares it emptied filled again."""
+        if not self._history or not (removed or added):
+            return False
+        last = self._history[-1][1]
+        if not isinstance(last, MoveShape):
+            return False
+        return not removed & ~last.end_bit and not added & ~last.may_empty
+
     def _table_of(self, position: Position) -> MoveTable:
         return self._tables.of(position)
 
@@ -334,6 +582,7 @@ class Tracker:
     # One handler per observation; ``_HANDLERS`` (after the class) maps them.
 
     def _on_completed(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._pending = None
         self._play(seen.shape, now, events)
 
     def _on_resolved(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
@@ -344,13 +593,17 @@ class Tracker:
     def _on_ambiguous(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         self._ambiguous = list(seen.candidates)
         self._chosen = None
+        self._contacts = {}
         self._previous_occupied = seen.candidates[0].after_occupancy
+        self.asks += 1
 
     def _on_move_then_more(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         note = ("move seen complete only with the next one begun",)
         self._play(seen.shape, now, events, extra_notes=note)
         self._slide = None
-        follow = self._observe(Snapshot(self._observed, now))
+        occupied = self._observed
+        self._track_progress(occupied, now)
+        follow = self._observe(occupied, now)
         if follow.observation in (Observation.COMPLETES_MOVE, Observation.ENDS_GAME):
             self._play(follow.shape, now, events, extra_notes=note)
 
@@ -361,13 +614,43 @@ class Tracker:
         self._take_back(now, events)
 
     def _on_wrong_placement(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        self._flag(State.ILLEGAL, now, self._describe_illegal(seen.removed, seen.added), events)
+        action = seen.action
+        kind = action.kind
+        if kind is Irregularity.TAKEBACK:
+            text = f"{action.notation} taken back: takebacks are not allowed in tournament play"
+        elif kind is Irregularity.CAPTURE_REQUIRED:
+            text = f"illegal move {action.notation}: a capture is required"
+        else:
+            text = f"illegal move {action.description}"
+        self._flag(State.ILLEGAL, now, text, events, irregularity=kind.name.lower())
+        if self.policy.stands_when_played_on:
+            self._pending = _Pending(action, self._table_of(action.after), self.position)
+
+    def _on_played_on(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        pending = self._pending
+        self._pending = None
+        action = pending.action
+        if action.kind is Irregularity.TAKEBACK:
+            before, shape = self._history.pop()
+            if self.moves:
+                self.moves.pop()
+            events.append(TakebackEvent(now, "takeback", shape.notation, before,
+                                        irregularity=action.kind.comment))
+        else:
+            self._history.append((self.position, action))
+            events.append(IrregularMoveEvent(
+                now, "irregular_move", action.notation, action.path, action.removed,
+                action.kind.name.lower(), action.kind.comment, action.after))
+        self._set_position(action.after)
+        self._clear_progress()
+        self._play(seen.shape, now, events)
 
     def _on_unexplained(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         self._flag(State.DISTURBED, now, "position disturbed", events)
 
     def _on_matches(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        if not self._loop_capture_under_way():
+        self._pending = None
+        if not self._loop_capture_under_way(now):
             self._clear_progress()
 
     def _on_touched(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
@@ -391,6 +674,7 @@ class Tracker:
         Observation.UNEXPLAINED: _on_unexplained,
         Observation.HELD_TOO_LONG: _on_nothing,  # flagged by `tick`, never by a snapshot
         Observation.RESOLVES: _on_resolved,
+        Observation.PLAYED_ON: _on_played_on,
         Observation.OTHER: _on_nothing,
     }
 
@@ -405,6 +689,7 @@ class Tracker:
         self.moves.append(event)
         events.append(event)
         self._slide = shape
+        self._slide_lifted = False
         self._last_move = (shape.move.start, shape.move.end)
         self._last_move_at = now
         self._clear_progress()
@@ -415,7 +700,10 @@ class Tracker:
         before, replaced = self._history.pop()
         self.moves.pop()
         self._set_position(before)
+        last_move_at = self._last_move_at
         self._play(shape, now, events, replaces=replaced.notation)
+        self._last_move_at = last_move_at  # the window runs from the first release
+        self._slide_lifted = True
 
     def _take_back(self, now: float, events: list[TrackerEvent]) -> None:
         before, shape = self._history.pop()
@@ -428,23 +716,27 @@ class Tracker:
         events.append(TakebackEvent(now, "takeback", shape.notation, before))
 
     def _flag(self, state: State, now: float, description: str,
-              events: list[TrackerEvent]) -> None:
+              events: list[TrackerEvent], irregularity: str = "") -> None:
         occupied = self._observed if self._observed is not None else self.table.occupancy
         squares = tuple(squares_from_mask(occupied ^ self.table.occupancy))
         kind = "illegal" if state is State.ILLEGAL else "disturbed"
-        events.append(FlagEvent(now, kind, description, squares))
+        events.append(FlagEvent(now, kind, description, squares, irregularity))
         self._slide = None
+        self._pending = None
         self._clear_progress()
 
-    def _loop_capture_under_way(self) -> bool:
+    def _loop_capture_under_way(self, now: float) -> bool:
         """The board looks untouched, but a capture that ends on its own start square was
         just shown landing by landing (its prisoners are still on the board): keep the
-        landings seen, they tell that capture from the same loop the other way round."""
-        placements = self._progress.placements
-        if self.state is not State.MOVING or not placements:
+        landings seen, they tell that capture from the same loop the other way round.
+        Pieces put back where they stood (an unrelated piece lifted and replaced) are not
+        landings."""
+        if self.state is not State.MOVING or not self._progress.placements:
             return False
-        shown = mask_from_squares(placements)
-        return any(shape.start_bit == shape.end_bit and not shown & ~shape.passage
+        occupied = self.table.occupancy
+        rests = mask_from_squares(self._rests(now))
+        return any(shape.start_bit == shape.end_bit and rests & shape.passage
+                   and not rests & ~shape.passage & ~occupied
                    for shape in self.table.shapes)
 
     def _clear_progress(self) -> None:
@@ -459,15 +751,6 @@ class Tracker:
         own_lifted = removed & table.own_occupancy
         if own_lifted and not own_lifted & table.starts:
             self._progress.touched_non_capturing = True
-
-    def _describe_illegal(self, removed: int, added: int) -> str:
-        variant = self.position.variant
-        start = squares_from_mask(removed)[0]
-        end = squares_from_mask(added)[0]
-        text = f"{format_square(variant, start)}-{format_square(variant, end)}"
-        if self.table.capture_required:
-            return f"illegal move {text}: a capture is required"
-        return f"illegal move {text}"
 
     def _procedure_notes(self, shape: MoveShape) -> tuple[str, ...]:
         """Irregularities of procedure (the move still counts; the log keeps them)."""
@@ -507,10 +790,7 @@ class Tracker:
             out["illegal"] = tuple(squares_from_mask(added)) or differ
             out["restore"] = differ
         elif state is State.AMBIGUOUS:
-            squares = []
-            for shape in self._ambiguous:
-                squares.extend(self._signature(shape))
-            out["ambiguous"] = tuple(sorted(set(squares)))
+            out["ambiguous"] = tuple(sorted(self._signature_squares()))
         elif state is State.GAME_OVER or table.is_game_over:
             out["game_over"] = tuple(squares_from_mask(table.occupancy))
         capture_starts = tuple(sorted(s.move.start for s in table.shapes if s.move.captures))
@@ -518,33 +798,67 @@ class Tracker:
             if self.mode is Mode.TRAINING or self._progress.touched_non_capturing:
                 out["must_capture"] = tuple(sorted(set(capture_starts)))
         if state is State.MOVING and self.mode is Mode.TRAINING:
-            self._hints(occupied, out)
+            self._hints(occupied, now, out)
         if (self._last_move and self._last_move_at is not None
                 and now - self._last_move_at < self.confirm_time and state is State.READY):
             out["last_move"] = self._last_move
         return out
 
-    def _hints(self, occupied: int, out: dict[str, tuple[int, ...]]) -> None:
-        """Training: where the lifted piece may go; for a capture, the next landing."""
+    def _hints(self, occupied: int, now: float, out: dict[str, tuple[int, ...]]) -> None:
+        """Training: where the lifted piece may go; for a capture, the next landing of the
+        path it has followed so far (through every landing it rested on), none once it
+        is down on the capture's end."""
         table = self.table
         removed = table.occupancy & ~occupied
         lifted = [shape for shape in table.shapes if removed & shape.start_bit]
         if not lifted:
             return
-        placed = [s for s in self._progress.placements if (occupied >> (s - 1)) & 1]
         if table.capture_required:
+            rests = [s for s in self._rests(now) if not table.occupancy >> (s - 1) & 1]
             steps = set()
             for shape in lifted:
-                landings = shape.landings
-                done = 0
-                while done < len(landings) and done < len(placed) and \
-                        placed[done] == landings[done]:
-                    done += 1
-                if done < len(landings):
-                    steps.add(landings[done])
-            out["path"] = tuple(sorted(steps))
+                if occupied & shape.end_bit and rests and rests[-1] == shape.move.end:
+                    continue  # down on its end: this capture is done
+                done = _followed(shape.landings, rests)
+                if done is not None and done < len(shape.landings):
+                    steps.add(shape.landings[done])
+            if steps:
+                out["path"] = tuple(sorted(steps))
         else:
             out["destination"] = tuple(sorted({shape.move.end for shape in lifted}))
+
+
+def _followed(landings: tuple[int, ...], rests: list[int]) -> int | None:
+    """How many of ``landings`` the rests have followed in order (None: they left the
+    path)."""
+    done = 0
+    for square in _dedupe_consecutive(rests):
+        if done < len(landings) and square == landings[done]:
+            done += 1
+        elif square not in landings[:done]:
+            return None
+    return done
+
+
+def _with_side(position: Position, white_to_move: bool) -> Position:
+    if position.white_to_move == white_to_move:
+        return position
+    return Position(position.variant, position.white, position.black, position.kings,
+                    white_to_move, position.columns)
+
+
+def _without(position: Position, removed: int) -> Position:
+    """``position`` with the pieces (or columns) on the squares of mask ``removed`` gone."""
+    geometry = position.variant.geometry
+    gone = 0
+    for square in squares_from_mask(removed):
+        gone |= 1 << geometry.bit_of_number[square]
+    if position.columns is not None:
+        columns = [("" if gone >> bit & 1 else column)
+                   for bit, column in enumerate(position.columns)]
+        return Position.from_columns(position.variant, columns, position.white_to_move)
+    return Position(position.variant, position.white & ~gone, position.black & ~gone,
+                    position.kings & ~gone, position.white_to_move)
 
 
 def _single(mask: int) -> bool:
