@@ -23,8 +23,9 @@ def replay_on_emulated_device(position, args):
 
     variant = position.variant.name
     switches = simulated_switches(variant, position.occupancy())
-    return EmulatedVirtualBoard(variant, switches, fault_rate=args.fault_rate,
-                                seed=args.noise or 0)
+    # faults seeded per game: every game meets its own damaged bytes
+    seed = (args.noise or 0) * 100003 + getattr(args, "game_index", 0)
+    return EmulatedVirtualBoard(variant, switches, fault_rate=args.fault_rate, seed=seed)
 
 
 REPLAY_BACKENDS = {"sim": replay_on_simulated_board, "serial-emulated": replay_on_emulated_device}
@@ -63,6 +64,13 @@ def _add_play(subparsers) -> None:
                         help="where the page is served (default 127.0.0.1:8080)")
     parser.add_argument("--data", metavar="DIR", help="where games are recorded (default "
                         "$DRAUGHTSBOARD_DATA, else the user data directory)")
+    parser.add_argument("--irregular", choices=["fmjd", "restore"],
+                        help="irregularity policy of a new game: fmjd (the opponent decides; "
+                        "international and russian default) or restore (put back; column "
+                        "games' default); a resumed game keeps its own")
+    parser.add_argument("--irregularity-leds", choices=["on", "off"], default=None,
+                        help="tournament mode: light irregularities on the board too "
+                        "(default on, or the board config's [irregularities] board_leds)")
     parser.set_defaults(handler=_run_play)
 
 
@@ -182,9 +190,15 @@ def _run_play(args) -> int:
     source, sink, hands, close = _open_play_board(
         backend, variant, args, config, squares_from_mask(opening.expected_position.occupancy()))
     try:
+        irregular = args.irregular or (config.irregular if config else None)
+        if args.irregularity_leds is not None:
+            irregular_leds = args.irregularity_leds == "on"
+        else:
+            irregular_leds = config.irregularity_leds if config else True
         session = PlaySession(variant, source, sink, recorder, mode=args.mode, tags=tags,
                               hands=hands, backend=backend, opening=opening,
-                              token=os.environ.get(ENV_TOKEN) or None)
+                              token=os.environ.get(ENV_TOKEN) or None, irregular=irregular,
+                              irregular_leds=irregular_leds)
         return serve(session, host.strip("[]"), int(port_text))
     finally:
         close()

@@ -67,6 +67,9 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "result_reason": game.result_reason,
         "draw_reason": outcome[1] if outcome and outcome[0] == variant.results[1] else None,
         "clocks": clocks_view(game, last_move_wall),
+        "irregularities": tracker.policy.name,
+        "pending_irregularity": (tracker.pending_irregularity.description
+                                 if tracker.pending_irregularity is not None else None),
         "log": list(log),
         "unacknowledged": unacknowledged,
         "error": error,

@@ -15,6 +15,7 @@ from draughtsboard.board.rules.position import Move
 from draughtsboard.board.tracker.events import (
     FlagEvent,
     GameOverEvent,
+    IrregularMoveEvent,
     MoveEvent,
     TakebackEvent,
     TrackerEvent,
@@ -48,8 +49,18 @@ def record_tracker_event(recorder: Recorder, game_id: str, event: TrackerEvent,
     if isinstance(event, MoveEvent):
         return _record_move(recorder, game_id, event, t_wall)
     if isinstance(event, TakebackEvent):
-        recorder.record_takeback(game_id, event.t, t_wall)
+        recorder.record_takeback(game_id, event.t, t_wall, irregularity=event.irregularity)
+        if event.irregularity:
+            return [LogEntry("irregularity", f"{event.notation} taken back: "
+                                             f"{event.irregularity}")]
         return [LogEntry("takeback", f"{event.notation} taken back")]
+    if isinstance(event, IrregularMoveEvent):
+        played = recorder.record_irregular_move(
+            game_id, event.path, event.removed, event.notation, event.irregularity,
+            event.comment, event.position.fen(), event.t, t_wall)
+        log.info("irregular move %d: %s (%s)", recorder.game(game_id).ply, played.text,
+                 event.comment)
+        return [LogEntry("irregularity", f"{played.text}: {event.comment}")]
     if isinstance(event, FlagEvent):
         if event.kind == "illegal":
             recorder.record_illegal(game_id, event.description, t_monotonic=event.t,

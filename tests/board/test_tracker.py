@@ -259,3 +259,17 @@ def test_quiet_move_while_a_capture_is_required_is_illegal_in_training_too():
     hand.lift("h4").place("g3")
     assert hand.tracker.state is State.READY
     assert hand.intent("must_capture") == ["d4"]
+
+
+# Every column the officer on d6 jumps keeps a piece: the capture leaves the occupancy as it
+# was, and only the landings, shown one by one, say that it was played.
+INVISIBLE_LOOP = "W:c1=Bww,f2=bw,c3=bw,e3=bw,d4=bbw,a5=b,c5=bw,e5=bw,d6=WbB,f6=ww"
+
+
+def test_a_loop_capture_that_empties_no_square_is_seen_by_its_landings():
+    hand = lasca(INVISIBLE_LOOP)
+    hand.move("d6", "b4", "d2", "f4", "d6").wait(0.2)
+    assert hand.moves() == ["d6xb4xd2xf4xd6"]
+    assert hand.flags() == []
+    hand.lift("d6").place("d6")  # lifted and put straight back: not a move
+    assert hand.moves() == ["d6xb4xd2xf4xd6"]

@@ -61,7 +61,8 @@ def format_tags(game: Game) -> list[str]:
 
 
 def _event_text(event: GameEvent) -> str:
-    labels = {"illegal": "illegal attempt", "irregularity": "irregularity"}
+    labels = {"illegal": "illegal attempt", "irregularity": "irregularity",
+              "correction": "arbiter correction"}
     label = labels.get(event.kind, event.kind)
     when = ""
     if event.t_wall is not None:

@@ -100,7 +100,7 @@ def replay_game(name: str, start: Position, moves: list[Move], open_board: OpenB
     report = GameReport(name, len(moves))
     board = open_board(start)
     try:
-        replay = _Replay(report, board, start, noise_seed, mode,
+        replay = GameReplay(report, board, start, noise_seed, mode,
                          policy or policy_for(start.variant.name))
         replay.run(moves, wait_until_ready)
     finally:
@@ -108,7 +108,7 @@ def replay_game(name: str, start: Position, moves: list[Move], open_board: OpenB
     return report
 
 
-class _Replay:
+class GameReplay:
     """One game on one board: the hand's actions scheduled, the board scanned, the
     tracker fed and ticked, its events compared with the moves played."""
 

@@ -74,21 +74,32 @@ def explain(table: MoveTable, removed: int, added: int,
         return None
     end = squares_from_mask(added)[0]
     emptied = squares_from_mask(removed)
-    start = _mover(position, emptied, removal_order)
+    start = _mover(position, emptied, end, removal_order)
     if start is None:
         return None
     others = tuple(s for s in emptied if s != start)
     piece = position.piece_at(start)
     white = piece.lower() == "w"
     kind = _kind(table, start, end, others, white)
-    separator = variant.capture_separator if others else "-"
+    captures = kind in (Irregularity.NOT_REMOVED, Irregularity.FEWER_CAPTURED,
+                        Irregularity.NOT_JUMPED)
+    separator = variant.capture_separator if captures else "-"
     notation = f"{format_square(variant, start)}{separator}{format_square(variant, end)}"
     description = f"{notation}: {kind.value}"
     if others:
         description += " (off the board: " + ", ".join(
             format_square(variant, s) for s in others) + ")"
     return IrregularAction(kind, (start, end), others, notation, description,
-                           _moved(position, start, end, others, white))
+                           moved(position, start, end, others, white))
+
+
+def jumpable(table: MoveTable, start: int, end: int) -> set[int]:
+    """Squares a piece going from ``start`` to ``end`` may have jumped: those between them
+    on a diagonal, and those any legal capture from ``start`` takes."""
+    out = set(_line(table.position, start, end))
+    for shape in table.by_start.get(start, ()):
+        out.update(shape.move.captures)
+    return out
 
 
 def takeback(before: Position, notation: str) -> IrregularAction:
@@ -97,32 +108,21 @@ def takeback(before: Position, notation: str) -> IrregularAction:
                            f"{notation} taken back: {Irregularity.TAKEBACK.value}", before)
 
 
-def left_on_board(table: MoveTable, start: int, end: int, captures: tuple[int, ...],
-                  still_on: int) -> IrregularAction:
-    """A capture made with some captured pieces (``still_on``, a mask) left on the board."""
-    position = table.position
-    variant = position.variant
-    taken = tuple(s for s in captures if not (still_on >> (s - 1)) & 1)
-    white = position.piece_at(start).lower() == "w"
-    separator = variant.capture_separator
-    notation = f"{format_square(variant, start)}{separator}{format_square(variant, end)}"
-    left = ", ".join(format_square(variant, s) for s in squares_from_mask(still_on))
-    description = f"{notation}: {Irregularity.NOT_REMOVED.value} (left on: {left})"
-    return IrregularAction(Irregularity.NOT_REMOVED, (start, end), taken, notation,
-                           description, _moved(position, start, end, taken, white))
-
-
-def _mover(position: Position, emptied: list[int], order: list[int]) -> int | None:
-    """The square the moving piece left: the one emptied square of the side to move's,
-    else the only square emptied, else the first emptied."""
+def _mover(position: Position, emptied: list[int], end: int,
+           order: list[int]) -> int | None:
+    """The square the moving piece left: the only square emptied; else the one square of
+    the side to move's emptied (preferring one on a diagonal with ``end``); else the last
+    emptied."""
     if len(emptied) == 1:
         return emptied[0]
-    own = [s for s in emptied
-           if (position.piece_at(s) or " ").lower() == ("w" if position.white_to_move else "b")]
+    side = "w" if position.white_to_move else "b"
+    own = [s for s in emptied if (position.piece_at(s) or " ").lower() == side]
+    if len(own) > 1:
+        own = [s for s in own if _line(position, s, end)] or own
     if len(own) == 1:
         return own[0]
-    first = [s for s in order if s in emptied]
-    return first[0] if first else None
+    lifted = [s for s in order if s in emptied]
+    return lifted[-1] if lifted else None
 
 
 def _kind(table: MoveTable, start: int, end: int, others: tuple[int, ...],
@@ -134,6 +134,10 @@ def _kind(table: MoveTable, start: int, end: int, others: tuple[int, ...],
         return Irregularity.OWN_REMOVED
     line = set(_line(position, start, end))
     from_start = table.by_start.get(start, ())
+    enemy = "b" if white else "w"
+    if any(shape.move.captures and shape.move.end == end
+           and set(others) < set(shape.emptied) for shape in from_start):
+        return Irregularity.NOT_REMOVED
     if others:
         if any(shape.move.captures and set(others) <= set(shape.move.captures)
                for shape in from_start) or set(others) <= line:
@@ -141,6 +145,8 @@ def _kind(table: MoveTable, start: int, end: int, others: tuple[int, ...],
         if any(shape.move.captures and shape.move.end == end for shape in from_start):
             return Irregularity.NOT_JUMPED
         return Irregularity.WITHOUT_REASON
+    if any((position.piece_at(s) or " ").lower() == enemy for s in line):
+        return Irregularity.FEWER_CAPTURED  # a capture attempted, not one the rules allow
     if table.capture_required:
         return Irregularity.CAPTURE_REQUIRED
     return Irregularity.IRREGULAR_MOVE
@@ -155,12 +161,14 @@ def _line(position: Position, start: int, end: int) -> list[int]:
     return traversed_squares(position.variant, Move((start, end)))
 
 
-def _moved(position: Position, start: int, end: int, removed: tuple[int, ...],
-           white: bool) -> Position:
+def moved(position: Position, start: int, end: int, removed: tuple[int, ...],
+          white: bool | None = None) -> Position:
     """``position`` with the piece (or column) on ``start`` moved to ``end`` (crowned on
     its far row), the pieces on ``removed`` taken off, and the other side to move."""
     variant = position.variant
     geometry = variant.geometry
+    if white is None:
+        white = (position.piece_at(start) or "w").lower() == "w"
     far_rank = geometry.size - 1 if white else 0
     crowned = geometry.coords(end)[1] == far_rank
     if position.columns is not None:

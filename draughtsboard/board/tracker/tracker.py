@@ -38,7 +38,7 @@ from .events import (
     TakebackEvent,
     TrackerEvent,
 )
-from .irregular import IrregularAction, Irregularity, explain, left_on_board, takeback
+from .irregular import IrregularAction, Irregularity, explain, jumpable, takeback
 from .move_table import MoveShape, MoveTable, MoveTableCache
 from .policy import RESTORE, IrregularityPolicy
 from .states import (
@@ -103,16 +103,19 @@ class Seen:
     removed: int = 0
     added: int = 0
     action: IrregularAction | None = None
+    alternatives: tuple[IrregularAction, ...] = ()
 
 
 @dataclass
 class _Pending:
     """An irregular move flagged under the fmjd policy: the position it made, from which
-    the opponent may play on."""
+    the opponent may play on; ``others``: other readings of the same board, each with the
+    table of the position it made."""
 
     action: IrregularAction
     table: MoveTable
     before: Position
+    others: tuple[tuple[IrregularAction, MoveTable], ...] = ()
 
 class Tracker:
     """Turns debounced occupancy snapshots into moves and LED intents (see module doc)."""
@@ -255,6 +258,11 @@ class Tracker:
                 return Seen(Observation.TAKES_BACK)
             return Seen(Observation.MATCHES if occupied == expected else Observation.OTHER)
         if occupied == expected:
+            if self.state is State.MOVING:
+                self._track_progress(occupied, now)
+                loop = self._loop_shown(now)
+                if loop is not None:
+                    return loop
             return Seen(Observation.MATCHES)
         if self.state in (State.SETUP, State.DISTURBED):
             return Seen(Observation.OTHER)
@@ -302,14 +310,24 @@ class Tracker:
         earlier = self._move_seen_with_the_next(occupied) if added else None
         if earlier is not None:
             return Seen(Observation.MOVE_THEN_MORE, shape=earlier)
+        if self.mode is not Mode.FREE:
+            # Two readings may fit the same board: one action of the mover (a piece moved,
+            # pieces taken off), or his move left unfinished and the opponent's reply
+            # begun. Both are kept; the opponent's playing on tells which it was.
+            readings = []
+            if added:
+                order = [square for square, _ in self._progress.removals]
+                direct = explain(table, removed, added, order)
+                if direct is not None:
+                    readings.append(direct)
+            unfinished = self._unfinished(occupied)
+            if unfinished is not None:
+                readings.insert(0 if not readings or readings[0].kind
+                                is Irregularity.NOT_ON_TURN else 1, unfinished)
+            if readings:
+                return Seen(Observation.WRONG_PLACEMENT, action=readings[0],
+                            alternatives=tuple(readings[1:]))
         if added:
-            if self.mode is not Mode.FREE:
-                action = self._captured_left_on(occupied)
-                if action is None:
-                    order = [square for square, _ in self._progress.removals]
-                    action = explain(table, removed, added, order)
-                if action is not None:
-                    return Seen(Observation.WRONG_PLACEMENT, action=action)
             return Seen(Observation.UNEXPLAINED, removed=removed, added=added)
         if self._progress.lifted_since is None:
             self._progress.lifted_since = now
@@ -330,6 +348,29 @@ class Tracker:
             return None  # not at rest yet, or the landings fit none: still going on
         return Seen(Observation.COMPLETES_AMBIGUOUS, candidates=tuple(candidates or completed))
 
+    def _loop_shown(self, now: float) -> Seen | None:
+        """A capture that ends where it started and empties no square (every column it
+        jumps keeps a piece) leaves the occupancy as it was: it is seen only by its
+        landings. Played when the piece has rested on each of them, in order, and rests
+        back on its start; waiting (in progress) while it may still come to rest."""
+        loops = [shape for shape in self.table.by_occupancy.get(self.table.occupancy, ())
+                 if shape.start_bit == shape.end_bit]
+        if not loops or not self._progress.placements:
+            return None
+        rests = self._rests(now)
+        if not rests or rests[-1] != loops[0].move.end:
+            return None
+        shown = [shape for shape in loops
+                 if _followed(shape.landings, [s for s in rests if s in shape.landings])
+                 == len(shape.landings)]
+        if len(shown) != 1:
+            return None
+        if self._rest_at_end(shown[0], now) < REST_TIME:
+            return Seen(Observation.IN_PROGRESS)
+        if self._table_of(shown[0].after).is_game_over:
+            return Seen(Observation.ENDS_GAME, shape=shown[0])
+        return Seen(Observation.COMPLETES_MOVE, shape=shown[0])
+
     def _rest_at_end(self, shape: MoveShape, now: float) -> float:
         """How long the piece has been down on the end square of ``shape`` (0 when it
         was never lifted and put there during this move)."""
@@ -345,38 +386,54 @@ class Tracker:
         pending = self._pending
         if pending is None:
             return Seen(Observation.OTHER)
-        shapes = pending.table.by_occupancy.get(occupied)
-        if shapes and len(shapes) == 1:
-            return Seen(Observation.PLAYED_ON, shape=shapes[0])
+        played_on = [(action, table, shape)
+                     for action, table in ((pending.action, pending.table), *pending.others)
+                     for shape in table.by_occupancy.get(occupied, ())]
+        if len(played_on) == 1:
+            action, table, shape = played_on[0]
+            if action is not pending.action:
+                self._pending = _Pending(action, table, pending.before)
+            return Seen(Observation.PLAYED_ON, shape=shape)
         corrected = self.table.by_occupancy.get(occupied)
         if corrected and len(corrected) == 1:
             shape = corrected[0]
             if self._table_of(shape.after).is_game_over:
                 return Seen(Observation.ENDS_GAME, shape=shape)
             return Seen(Observation.COMPLETES_MOVE, shape=shape)
+        if pending.action.kind is not Irregularity.TAKEBACK:
+            # The player is still finishing his irregular move (a captured piece taken
+            # off after the flag): the position the opponent would play on follows it.
+            table = self.table
+            action = explain(table, table.occupancy & ~occupied, occupied & ~table.occupancy,
+                             [square for square, _ in self._progress.removals])
+            if (action is not None and action.path == pending.action.path
+                    and set(pending.action.removed) < set(action.removed)
+                    and set(action.removed) <= jumpable(table, *action.path)):
+                self._pending = _Pending(action, self._table_of(action.after), table.position,
+                                         pending.others)
         return Seen(Observation.OTHER)
 
-    def _captured_left_on(self, occupied: int) -> IrregularAction | None:
-        """A capture whose piece came to rest on its end with captured pieces still on
-        the board, and then the opponent moved: the capture was left unfinished (fewer
-        pieces removed than captured, FMJD Annex 1, 5.4). Seen only when the last legal
-        in-between board showed the capturing piece down and the change since is the
-        start of the reply from the position that capture left."""
+    def _unfinished(self, occupied: int) -> IrregularAction | None:
+        """A move left unfinished, and the opponent playing on from it: the last legal
+        in-between board showed the moving piece down (a multiple capture stopped, or
+        captured pieces left on the board) and the change since is the reply from the
+        position that left. Seen only then: until the opponent acts, the move may still
+        be finished."""
         settled = self._progress.settled
         table = self.table
-        if settled is None or not table.capture_required:
+        if settled is None or settled == occupied:
             return None
-        for shape in table.shapes:
-            still_on = settled & mask_from_squares(shape.emptied)
-            if not still_on or settled != (shape.after_occupancy | still_on):
-                continue
-            action = left_on_board(table, shape.move.start, shape.move.end,
-                                   shape.move.captures, still_on)
-            after = self._table_of(action.after)
-            removed = after.occupancy & ~occupied
-            added = occupied & ~after.occupancy
-            if added and (after.by_occupancy.get(occupied) or after.consistent(removed, added)):
-                return action
+        removed = table.occupancy & ~settled
+        added = settled & ~table.occupancy
+        order = [square for square, _ in self._progress.removals]
+        action = explain(table, removed, added, order)
+        if action is None:
+            return None
+        after = self._table_of(action.after)
+        removed = after.occupancy & ~occupied
+        added = occupied & ~after.occupancy
+        if after.by_occupancy.get(occupied) or after.consistent(removed, added):
+            return action
         return None
 
     def _move_seen_with_the_next(self, occupied: int) -> MoveShape | None:
@@ -388,12 +445,17 @@ class Tracker:
         own squares show it done: its piece down on its end, its start and the pieces it
         took off empty."""
         found = None
+        lifted = [square for square, _ in self._progress.removals]
         for shape in self.table.shapes:
             if not occupied & shape.end_bit or occupied & (shape.may_empty & ~shape.end_bit):
                 continue
             after = self._table_of(shape.after)
             removed = after.occupancy & ~occupied
             added = occupied & ~after.occupancy
+            if shape.move.start in lifted and any(
+                    lifted.index(s) < lifted.index(shape.move.start)
+                    for s in squares_from_mask(removed) if s in lifted):
+                continue  # the "reply" began before this move: not what happened
             if after.by_occupancy.get(occupied) or after.consistent(removed, added):
                 if found is not None:
                     return None
@@ -555,7 +617,8 @@ class Tracker:
             return False
         line = 0
         for shape in self._slide_family():
-            line |= shape.passage
+            if (shape.passage & slide.passage) in (shape.passage, slide.passage):
+                line |= shape.passage
         return not added & ~line
 
     def _can_take_back(self, occupied: int) -> bool:
@@ -624,7 +687,9 @@ class Tracker:
             text = f"illegal move {action.description}"
         self._flag(State.ILLEGAL, now, text, events, irregularity=kind.name.lower())
         if self.policy.stands_when_played_on:
-            self._pending = _Pending(action, self._table_of(action.after), self.position)
+            others = tuple((other, self._table_of(other.after)) for other in seen.alternatives)
+            self._pending = _Pending(action, self._table_of(action.after), self.position,
+                                     others)
 
     def _on_played_on(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         pending = self._pending
@@ -703,7 +768,6 @@ class Tracker:
         last_move_at = self._last_move_at
         self._play(shape, now, events, replaces=replaced.notation)
         self._last_move_at = last_move_at  # the window runs from the first release
-        self._slide_lifted = True
 
     def _take_back(self, now: float, events: list[TrackerEvent]) -> None:
         before, shape = self._history.pop()

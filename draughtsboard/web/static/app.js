@@ -134,6 +134,10 @@ function draw(v) {
   flags.replaceChildren();
   for (const flag of v.flags) flags.appendChild(el("li", "flag flag-" + flag.replace(/ /g, "-"), flag));
   if (v.draw_reason) flags.appendChild(el("li", "flag flag-draw", v.draw_reason));
+  if (v.pending_irregularity) {
+    flags.appendChild(el("li", "flag flag-illegal", "irregular (" + v.irregularities
+      + "): " + v.pending_irregularity + " · put it back, or play on and it stands"));
+  }
   if (v.error) flags.appendChild(el("li", "flag flag-error", "controller stopped: " + v.error));
 
   const moves = $("moves");
@@ -241,6 +245,17 @@ function setUpForms() {
     e.preventDefault();
     arbiter("result", { result: $("result-value").value, reason: $("result-reason").value })
       .catch(() => {});
+  });
+  $("accept-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const fen = $("accept-fen").value.trim();
+    arbiter("accept-position", { white_to_move: $("accept-side").value === "white",
+      fen: fen || null }).catch(() => {});
+  });
+  $("takeback-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const ply = parseInt($("takeback-ply").value, 10);
+    if (!Number.isNaN(ply)) arbiter("take-back", { ply }).catch(() => {});
   });
   $("acknowledge").addEventListener("click", () => arbiter("acknowledge").catch(() => {}));
   $("new-game").addEventListener("click", () => {
