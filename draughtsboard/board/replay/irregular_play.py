@@ -287,8 +287,10 @@ def _make_irregular_move(position, previous, rng):
 
 
 def _make_not_on_turn(position, previous, rng):
+    # not the last move's piece straight back where it came from: that is a takeback
+    back = (previous[1].end, previous[1].start) if previous is not None else None
     options = [(s, e) for s in _side(position, not position.white_to_move)
-               for e in _neighbours(position, s) if _empty(position, e)]
+               for e in _neighbours(position, s) if _empty(position, e) and (s, e) != back]
     if not options:
         return None
     start, end = rng.choice(options)

@@ -141,6 +141,7 @@ class Tracker:
         self._chosen: MoveShape | None = None
         self._contacts: dict[int, tuple[bool, float]] = {}  # square: (closed, since)
         self._pending: _Pending | None = None
+        self._changed_since_flag = 0  # squares changed since the last flag (a mask)
         self._last_move: tuple[int, ...] = ()
         self._last_move_at: float | None = None
         self.intents: dict[str, tuple[int, ...]] = {}
@@ -302,6 +303,7 @@ class Tracker:
             return Seen(Observation.IN_PROGRESS, candidates=tuple(consistent))
         if self._slide is not None:
             # The last mover's piece is in the air or sliding: nobody else has acted yet.
+            self._progress.settled = occupied
             return Seen(Observation.IN_PROGRESS)
         if self._takeback_under_way(removed, added):
             if self._progress.lifted_since is None:
@@ -322,8 +324,7 @@ class Tracker:
                     readings.append(direct)
             unfinished = self._unfinished(occupied)
             if unfinished is not None:
-                readings.insert(0 if not readings or readings[0].kind
-                                is Irregularity.NOT_ON_TURN else 1, unfinished)
+                readings.insert(0, unfinished)
             if readings:
                 return Seen(Observation.WRONG_PLACEMENT, action=readings[0],
                             alternatives=tuple(readings[1:]))
@@ -386,16 +387,23 @@ class Tracker:
         pending = self._pending
         if pending is None:
             return Seen(Observation.OTHER)
+        # A move made after the flag puts its piece down after it: a board that shows a
+        # move whose end square has not changed since is something else half done.
+        self._changed_since_flag |= occupied ^ self._previous_occupied
+        self._previous_occupied = occupied
+        changed = self._changed_since_flag
         played_on = [(action, table, shape)
                      for action, table in ((pending.action, pending.table), *pending.others)
-                     for shape in table.by_occupancy.get(occupied, ())]
+                     for shape in table.by_occupancy.get(occupied, ())
+                     if changed & shape.end_bit]
         if len(played_on) == 1:
             action, table, shape = played_on[0]
             if action is not pending.action:
                 self._pending = _Pending(action, table, pending.before)
             return Seen(Observation.PLAYED_ON, shape=shape)
-        corrected = self.table.by_occupancy.get(occupied)
-        if corrected and len(corrected) == 1:
+        corrected = [shape for shape in self.table.by_occupancy.get(occupied, ())
+                     if changed & shape.end_bit]
+        if len(corrected) == 1:
             shape = corrected[0]
             if self._table_of(shape.after).is_game_over:
                 return Seen(Observation.ENDS_GAME, shape=shape)
@@ -685,6 +693,8 @@ class Tracker:
             text = f"illegal move {action.notation}: a capture is required"
         else:
             text = f"illegal move {action.description}"
+        for other in seen.alternatives:  # the same board read another way
+            text += f"; or {other.description}"
         self._flag(State.ILLEGAL, now, text, events, irregularity=kind.name.lower())
         if self.policy.stands_when_played_on:
             others = tuple((other, self._table_of(other.after)) for other in seen.alternatives)
@@ -788,6 +798,8 @@ class Tracker:
         self._slide = None
         self._pending = None
         self._clear_progress()
+        self._previous_occupied = occupied
+        self._changed_since_flag = 0
 
     def _loop_capture_under_way(self, now: float) -> bool:
         """The board looks untouched, but a capture that ends on its own start square was
