@@ -193,10 +193,16 @@ class _IrregularReplay(GameReplay):
         self.board_occupancy = attempt.after.occupancy()
         play_on = policy_lets_stand(tracker) and replies and rng.random() < 0.5
         if attempt.kind in SEEN_WHEN_PLAYED_ON and not play_on and replies:
-            # the opponent starts his reply, which shows the move unfinished; then stops
-            start = rng.choice(replies).start
-            self.steps([(start, False)])
-            self.board_occupancy &= ~(1 << (start - 1))
+            # the opponent starts his reply (his piece on its first landing), which shows
+            # the move unfinished; then he stops
+            first = rng.choice(replies)
+            self.steps([(first.start, False), (first.path[1], True)])
+            self.board_occupancy &= ~(1 << (first.start - 1))
+            self.board_occupancy |= 1 << (first.path[1] - 1)
+        if not play_on and not attempt.steps[-1][1]:
+            # it ended with a piece taken off: the board flags it once the piece stays
+            # off (it could have been put back); the opponent waits, then objects
+            self.scan_until(self.now + tracker.hold_timeout + 0.5)
         if play_on:
             reply = rng.choice(replies)
             self.play_move(attempt.after, reply)

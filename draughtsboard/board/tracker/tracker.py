@@ -86,7 +86,16 @@ class _MoveInProgress:
     started_at: float | None = None
     lifted_since: float | None = None  # when an unexplained lift began
     touched_non_capturing: bool = False
-    settled: int | None = None  # the last board that was a legal move in progress
+    last_filled: int = 0  # squares the last change filled
+    readings: Seen | None = None  # an irregular move seen so far only by lifts
+    settled_boards: list[int] = field(default_factory=list)  # the last legal in-between
+    # boards (a few), newest last
+
+    def settle(self, occupied: int) -> None:
+        boards = self.settled_boards
+        if not boards or boards[-1] != occupied:
+            boards.append(occupied)
+            del boards[:-4]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +183,13 @@ class Tracker:
         progress = self._progress
         if (self.state is State.MOVING and progress.lifted_since is not None
                 and now - progress.lifted_since >= self.hold_timeout):
-            self._flag(State.DISTURBED, now, "pieces lifted and kept off the board", events)
-            self.state = next_state(self.state, Observation.HELD_TOO_LONG)
+            if progress.readings is not None:  # pieces taken off, and left off
+                self._on_wrong_placement(progress.readings, now, events)
+                self.state = State.ILLEGAL
+            else:
+                self._flag(State.DISTURBED, now, "pieces lifted and kept off the board",
+                           events)
+                self.state = next_state(self.state, Observation.HELD_TOO_LONG)
         elif (self.state is State.MOVING and self._observed is not None
               and self.table.by_occupancy.get(self._observed)):
             self._step(self._observed, now, events)  # a move waiting for its piece to rest
@@ -238,6 +252,13 @@ class Tracker:
         seen = self._observe(occupied, now)
         target = next_state(self.state, seen.observation)
         self._HANDLERS[seen.observation](self, seen, now, events)
+        if target is State.ILLEGAL and self._pending is not None:
+            # the opponent may have played on already (his move's last step was the one
+            # that showed the irregular move for what it was)
+            follow = self._observe_flagged(occupied)
+            if follow.observation is Observation.PLAYED_ON:
+                self._on_played_on(follow, now, events)
+                target = State.READY
         if target is State.READY and self.table.is_game_over:
             target = State.GAME_OVER
         self.state = target
@@ -299,11 +320,11 @@ class Tracker:
         consistent = table.consistent(removed, added)
         if consistent or completed:
             self._progress.lifted_since = None
-            self._progress.settled = occupied
+            self._progress.settle(occupied)
             return Seen(Observation.IN_PROGRESS, candidates=tuple(consistent))
         if self._slide is not None:
             # The last mover's piece is in the air or sliding: nobody else has acted yet.
-            self._progress.settled = occupied
+            self._progress.settle(occupied)
             return Seen(Observation.IN_PROGRESS)
         if self._takeback_under_way(removed, added):
             if self._progress.lifted_since is None:
@@ -326,8 +347,18 @@ class Tracker:
             if unfinished is not None:
                 readings.insert(0, unfinished)
             if readings:
-                return Seen(Observation.WRONG_PLACEMENT, action=readings[0],
+                seen = Seen(Observation.WRONG_PLACEMENT, action=readings[0],
                             alternatives=tuple(readings[1:]))
+                if self._progress.last_filled:
+                    return seen
+                # Only lifted so far: a piece may yet be put back (a hand adjusting, an
+                # unrelated piece lifted). Flagged when a piece is put down, or when
+                # the lift lasts `hold_timeout`.
+                self._progress.readings = seen
+                self._progress.settle(occupied)  # the opponent may play on from it
+                if self._progress.lifted_since is None:
+                    self._progress.lifted_since = now
+                return Seen(Observation.LIFTED)
         if added:
             return Seen(Observation.UNEXPLAINED, removed=removed, added=added)
         if self._progress.lifted_since is None:
@@ -392,6 +423,25 @@ class Tracker:
         self._changed_since_flag |= occupied ^ self._previous_occupied
         self._previous_occupied = occupied
         changed = self._changed_since_flag
+        if pending.action.kind is not Irregularity.TAKEBACK:
+            # The player is still finishing his irregular move (a captured piece taken
+            # off after the flag): the position the opponent would play on follows it.
+            table = self.table
+            action = explain(table, table.occupancy & ~occupied, occupied & ~table.occupancy,
+                             [square for square, _ in self._progress.removals])
+            known = [pending.action, *(other for other, _ in pending.others)]
+            if (action is not None and action.path == pending.action.path
+                    and set(pending.action.removed) < set(action.removed)
+                    and set(action.removed) <= jumpable(table, *action.path)
+                    and action.after not in {k.after for k in known} and len(known) < 4):
+                # Or the opponent lifted a piece the mover could have taken: both kept.
+                pending.others = (*pending.others, (action, self._table_of(action.after)))
+        for action, table in pending.others:
+            if table.occupancy == occupied:  # the board settles on this reading
+                rest = tuple(o for o in pending.others if o[0] is not action)
+                pending = self._pending = _Pending(
+                    action, table, pending.before, ((pending.action, pending.table), *rest))
+                break
         played_on = [(action, table, shape)
                      for action, table in ((pending.action, pending.table), *pending.others)
                      for shape in table.by_occupancy.get(occupied, ())
@@ -408,17 +458,6 @@ class Tracker:
             if self._table_of(shape.after).is_game_over:
                 return Seen(Observation.ENDS_GAME, shape=shape)
             return Seen(Observation.COMPLETES_MOVE, shape=shape)
-        if pending.action.kind is not Irregularity.TAKEBACK:
-            # The player is still finishing his irregular move (a captured piece taken
-            # off after the flag): the position the opponent would play on follows it.
-            table = self.table
-            action = explain(table, table.occupancy & ~occupied, occupied & ~table.occupancy,
-                             [square for square, _ in self._progress.removals])
-            if (action is not None and action.path == pending.action.path
-                    and set(pending.action.removed) < set(action.removed)
-                    and set(action.removed) <= jumpable(table, *action.path)):
-                self._pending = _Pending(action, self._table_of(action.after), table.position,
-                                         pending.others)
         return Seen(Observation.OTHER)
 
     def _unfinished(self, occupied: int) -> IrregularAction | None:
@@ -427,21 +466,22 @@ class Tracker:
         captured pieces left on the board) and the change since is the reply from the
         position that left. Seen only then: until the opponent acts, the move may still
         be finished."""
-        settled = self._progress.settled
         table = self.table
-        if settled is None or settled == occupied:
-            return None
-        removed = table.occupancy & ~settled
-        added = settled & ~table.occupancy
         order = [square for square, _ in self._progress.removals]
-        action = explain(table, removed, added, order)
-        if action is None:
-            return None
-        after = self._table_of(action.after)
-        removed = after.occupancy & ~occupied
-        added = occupied & ~after.occupancy
-        if after.by_occupancy.get(occupied) or after.consistent(removed, added):
-            return action
+        # the newest legal in-between boards first: the opponent's first lift may itself
+        # have looked like part of the move (a piece it could still take)
+        for settled in reversed(self._progress.settled_boards):
+            if settled == occupied:
+                continue
+            action = explain(table, table.occupancy & ~settled, settled & ~table.occupancy,
+                             order)
+            if action is None:
+                continue
+            after = self._table_of(action.after)
+            removed = after.occupancy & ~occupied
+            added = occupied & ~after.occupancy
+            if after.by_occupancy.get(occupied) or after.consistent(removed, added):
+                return action
         return None
 
     def _move_seen_with_the_next(self, occupied: int) -> MoveShape | None:
@@ -460,10 +500,11 @@ class Tracker:
             after = self._table_of(shape.after)
             removed = after.occupancy & ~occupied
             added = occupied & ~after.occupancy
-            if shape.move.start in lifted and any(
-                    lifted.index(s) < lifted.index(shape.move.start)
-                    for s in squares_from_mask(removed) if s in lifted):
-                continue  # the "reply" began before this move: not what happened
+            done_at = max((lifted.index(s) for s in (shape.move.start, *shape.emptied)
+                           if s in lifted), default=-1)
+            if any(lifted.index(s) < done_at for s in squares_from_mask(removed)
+                   if s in lifted):
+                continue  # the "reply" began before this move was done: not what happened
             if after.by_occupancy.get(occupied) or after.consistent(removed, added):
                 if found is not None:
                     return None
@@ -487,6 +528,8 @@ class Tracker:
                     break
         for square in squares_from_mask(newly_filled):
             progress.placements.append(_Placement(square, now))
+        progress.last_filled = newly_filled
+        progress.readings = None
         seen = {square for square, _ in progress.removals}
         for square in squares_from_mask(newly_emptied & self.table.occupancy):
             if square not in seen:
@@ -700,6 +743,9 @@ class Tracker:
             others = tuple((other, self._table_of(other.after)) for other in seen.alternatives)
             self._pending = _Pending(action, self._table_of(action.after), self.position,
                                      others)
+            # what the opponent has done already, if he has begun to play on
+            for reading in (action, *seen.alternatives):
+                self._changed_since_flag |= self._observed ^ reading.after.occupancy()
 
     def _on_played_on(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         pending = self._pending
