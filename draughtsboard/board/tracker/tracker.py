@@ -86,6 +86,7 @@ class _MoveInProgress:
     started_at: float | None = None
     lifted_since: float | None = None  # when an unexplained lift began
     touched_non_capturing: bool = False
+    lifted_at: dict[int, float] = field(default_factory=dict)  # first emptied, when
     last_filled: int = 0  # squares the last change filled
     readings: Seen | None = None  # an irregular move seen so far only by lifts
     settled_boards: list[int] = field(default_factory=list)  # the last legal in-between
@@ -493,19 +494,22 @@ class Tracker:
         own squares show it done: its piece down on its end, its start and the pieces it
         took off empty."""
         found = None
-        lifted = [square for square, _ in self._progress.removals]
+        lifted_at = self._progress.lifted_at
         for shape in self.table.shapes:
             if not occupied & shape.end_bit or occupied & (shape.may_empty & ~shape.end_bit):
                 continue
             after = self._table_of(shape.after)
             removed = after.occupancy & ~occupied
             added = occupied & ~after.occupancy
-            done_at = max((lifted.index(s) for s in (shape.move.start, *shape.emptied)
-                           if s in lifted), default=-1)
-            if any(lifted.index(s) < done_at for s in squares_from_mask(removed)
-                   if s in lifted):
+            done_at = max((lifted_at[s] for s in (shape.move.start, *shape.emptied)
+                           if s in lifted_at), default=None)
+            if done_at is not None and any(lifted_at[s] < done_at
+                                           for s in squares_from_mask(removed)
+                                           if s in lifted_at):
                 continue  # the "reply" began before this move was done: not what happened
-            if after.by_occupancy.get(occupied) or after.consistent(removed, added):
+            # the next player's move begun, or any piece just lifted (a hand adjusting)
+            if after.by_occupancy.get(occupied) or after.consistent(removed, added) or \
+                    (removed and not added):
                 if found is not None:
                     return None
                 found = shape
@@ -534,6 +538,7 @@ class Tracker:
         for square in squares_from_mask(newly_emptied & self.table.occupancy):
             if square not in seen:
                 progress.removals.append((square, occupied))
+                progress.lifted_at[square] = now  # squares emptied in one snapshot: at once
         self._previous_occupied = occupied
 
     def _rests(self, now: float) -> list[int]:
