@@ -548,15 +548,16 @@ class Tracker:
                 or p.until is None]
 
     def _hand_went_elsewhere(self, shape: MoveShape, now: float) -> bool:
-        """Whether the piece rested on squares off this move's way, all of them on the way
-        of another legal move from the same start: the board then shows a shorter
-        capture half-way through a longer one (a column kept its place, a piece not yet
-        taken off), and the longer one is still being made."""
+        """Whether the piece rested on squares this move does not land on, all of them
+        landings of another legal move from the same start: the board then shows a
+        shorter (or other) capture half-way through that one (a column kept its place, a
+        piece not yet taken off), and that one is still being made. (A rest on a square
+        the move only passes over is not this move: a slide is shorter than a rest.)"""
         occupied = self.table.occupancy
         shown = mask_from_squares(self._rests(now)) & ~shape.start_bit & ~occupied
-        if not shown & ~shape.passage:
+        if not shown & ~shape.landing_mask:
             return False
-        return any(not shown & ~other.passage
+        return any(not shown & ~other.landing_mask
                    for other in self.table.by_start.get(shape.move.start, ())
                    if other is not shape)
 
