@@ -193,12 +193,12 @@ class _IrregularReplay(GameReplay):
         self.board_occupancy = attempt.after.occupancy()
         play_on = policy_lets_stand(tracker) and replies and rng.random() < 0.5
         if attempt.kind in SEEN_WHEN_PLAYED_ON and not play_on and replies:
-            # the opponent starts his reply (his piece on its first landing), which shows
-            # the move unfinished; then he stops
+            # the opponent starts his reply: he lifts his piece and holds it, which shows
+            # the move unfinished (it is flagged once the lift lasts); then he objects
             first = rng.choice(replies)
-            self.steps([(first.start, False), (first.path[1], True)])
+            self.steps([(first.start, False)])
             self.board_occupancy &= ~(1 << (first.start - 1))
-            self.board_occupancy |= 1 << (first.path[1] - 1)
+            self.scan_until(self.now + tracker.hold_timeout + 0.5)
         if not play_on and not attempt.steps[-1][1]:
             # it ended with a piece taken off: the board flags it once the piece stays
             # off (it could have been put back); the opponent waits, then objects
@@ -293,10 +293,11 @@ def _make_irregular_move(position, previous, rng):
 
 
 def _make_not_on_turn(position, previous, rng):
-    # not the last move's piece straight back where it came from: that is a takeback
-    back = (previous[1].end, previous[1].start) if previous is not None else None
-    options = [(s, e) for s in _side(position, not position.white_to_move)
-               for e in _neighbours(position, s) if _empty(position, e) and (s, e) != back]
+    # not the piece that just moved: moved back it is a takeback, moved on along its line
+    # (within the window) an amendment of that move
+    last = previous[1].end if previous is not None else None
+    options = [(s, e) for s in _side(position, not position.white_to_move) if s != last
+               for e in _neighbours(position, s) if _empty(position, e)]
     if not options:
         return None
     start, end = rng.choice(options)
@@ -376,7 +377,17 @@ def _make_fewer_captured(position, previous, rng):
     steps = [(move.start, False), (stop, True), (first, False)]
     return _Attempt("fewer_captured", tuple(steps),
                     moved(position, move.start, stop, (first,)), (move.start, stop),
-                    move.captures[1:])
+                    _capturable(position, move.start, (first,)))
+
+
+def _capturable(position, start, taken) -> tuple[int, ...]:
+    """Pieces a capture from ``start`` could still take: lifting one of them would look
+    like the capture going on."""
+    out = set()
+    for move in position.legal_moves():
+        if move.start == start:
+            out.update(move.captures)
+    return tuple(sorted(out - set(taken)))
 
 
 def _make_not_removed(position, previous, rng):
@@ -388,7 +399,7 @@ def _make_not_removed(position, previous, rng):
     steps = [(move.start, False), (move.end, True)] + [(s, False) for s in taken]
     return _Attempt("not_removed", tuple(steps),
                     moved(position, move.start, move.end, taken), (move.start, move.end),
-                    move.captures[-1:])
+                    _capturable(position, move.start, taken))
 
 
 def _make_takeback(position, previous, rng):
