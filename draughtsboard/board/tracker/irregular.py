@@ -199,3 +199,25 @@ def moved(position: Position, start: int, end: int, removed: tuple[int, ...],
     if was_king or crowned:
         kings |= end_bit
     return Position(variant, whites, blacks, kings, not white)
+
+
+def with_side(position: Position, white_to_move: bool) -> Position:
+    """``position`` with ``white_to_move`` (an arbiter names the side to move)."""
+    if position.white_to_move == white_to_move:
+        return position
+    return Position(position.variant, position.white, position.black, position.kings,
+                    white_to_move, position.columns)
+
+
+def without(position: Position, removed: int) -> Position:
+    """``position`` with the pieces (or columns) on the squares of mask ``removed`` gone."""
+    geometry = position.variant.geometry
+    gone = 0
+    for square in squares_from_mask(removed):
+        gone |= 1 << geometry.bit_of_number[square]
+    if position.columns is not None:
+        columns = [("" if gone >> bit & 1 else column)
+                   for bit, column in enumerate(position.columns)]
+        return Position.from_columns(position.variant, columns, position.white_to_move)
+    return Position(position.variant, position.white & ~gone, position.black & ~gone,
+                    position.kings & ~gone, position.white_to_move)

@@ -25,10 +25,11 @@ along its line) only within `AMEND_WINDOW`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..ports import Snapshot, mask_from_squares, squares_from_mask
 from ..rules.position import Position
+from .ambiguity import Ambiguity
 from .events import (
     FlagEvent,
     GameOverEvent,
@@ -38,9 +39,18 @@ from .events import (
     TakebackEvent,
     TrackerEvent,
 )
-from .irregular import IrregularAction, Irregularity, explain, jumpable, takeback
+from .irregular import (
+    IrregularAction,
+    Irregularity,
+    explain,
+    jumpable,
+    takeback,
+    with_side,
+    without,
+)
 from .move_table import MoveShape, MoveTable, MoveTableCache
 from .policy import RESTORE, IrregularityPolicy
+from .progress import REST_TIME, MoveInProgress, dedupe_consecutive, followed
 from .states import (
     Mode,
     Observation,
@@ -50,53 +60,15 @@ from .states import (
 
 # -- the tracker ----------------------------------------------------------------------------
 
-# A piece *rests* on a square when its switch stays closed at least this long; a hand
-# sliding a piece across squares, or brushing one, closes them for less. Only rests tell
-# capture paths apart, and only a contact of at least TOUCH_TIME (a piece put down and
-# lifted, or lifted and put back) answers a blinking ambiguity (docs/user-guide.md).
-REST_TIME = 0.1
-TOUCH_TIME = 0.15
+# REST_TIME (progress): a piece rests on a square when its switch stays closed at least
+# this long; a slide or a brush is shorter. Only rests tell capture paths apart, and only a
+# contact of TOUCH_TIME (ambiguity) answers a blinking ambiguity (docs/user-guide.md).
 # When the seen landings fit none of the moves the board shows, the tracker waits this
 # long with the piece at rest before it asks (a capture may still be going on).
 ASK_AFTER = 1.0
 # A released move may be amended (the piece slid on along its line) only if the piece is
 # lifted again within this window.
 AMEND_WINDOW = 2.0
-
-
-@dataclass
-class _Placement:
-    """A square filled during a move: when, and when it was emptied again (None: still)."""
-
-    square: int
-    at: float
-    until: float | None = None
-
-    def rested(self, now: float) -> bool:
-        end = self.until if self.until is not None else now
-        return end - self.at >= REST_TIME
-
-
-@dataclass
-class _MoveInProgress:
-    """What happened since the board last matched the position."""
-
-    placements: list[_Placement] = field(default_factory=list)  # squares filled, in order
-    removals: list[tuple[int, int]] = field(default_factory=list)  # (square, occupancy then)
-    started_at: float | None = None
-    lifted_since: float | None = None  # when an unexplained lift began
-    touched_non_capturing: bool = False
-    lifted_at: dict[int, float] = field(default_factory=dict)  # first emptied, when
-    last_filled: int = 0  # squares the last change filled
-    readings: Seen | None = None  # an irregular move seen so far only by lifts
-    settled_boards: list[int] = field(default_factory=list)  # the last legal in-between
-    # boards (a few), newest last
-
-    def settle(self, occupied: int) -> None:
-        boards = self.settled_boards
-        if not boards or boards[-1] != occupied:
-            boards.append(occupied)
-            del boards[:-4]
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,13 +115,11 @@ class Tracker:
         self._set_position(position)
         self.state = State.SETUP if check_start else State.READY
         self._observed = self.table.occupancy if not check_start else None
-        self._progress = _MoveInProgress()
+        self._progress = MoveInProgress()
         self._previous_occupied = self.table.occupancy
         self._slide: MoveShape | None = None  # last quiet move, open to amendment
         self._slide_lifted = False  # its piece was lifted again within the window
-        self._ambiguous: list[MoveShape] = []
-        self._chosen: MoveShape | None = None
-        self._contacts: dict[int, tuple[bool, float]] = {}  # square: (closed, since)
+        self._ambiguity: Ambiguity | None = None
         self._pending: _Pending | None = None
         self._changed_since_flag = 0  # squares changed since the last flag (a mask)
         self._last_move: tuple[int, ...] = ()
@@ -194,8 +164,8 @@ class Tracker:
         elif (self.state is State.MOVING and self._observed is not None
               and self.table.by_occupancy.get(self._observed)):
             self._step(self._observed, now, events)  # a move waiting for its piece to rest
-        elif self.state is State.AMBIGUOUS:
-            self._note_held_touches(now)
+        elif self.state is State.AMBIGUOUS and self._ambiguity is not None:
+            self._ambiguity.note_held(now)
         self._close_slide_window(now)
         self._emit_intents(now, events)
         return events
@@ -205,11 +175,10 @@ class Tracker:
         self._history.clear()
         self._set_position(position)
         self.state = State.SETUP if check_start else State.READY
-        self._progress = _MoveInProgress()
+        self._progress = MoveInProgress()
         self._previous_occupied = self.table.occupancy
         self._slide = None
-        self._ambiguous = []
-        self._chosen = None
+        self._ambiguity = None
         self._pending = None
         self._last_move = ()
 
@@ -223,17 +192,17 @@ class Tracker:
         occupied = self._observed if self._observed is not None else self.table.occupancy
         table = self.table
         if occupied == table.occupancy:
-            return _with_side(table.position, white_to_move)
+            return with_side(table.position, white_to_move)
         pending = self._pending
         if pending is not None and occupied == pending.table.occupancy:
-            return _with_side(pending.table.position, white_to_move)
+            return with_side(pending.table.position, white_to_move)
         removed = table.occupancy & ~occupied
         added = occupied & ~table.occupancy
         if not added:
-            return _with_side(_without(table.position, removed), white_to_move)
-        order = [square for square, _ in self._progress.removals]
+            return with_side(without(table.position, removed), white_to_move)
+        order = self._progress.removal_order()
         action = explain(table, removed, added, order)
-        return _with_side(action.after, white_to_move) if action is not None else None
+        return with_side(action.after, white_to_move) if action is not None else None
 
     def accept(self, position: Position, now: float) -> list[TrackerEvent]:
         """The arbiter accepts ``position`` as the current position (an arbiter
@@ -340,7 +309,7 @@ class Tracker:
             # begun. Both are kept; the opponent's playing on tells which it was.
             readings = []
             if added:
-                order = [square for square, _ in self._progress.removals]
+                order = self._progress.removal_order()
                 direct = explain(table, removed, added, order)
                 if direct is not None:
                     readings.append(direct)
@@ -394,7 +363,7 @@ class Tracker:
         if not rests or rests[-1] != loops[0].move.end:
             return None
         shown = [shape for shape in loops
-                 if _followed(shape.landings, [s for s in rests if s in shape.landings])
+                 if followed(shape.landings, [s for s in rests if s in shape.landings])
                  == len(shape.landings)]
         if len(shown) != 1:
             return None
@@ -405,12 +374,8 @@ class Tracker:
         return Seen(Observation.COMPLETES_MOVE, shape=shown[0])
 
     def _rest_at_end(self, shape: MoveShape, now: float) -> float:
-        """How long the piece has been down on the end square of ``shape`` (0 when it
-        was never lifted and put there during this move)."""
-        for placement in reversed(self._progress.placements):
-            if placement.square == shape.move.end and placement.until is None:
-                return now - placement.at
-        return now - (self._progress.started_at or now)
+        """How long the piece has been down on the end square of ``shape``."""
+        return self._progress.rest_at(shape.move.end, now)
 
     def _observe_flagged(self, occupied: int) -> Seen:
         """After a flag: under fmjd, the opponent playing on from the irregular position
@@ -429,7 +394,7 @@ class Tracker:
             # off after the flag): the position the opponent would play on follows it.
             table = self.table
             action = explain(table, table.occupancy & ~occupied, occupied & ~table.occupancy,
-                             [square for square, _ in self._progress.removals])
+                             self._progress.removal_order())
             known = [pending.action, *(other for other, _ in pending.others)]
             if (action is not None and action.path == pending.action.path
                     and set(pending.action.removed) < set(action.removed)
@@ -468,7 +433,7 @@ class Tracker:
         position that left. Seen only then: until the opponent acts, the move may still
         be finished."""
         table = self.table
-        order = [square for square, _ in self._progress.removals]
+        order = self._progress.removal_order()
         # the newest legal in-between boards first: the opponent's first lift may itself
         # have looked like part of the move (a piece it could still take)
         for settled in reversed(self._progress.settled_boards):
@@ -518,34 +483,11 @@ class Tracker:
     def _track_progress(self, occupied: int, now: float) -> None:
         """Remember the placements (with their times) and removals since the position
         last matched."""
-        progress = self._progress
-        if progress.started_at is None:
-            progress.started_at = now
-        previous = self._previous_occupied
-        newly_filled = occupied & ~previous
-        newly_emptied = previous & ~occupied
-        for square in squares_from_mask(newly_emptied):
-            for placement in reversed(progress.placements):
-                if placement.square == square:
-                    if placement.until is None:
-                        placement.until = now
-                    break
-        for square in squares_from_mask(newly_filled):
-            progress.placements.append(_Placement(square, now))
-        progress.last_filled = newly_filled
-        progress.readings = None
-        seen = {square for square, _ in progress.removals}
-        for square in squares_from_mask(newly_emptied & self.table.occupancy):
-            if square not in seen:
-                progress.removals.append((square, occupied))
-                progress.lifted_at[square] = now  # squares emptied in one snapshot: at once
+        self._progress.track(occupied, self._previous_occupied, self.table.occupancy, now)
         self._previous_occupied = occupied
 
     def _rests(self, now: float) -> list[int]:
-        """The squares a piece came to rest on during this move, in order (slides and
-        brushes left out), and the squares a piece is down on now."""
-        return [p.square for p in self._progress.placements if p.rested(now)
-                or p.until is None]
+        return self._progress.rests(now)
 
     def _hand_went_elsewhere(self, shape: MoveShape, now: float) -> bool:
         """Whether the piece rested on squares this move does not land on, all of them
@@ -570,7 +512,7 @@ class Tracker:
         landing_squares = set()
         for shape in candidates:
             landing_squares.update(shape.landings)
-        shown = _dedupe_consecutive([s for s in self._rests(now) if s in landing_squares])
+        shown = dedupe_consecutive([s for s in self._rests(now) if s in landing_squares])
         fitting = []
         for shape in candidates:
             order = iter(shape.landings)
@@ -580,52 +522,12 @@ class Tracker:
 
     def _observe_ambiguous(self, occupied: int, now: float) -> Observation:
         """While candidates blink, a touch on a square that only one candidate lands on
-        picks it; the move is recorded when the board is back. A touch is a contact of at
-        least `TOUCH_TIME`: a piece put down and lifted, or lifted and put back (or left
-        there that long); a brush or a slide is shorter and never counts."""
-        previous = self._previous_occupied
-        changed = occupied ^ previous
+        picks it (`Ambiguity`); the move is recorded when the board is back."""
+        changed = occupied ^ self._previous_occupied
         self._previous_occupied = occupied
-        signatures = self._signature_squares()
-        for square in squares_from_mask(changed):
-            if square not in signatures:
-                continue
-            closed = bool(occupied >> (square - 1) & 1)
-            before = self._contacts.get(square)
-            if before is not None and now - before[1] >= TOUCH_TIME:
-                self._chosen = signatures[square]
-            self._contacts[square] = (closed, now)
-        self._note_held_touches(now)
-        common = self._ambiguous[0].after_occupancy
-        if occupied == common and self._chosen is not None:
+        if self._ambiguity.observe(changed, occupied, now):
             return Observation.RESOLVES
         return Observation.OTHER
-
-    def _note_held_touches(self, now: float) -> None:
-        """A piece put down on a blinking square and left there `TOUCH_TIME` picks it."""
-        signatures = self._signature_squares()
-        common = self._ambiguous[0].after_occupancy if self._ambiguous else 0
-        for square, (closed, since) in self._contacts.items():
-            if square in signatures and now - since >= TOUCH_TIME and \
-                    closed != bool(common >> (square - 1) & 1):
-                self._chosen = signatures[square]
-
-    def _signature_squares(self) -> dict[int, MoveShape]:
-        out: dict[int, MoveShape] = {}
-        for shape in self._ambiguous:
-            for square in self._signature(shape):
-                out[square] = shape
-        return out
-
-    def _signature(self, shape: MoveShape) -> tuple[int, ...]:
-        """The landing squares that tell ``shape`` apart from the other candidates: the
-        first landing where its path leaves every other candidate's."""
-        others = [other for other in self._ambiguous if other is not shape]
-        for index, square in enumerate(shape.landings[:-1]):
-            if all(index >= len(o.landings) - 1 or o.landings[index] != square
-                   for o in others):
-                return (square,)
-        return ()
 
     def _amends(self, shape: MoveShape) -> Observation:
         if self._table_of(shape.after).is_game_over:
@@ -706,14 +608,12 @@ class Tracker:
         self._play(seen.shape, now, events)
 
     def _on_resolved(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        chosen = self._chosen
-        self._ambiguous, self._chosen = [], None
+        chosen = self._ambiguity.chosen
+        self._ambiguity = None
         self._play(chosen, now, events, extra_notes=("ambiguous capture resolved by touch",))
 
     def _on_ambiguous(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        self._ambiguous = list(seen.candidates)
-        self._chosen = None
-        self._contacts = {}
+        self._ambiguity = Ambiguity(list(seen.candidates))
         self._previous_occupied = seen.candidates[0].after_occupancy
         self.asks += 1
 
@@ -868,7 +768,7 @@ class Tracker:
                    for shape in self.table.shapes)
 
     def _clear_progress(self) -> None:
-        self._progress = _MoveInProgress()
+        self._progress = MoveInProgress()
         self._previous_occupied = self.table.occupancy
 
     def _note_touch(self) -> None:
@@ -918,7 +818,8 @@ class Tracker:
             out["illegal"] = tuple(squares_from_mask(added)) or differ
             out["restore"] = differ
         elif state is State.AMBIGUOUS:
-            out["ambiguous"] = tuple(sorted(self._signature_squares()))
+            out["ambiguous"] = tuple(sorted(self._ambiguity.squares())
+                                     if self._ambiguity is not None else ())
         elif state is State.GAME_OVER or table.is_game_over:
             out["game_over"] = tuple(squares_from_mask(table.occupancy))
         capture_starts = tuple(sorted(s.move.start for s in table.shapes if s.move.captures))
@@ -947,55 +848,10 @@ class Tracker:
             for shape in lifted:
                 if occupied & shape.end_bit and rests and rests[-1] == shape.move.end:
                     continue  # down on its end: this capture is done
-                done = _followed(shape.landings, rests)
+                done = followed(shape.landings, rests)
                 if done is not None and done < len(shape.landings):
                     steps.add(shape.landings[done])
             if steps:
                 out["path"] = tuple(sorted(steps))
         else:
             out["destination"] = tuple(sorted({shape.move.end for shape in lifted}))
-
-
-def _followed(landings: tuple[int, ...], rests: list[int]) -> int | None:
-    """How many of ``landings`` the rests have followed in order (None: they left the
-    path)."""
-    done = 0
-    for square in _dedupe_consecutive(rests):
-        if done < len(landings) and square == landings[done]:
-            done += 1
-        elif square not in landings[:done]:
-            return None
-    return done
-
-
-def _with_side(position: Position, white_to_move: bool) -> Position:
-    if position.white_to_move == white_to_move:
-        return position
-    return Position(position.variant, position.white, position.black, position.kings,
-                    white_to_move, position.columns)
-
-
-def _without(position: Position, removed: int) -> Position:
-    """``position`` with the pieces (or columns) on the squares of mask ``removed`` gone."""
-    geometry = position.variant.geometry
-    gone = 0
-    for square in squares_from_mask(removed):
-        gone |= 1 << geometry.bit_of_number[square]
-    if position.columns is not None:
-        columns = [("" if gone >> bit & 1 else column)
-                   for bit, column in enumerate(position.columns)]
-        return Position.from_columns(position.variant, columns, position.white_to_move)
-    return Position(position.variant, position.white & ~gone, position.black & ~gone,
-                    position.kings & ~gone, position.white_to_move)
-
-
-def _single(mask: int) -> bool:
-    return mask != 0 and mask & (mask - 1) == 0
-
-
-def _dedupe_consecutive(squares: list[int]) -> list[int]:
-    out: list[int] = []
-    for square in squares:
-        if not out or out[-1] != square:
-            out.append(square)
-    return out
