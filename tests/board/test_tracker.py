@@ -273,3 +273,17 @@ def test_a_loop_capture_that_empties_no_square_is_seen_by_its_landings():
     assert hand.flags() == []
     hand.lift("d6").place("d6")  # lifted and put straight back: not a move
     assert hand.moves() == ["d6xb4xd2xf4xd6"]
+
+
+# Column draughts, White to move: the man on b6 could take four columns round d6 and come
+# back to b6, emptying only f6. Lifting the black man on f6 makes the board look like that
+# capture done; but the man on b6 never left its square.
+LOOP_BY_A_LIFT = "W:a1=w,b2=w,f2=bwww,h2=bww,f4=Bwww,c5=bw,b6=wbbb,f6=b,h6=B,c7=bb,b8=b"
+
+
+def test_a_capture_back_to_its_start_is_not_made_by_lifting_another_piece():
+    variant = get_variant("column")
+    hand = TrackerHand(Tracker(parse_fen(variant, LOOP_BY_A_LIFT), check_start=False))
+    hand.lift("f6").wait(0.5).place("f6")
+    assert hand.moves() == [] and hand.flags() == []
+    assert hand.tracker.state is State.READY

@@ -39,6 +39,7 @@ from .events import (
     TakebackEvent,
     TrackerEvent,
 )
+from .intents import Situation, intents_of
 from .irregular import (
     IrregularAction,
     Irregularity,
@@ -266,8 +267,11 @@ class Tracker:
         self._track_progress(occupied, now)
         completed = table.by_occupancy.get(occupied)
         if completed:
+            lifted = self._progress.lifted_at
             completed = [shape for shape in completed
-                         if not self._hand_went_elsewhere(shape, now)]
+                         if not self._hand_went_elsewhere(shape, now)
+                         # a capture that ends where it started: its piece was lifted
+                         and (shape.start_bit != shape.end_bit or shape.move.start in lifted)]
         if completed:
             seen = self._completion(completed, occupied, now)
             if seen is not None:
@@ -805,53 +809,11 @@ class Tracker:
             events.append(LedEvent(now, "leds", dict(intents)))
 
     def _intents(self, now: float) -> dict[str, tuple[int, ...]]:
-        table = self.table
-        occupied = self._observed if self._observed is not None else table.occupancy
-        out: dict[str, tuple[int, ...]] = {}
-        differ = tuple(squares_from_mask(occupied ^ table.occupancy))
-        state = self.state
-        if state in (State.SETUP, State.DISTURBED):
-            if differ:
-                out["restore"] = differ
-        elif state is State.ILLEGAL:
-            added = occupied & ~table.occupancy
-            out["illegal"] = tuple(squares_from_mask(added)) or differ
-            out["restore"] = differ
-        elif state is State.AMBIGUOUS:
-            out["ambiguous"] = tuple(sorted(self._ambiguity.squares())
-                                     if self._ambiguity is not None else ())
-        elif state is State.GAME_OVER or table.is_game_over:
-            out["game_over"] = tuple(squares_from_mask(table.occupancy))
-        capture_starts = tuple(sorted(s.move.start for s in table.shapes if s.move.captures))
-        if state in (State.READY, State.MOVING) and table.capture_required:
-            if self.mode is Mode.TRAINING or self._progress.touched_non_capturing:
-                out["must_capture"] = tuple(sorted(set(capture_starts)))
-        if state is State.MOVING and self.mode is Mode.TRAINING:
-            self._hints(occupied, now, out)
-        if (self._last_move and self._last_move_at is not None
-                and now - self._last_move_at < self.confirm_time and state is State.READY):
-            out["last_move"] = self._last_move
-        return out
-
-    def _hints(self, occupied: int, now: float, out: dict[str, tuple[int, ...]]) -> None:
-        """Training: where the lifted piece may go; for a capture, the next landing of the
-        path it has followed so far (through every landing it rested on), none once it
-        is down on the capture's end."""
-        table = self.table
-        removed = table.occupancy & ~occupied
-        lifted = [shape for shape in table.shapes if removed & shape.start_bit]
-        if not lifted:
-            return
-        if table.capture_required:
-            rests = [s for s in self._rests(now) if not table.occupancy >> (s - 1) & 1]
-            steps = set()
-            for shape in lifted:
-                if occupied & shape.end_bit and rests and rests[-1] == shape.move.end:
-                    continue  # down on its end: this capture is done
-                done = followed(shape.landings, rests)
-                if done is not None and done < len(shape.landings):
-                    steps.add(shape.landings[done])
-            if steps:
-                out["path"] = tuple(sorted(steps))
-        else:
-            out["destination"] = tuple(sorted({shape.move.end for shape in lifted}))
+        confirming = (self._last_move and self._last_move_at is not None
+                      and now - self._last_move_at < self.confirm_time)
+        ambiguity = self._ambiguity
+        return intents_of(Situation(
+            self.state, self.mode, self.table,
+            self._observed if self._observed is not None else self.table.occupancy,
+            self._progress, tuple(sorted(ambiguity.squares())) if ambiguity else (),
+            self._last_move if confirming else ()), now)
