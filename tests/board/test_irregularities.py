@@ -294,3 +294,35 @@ def test_a_board_no_single_action_explains_cannot_be_read_without_a_fen():
     assert hand.tracker.state is State.SETUP  # lights what differs until put back
     hand.lift("e5", "f4")
     assert hand.tracker.state is State.READY
+
+
+class FrameSink:
+    square_count = 32
+
+    def __init__(self):
+        self.frames = []
+
+    def show(self, frame):
+        self.frames.append(frame)
+
+    def close(self):
+        pass
+
+
+def test_an_organiser_may_keep_irregularities_off_a_tournament_board():
+    from draughtsboard.board.ports import Snapshot
+    from draughtsboard.board.tracker import Controller
+
+    position = initial_position(get_variant("russian"))
+    for dark in (False, True):
+        tracker = Tracker(position, Mode.TOURNAMENT, check_start=False, policy=FMJD)
+        sink = FrameSink()
+        controller = Controller(None, tracker, sink, dark_irregularities=dark)
+        occupied = position.occupancy()
+        occupied &= ~(1 << (22 - 1))  # c3 lifted
+        controller.handle(Snapshot(occupied, 0.1))
+        occupied |= 1 << (15 - 1)  # ... and put on e5
+        events = controller.handle(Snapshot(occupied, 0.2))
+        assert any(e.kind == "illegal" for e in events)  # the page is told either way
+        assert tracker.intents.get("illegal") == (15,)
+        assert bool(sink.frames[-1].lit()) is not dark

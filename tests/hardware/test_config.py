@@ -165,3 +165,19 @@ def test_a_rotated_wiring_starts_at_its_corner():
     assert corner_map(geometry, "bottom-right", "ranks")[0] == (32, 31, 30, 29)
     lasca = geometry_for_variant("lasca")
     assert corner_map(lasca, "bottom-left", "files")[0] == (1, 8, 15, 22)
+
+
+def test_the_irregularity_policy_and_its_leds_are_read_and_checked():
+    from draughtsboard.hardware.config import ConfigError, builtin_config, parse_config
+
+    base = builtin_config("russian")
+    assert (base.irregular, base.irregularity_leds) == (None, True)
+    from importlib import resources
+
+    text = resources.files("draughtsboard.hardware").joinpath("configs/russian.toml").read_text()
+    config = parse_config(text + '\n[irregularities]\npolicy = "restore"\nboard_leds = false\n')
+    assert (config.irregular, config.irregularity_leds) == ("restore", False)
+    with pytest.raises(ConfigError, match="irregularities.policy: unknown policy 'lenient'"):
+        parse_config(text + '\n[irregularities]\npolicy = "lenient"\n')
+    with pytest.raises(ConfigError, match="irregularities.board_leds"):
+        parse_config(text + '\n[irregularities]\nboard_leds = "no"\n')
