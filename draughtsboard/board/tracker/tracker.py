@@ -44,12 +44,12 @@ from .irregular import (
     IrregularAction,
     Irregularity,
     explain,
-    jumpable,
     takeback,
     with_side,
     without,
 )
 from .move_table import MoveShape, MoveTable, MoveTableCache
+from .pending import PendingIrregularity
 from .policy import RESTORE, IrregularityPolicy
 from .progress import REST_TIME, MoveInProgress, dedupe_consecutive, followed
 from .states import (
@@ -89,17 +89,6 @@ class Seen:
     alternatives: tuple[IrregularAction, ...] = ()
 
 
-@dataclass
-class _Pending:
-    """An irregular move flagged under the fmjd policy: the position it made, from which
-    the opponent may play on; ``others``: other readings of the same board, each with the
-    table of the position it made."""
-
-    action: IrregularAction
-    table: MoveTable
-    before: Position
-    others: tuple[tuple[IrregularAction, MoveTable], ...] = ()
-
 class Tracker:
     """Turns debounced occupancy snapshots into moves and LED intents (see module doc)."""
 
@@ -121,8 +110,7 @@ class Tracker:
         self._slide: MoveShape | None = None  # last quiet move, open to amendment
         self._slide_lifted = False  # its piece was lifted again within the window
         self._ambiguity: Ambiguity | None = None
-        self._pending: _Pending | None = None
-        self._changed_since_flag = 0  # squares changed since the last flag (a mask)
+        self._pending: PendingIrregularity | None = None
         self._last_move: tuple[int, ...] = ()
         self._last_move_at: float | None = None
         self.intents: dict[str, tuple[int, ...]] = {}
@@ -195,8 +183,8 @@ class Tracker:
         if occupied == table.occupancy:
             return with_side(table.position, white_to_move)
         pending = self._pending
-        if pending is not None and occupied == pending.table.occupancy:
-            return with_side(pending.table.position, white_to_move)
+        if pending is not None and occupied == pending.action.after.occupancy():
+            return with_side(pending.action.after, white_to_move)
         removed = table.occupancy & ~occupied
         added = occupied & ~table.occupancy
         if not added:
@@ -388,43 +376,11 @@ class Tracker:
         pending = self._pending
         if pending is None:
             return Seen(Observation.OTHER)
-        # A move made after the flag puts its piece down after it: a board that shows a
-        # move whose end square has not changed since is something else half done.
-        self._changed_since_flag |= occupied ^ self._previous_occupied
-        self._previous_occupied = occupied
-        changed = self._changed_since_flag
-        if pending.action.kind is not Irregularity.TAKEBACK:
-            # The player is still finishing his irregular move (a captured piece taken
-            # off after the flag): the position the opponent would play on follows it.
-            table = self.table
-            action = explain(table, table.occupancy & ~occupied, occupied & ~table.occupancy,
-                             self._progress.removal_order())
-            known = [pending.action, *(other for other, _ in pending.others)]
-            if (action is not None and action.path == pending.action.path
-                    and set(pending.action.removed) < set(action.removed)
-                    and set(action.removed) <= jumpable(table, *action.path)
-                    and action.after not in {k.after for k in known} and len(known) < 4):
-                # Or the opponent lifted a piece the mover could have taken: both kept.
-                pending.others = (*pending.others, (action, self._table_of(action.after)))
-        for action, table in pending.others:
-            if table.occupancy == occupied:  # the board settles on this reading
-                rest = tuple(o for o in pending.others if o[0] is not action)
-                pending = self._pending = _Pending(
-                    action, table, pending.before, ((pending.action, pending.table), *rest))
-                break
-        played_on = [(action, table, shape)
-                     for action, table in ((pending.action, pending.table), *pending.others)
-                     for shape in table.by_occupancy.get(occupied, ())
-                     if changed & shape.end_bit]
-        if len(played_on) == 1:
-            action, table, shape = played_on[0]
-            if action is not pending.action:
-                self._pending = _Pending(action, table, pending.before)
+        shape = pending.observe(occupied, self._progress.removal_order())
+        if shape is not None:
             return Seen(Observation.PLAYED_ON, shape=shape)
-        corrected = [shape for shape in self.table.by_occupancy.get(occupied, ())
-                     if changed & shape.end_bit]
-        if len(corrected) == 1:
-            shape = corrected[0]
+        shape = pending.corrected(occupied)
+        if shape is not None:
             if self._table_of(shape.after).is_game_over:
                 return Seen(Observation.ENDS_GAME, shape=shape)
             return Seen(Observation.COMPLETES_MOVE, shape=shape)
@@ -650,12 +606,8 @@ class Tracker:
             text += f"; or {other.description}"
         self._flag(State.ILLEGAL, now, text, events, irregularity=kind.name.lower())
         if self.policy.stands_when_played_on:
-            others = tuple((other, self._table_of(other.after)) for other in seen.alternatives)
-            self._pending = _Pending(action, self._table_of(action.after), self.position,
-                                     others)
-            # what the opponent has done already, if he has begun to play on
-            for reading in (action, *seen.alternatives):
-                self._changed_since_flag |= self._observed ^ reading.after.occupancy()
+            self._pending = PendingIrregularity([action, *seen.alternatives], self.table,
+                                                self._table_of, self._observed)
 
     def _on_played_on(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         pending = self._pending
@@ -754,8 +706,6 @@ class Tracker:
         self._slide = None
         self._pending = None
         self._clear_progress()
-        self._previous_occupied = occupied
-        self._changed_since_flag = 0
 
     def _loop_capture_under_way(self, now: float) -> bool:
         """The board looks untouched, but a capture that ends on its own start square was
