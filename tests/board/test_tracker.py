@@ -287,3 +287,25 @@ def test_a_capture_back_to_its_start_is_not_made_by_lifting_another_piece():
     hand.lift("f6").wait(0.5).place("f6")
     assert hand.moves() == [] and hand.flags() == []
     assert hand.tracker.state is State.READY
+
+
+def test_a_brush_on_a_blinking_square_is_not_a_touch():
+    hand = lasca(LOOP)
+    hand.lift("d2").place("d2")
+    hand.lift("c3", "c5", "e5", "e3")
+    assert hand.tracker.state is State.AMBIGUOUS
+    hand.place("f4").lift("f4")  # closed 0.05 s: a hand passing over it
+    hand.lift("d2").place("d2")
+    assert hand.moves() == [] and hand.tracker.state is State.AMBIGUOUS
+    hand.place("f4").wait(0.2).lift("f4")  # a deliberate touch on f4
+    assert hand.moves() == ["d2xf4xd6xb4xd2"]
+
+
+def test_a_piece_slid_across_a_landing_square_has_not_landed_there():
+    hand = lasca(LOOP)
+    # slid over b4 on its way (0 s there), then shown on f4, d6, b4 and home
+    hand.lift("d2").place("b4").lift("b4")
+    hand.place("f4").wait(0.15).lift("f4").place("d6").wait(0.15).lift("d6")
+    hand.place("b4").wait(0.15).lift("b4").place("d2")
+    hand.lift("e3", "e5", "c5", "c3")
+    assert hand.moves() == ["d2xf4xd6xb4xd2"] and hand.flags() == []
