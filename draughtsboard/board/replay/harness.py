@@ -200,7 +200,7 @@ class GameReplay:
             t = max(done, self.now) + 0.05
         self.scan_until(self.now + 10 * self.period)
         if tracker.state is State.AMBIGUOUS and moves:
-            self.answer_ambiguity(moves and position, moves[-1])
+            self.answer_ambiguity(position, moves[-1])
             self.scan_until(self.now + 10 * self.period)
         self.finish(moves)
 

@@ -86,6 +86,7 @@ class _IrregularReplay(GameReplay):
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self.expecting_flag = False
+        self.board_occupancy = self.tracker.position.occupancy()  # what the hand has made
         self.flags_seen = 0
         self.takebacks_with_comment = 0
         self.log: list[tuple] = []  # what the tracker recorded, as ("move", Move) and
@@ -120,13 +121,10 @@ class _IrregularReplay(GameReplay):
 
     def restore(self, target: int) -> None:
         """Put the board back to the occupancy ``target``: pieces off first, then on."""
-        shown = self.tracker_board()
+        shown = self.board_occupancy
         off = [(s, False) for s in _squares(shown & ~target)]
         on = [(s, True) for s in _squares(target & ~shown)]
         self.steps(off + on)
-
-    def tracker_board(self) -> int:
-        return self.board_occupancy
 
     def play_move(self, position: Position, move: Move) -> None:
         actions, done = self.hand.play(position, move, self.now + 0.2)
