@@ -62,6 +62,9 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "intents": {k: list(v) for k, v in tracker.intents.items()},
         "flags": flags,
         "moves": [played.text for played in game.moves],
+        # plies (0-based) of irregular moves that stood (FMJD Annex 1, 5.4): mark them
+        "irregular_moves": [ply for ply, played in enumerate(game.moves)
+                            if played.irregularity],
         "tags": dict(game.tags),
         "result": game.result_text() if game.result is not None else None,
         "result_reason": game.result_reason,

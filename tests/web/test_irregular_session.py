@@ -38,6 +38,7 @@ def test_an_irregular_move_the_opponent_plays_on_from_stands_with_its_comment(se
     v = hands_until(session, [("lift", D6), ("place", F4), ("lift", E5)],
                     lambda v: len(v["moves"]) == 2, "the irregular move and the reply")
     assert v["moves"] == ["c3-e5", "d6:f4"] and v["state"] == "ready"
+    assert v["irregular_moves"] == [0]
     pdn = session.export_pdn()
     assert "1. c3-e5 {irregular (FMJD Annex 1, 5.4): a piece moved irregularly; " \
            "allowed to stand}" in pdn.replace("\n", " ")
