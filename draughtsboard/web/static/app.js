@@ -142,10 +142,13 @@ function draw(v) {
 
   const moves = $("moves");
   moves.replaceChildren();
+  const irregular = new Set(v.irregular_moves || []);
+  const moveSpan = (i) => el("span", irregular.has(i) ? "move irregular" : "move",
+    v.moves[i] + (irregular.has(i) ? " (irregular)" : ""));
   for (let i = 0; i < v.moves.length; i += 2) {
     const li = el("li");
-    li.appendChild(el("span", "move", v.moves[i]));
-    if (i + 1 < v.moves.length) li.appendChild(el("span", "move", v.moves[i + 1]));
+    li.appendChild(moveSpan(i));
+    if (i + 1 < v.moves.length) li.appendChild(moveSpan(i + 1));
     moves.appendChild(li);
   }
   moves.scrollTop = moves.scrollHeight;
