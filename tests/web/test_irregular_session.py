@@ -81,3 +81,28 @@ def test_a_position_the_switches_cannot_tell_needs_a_fen(session):
     v = wait_until(lambda: (v := view(session)) and v["state"] == "setup" and v)
     assert v["intents"]["restore"] == [12]
     hands_until(session, [("lift", 12)], lambda v: v["state"] == "ready")
+
+
+def test_a_resumed_game_keeps_its_policy(tmp_path):
+    from draughtsboard.board.rules import initial_position
+    from draughtsboard.board.rules.variants import get_variant
+    from draughtsboard.hardware.backends import open_simulated_board
+    from draughtsboard.play import PlaySession
+
+    variant = get_variant("russian")
+    occupied = [n for n in variant.geometry.numbers
+                if initial_position(variant).occupancy() >> (n - 1) & 1]
+    policies = []
+    for irregular in ("restore", None):  # a new game under restore; resumed without a word
+        board = open_simulated_board("russian", occupied=occupied, real_time=True)
+        recorder = Recorder(tmp_path / "data")
+        session = PlaySession("russian", board, board, recorder, hands=board.simulation,
+                              irregular=irregular, backend="sim")
+        session.start()
+        try:
+            policies.append(session.tracker.policy.name)
+        finally:
+            session.stop()
+            board.close()
+            recorder.close()
+    assert policies == ["restore", "restore"]
