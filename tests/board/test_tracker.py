@@ -309,3 +309,32 @@ def test_a_piece_slid_across_a_landing_square_has_not_landed_there():
     hand.place("b4").wait(0.15).lift("b4").place("d2")
     hand.lift("e3", "e5", "c5", "c3")
     assert hand.moves() == ["d2xf4xd6xb4xd2"] and hand.flags() == []
+
+
+# Column draughts, White to move: f6 may take g5 and land on h4, or go round by d4, b6 and
+# d8 and come to h4 as well; every column jumped keeps a piece, so both leave one board.
+STRAIGHT_OR_ROUND = "W:d2=bww,c5=bw,e5=Bbbbww,g5=bwwww,f6=ww,c7=bbbw,g7=b,b8=b"
+
+
+def column(fen):
+    variant = get_variant("column")
+    return TrackerHand(Tracker(parse_fen(variant, fen), check_start=False))
+
+
+def test_a_capture_straight_to_its_end_is_told_by_a_touch_on_its_start():
+    hand = column(STRAIGHT_OR_ROUND)
+    hand.lift("f6").place("h4").wait(0.3)  # straight there: no landing shown
+    assert hand.tracker.state is State.AMBIGUOUS
+    assert hand.intent("ambiguous") == ["d4", "f6"]  # the round way's landing, the start
+    hand.lift("h4").place("f6").wait(0.3).lift("f6").place("h4")  # a touch on f6
+    assert hand.moves() == ["f6xh4"]
+
+
+def test_the_piece_left_back_on_its_start_is_no_move():
+    hand = column(STRAIGHT_OR_ROUND)
+    hand.lift("f6").place("h4").wait(0.3)
+    hand.lift("h4").place("f6").wait(1.5)  # put back and left there
+    assert hand.tracker.state is State.READY and hand.moves() == []
+    hand.lift("f6").place("h4").wait(0.3).lift("h4").place("d4").wait(0.3).lift("d4")
+    hand.place("h4")  # ... the round way, its first landing touched
+    assert hand.moves() == ["f6xd4xb6xd8xh4"]

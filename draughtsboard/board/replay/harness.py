@@ -172,7 +172,8 @@ class GameReplay:
         player would; none of them (the hand cannot tell): leave it."""
         tracker = self.tracker
         blinking = tracker.intents.get("ambiguous", ())
-        square = next((s for s in move.path[1:-1] if s in blinking), None)
+        # a landing of its own; or, for a capture that went straight to its end, its start
+        square = next((s for s in (*move.path[1:-1], move.start) if s in blinking), None)
         self.report.asks += 1
         if square is None:
             self.report.notes.append(f"ambiguity at ply {len(self.progress) + 1} "

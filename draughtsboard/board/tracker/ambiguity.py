@@ -13,6 +13,9 @@ from ..ports import squares_from_mask
 from .move_table import MoveShape
 
 TOUCH_TIME = 0.15
+# A piece put back on the start of a capture that went straight to its end is a touch if
+# it leaves again within this time; left there, the board is back as it was (no move).
+START_TOUCH_LIMIT = 1.0
 
 
 class Ambiguity:
@@ -25,14 +28,25 @@ class Ambiguity:
         self.common = candidates[0].after_occupancy if candidates else 0
 
     def signature(self, shape: MoveShape) -> tuple[int, ...]:
-        """The landing squares that tell ``shape`` apart from the other candidates: the
-        first landing where its path leaves every other candidate's."""
+        """The squares that tell ``shape`` apart from the other candidates: the first
+        landing where its path leaves every other candidate's. A capture that went
+        straight to its end, with no landing of its own, is told by its start square (the
+        piece put back there for a moment), when it is the only such candidate."""
         others = [other for other in self.candidates if other is not shape]
         for index, square in enumerate(shape.landings[:-1]):
             if all(index >= len(o.landings) - 1 or o.landings[index] != square
                    for o in others):
                 return (square,)
+        if shape.move.start != shape.move.end and all(
+                self._landing_signature(other) for other in others):
+            return (shape.move.start,)
         return ()
+
+    def _landing_signature(self, shape: MoveShape) -> bool:
+        others = [other for other in self.candidates if other is not shape]
+        return any(all(index >= len(o.landings) - 1 or o.landings[index] != square
+                       for o in others)
+                   for index, square in enumerate(shape.landings[:-1]))
 
     def squares(self) -> dict[int, MoveShape]:
         """The blinking squares, each with the candidate it picks."""
@@ -65,3 +79,20 @@ class Ambiguity:
             if square in signatures and now - since >= TOUCH_TIME and \
                     closed != bool(self.common >> (square - 1) & 1):
                 self.chosen = signatures[square]
+
+    @property
+    def start_square(self) -> int | None:
+        """The start square, when it is blinking (a capture that went straight to its
+        end is told by it)."""
+        for shape in self.candidates:
+            if self.signature(shape) == (shape.move.start,):
+                return shape.move.start
+        return None
+
+    def held_on_start(self, now: float) -> float:
+        """How long a piece has been down on the blinking start square (0: it is not)."""
+        start = self.start_square
+        contact = self._contacts.get(start) if start is not None else None
+        if contact is None or not contact[0]:
+            return 0.0
+        return now - contact[1]

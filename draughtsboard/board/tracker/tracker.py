@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..ports import Snapshot, mask_from_squares, squares_from_mask
 from ..rules.position import Position
-from .ambiguity import Ambiguity
+from .ambiguity import START_TOUCH_LIMIT, Ambiguity
 from .events import (
     FlagEvent,
     GameOverEvent,
@@ -155,6 +155,8 @@ class Tracker:
             self._step(self._observed, now, events)  # a move waiting for its piece to rest
         elif self.state is State.AMBIGUOUS and self._ambiguity is not None:
             self._ambiguity.note_held(now)
+            if self._observed == self.table.occupancy:
+                self._step(self._observed, now, events)  # back as it was, or a touch
         self._close_slide_window(now)
         self._emit_intents(now, events)
         return events
@@ -239,6 +241,14 @@ class Tracker:
                 return Seen(Observation.TAKES_BACK)
             return Seen(Observation.MATCHES if occupied == expected else Observation.OTHER)
         if occupied == expected:
+            ambiguity = self._ambiguity
+            if (self.state is State.AMBIGUOUS and ambiguity is not None
+                    and ambiguity.start_square is not None):
+                # the piece back on its start: a touch if it leaves again soon, else the
+                # board is back as it was
+                observation = self._observe_ambiguous(occupied, now)
+                if ambiguity.held_on_start(now) < START_TOUCH_LIMIT:
+                    return Seen(observation)
             if self.state is State.MOVING:
                 self._track_progress(occupied, now)
                 loop = self._loop_shown(now)
@@ -292,7 +302,9 @@ class Tracker:
             if self._progress.lifted_since is None:
                 self._progress.lifted_since = now
             return Seen(Observation.IN_PROGRESS)
-        earlier = self._move_seen_with_the_next(occupied) if added else None
+        # (nothing put down where the position had no piece: only two complete moves,
+        # the reply taking the piece the first put down, can show that)
+        earlier = self._move_seen_with_the_next(occupied, complete_only=not added)
         if earlier is not None:
             return Seen(Observation.MOVE_THEN_MORE, shape=earlier)
         if self.mode is not Mode.FREE:
@@ -410,7 +422,8 @@ class Tracker:
                 return action
         return None
 
-    def _move_seen_with_the_next(self, occupied: int) -> MoveShape | None:
+    def _move_seen_with_the_next(self, occupied: int, *,
+                                 complete_only: bool = False) -> MoveShape | None:
         """The one legal move after which this board is the next move in progress or done.
 
         Fast play (or a snapshot lost on a serial line) can hide the moment a move was
@@ -420,10 +433,20 @@ class Tracker:
         took off empty."""
         found = None
         lifted_at = self._progress.lifted_at
+        placed = {placement.square for placement in self._progress.placements}
         for shape in self.table.shapes:
-            if not occupied & shape.end_bit or occupied & (shape.may_empty & ~shape.end_bit):
-                continue
             after = self._table_of(shape.after)
+            # this move's own squares show it done, its piece down on its end; or its
+            # piece was seen put down there and the reply, complete, took it (the board
+            # is exactly the two moves)
+            took_it = (shape.move.end in placed and any(
+                shape.move.end in reply.move.captures
+                for reply in after.by_occupancy.get(occupied, ())))
+            if complete_only and not took_it:
+                continue
+            if not took_it and (not occupied & shape.end_bit
+                                 or occupied & (shape.may_empty & ~shape.end_bit)):
+                continue
             removed = after.occupancy & ~occupied
             added = occupied & ~after.occupancy
             done_at = max((lifted_at[s] for s in (shape.move.start, *shape.emptied)
@@ -578,6 +601,7 @@ class Tracker:
         self.asks += 1
 
     def _on_move_then_more(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._pending = None
         note = ("move seen complete only with the next one begun",)
         self._play(seen.shape, now, events, extra_notes=note)
         self._slide = None
@@ -633,6 +657,7 @@ class Tracker:
 
     def _on_matches(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         self._pending = None
+        self._ambiguity = None
         if not self._loop_capture_under_way(now):
             self._clear_progress()
 
