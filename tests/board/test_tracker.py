@@ -79,7 +79,7 @@ def test_capture_shown_square_by_square_completes_when_the_last_captured_piece_i
 def test_captured_pieces_removed_before_the_capturing_piece_lands_is_noted():
     hand = russian()
     play_text(hand, OPENING)
-    hand.lift("d4", "c5").place("b6")
+    hand.lift("d4", "c5").place("b6").wait(0.2)  # the piece comes to rest on b6
     last = [e for e in hand.events if e.kind == "move"][-1]
     assert last.notation == "d4:b6"
     assert "captured pieces removed before the capturing piece was put down" in last.notes
@@ -338,3 +338,18 @@ def test_the_piece_left_back_on_its_start_is_no_move():
     hand.lift("f6").place("h4").wait(0.3).lift("h4").place("d4").wait(0.3).lift("d4")
     hand.place("h4")  # ... the round way, its first landing touched
     assert hand.moves() == ["f6xd4xb6xd8xh4"]
+
+
+# Column draughts, White to move: b2 takes on d4, and may stop there, or go on round by b6,
+# d8 and f6 and come back to d4, one way or the other; every column keeps a piece.
+ROUND_THROUGH_THE_END = ("W:a1=w,b2=w,h2=w,c3=bww,e3=w,b4=b,h4=wb,c5=bww,e5=bw,h6=wb,a7=b,"
+                         "c7=bb,e7=bbb,g7=w")
+
+
+def test_a_landing_that_is_also_an_end_does_not_stop_a_capture_shown_on():
+    hand = column(ROUND_THROUGH_THE_END)
+    hand.move("b2", "d4", "b6", "d8", "f6", "d4", rest=0.3)
+    assert hand.flags() == [] and hand.tracker.state is not State.AMBIGUOUS
+    hand.wait(1.5)
+    assert hand.moves() == ["b2xd4xb6xd8xf6xd4"]
+

@@ -60,8 +60,9 @@ class MoveInProgress:
                     break
         for square in squares_from_mask(newly_filled):
             self.placements.append(Placement(square, now))
-        self.last_filled = newly_filled
-        self.readings = None
+        if newly_filled or newly_emptied:  # (time passing alone changes neither)
+            self.last_filled = newly_filled
+            self.readings = None
         seen = {square for square, _ in self.removals}
         for square in squares_from_mask(newly_emptied & position_occupancy):
             if square not in seen:

@@ -64,8 +64,9 @@ from .states import (
 # REST_TIME (progress): a piece rests on a square when its switch stays closed at least
 # this long; a slide or a brush is shorter. Only rests tell capture paths apart, and only a
 # contact of TOUCH_TIME (ambiguity) answers a blinking ambiguity (docs/user-guide.md).
-# When the seen landings fit none of the moves the board shows, the tracker waits this
-# long with the piece at rest before it asks (a capture may still be going on).
+# When the end a piece rests on is also a landing of a longer way (or the seen landings fit
+# no move yet), the tracker waits this long with the piece at rest before it asks: the
+# capture may still be going on.
 ASK_AFTER = 1.0
 # A released move may be amended (the piece slid on along its line) only if the piece is
 # lifted again within this window.
@@ -346,12 +347,18 @@ class Tracker:
         candidates = self._order_consistent(completed, now)
         if len(candidates) == 1:
             shape = candidates[0]
+            if (shape.move.captures and self._progress.last_filled & shape.end_bit
+                    and self._rest_at_end(shape, now) < REST_TIME):
+                return None  # a capture that the piece's arrival completes is done when
+                # the piece rests there, not when it slides over it
             if self._table_of(shape.after).is_game_over:
                 return Seen(Observation.ENDS_GAME, shape=shape)
             return Seen(Observation.COMPLETES_MOVE, shape=shape)
-        rest = self._rest_at_end(completed[0], now)
-        if rest < REST_TIME or (not candidates and rest < ASK_AFTER):
-            return None  # not at rest yet, or the landings fit none: still going on
+        end = completed[0].move.end
+        goes_on = not candidates or any(end in shape.landings[:-1] for shape in completed)
+        if self._rest_at_end(completed[0], now) < (ASK_AFTER if goes_on else REST_TIME):
+            return None  # not at rest yet; or the piece may go on (the end is a landing
+            # of a longer way, or the landings seen fit none yet)
         return Seen(Observation.COMPLETES_AMBIGUOUS, candidates=tuple(candidates or completed))
 
     def _loop_shown(self, now: float) -> Seen | None:
@@ -507,9 +514,17 @@ class Tracker:
         """While candidates blink, a touch on a square that only one candidate lands on
         picks it (`Ambiguity`); the move is recorded when the board is back."""
         changed = occupied ^ self._previous_occupied
+        self._progress.track(occupied, self._previous_occupied, self.table.occupancy, now)
         self._previous_occupied = occupied
-        if self._ambiguity.observe(changed, occupied, now):
+        ambiguity = self._ambiguity
+        if ambiguity.observe(changed, occupied, now):
             return Observation.RESOLVES
+        if occupied == ambiguity.common:
+            # the capture shown on after the blinking began: its landings may decide
+            fitting = self._order_consistent(ambiguity.candidates, now)
+            if len(fitting) == 1:
+                ambiguity.chosen = fitting[0]
+                return Observation.RESOLVES
         return Observation.OTHER
 
     def _amends(self, shape: MoveShape) -> Observation:
