@@ -353,3 +353,16 @@ def test_a_landing_that_is_also_an_end_does_not_stop_a_capture_shown_on():
     hand.wait(1.5)
     assert hand.moves() == ["b2xd4xb6xd8xf6xd4"]
 
+
+
+# Column draughts, Black to move: the king on e1 may go round by c3, f6 and d8 to a5, or
+# the other way round to c3; both leave one board when it is on c3 (every column keeps a
+# piece). Put down on c3 first, it is going round, not stopping.
+KING_EITHER_WAY = "B:a1=Wbbbbbbb,e1=Bw,d2=wwwb,d4=Www,b6=wwwBb,e7=Wb"
+
+
+def test_a_first_landing_that_ends_another_way_is_not_taken_for_its_end():
+    hand = column(KING_EITHER_WAY)
+    hand.move("e1", "c3", "f6", "d8", "a5", rest=0.3)
+    hand.wait(1.5)
+    assert hand.moves() == ["e1xc3xf6xd8xa5"] and hand.flags() == []

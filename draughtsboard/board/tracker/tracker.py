@@ -347,10 +347,18 @@ class Tracker:
         candidates = self._order_consistent(completed, now)
         if len(candidates) == 1:
             shape = candidates[0]
-            if (shape.move.captures and self._progress.last_filled & shape.end_bit
-                    and self._rest_at_end(shape, now) < REST_TIME):
-                return None  # a capture that the piece's arrival completes is done when
-                # the piece rests there, not when it slides over it
+            if shape.move.captures and self._progress.last_filled & shape.end_bit:
+                # a capture that the piece's arrival completes is done when the piece
+                # rests there, not when it slides over it; and if another way goes on
+                # from the landings seen so far, when it has rested long enough not to
+                occupancy, start = self.table.occupancy, shape.move.start
+                seen = tuple(dedupe_consecutive([
+                    s for s in self._rests(now) if s == start or not occupancy >> (s - 1) & 1]))
+                longer = any(len(other.landings) > len(seen)
+                             and other.landings[:len(seen)] == seen
+                             for other in self.table.by_start.get(start, ()))
+                if self._rest_at_end(shape, now) < (ASK_AFTER if longer else REST_TIME):
+                    return None
             if self._table_of(shape.after).is_game_over:
                 return Seen(Observation.ENDS_GAME, shape=shape)
             return Seen(Observation.COMPLETES_MOVE, shape=shape)
