@@ -345,6 +345,10 @@ class Tracker:
         """The board shows the position after one or more legal moves: which one, once
         the seen landings decide; None while the capture may still be going on."""
         candidates = self._order_consistent(completed, now)
+        if (len(candidates) == 1 and self._other_fully_shown(candidates[0], now)
+                and self._rest_at_end(candidates[0], now) < ASK_AFTER):
+            return None  # another capture was shown landing by landing: the board is on
+            # its way to it (its prisoners still being taken off), for a while
         if len(candidates) == 1:
             shape = candidates[0]
             if shape.move.captures and self._progress.last_filled & shape.end_bit:
@@ -368,6 +372,22 @@ class Tracker:
             return None  # not at rest yet; or the piece may go on (the end is a landing
             # of a longer way, or the landings seen fit none yet)
         return Seen(Observation.COMPLETES_AMBIGUOUS, candidates=tuple(candidates or completed))
+
+    def _other_fully_shown(self, shape: MoveShape, now: float) -> bool:
+        """Whether another capture from the same start, and not ``shape``, had every
+        landing shown in order."""
+        if not shape.move.captures:
+            return False
+        occupancy, start = self.table.occupancy, shape.move.start
+        seen = [s for s in self._rests(now) if s == start or not occupancy >> (s - 1) & 1]
+
+        def shown(other: MoveShape) -> bool:
+            return followed(other.landings, [s for s in seen if s in other.landings]) == \
+                len(other.landings)
+
+        return not shown(shape) and any(
+            other is not shape and other.move.captures and shown(other)
+            for other in self.table.by_start.get(start, ()))
 
     def _loop_shown(self, now: float) -> Seen | None:
         """A capture that ends where it started and empties no square (every column it
