@@ -31,8 +31,9 @@ def replay_on_emulated_device(position, args):
 
     variant = position.variant.name
     switches = simulated_switches(variant, position.occupancy())
-    return EmulatedVirtualBoard(variant, switches, fault_rate=args.fault_rate,
-                                seed=args.noise or 0)
+    # faults seeded per game: every game meets its own damaged bytes
+    seed = (args.noise or 0) * 100003 + getattr(args, "game_index", 0)
+    return EmulatedVirtualBoard(variant, switches, fault_rate=args.fault_rate, seed=seed)
 
 
 REPLAY_BACKENDS = {"sim": replay_on_simulated_board, "serial-emulated": replay_on_emulated_device}
@@ -74,6 +75,13 @@ def _add_play(subparsers) -> None:
     parser.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
                         help="where the page is served (default 127.0.0.1:8080)")
     add_data_option(parser)
+    parser.add_argument("--irregular", choices=["fmjd", "restore"],
+                        help="irregularity policy of a new game: fmjd (the opponent decides; "
+                        "international and russian default) or restore (put back; column "
+                        "games' default); a resumed game keeps its own")
+    parser.add_argument("--irregularity-leds", choices=["on", "off"], default=None,
+                        help="tournament mode: light irregularities on the board too "
+                        "(default on, or the board config's [irregularities] board_leds)")
     parser.add_argument("--allow-remote-hands", action="store_true",
                         help="let other machines move the simulated board's pieces (sim and "
                         "serial-emulated only; by default only this machine can)")
@@ -386,9 +394,15 @@ def _run_play(args) -> int:
             sock.close()
             raise
         try:
+            irregular = args.irregular or (config.irregular if config else None)
+            if args.irregularity_leds is not None:
+                irregular_leds = args.irregularity_leds == "on"
+            else:
+                irregular_leds = config.irregularity_leds if config else True
             session = PlaySession(variant, source, sink, recorder, mode=args.mode, tags=tags,
                                   hands=hands, backend=backend, opening=opening, token=token,
-                                  link_problem=getattr(source, "problem", None))
+                                  link_problem=getattr(source, "problem", None),
+                                  irregular=irregular, irregular_leds=irregular_leds)
             link = _hall_link(args, session, source, log)
             if link is not None:
                 link.start()

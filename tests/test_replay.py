@@ -66,3 +66,29 @@ def test_replay_command_reports_a_file_it_cannot_read(capsys, tmp_path):
     assert "rejected:" in out
     assert json.loads(out.strip().splitlines()[-1])["rejected"] == 1
     assert status == 0
+
+
+def test_replay_summary_counts_stalls_and_asks(capsys):
+    main(["replay", "--random", "2", "--seed", "3", "--variant", "lasca", "--noise", "4",
+          "--summary-json"])
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["stalls"] == 0 and "asks" in summary and "asks_per_1000_plies" in summary
+
+
+def test_replay_with_irregular_moves_injected(capsys):
+    status = main(["replay", "--random", "3", "--seed", "12", "--variant", "russian",
+                   "--irregular-rate", "0.2", "--summary-json"])
+    out = capsys.readouterr().out.strip().splitlines()
+    summary = json.loads(out[-1])
+    irregular = summary["irregularities"]
+    assert status == 0, out
+    assert irregular["injected"] > 3 and irregular["flagged"] == irregular["injected"]
+    assert irregular["stood"] + irregular["restored"] == irregular["injected"]
+    assert irregular["stood_with_comment"] == irregular["stood"]
+    assert (summary["mismatches"], summary["stalls"], summary["false_alarms"]) == (0, 0, 0)
+
+
+def test_irregular_moves_are_injected_only_in_random_games(capsys, tmp_path):
+    status = main(["replay", str(DATA / "international-wk2003.pdn"), "--irregular-rate",
+                   "0.1"])
+    assert status == 2

@@ -21,15 +21,20 @@ from draughtsboard.board.replay import (
     random_game,
     replay_game,
 )
+from draughtsboard.board.replay.irregular_play import IrregularStats, play_irregular_game
 from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.position import Position
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import Mode
+from draughtsboard.board.tracker.policy import POLICIES, policy_for
 
 from .rules import add_variant_argument
 
 BoardFactory = Callable[[Position, argparse.Namespace], VirtualBoard]
+# Virtual seconds the hand waits, at most, for the tracker to see the start position (a
+# board behind a serial link shows it only once the link is up).
+WAIT_FOR_THE_BOARD = 10.0
 
 
 def add_parsers(subparsers, backends: dict[str, BoardFactory]) -> None:
@@ -46,6 +51,12 @@ def add_parsers(subparsers, backends: dict[str, BoardFactory]) -> None:
     replay.add_argument("--backend", default="sim", choices=sorted(backends))
     replay.add_argument("--fault-rate", type=float, default=0.0,
                         help="serial-emulated backend: byte fault rate")
+    replay.add_argument("--irregular", choices=sorted(POLICIES),
+                        help="irregularity policy (default: the variant's)")
+    replay.add_argument("--irregular-rate", type=float, default=0.0, metavar="R",
+                        help="random games: before each ply, with probability R, the player "
+                        "makes an irregular move and the opponent demands a restore or "
+                        "plays on")
     replay.add_argument("--summary-json", action="store_true",
                         help="end with one JSON line of totals")
     replay.set_defaults(handler=lambda args: run_replay(args, backends))
@@ -96,9 +107,25 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         print(f"rejected: {reason}", file=out)
     factory = backends[args.backend]
     reports: list[GameReport] = []
-    for name, start, moves in games:
-        report = replay_game(name, start, moves, lambda position: factory(position, args),
-                             noise_seed=args.noise, mode=Mode(args.mode))
+    irregular = IrregularStats()
+    if args.irregular_rate and (args.files or not 0 < args.irregular_rate <= 1):
+        print("draughtsboard replay: --irregular-rate (0-1] plays random games only "
+              "(give --random N, no files)", file=sys.stderr)
+        return 2
+    for index, (name, start, moves) in enumerate(games, 1):
+        game_args = argparse.Namespace(**vars(args), game_index=index)
+        policy = policy_for(start.variant.name, args.irregular)
+        if args.irregular_rate:
+            report, stats = play_irregular_game(
+                name, start, lambda position, a=game_args: factory(position, a),
+                seed=args.seed * 100003 + index, rate=args.irregular_rate, policy=policy,
+                noise_seed=args.noise, mode=Mode(args.mode))
+            irregular.merge(stats)
+        else:
+            report = replay_game(name, start, moves,
+                                 lambda position, a=game_args: factory(position, a),
+                                 noise_seed=args.noise, mode=Mode(args.mode), policy=policy,
+                                 wait_until_ready=WAIT_FOR_THE_BOARD)
         reports.append(report)
         print(report.line(), file=out, flush=True)
     timings = [t for report in reports for t in report.timings]
@@ -109,6 +136,8 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         "recorded": sum(r.recorded for r in reports),
         "mismatches": sum(r.mismatches for r in reports),
         "false_alarms": sum(r.false_alarms for r in reports),
+        "stalls": sum(r.stalls for r in reports),
+        "asks": sum(r.asks for r in reports),
         "rejected": len(rejected),
         "snapshots": len(timings),
         "p50_ms": round(percentile(timings, 0.5) * 1000, 4),
@@ -117,10 +146,27 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         "noise": {name: sum(getattr(r.noise, name) for r in reports)
                   for name in NoiseStats.__dataclass_fields__},
     }
+    for report in reports:
+        if report.stalls:
+            print(f"stall: {report.name} stopped recording at ply {report.stalled_at}",
+                  file=out)
+    if args.irregular_rate:
+        summary["irregularities"] = {
+            "injected": sum(irregular.injected.values()),
+            "by_kind": dict(sorted(irregular.injected.items())),
+            "flagged": irregular.flagged, "unflagged": len(irregular.unflagged),
+            "stood": irregular.stood, "stood_with_comment": irregular.stood_with_comment,
+            "restored": irregular.restored,
+        }
+        for line in irregular.unflagged[:20]:
+            print(f"not flagged: {line}", file=out)
+    summary["asks_per_1000_plies"] = round(1000 * summary["asks"] / max(1, summary["plies"]), 3)
     if args.summary_json:
         print(json.dumps(summary), file=out)
     else:
         print(f"{summary['games']} games, {summary['plies']} plies, "
-              f"{summary['mismatches']} mismatches, {summary['false_alarms']} false alarms",
-              file=out)
-    return 0 if not summary["mismatches"] and not summary["false_alarms"] else 1
+              f"{summary['mismatches']} mismatches, {summary['false_alarms']} false alarms, "
+              f"{summary['stalls']} stalls, {summary['asks']} asks", file=out)
+    failed = summary["mismatches"] or summary["false_alarms"] or summary["stalls"] or \
+        (args.irregular_rate and irregular.unflagged)
+    return 1 if failed else 0

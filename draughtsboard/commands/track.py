@@ -19,8 +19,10 @@ from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import (
     INTENTS,
+    POLICIES,
     FlagEvent,
     GameOverEvent,
+    IrregularMoveEvent,
     LedEvent,
     Mode,
     MoveEvent,
@@ -28,6 +30,7 @@ from draughtsboard.board.tracker import (
     Tracker,
     TrackerEvent,
     format_transition_table,
+    policy_for,
 )
 
 from .rules import add_variant_argument, load_position
@@ -39,6 +42,8 @@ def add_parsers(subparsers) -> None:
     add_variant_argument(track)
     track.add_argument("--fen", help="start position (default: the initial position)")
     track.add_argument("--mode", default="tournament", choices=[m.value for m in Mode])
+    track.add_argument("--irregular", choices=sorted(POLICIES),
+                       help="irregularity policy (default: the variant's)")
     track.add_argument("--no-start-check", action="store_true",
                        help="take the first snapshot as play, not as the set-up check")
     track.add_argument("--print-table", action="store_true",
@@ -59,10 +64,20 @@ def event_json(event: TrackerEvent) -> dict:
         return {"t": t, "event": "leds",
                 "intents": {name: list(event.intents.get(name, ())) for name in INTENTS}}
     if isinstance(event, TakebackEvent):
-        return {"t": t, "event": "takeback", "move": event.notation}
+        out = {"t": t, "event": "takeback", "move": event.notation}
+        if event.irregularity:
+            out["irregularity"] = event.irregularity
+        return out
+    if isinstance(event, IrregularMoveEvent):
+        return {"t": t, "event": "irregular_move", "move": event.notation,
+                "path": list(event.path), "removed": list(event.removed),
+                "irregularity": event.irregularity, "comment": event.comment}
     if isinstance(event, FlagEvent):
-        return {"t": t, "event": event.kind, "description": event.description,
-                "squares": list(event.squares)}
+        out = {"t": t, "event": event.kind, "description": event.description,
+               "squares": list(event.squares)}
+        if event.irregularity:
+            out["irregularity"] = event.irregularity
+        return out
     if isinstance(event, GameOverEvent):
         return {"t": t, "event": "game_over",
                 "winner": "black" if event.loser_is_white else "white"}
@@ -110,7 +125,8 @@ def run_track(args: argparse.Namespace, stdin: TextIO | None = None,
     except DraughtsError as error:
         print(f"draughtsboard track: {error}", file=sys.stderr)
         return 2
-    tracker = Tracker(position, Mode(args.mode), check_start=not args.no_start_check)
+    tracker = Tracker(position, Mode(args.mode), check_start=not args.no_start_check,
+                      policy=policy_for(variant.name, args.irregular))
     square_count = variant.geometry.square_count
     last_t = None
     for number, line in enumerate(stdin, 1):

@@ -21,6 +21,7 @@ BCM_PINS = range(0, 28)
 LED_DRIVERS = ("gpio-matrix", "none", "shift-register")
 SHIFT_INTERFACES = ("bitbang", "spi")
 POLARITIES = ("active-low", "active-high")
+IRREGULARITY_POLICIES = ("fmjd", "restore")  # draughtsboard.board.tracker.policy
 
 
 class ConfigError(ValueError):
@@ -73,6 +74,10 @@ class BoardConfig:
     buzzer: int | None = None
     buttons: tuple[tuple[str, int], ...] = ()
     source: str = "config"
+    # [irregularities]: the policy (fmjd or restore; None: the variant's) and whether a
+    # flagged irregularity lights the board in tournament mode (the organiser's choice)
+    irregular: str | None = None
+    irregularity_leds: bool = True
 
     @property
     def square_count(self) -> int:
@@ -278,10 +283,18 @@ def config_from_dict(data: dict[str, Any], source: str = "config") -> BoardConfi
             pin = reader.pin(buttons_table, "buttons", name)
             if pin is not None:
                 buttons.append((name, pin))
+    irregular, irregularity_leds = None, True
+    irregular_table = reader.section("irregularities", required=False)
+    if irregular_table is not None:
+        irregular = reader.choice(irregular_table, "irregularities", "policy",
+                                  IRREGULARITY_POLICIES, None, "policy")
+        irregularity_leds = reader.get(irregular_table, "irregularities", "board_leds", bool,
+                                       True)
     if reader.problems:
         raise ConfigError(reader.problems, source)
     assert variant is not None and geometry is not None and matrix is not None
-    return BoardConfig(variant, geometry.size, matrix, leds, buzzer, tuple(buttons), source)
+    return BoardConfig(variant, geometry.size, matrix, leds, buzzer, tuple(buttons), source,
+                       irregular, True if irregularity_leds is None else irregularity_leds)
 
 
 def _leds(reader: _Reader, table: dict, geometry, default_origin: str) -> LedConfig:

@@ -181,14 +181,21 @@ HEADLINES = {
 
 
 def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]],
-             occupied: int, *, result: str | None = None,
-             result_reason: str = "") -> Guidance:
+             occupied: int, *, result: str | None = None, result_reason: str = "",
+             irregularity: str | None = None) -> Guidance:
     """The headline and the flags for a tracker in ``state`` (its `State` value)
     expecting ``position`` with these LED ``intents``, while the switches show
-    ``occupied`` (see the module doc)."""
+    ``occupied`` (see the module doc). ``irregularity``: the irregular move the opponent
+    may let stand (the fmjd policy), which changes what the players are told: putting
+    the position back is then one choice, playing on the other."""
     side = _side(position)
     flags: list[Flag] = []
-    if state == "illegal":
+    if state == "illegal" and irregularity:
+        flags.append(Flag("illegal", "Irregular move", (
+            irregularity,
+            "The opponent decides (FMJD Annex 1, 5.4): play on and it stands, or have it "
+            "put back:", *restore_steps(position, occupied))))
+    elif state == "illegal":
         flags.append(Flag("illegal", "Illegal move", restore_steps(position, occupied)))
     elif state in ("setup", "disturbed"):
         title = "Set up the position" if state == "setup" else "Position disturbed"
@@ -214,6 +221,8 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
             + _alternatives(position, sorted(intents["destination"])),)))
     if result is not None:
         headline = f"Game over: {result}" + (f" ({result_reason})" if result_reason else "")
+    elif state == "illegal" and irregularity:
+        headline = "Irregular move: the opponent decides"
     elif state in HEADLINES:
         headline = HEADLINES[state]
     elif state == "moving":

@@ -32,13 +32,16 @@ from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.ports import LedFrame, LedPattern, LedSink, SensorSource
 from draughtsboard.board.rules import DraughtsError, get_variant, initial_position, parse_fen
 from draughtsboard.board.tracker import (
+    POLICY_TAG,
     Controller,
+    IrregularityPolicy,
     Mode,
     MoveEvent,
     State,
     TakebackEvent,
     Tracker,
     TrackerEvent,
+    policy_for,
     render,
 )
 from draughtsboard.recording import DamagedGame, JournalDamagedError, Recorder
@@ -124,6 +127,7 @@ class PlaySession:
                  backend: str = "sim", token: str | Callable[[], str] | None = None,
                  resume: bool = True, opening: Opening | None = None,
                  link_problem: Callable[[], str | None] | None = None,
+                 irregular: str | None = None, irregular_leds: bool = True,
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, poll: float = 0.05) -> None:
         self.opening = opening
@@ -135,6 +139,8 @@ class PlaySession:
         self.requested_mode = Mode(mode) if mode is not None else None
         self.mode = self.requested_mode or Mode.TOURNAMENT
         self.initial_tags = dict(tags or {})
+        self.irregular = irregular  # the irregularity policy asked for (None: the variant's)
+        self.irregular_leds = irregular_leds
         self.hands = hands
         self.backend = backend
         # a string, or a function giving the current token (the data directory's file,
@@ -237,15 +243,34 @@ class PlaySession:
             if opening.closes is not None:
                 self._close_replaced(opening)
             self.game_id = self.recorder.start_game(
-                self.variant, self.initial_tags, opening.start_fen, self.mode.value,
-                t_monotonic=self.clock(), t_wall=self.wall())
+                self.variant, self._tags_of_new_game(self.initial_tags), opening.start_fen,
+                self.mode.value, t_monotonic=self.clock(), t_wall=self.wall())
             log.info("new %s game %s (%s mode)", self.variant.name, self.game_id,
                      self.mode.value)
         position = opening.expected_position
-        self.tracker = Tracker(position, self.mode, check_start=True)
-        self.controller = Controller(self.source, self.tracker, self.leds,
-                                     record=self._record_safely)
+        policy = self._policy()
+        self.tracker = Tracker(position, self.mode, check_start=True, policy=policy)
+        self.controller = Controller(
+            self.source, self.tracker, self.leds, record=self._record_safely,
+            dark_irregularities=not policy.board_leds and self.mode is Mode.TOURNAMENT)
+        log.info("irregularities: %s", policy.name)
         self.moves_recorded = self._game().ply
+
+    def _tags_of_new_game(self, tags: dict[str, str]) -> dict[str, str]:
+        """The tags of a new game, with the irregularity policy it is played under."""
+        name = policy_for(self.variant.name, self.irregular).name
+        return {**tags, POLICY_TAG: name}
+
+    def _policy(self) -> IrregularityPolicy:
+        """The game's irregularity policy: its journal's tag, else the one asked for, else
+        the variant's default."""
+        name = self._game().tags.get(POLICY_TAG) or self.irregular
+        try:
+            return policy_for(self.variant.name, name, board_leds=self.irregular_leds)
+        except ValueError:
+            log.warning("unknown irregularity policy %r in the game's tags: the variant's "
+                        "default", name)
+            return policy_for(self.variant.name, None, board_leds=self.irregular_leds)
 
     def _refuse_changes_on_resume(self, game: Game) -> None:
         """Options a resumed game does not take (`continuity.resume_refusals`): each is
@@ -509,8 +534,8 @@ class PlaySession:
                                             "abandoned: the arbiter started a new game",
                                             self.clock(), self.wall())
             self.game_id = self.recorder.start_game(
-                self.variant, merged, fen, self.mode.value, t_monotonic=self.clock(),
-                t_wall=self.wall())
+                self.variant, self._tags_of_new_game(merged), fen, self.mode.value,
+                t_monotonic=self.clock(), t_wall=self.wall())
             self.tracker.reset(position, check_start=True)
             self.moves_recorded = 0
             self.game_clock.reset()
@@ -661,6 +686,63 @@ class PlaySession:
             if count:
                 self._note_log("acknowledged", f"the arbiter acknowledged {count} flag(s)")
             return count
+
+        return self.call(action)
+
+    def accept_position(self, white_to_move: bool, fen: str | None = None) -> str:
+        """The arbiter accepts the position on the board (or the one ``fen`` gives) as the
+        current position, with ``white_to_move``: an arbiter correction in the record;
+        play goes on from it. Its FEN."""
+        given = None
+        if fen:
+            try:
+                given = parse_fen(self.variant, fen)
+            except DraughtsError as error:
+                raise ArbiterError(str(error)) from None
+
+        def action() -> str:
+            if self._game().result is not None:
+                raise ArbiterError("the game is finished: start a new game")
+            position = given
+            if position is None:
+                position = self.tracker.board_position(bool(white_to_move))
+                if position is None:
+                    raise ArbiterError("the switches alone cannot tell this position (a "
+                                       "piece appeared where none was): give it as FEN")
+            elif position.white_to_move != bool(white_to_move):
+                raise ArbiterError("the FEN and the side to move disagree")
+            side = "White" if position.white_to_move else "Black"
+            text = f"position accepted by the arbiter, {side} to move: {position.fen()}"
+            self.recorder.record_correction(self.game_id, position.fen(), text, self.clock(),
+                                            self.wall())
+            self.controller.accept(position, self.clock())
+            self._note_log("correction", text)
+            log.info("arbiter: %s", text)
+            return position.fen()
+
+        return self.call(action)
+
+    def take_back_to(self, ply: int) -> str:
+        """The arbiter takes the game back to ``ply`` (0: the start); the board lights
+        what differs until it shows that position. The position's FEN."""
+        if isinstance(ply, bool) or not isinstance(ply, int):
+            raise ArbiterError(f"ply: expected a whole number, got {ply!r}")
+
+        def action() -> str:
+            game = self._game()
+            if game.result is not None:
+                raise ArbiterError("the game is finished: start a new game")
+            if not 0 <= ply <= game.ply:
+                raise ArbiterError(f"no ply {ply}: the game is at ply {game.ply}")
+            text = f"taken back by the arbiter to ply {ply} (from ply {game.ply})"
+            self.recorder.record_takeback_to(self.game_id, ply, text, self.clock(),
+                                             self.wall())
+            position = self._game().position
+            self.controller.accept(position, self.clock())
+            self.moves_recorded = ply
+            self._note_log("takeback", text)
+            log.info("arbiter: %s", text)
+            return position.fen()
 
         return self.call(action)
 

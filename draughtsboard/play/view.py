@@ -61,7 +61,9 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         flags.append(f"board link: {link_problem}")
     words = guidance(position, tracker.state.value, tracker.intents, occupied,
                      result=game.result_text() if game.result is not None else None,
-                     result_reason=game.result_reason)
+                     result_reason=game.result_reason,
+                     irregularity=(tracker.pending_irregularity.description
+                                   if tracker.pending_irregularity is not None else None))
     draw_reasons = [plain_reason(r) for r in game.draw_reasons()] if game.result is None else []
     last = game.moves[-1] if game.moves else None
     return {
@@ -90,6 +92,9 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "last_move": None if last is None else {
             "text": last.text, "path": list(last.move.path),
             "captures": list(last.move.captures)},
+        # plies (0-based) of irregular moves that stood (FMJD Annex 1, 5.4): mark them
+        "irregular_moves": [ply for ply, played in enumerate(game.moves)
+                            if played.irregularity],
         "tags": ordered_tags(game.tags),
         "result": game.result_text() if game.result is not None else None,
         "result_reason": game.result_reason,
@@ -99,6 +104,9 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         if draw_reasons else None,
         "results": [*variant.results, "0-0"],
         "clocks": clocks,
+        "irregularities": tracker.policy.name,
+        "pending_irregularity": (tracker.pending_irregularity.description
+                                 if tracker.pending_irregularity is not None else None),
         "notices": list(notices),
         "log": list(log),
         "unacknowledged": unacknowledged,

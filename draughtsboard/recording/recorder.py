@@ -28,6 +28,7 @@ from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import Game, normalise_result
 from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.position import Move
 from draughtsboard.board.rules.variants import Variant, get_variant
 
@@ -131,6 +132,24 @@ def _apply(game: Game, record: dict) -> None:
         game.undo()
         game.add_event(record.get("kind", "takeback"), record.get("text", "move taken back"),
                        *times)
+    elif kind == "irregular_move":
+        if record.get("ply") != game.ply:
+            raise JournalError(f"irregular move record {record.get('seq')} is for ply "
+                               f"{record.get('ply')}, the game is at ply {game.ply}")
+        game.play_irregular(Move(tuple(record["path"]), tuple(record["captures"])),
+                            parse_fen(game.variant, record["fen"]), record["text"],
+                            record.get("irregularity", ""), record.get("comment", ""),
+                            *times)
+    elif kind == "correction":
+        game.correct(parse_fen(game.variant, record["fen"]), record.get("text", ""), *times)
+    elif kind == "takeback_to":
+        target = int(record["ply"])
+        if not 0 <= target <= game.ply:
+            raise JournalError(f"take-back record {record.get('seq')} is to ply "
+                               f"{target}, the game is at ply {game.ply}")
+        while game.ply > target:
+            game.undo()
+        game.add_event("takeback", record.get("text", ""), *times)
     elif kind in EVENT_RECORDS:
         if kind == "note" and isinstance(record.get("tags"), dict):
             game.set_tags({str(k): str(v) for k, v in record["tags"].items()})
@@ -374,7 +393,8 @@ class Recorder:
         return dict(game.tags)
 
     def record_takeback(self, game_id: str, t_monotonic: float | None = None,
-                        t_wall: float | None = None, *, amended_by: str | None = None) -> None:
+                        t_wall: float | None = None, *, amended_by: str | None = None,
+                        irregularity: str = "") -> None:
         """The last move is taken back (training mode), or, with ``amended_by``, replaced:
         its piece slid on along its line before anyone else moved, and the move that
         follows this record is the one played."""
@@ -387,6 +407,8 @@ class Recorder:
             text = f"{last} amended to {amended_by}: the piece slid on before it was let go"
         else:
             kind, text = "takeback", f"{last} taken back"
+            if irregularity:
+                text += f": {irregularity}"
         journal.append({"type": "takeback", "kind": kind, "ply": game.ply - 1, "text": text,
                         "t_mono": t_monotonic, "t_wall": t_wall})
         game.undo()
@@ -445,6 +467,61 @@ class Recorder:
         game.set_result("*")
         game.add_event("result-withdrawn", text, t_monotonic, t_wall)
         self._finished.pop(game_id, None)
+        self._changed(game_id)
+
+    def record_irregular_move(self, game_id: str, path: tuple[int, ...],
+                              removed: tuple[int, ...], text: str, irregularity: str,
+                              comment: str, after_fen: str, t_monotonic: float | None = None,
+                              t_wall: float | None = None):
+        """An irregular move the opponent let stand (FMJD Annex 1, 5.4): recorded as
+        played, with the position it made (``after_fen``) and its comment; returns the
+        `PlayedMove` once it is on disk."""
+        journal, game = self._journal(game_id)
+        after = parse_fen(game.variant, after_fen)
+        played = game.play_irregular(Move(tuple(path), tuple(removed)), after, text,
+                                     irregularity, comment, t_monotonic, t_wall)
+        try:
+            journal.append({
+                "type": "irregular_move", "ply": game.ply - 1, "path": list(path),
+                "captures": list(removed), "text": text, "irregularity": irregularity,
+                "comment": comment, "fen": after_fen, "t_mono": t_monotonic,
+                "t_wall": t_wall,
+            })
+        except BaseException:
+            game.undo()
+            raise
+        finally:
+            self._changed(game_id)
+        return played
+
+    def record_correction(self, game_id: str, fen: str, text: str,
+                          t_monotonic: float | None = None,
+                          t_wall: float | None = None) -> None:
+        """An arbiter correction: play goes on from the position ``fen`` (checked first)."""
+        journal, game = self._journal(game_id)
+        position = parse_fen(game.variant, fen)
+        if game.result is not None:
+            raise GameFinishedError(f"game {game_id} is finished ({game.result})")
+        journal.append({"type": "correction", "ply": game.ply, "fen": fen, "text": text,
+                        "t_mono": t_monotonic, "t_wall": t_wall})
+        game.correct(position, text, t_monotonic, t_wall)
+        self._changed(game_id)
+
+    def record_takeback_to(self, game_id: str, ply: int, text: str,
+                           t_monotonic: float | None = None,
+                           t_wall: float | None = None) -> None:
+        """The arbiter takes the game back to ``ply`` (0: the start)."""
+        journal, game = self._journal(game_id)
+        if game.result is not None:
+            raise GameFinishedError(f"game {game_id} is finished ({game.result})")
+        if not 0 <= ply <= game.ply:
+            raise DraughtsError(f"no ply {ply} to take back to (the game is at ply "
+                                f"{game.ply})")
+        journal.append({"type": "takeback_to", "ply": ply, "text": text,
+                        "t_mono": t_monotonic, "t_wall": t_wall})
+        while game.ply > ply:
+            game.undo()
+        game.add_event("takeback", text, t_monotonic, t_wall)
         self._changed(game_id)
 
     def record_result(self, game_id: str, result: str, reason: str = "",

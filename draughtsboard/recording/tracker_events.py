@@ -25,6 +25,7 @@ from draughtsboard.board.rules.position import Move
 from draughtsboard.board.tracker.events import (
     FlagEvent,
     GameOverEvent,
+    IrregularMoveEvent,
     MoveEvent,
     TakebackEvent,
     TrackerEvent,
@@ -87,9 +88,24 @@ def event_steps(recorder: Recorder, game_id: str, event: TrackerEvent, t_wall: f
         def takeback() -> list[LogEntry]:
             if finished():
                 return []
-            recorder.record_takeback(game_id, event.t, t_wall)
+            recorder.record_takeback(game_id, event.t, t_wall,
+                                     irregularity=event.irregularity)
+            if event.irregularity:
+                return [LogEntry("irregularity", f"{event.notation} taken back: "
+                                                 f"{event.irregularity}")]
             return [LogEntry("takeback", f"{event.notation} taken back")]
         return [takeback]
+    if isinstance(event, IrregularMoveEvent):
+        def irregular_move() -> list[LogEntry]:
+            if finished():
+                return []
+            played = recorder.record_irregular_move(
+                game_id, event.path, event.removed, event.notation, event.irregularity,
+                event.comment, event.position.fen(), event.t, t_wall)
+            log.info("irregular move %d: %s (%s)", recorder.game(game_id).ply, played.text,
+                     event.comment)
+            return [LogEntry("irregularity", f"{played.text}: {event.comment}")]
+        return [irregular_move]
     if isinstance(event, FlagEvent):
         def flag() -> list[LogEntry]:
             if finished():

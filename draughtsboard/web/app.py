@@ -396,6 +396,26 @@ def acknowledge(session, data: dict) -> Any:
     return session.acknowledge()
 
 
+def accept_position(session, data: dict) -> Any:
+    """``POST /api/arbiter/accept-position``: ``{"white_to_move": true, "fen": "..."}``
+    (``fen`` optional: without it, the position the board shows)."""
+    white = data.get("white_to_move")
+    if not isinstance(white, bool):
+        raise ValueError("white_to_move: expected true or false")
+    fen = data.get("fen") or None
+    if fen is not None and not isinstance(fen, str):
+        raise ValueError("fen: expected a string")
+    return session.accept_position(white, fen)
+
+
+def take_back(session, data: dict) -> Any:
+    """``POST /api/arbiter/take-back``: ``{"ply": 12}`` (0: the start)."""
+    ply = data.get("ply")
+    if isinstance(ply, bool) or not isinstance(ply, int):
+        raise ValueError("ply: expected a whole number")
+    return session.take_back_to(ply)
+
+
 def check_token(session, data: dict) -> Any:
     """``POST /api/arbiter/check``: whether the token is accepted."""
     return "token accepted"
@@ -416,6 +436,8 @@ ROUTES = [
     Route("/api/arbiter/clock", arbiter(clock), methods=["POST"]),
     Route("/api/arbiter/acknowledge", arbiter(acknowledge), methods=["POST"]),
     Route("/api/arbiter/repair", arbiter(repair), methods=["POST"]),
+    Route("/api/arbiter/accept-position", arbiter(accept_position), methods=["POST"]),
+    Route("/api/arbiter/take-back", arbiter(take_back), methods=["POST"]),
 ]
 
 

@@ -35,12 +35,14 @@ class TrackerHand:
             self._feed()
         return self
 
-    def move(self, start, *landings):
-        """Lift ``start`` and put the piece down on each landing square in turn."""
+    def move(self, start, *landings, rest=0.15):
+        """Lift ``start`` and put the piece down on each landing square in turn, resting
+        ``rest`` seconds on each before it is lifted again (a slide rests 0)."""
         self.lift(start)
         for index, square in enumerate(landings):
             self.place(square)
             if index < len(landings) - 1:
+                self.now += rest
                 self.lift(square)
         return self
 

@@ -79,7 +79,7 @@ def test_capture_shown_square_by_square_completes_when_the_last_captured_piece_i
 def test_captured_pieces_removed_before_the_capturing_piece_lands_is_noted():
     hand = russian()
     play_text(hand, OPENING)
-    hand.lift("d4", "c5").place("b6")
+    hand.lift("d4", "c5").place("b6").wait(0.2)  # the piece comes to rest on b6
     last = [e for e in hand.events if e.kind == "move"][-1]
     assert last.notation == "d4:b6"
     assert "captured pieces removed before the capturing piece was put down" in last.notes
@@ -93,7 +93,7 @@ def test_illegal_move_flags_the_square_and_lights_the_restore_until_put_back():
     assert hand.intent("illegal") == ["e5"]
     assert hand.intent("restore") == ["c3", "e5"]
     flag = hand.flags("illegal")[0]
-    assert flag.description == "illegal move c3-e5"
+    assert flag.description == "illegal move c3-e5: a piece moved irregularly"
     hand.lift("e5").place("c3")
     assert hand.tracker.state is State.READY
     assert hand.tracker.intents == {}
@@ -229,7 +229,7 @@ def test_ambiguous_lasca_capture_is_never_guessed_and_a_touch_resolves_it():
     assert hand.moves() == []
     assert hand.tracker.state is State.AMBIGUOUS
     assert hand.intent("ambiguous") == ["b4", "f4"]
-    hand.lift("d2").place("b4")  # touch: the column shown on b4, the first landing
+    hand.lift("d2").place("b4").wait(0.2)  # touch: the column shown on b4, the first landing
     assert hand.moves() == []
     hand.lift("b4").place("d2")
     assert hand.moves() == ["d2xb4xd6xf4xd2"]
@@ -259,3 +259,110 @@ def test_quiet_move_while_a_capture_is_required_is_illegal_in_training_too():
     hand.lift("h4").place("g3")
     assert hand.tracker.state is State.READY
     assert hand.intent("must_capture") == ["d4"]
+
+
+# Every column the officer on d6 jumps keeps a piece: the capture leaves the occupancy as it
+# was, and only the landings, shown one by one, say that it was played.
+INVISIBLE_LOOP = "W:c1=Bww,f2=bw,c3=bw,e3=bw,d4=bbw,a5=b,c5=bw,e5=bw,d6=WbB,f6=ww"
+
+
+def test_a_loop_capture_that_empties_no_square_is_seen_by_its_landings():
+    hand = lasca(INVISIBLE_LOOP)
+    hand.move("d6", "b4", "d2", "f4", "d6").wait(0.2)
+    assert hand.moves() == ["d6xb4xd2xf4xd6"]
+    assert hand.flags() == []
+    hand.lift("d6").place("d6")  # lifted and put straight back: not a move
+    assert hand.moves() == ["d6xb4xd2xf4xd6"]
+
+
+# Column draughts, White to move: the man on b6 could take four columns round d6 and come
+# back to b6, emptying only f6. Lifting the black man on f6 makes the board look like that
+# capture done; but the man on b6 never left its square.
+LOOP_BY_A_LIFT = "W:a1=w,b2=w,f2=bwww,h2=bww,f4=Bwww,c5=bw,b6=wbbb,f6=b,h6=B,c7=bb,b8=b"
+
+
+def test_a_capture_back_to_its_start_is_not_made_by_lifting_another_piece():
+    variant = get_variant("column")
+    hand = TrackerHand(Tracker(parse_fen(variant, LOOP_BY_A_LIFT), check_start=False))
+    hand.lift("f6").wait(0.5).place("f6")
+    assert hand.moves() == [] and hand.flags() == []
+    assert hand.tracker.state is State.READY
+
+
+def test_a_brush_on_a_blinking_square_is_not_a_touch():
+    hand = lasca(LOOP)
+    hand.lift("d2").place("d2")
+    hand.lift("c3", "c5", "e5", "e3")
+    assert hand.tracker.state is State.AMBIGUOUS
+    hand.place("f4").lift("f4")  # closed 0.05 s: a hand passing over it
+    hand.lift("d2").place("d2")
+    assert hand.moves() == [] and hand.tracker.state is State.AMBIGUOUS
+    hand.place("f4").wait(0.2).lift("f4")  # a deliberate touch on f4
+    assert hand.moves() == ["d2xf4xd6xb4xd2"]
+
+
+def test_a_piece_slid_across_a_landing_square_has_not_landed_there():
+    hand = lasca(LOOP)
+    # slid over b4 on its way (0 s there), then shown on f4, d6, b4 and home
+    hand.lift("d2").place("b4").lift("b4")
+    hand.place("f4").wait(0.15).lift("f4").place("d6").wait(0.15).lift("d6")
+    hand.place("b4").wait(0.15).lift("b4").place("d2")
+    hand.lift("e3", "e5", "c5", "c3")
+    assert hand.moves() == ["d2xf4xd6xb4xd2"] and hand.flags() == []
+
+
+# Column draughts, White to move: f6 may take g5 and land on h4, or go round by d4, b6 and
+# d8 and come to h4 as well; every column jumped keeps a piece, so both leave one board.
+STRAIGHT_OR_ROUND = "W:d2=bww,c5=bw,e5=Bbbbww,g5=bwwww,f6=ww,c7=bbbw,g7=b,b8=b"
+
+
+def column(fen):
+    variant = get_variant("column")
+    return TrackerHand(Tracker(parse_fen(variant, fen), check_start=False))
+
+
+def test_a_capture_straight_to_its_end_is_told_by_a_touch_on_its_start():
+    hand = column(STRAIGHT_OR_ROUND)
+    hand.lift("f6").place("h4").wait(0.3)  # straight there: no landing shown
+    assert hand.tracker.state is State.AMBIGUOUS
+    assert hand.intent("ambiguous") == ["d4", "f6"]  # the round way's landing, the start
+    hand.lift("h4").place("f6").wait(0.3).lift("f6").place("h4")  # a touch on f6
+    assert hand.moves() == ["f6xh4"]
+
+
+def test_the_piece_left_back_on_its_start_is_no_move():
+    hand = column(STRAIGHT_OR_ROUND)
+    hand.lift("f6").place("h4").wait(0.3)
+    hand.lift("h4").place("f6").wait(1.5)  # put back and left there
+    assert hand.tracker.state is State.READY and hand.moves() == []
+    hand.lift("f6").place("h4").wait(0.3).lift("h4").place("d4").wait(0.3).lift("d4")
+    hand.place("h4")  # ... the round way, its first landing touched
+    assert hand.moves() == ["f6xd4xb6xd8xh4"]
+
+
+# Column draughts, White to move: b2 takes on d4, and may stop there, or go on round by b6,
+# d8 and f6 and come back to d4, one way or the other; every column keeps a piece.
+ROUND_THROUGH_THE_END = ("W:a1=w,b2=w,h2=w,c3=bww,e3=w,b4=b,h4=wb,c5=bww,e5=bw,h6=wb,a7=b,"
+                         "c7=bb,e7=bbb,g7=w")
+
+
+def test_a_landing_that_is_also_an_end_does_not_stop_a_capture_shown_on():
+    hand = column(ROUND_THROUGH_THE_END)
+    hand.move("b2", "d4", "b6", "d8", "f6", "d4", rest=0.3)
+    assert hand.flags() == [] and hand.tracker.state is not State.AMBIGUOUS
+    hand.wait(1.5)
+    assert hand.moves() == ["b2xd4xb6xd8xf6xd4"]
+
+
+
+# Column draughts, Black to move: the king on e1 may go round by c3, f6 and d8 to a5, or
+# the other way round to c3; both leave one board when it is on c3 (every column keeps a
+# piece). Put down on c3 first, it is going round, not stopping.
+KING_EITHER_WAY = "B:a1=Wbbbbbbb,e1=Bw,d2=wwwb,d4=Www,b6=wwwBb,e7=Wb"
+
+
+def test_a_first_landing_that_ends_another_way_is_not_taken_for_its_end():
+    hand = column(KING_EITHER_WAY)
+    hand.move("e1", "c3", "f6", "d8", "a5", rest=0.3)
+    hand.wait(1.5)
+    assert hand.moves() == ["e1xc3xf6xd8xa5"] and hand.flags() == []

@@ -124,3 +124,27 @@ def test_a_reset_mid_capture_on_a_noisy_line_with_a_noisy_hand(seed):
     table = the_capture_with_a_reset(None, FAULT_RATE, seed)
     assert table.moves == [THE_CAPTURE] and table.flags == []
     assert table.board.link_stats.device_resets == 1
+
+
+
+def test_the_hand_waits_for_the_link_before_it_starts():
+    """At 10% damaged bytes the link takes a while to come up: a hand that started at
+    once played into a board nobody saw, and nothing was recorded."""
+    start, moves = recorded_game("international-wk2003.pdn", "international", 1)
+    report = replay_game("wk2003 1", start, moves[:12],
+                         lambda position: emulated_board(position, 0.1, 5), noise_seed=5,
+                         wait_until_ready=10.0)
+    assert (report.recorded, report.mismatches, report.false_alarms) == (12, 0, 0)
+
+
+def test_each_replayed_game_meets_its_own_faults():
+    import argparse
+
+    from draughtsboard.cli import replay_on_emulated_device
+
+    position = parse_fen(get_variant("russian"), BEFORE_THE_CAPTURE)
+    first, second = (replay_on_emulated_device(
+        position, argparse.Namespace(fault_rate=0.1, noise=3, game_index=index))
+        for index in (1, 2))
+    draws = [[board.bench.up.rng.random() for _ in range(5)] for board in (first, second)]
+    assert draws[0] != draws[1]

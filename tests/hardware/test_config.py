@@ -172,3 +172,17 @@ def test_toml_that_tomllib_refuses_in_other_ways_is_still_a_config_error():
     for text in ["size = 1" + "0" * 5000 + "\n", "rows = " + "[" * 5000 + "]" * 5000 + "\n"]:
         with pytest.raises(ConfigError, match="not valid TOML"):
             parse_config(text, "fuzz.toml")
+def test_the_irregularity_policy_and_its_leds_are_read_and_checked():
+    from draughtsboard.hardware.config import ConfigError, builtin_config, parse_config
+
+    base = builtin_config("russian")
+    assert (base.irregular, base.irregularity_leds) == (None, True)
+    from importlib import resources
+
+    text = resources.files("draughtsboard.hardware").joinpath("configs/russian.toml").read_text()
+    config = parse_config(text + '\n[irregularities]\npolicy = "restore"\nboard_leds = false\n')
+    assert (config.irregular, config.irregularity_leds) == ("restore", False)
+    with pytest.raises(ConfigError, match="irregularities.policy: unknown policy 'lenient'"):
+        parse_config(text + '\n[irregularities]\npolicy = "lenient"\n')
+    with pytest.raises(ConfigError, match="irregularities.board_leds"):
+        parse_config(text + '\n[irregularities]\nboard_leds = "no"\n')

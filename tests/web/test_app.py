@@ -24,6 +24,8 @@ ARBITER_ACTIONS = [
     ("withdraw-result", {}),
     ("accept-draw", {}),
     ("clock", {"action": "start"}),
+    ("accept-position", {"white_to_move": False}),
+    ("take-back", {"ply": 0}),
 ]
 
 
@@ -153,3 +155,21 @@ def test_acknowledge_with_the_token(client, session):
 def test_the_view_is_json_with_a_version(client):
     text = client.get("/api/state").text
     assert json.loads(text)["version"] >= 1
+
+
+def test_accept_position_and_take_back_with_the_token(client, session):
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    client.post("/api/hands", json={"actions": [["lift", 22], ["place", 15]]})  # c3-e5
+    wait_until(lambda: state(client)["state"] == "illegal")
+    response = client.post("/api/arbiter/accept-position", json={"white_to_move": False},
+                           headers=headers)
+    assert response.status_code == 200, response.text
+    wait_until(lambda: state(client)["state"] == "ready")
+    assert state(client)["white_to_move"] is False
+    response = client.post("/api/arbiter/take-back", json={"ply": 3}, headers=headers)
+    assert response.status_code == 400 and "no ply 3" in response.json()["error"]
+    for body in ({"white_to_move": "yes"}, {"white_to_move": True, "fen": 7}):
+        response = client.post("/api/arbiter/accept-position", json=body, headers=headers)
+        assert response.status_code == 400
+    response = client.post("/api/arbiter/take-back", json={"ply": "1"}, headers=headers)
+    assert response.status_code == 400

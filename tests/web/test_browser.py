@@ -146,7 +146,10 @@ def hands_move(play: PlayProcess, *actions, plies: int) -> None:
 
 
 def test_play_in_the_browser(browser, tmp_path, expect):
-    with PlayProcess(tmp_path / "data", "--tag", f"White={XSS}", "--tag", "Black=Bea") as play:
+    # (the restore policy: an illegal move waits to be put back; the fmjd policy, the
+    # Russian default, is the next test)
+    with PlayProcess(tmp_path / "data", "--tag", f"White={XSS}", "--tag", "Black=Bea",
+                     "--irregular", "restore") as play:
         page = open_page(browser, play)
         expect(page.locator("#status")).to_have_text("White to move")
         # a player named <script>alert(1)</script> is shown as text, and nothing runs
@@ -228,6 +231,23 @@ def test_play_in_the_browser(browser, tmp_path, expect):
         assert "illegal move a3-a5" in pdn  # kept for the arbiter, not as a move
         assert page.dialogs == [] and page.errors == []
         assert play.stop() == 0
+
+
+def test_an_irregular_move_the_opponent_lets_stand(browser, tmp_path, expect):
+    with PlayProcess(tmp_path / "data") as play:  # Russian: the fmjd policy
+        page = open_page(browser, play)
+        click_move(page, 22, 18)  # c3-d4
+        click_move(page, 11, 16)  # f6-g5
+        click_move(page, 21, 13)  # a3-a5: no man moves so
+        expect(page.locator("#status")).to_have_text("Irregular move: the opponent decides")
+        flags = page.locator("#flags")
+        expect(flags).to_contain_text("play on and it stands, or have it put back")
+        expect(flags).to_contain_text("Put the piece on a5 back on a3")
+        shot(page, "irregular-move")
+        click_move(page, 10, 15)  # Black plays on from it: d6-e5
+        expect(page.locator("#moves")).to_contain_text("(irregular)")
+        expect(flags).to_be_empty()
+        assert page.errors == []
 
 
 def test_the_page_on_a_phone(browser, tmp_path, expect):

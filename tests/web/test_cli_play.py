@@ -58,3 +58,14 @@ def test_under_systemd_each_line_carries_its_priority(monkeypatch, capsys):
                             "<6>draughtsboard.test: move 1: c3-d4"]
     finally:
         root.handlers[:], root.level = saved[0], saved[1]
+
+
+def test_the_irregularity_policy_and_its_leds_are_play_options(capsys):
+    import pytest
+
+    parsed = args(irregular="restore", **{"irregularity-leds": "off"})
+    assert (parsed.irregular, parsed.irregularity_leds) == ("restore", "off")
+    assert (args().irregular, args().irregularity_leds) == (None, None)
+    with pytest.raises(SystemExit):
+        args(irregular="lenient")
+    assert "invalid choice: 'lenient'" in capsys.readouterr().err

@@ -64,7 +64,7 @@ def _event_text(event: GameEvent) -> str:
     labels = {"illegal": "illegal attempt", "irregularity": "irregularity",
               "flag": "flag fall", "draw-offer": "draw by the rules, offered to the arbiter",
               "clock-start": "clock", "clock-pause": "clock", "clock-resume": "clock",
-              "result-withdrawn": "arbiter"}
+              "result-withdrawn": "arbiter", "correction": "arbiter correction"}
     label = labels.get(event.kind, event.kind)
     when = ""
     if event.t_wall is not None:

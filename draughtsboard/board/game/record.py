@@ -74,6 +74,10 @@ class PlayedMove:
     annotation: str = ""  # strength marks and NAGs as read (``!``, ``$3``)
     comment: str = ""
     variations: tuple[str, ...] = ()  # alternatives to this move, as PDN text
+    # An irregular move that stood (FMJD Annex 1, 5.4): the position it made (the rules
+    # cannot replay it) and the kind of irregularity; None and "" for a legal move.
+    after: Position | None = None
+    irregularity: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,11 +260,48 @@ class Game:
 
     def _push(self, played: PlayedMove) -> None:
         before = self.position
-        after = before.play(played.move)
+        if played.after is not None:
+            after = played.after
+            counters = self.rules.initial(after)  # the counts start again from it
+        else:
+            after = before.play(played.move)
+            counters = self.rules.advance(self._counters[-1], before, played.move, after)
         self.moves.append(played)
         self._positions.append(after)
-        self._counters.append(self.rules.advance(self._counters[-1], before, played.move, after))
+        self._counters.append(counters)
         self._seen[after] += 1
+
+    def play_irregular(self, move: Move, after: Position, text: str, irregularity: str,
+                       comment: str, t_monotonic: float | None = None,
+                       t_wall: float | None = None) -> PlayedMove:
+        """Add an irregular move that the opponent let stand (FMJD Annex 1, 5.4): not a
+        legal move, so it carries the position it made; ``comment`` names the
+        irregularity in the PDN."""
+        self._check_writable()
+        if self.result is not None:
+            raise DraughtsError(f"the game is over ({self.result}); no move {text} after it")
+        if after.variant is not self.variant:
+            raise DraughtsError(f"irregular move {text}: a position of another variant")
+        played = PlayedMove(move, text, t_monotonic, t_wall, comment=comment, after=after,
+                            irregularity=irregularity)
+        self._push(played)
+        return played
+
+    def correct(self, position: Position, text: str, t_monotonic: float | None = None,
+                t_wall: float | None = None) -> GameEvent:
+        """The arbiter sets the current position (an arbiter correction): play goes on
+        from ``position``; the event keeps what was done. A take-back past this ply
+        takes the correction back with it."""
+        self._check_writable()
+        if self.result is not None:
+            raise DraughtsError(f"the game is over ({self.result}); no correction")
+        if position.variant is not self.variant:
+            raise DraughtsError("a correction to a position of another variant")
+        self._seen[self._positions[-1]] -= 1
+        self._positions[-1] = position
+        self._counters[-1] = self.rules.initial(position)
+        self._seen[position] += 1
+        return self.add_event("correction", text, t_monotonic, t_wall)
 
     def replace_last(self, **changes) -> None:
         """Amend the last move's annotations (comment, variations) after reading them."""

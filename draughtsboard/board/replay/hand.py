@@ -21,6 +21,7 @@ from ..rules.position import Move, Position
 
 BOUNCE_INTERVAL = 0.0005  # seconds between the flips of a bouncing reed
 BRUSH_TIME = 0.002  # a hand passing over a switch closes it this briefly
+SLIDE_TIME = 0.06  # a piece slid across a square closes its switch this long
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,7 @@ class NoiseStats:
     shuffled_removals: int = 0
     put_backs: int = 0
     unrelated_lifts: int = 0
+    touches: int = 0  # answers to a blinking ambiguity
 
 
 class ScriptedHand:
@@ -57,8 +59,31 @@ class ScriptedHand:
             return self.pace
         return self.pace * self.rng.uniform(0.6, 1.8)
 
+    def _rest(self) -> float:
+        """How long the piece is put down on a landing square before it goes on: a
+        deliberate put-down (at least 0.15 s), longer than any slide or brush."""
+        if self.rng is None:
+            return self.pace * 0.8
+        return self.pace * self.rng.uniform(0.6, 1.2)
+
     def _chance(self, probability: float) -> bool:
         return self.rng is not None and self.rng.random() < probability
+
+    def touch(self, end: int, square: int, at: float) -> tuple[list[SwitchAction], float]:
+        """Answer a blinking ambiguity as a player does: the piece on ``end`` is lifted,
+        put down on ``square`` (the landing that tells the move apart) for a deliberate
+        moment, and put back on ``end``."""
+        self.stats.touches += 1
+        actions: list[SwitchAction] = []
+        t = at
+        self._switch(actions, t, end, False)
+        t += self._gap()
+        self._switch(actions, t, square, True)
+        t += 0.3
+        self._switch(actions, t, square, False)
+        t += self._gap()
+        self._switch(actions, t, end, True)
+        return actions, t + self._gap()
 
     def play(self, position: Position, move: Move, at: float) -> tuple[list[SwitchAction], float]:
         """Switch actions that make ``move`` from ``position``, starting at ``at``; the time
@@ -95,7 +120,7 @@ class ScriptedHand:
             t = self._brush_or_slide(actions, t, position, here, land, occupied)
             self._switch(actions, t, land, True)
             if index < len(landings) - 1:
-                t += self._gap() / 2
+                t += self._rest()
                 self._switch(actions, t, land, False)
             here = land
         for index, square in enumerate(order):
@@ -139,7 +164,7 @@ class ScriptedHand:
             self.stats.slides += 1
             for square in between:
                 self._switch(actions, t, square, True)
-                t += 0.06
+                t += SLIDE_TIME
                 self._switch(actions, t, square, False)
                 t += 0.01
         if self._chance(0.3):

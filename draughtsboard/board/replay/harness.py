@@ -17,7 +17,8 @@ from typing import Protocol
 
 from ..ports import Snapshot
 from ..rules.position import Move, Position
-from ..tracker import FlagEvent, Mode, Tracker
+from ..tracker import FlagEvent, Mode, State, Tracker
+from ..tracker.policy import IrregularityPolicy, policy_for
 from .hand import NoiseStats, ScriptedHand
 
 
@@ -48,16 +49,29 @@ class GameReport:
     recorded: int = 0
     mismatches: int = 0
     false_alarms: int = 0
+    stalled_at: int | None = None  # the ply from which nothing more was recorded
+    asks: int = 0  # ambiguities the hand had to resolve by a touch
     notes: list[str] = field(default_factory=list)
     timings: list[float] = field(default_factory=list)  # tracker seconds per snapshot
     latencies: list[float] = field(default_factory=list)  # move event - completing change
     noise: NoiseStats = field(default_factory=NoiseStats)  # what the noisy hand did
 
+    @property
+    def stalls(self) -> int:
+        return 0 if self.stalled_at is None else 1
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches and not self.false_alarms and not self.stalls
+
     def line(self) -> str:
-        status = "ok" if not self.mismatches and not self.false_alarms else "FAIL"
+        status = "ok" if self.ok else "FAIL"
+        stall = f" STALLED at ply {self.stalled_at}" if self.stalled_at is not None else ""
+        asks = f" asks {self.asks}" if self.asks else ""
         extra = f" ({'; '.join(self.notes[:3])})" if self.notes else ""
         return (f"{self.name}: {status} plies {self.plies} recorded {self.recorded} "
-                f"mismatches {self.mismatches} false alarms {self.false_alarms}{extra}")
+                f"mismatches {self.mismatches} false alarms {self.false_alarms}{asks}"
+                f"{stall}{extra}")
 
 
 def random_game(start: Position, rng: random.Random, max_plies: int = 150) -> list[Move]:
@@ -75,75 +89,136 @@ def random_game(start: Position, rng: random.Random, max_plies: int = 150) -> li
 
 
 def replay_game(name: str, start: Position, moves: list[Move], open_board: OpenBoard, *,
-                noise_seed: int | None = None, mode: Mode = Mode.TOURNAMENT) -> GameReport:
-    """Play ``moves`` physically and report what the tracker recorded."""
+                noise_seed: int | None = None, mode: Mode = Mode.TOURNAMENT,
+                policy: IrregularityPolicy | None = None,
+                wait_until_ready: float = 0.0) -> GameReport:
+    """Play ``moves`` physically and report what the tracker recorded.
+
+    ``wait_until_ready``: virtual seconds the hand waits, at most, for the tracker to see
+    the start position before it begins (a board behind a serial link needs the link up
+    first); 0 checks the start position for a fixed short while only."""
     report = GameReport(name, len(moves))
     board = open_board(start)
     try:
-        _run(report, board, start, moves, noise_seed, mode)
+        replay = GameReplay(report, board, start, noise_seed, mode,
+                         policy or policy_for(start.variant.name))
+        replay.run(moves, wait_until_ready)
     finally:
         board.close()
     return report
 
 
-def _run(report: GameReport, board: VirtualBoard, start: Position, moves: list[Move],
-         noise_seed: int | None, mode: Mode) -> None:
-    rng = random.Random(noise_seed) if noise_seed is not None else None
-    hand = ScriptedHand(rng)
-    report.noise = hand.stats
-    tracker = Tracker(start, mode, check_start=True)
-    period = board.scan_period
-    now = 0.0
-    recorded: list[Move] = []
-    feed_time = time.perf_counter
+class GameReplay:
+    """One game on one board: the hand's actions scheduled, the board scanned, the
+    tracker fed and ticked, its events compared with the moves played."""
 
-    def scan_until(t_end: float, settle_after: float) -> None:
-        nonlocal now
-        while now < t_end or now < settle_after:
-            now += period
-            for snapshot in board.scan(now):
+    def __init__(self, report: GameReport, board: VirtualBoard, start: Position,
+                 noise_seed: int | None, mode: Mode, policy: IrregularityPolicy) -> None:
+        self.report = report
+        self.board = board
+        self.rng = random.Random(noise_seed) if noise_seed is not None else None
+        self.hand = ScriptedHand(self.rng)
+        report.noise = self.hand.stats
+        self.tracker = Tracker(start, mode, check_start=True, policy=policy)
+        self.period = board.scan_period
+        self.now = 0.0
+        self.recorded: list[Move] = []
+        self.progress: list[int] = []  # moves recorded after each ply played
+
+    def scan_until(self, t_end: float, settle_after: float = 0.0) -> None:
+        report, tracker, feed_time = self.report, self.tracker, time.perf_counter
+        while self.now < t_end or self.now < settle_after:
+            self.now += self.period
+            snapshots = self.board.scan(self.now)
+            if not snapshots:
+                self.handle(tracker.tick(self.now), self.now)
+            for snapshot in snapshots:
                 started = feed_time()
                 events = tracker.feed(snapshot)
                 report.timings.append(feed_time() - started)
-                for event in events:
-                    if event.kind == "move":
-                        if getattr(event, "replaces", None) and recorded:
-                            recorded.pop()
-                        recorded.append(Move(event.path, event.captures))
-                        report.latencies.append(now - snapshot.timestamp)
-                    elif event.kind == "takeback" and recorded:
-                        recorded.pop()
-                    elif isinstance(event, FlagEvent):
-                        report.false_alarms += 1
-                        report.notes.append(f"{event.kind} at ply {len(recorded) + 1}: "
-                                            f"{event.description}")
+                self.handle(events, snapshot.timestamp)
 
-    scan_until(now + 10 * period, 0.0)  # the start position is checked first
-    position = start
-    t = now + 0.2
-    for move in moves:
-        actions, done = hand.play(position, move, t)
+    def handle(self, events, at: float) -> None:
+        recorded, report = self.recorded, self.report
+        for event in events:
+            if event.kind == "move":
+                if getattr(event, "replaces", None) and recorded:
+                    recorded.pop()
+                recorded.append(Move(event.path, event.captures))
+                report.latencies.append(self.now - at)
+            elif event.kind == "takeback" and recorded:
+                recorded.pop()
+            elif isinstance(event, FlagEvent):
+                report.false_alarms += 1
+                report.notes.append(f"{event.kind} at ply {len(recorded) + 1}: "
+                                    f"{event.description}")
+
+    def perform(self, actions, done: float) -> None:
+        """Schedule the hand's switch actions and scan through them (idle time skipped,
+        the tracker told that time passed)."""
+        board = self.board
         for action in actions:
             board.schedule(action.at, action.square, action.closed)
-        times = sorted({action.at for action in actions})
-        for at in times:
-            if at > now:
-                # Jump over idle time: nothing changes on the board until ``at``.
-                now = max(now, at - period)
-            scan_until(at, at + 6 * period)
-        scan_until(done, done)
-        position = position.play(move)
-        t = max(done, now) + 0.05
-    scan_until(now + 10 * period, 0.0)
+        period = self.period
+        for at in sorted({action.at for action in actions}):
+            if at - period > self.now:
+                self.handle(self.tracker.tick(at - period), at - period)
+                self.now = at - period  # nothing changes on the board until ``at``
+            self.scan_until(at, at + 6 * period)
+        self.scan_until(done, done)
 
-    report.recorded = len(recorded)
-    mismatches = sum(1 for a, b in zip(recorded, moves, strict=False) if a != b)
-    mismatches += abs(len(recorded) - len(moves))
-    report.mismatches = mismatches
-    if mismatches:
-        first = next((i for i, (a, b) in enumerate(zip(recorded, moves, strict=False))
-                      if a != b), min(len(recorded), len(moves)))
-        report.notes.append(f"first difference at ply {first + 1}")
+    def answer_ambiguity(self, position: Position, move: Move) -> None:
+        """The board blinks: touch the blinking square the move played lands on, as a
+        player would; none of them (the hand cannot tell): leave it."""
+        tracker = self.tracker
+        blinking = tracker.intents.get("ambiguous", ())
+        # a landing of its own; or, for a capture that went straight to its end, its start
+        square = next((s for s in (*move.path[1:-1], move.start) if s in blinking), None)
+        self.report.asks += 1
+        if square is None:
+            self.report.notes.append(f"ambiguity at ply {len(self.progress) + 1} "
+                                     "the hand could not answer")
+            return
+        actions, done = self.hand.touch(move.end, square, self.now + 0.3)
+        self.perform(actions, done)
+
+    def run(self, moves: list[Move], wait_until_ready: float) -> None:
+        tracker = self.tracker
+        self.scan_until(self.now + 10 * self.period)  # the start position is checked first
+        if wait_until_ready:
+            deadline = self.now + wait_until_ready
+            while tracker.state is State.SETUP and self.now < deadline:
+                self.scan_until(self.now + 0.05)
+        position = tracker.position
+        t = self.now + 0.2
+        for move in moves:
+            actions, done = self.hand.play(position, move, t)
+            self.perform(actions, done)
+            if tracker.state is State.AMBIGUOUS:
+                self.answer_ambiguity(position, move)
+            position = position.play(move)
+            self.progress.append(len(self.recorded))
+            t = max(done, self.now) + 0.05
+        self.scan_until(self.now + 10 * self.period)
+        if tracker.state is State.AMBIGUOUS and moves:
+            self.answer_ambiguity(position, moves[-1])
+            self.scan_until(self.now + 10 * self.period)
+        self.finish(moves)
+
+    def finish(self, moves: list[Move]) -> None:
+        report, recorded = self.report, self.recorded
+        report.recorded = len(recorded)
+        mismatches = sum(1 for a, b in zip(recorded, moves, strict=False) if a != b)
+        mismatches += abs(len(recorded) - len(moves))
+        report.mismatches = mismatches
+        if len(recorded) < len(moves):
+            report.stalled_at = len(recorded) + 1
+            report.notes.append(f"stopped recording at ply {len(recorded) + 1} "
+                                f"(tracker {self.tracker.state.value})")
+        if mismatches:
+            first = next((i for i, (a, b) in enumerate(zip(recorded, moves, strict=False))
+                          if a != b), min(len(recorded), len(moves)))
+            report.notes.append(f"first difference at ply {first + 1}")
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -1,7 +1,8 @@
 """The move tracker: occupancy snapshots in, exact moves and LED intents out.
 
 `tracker` (the state machine), `states` (its states, observations and transition table),
-`events` (what it tells the rest of the product), `move_table` (what each legal move
+`events` (what it tells the rest of the product), `policy` (what follows an irregular
+move), `irregular` (irregular moves in the words of the rules), `move_table` (what each legal move
 looks like to the switches), `leds` (intents to LED patterns) and `controller` (sensors
 to tracker to record and LEDs). Pure: time comes from the snapshots.
 """
@@ -11,6 +12,7 @@ from .events import (
     INTENTS,
     FlagEvent,
     GameOverEvent,
+    IrregularMoveEvent,
     LedEvent,
     MoveEvent,
     TakebackEvent,
@@ -18,12 +20,15 @@ from .events import (
 )
 from .leds import STYLE, render
 from .move_table import MoveShape, MoveTable
+from .policy import FMJD, POLICIES, POLICY_TAG, RESTORE, IrregularityPolicy, policy_for
 from .states import TRANSITIONS, Mode, Observation, State, format_transition_table, next_state
 from .tracker import Tracker
 
 __all__ = [
-    "INTENTS", "STYLE", "TRANSITIONS", "Controller", "FlagEvent", "GameOverEvent", "LedEvent",
-    "Mode", "MoveEvent", "MoveShape", "MoveTable", "Observation", "RecordCallback", "State",
+    "FMJD", "INTENTS", "POLICIES", "POLICY_TAG", "RESTORE", "STYLE", "TRANSITIONS",
+    "Controller", "FlagEvent", "GameOverEvent", "IrregularMoveEvent", "IrregularityPolicy",
+    "LedEvent", "Mode", "MoveEvent", "MoveShape", "MoveTable", "Observation", "RecordCallback",
+    "State",
     "TakebackEvent", "Tracker", "TrackerEvent", "format_transition_table", "next_state",
-    "render",
+    "policy_for", "render",
 ]

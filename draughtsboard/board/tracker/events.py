@@ -8,6 +8,9 @@ from ..rules.position import Position
 
 INTENTS = ("illegal", "must_capture", "restore", "destination", "path", "last_move",
            "ambiguous", "game_over")
+# The intents of a flagged irregular move: an organiser may keep them off a tournament
+# board (the arbiter's page shows them all the same).
+IRREGULARITY_INTENTS = ("illegal", "restore")
 
 
 @dataclass(frozen=True)
@@ -32,17 +35,37 @@ class MoveEvent(TrackerEvent):
 
 @dataclass(frozen=True)
 class TakebackEvent(TrackerEvent):
-    """The last move taken back (training and free modes): the board is back as before it."""
+    """The last move taken back (training and free modes): the board is back as before it.
+    ``irregularity`` is set when a takeback in tournament play was allowed to stand (FMJD
+    Annex 1, 5.4): the comment the record keeps."""
     notation: str = ""
+    position: Position | None = field(default=None, compare=False, repr=False)
+    irregularity: str = ""
+
+
+@dataclass(frozen=True)
+class IrregularMoveEvent(TrackerEvent):
+    """An irregular move the opponent played on from (FMJD Annex 1, 5.4): it stands and is
+    recorded as played, ``comment`` naming the irregularity; the game goes on from
+    ``position`` (the opponent to move)."""
+
+    notation: str = ""
+    path: tuple[int, ...] = ()
+    removed: tuple[int, ...] = ()
+    irregularity: str = ""
+    comment: str = ""
     position: Position | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class FlagEvent(TrackerEvent):
-    """An illegal move or a disturbed position: ``description`` for the arbiter's log."""
+    """An illegal move or a disturbed position: ``description`` for the arbiter's log;
+    ``irregularity`` names the kind of an irregular move (FMJD Annex 1, 5.4), empty for a
+    disturbed position."""
 
     description: str = ""
     squares: tuple[int, ...] = ()
+    irregularity: str = ""
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ class MoveShape:
     worked out only when needed (the move is played, or shown)."""
 
     __slots__ = ("move", "start_bit", "end_bit", "after_occupancy", "passage", "landings",
-                 "emptied", "may_empty", "_before", "_after", "_notation")
+                 "landing_mask", "emptied", "may_empty", "_before", "_after", "_notation")
 
     def __init__(self, before: Position, move: Move, occupancy: int) -> None:
         self.move = move
@@ -39,6 +39,7 @@ class MoveShape:
         # Landing squares in order (end last): they tell apart moves that leave the same
         # occupancy (column games) from the order of placements.
         self.landings = move.path[1:]
+        self.landing_mask = mask_from_squares(self.landings)
         # Every square the move may leave empty along the way: the start and the emptied.
         self.may_empty = self.start_bit | emptied_mask
 

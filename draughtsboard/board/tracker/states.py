@@ -23,7 +23,8 @@ class State(Enum):
     READY = "ready"  # the board matches the position; nobody is moving
     MOVING = "moving"  # in-between states of a move being made
     AMBIGUOUS = "ambiguous"  # the board shows a move the order of actions did not settle
-    ILLEGAL = "illegal"  # an illegal move was made: waiting for the restore
+    ILLEGAL = "illegal"  # an illegal move was made: waiting for the restore (or, under the
+    # fmjd policy, for the opponent to play on from it)
     DISTURBED = "disturbed"  # a piece fell or was moved by nobody's move: waiting
     GAME_OVER = "game_over"
 
@@ -45,6 +46,7 @@ class Observation(Enum):
     UNEXPLAINED = "a change that no move explains"
     HELD_TOO_LONG = "pieces kept off the board that no legal move explains"
     RESOLVES = "a touch picked one of the ambiguous moves"
+    PLAYED_ON = "the opponent played on from an irregular move: it stands (fmjd)"
     OTHER = "anything else"
 
 
@@ -60,6 +62,7 @@ TRANSITIONS: tuple[tuple[State | None, Observation, State], ...] = (
     (State.SETUP, Observation.MATCHES, State.READY),
     (State.SETUP, Observation.OTHER, State.SETUP),
     (State.ILLEGAL, Observation.MATCHES, State.READY),
+    (State.ILLEGAL, Observation.PLAYED_ON, State.READY),
     (State.ILLEGAL, Observation.OTHER, State.ILLEGAL),
     (State.DISTURBED, Observation.MATCHES, State.READY),
     (State.DISTURBED, Observation.OTHER, State.DISTURBED),
@@ -81,6 +84,10 @@ TRANSITIONS: tuple[tuple[State | None, Observation, State], ...] = (
     (_ANY, Observation.HELD_TOO_LONG, State.DISTURBED),
     (_ANY, Observation.OTHER, State.MOVING),
 )
+
+
+# A move played by an observation that leads to READY but leaves the side to move without
+# a legal move leads to GAME_OVER instead (the tracker applies this after the table).
 
 
 def next_state(state: State, observation: Observation) -> State:

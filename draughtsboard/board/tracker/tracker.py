@@ -9,28 +9,49 @@ what state follows. The tracker runs to completion per snapshot and takes time o
 the snapshots (and `tick`), so it is exactly testable.
 
 Its promises (docs/user-guide.md): a move is recorded the moment the board shows exactly the
-position after one legal move and the order of lifts and placements does not contradict
-it, never on a guess; anything in between is tolerated as long as it can be part of a
-legal move; otherwise the offending squares are flagged and the squares to restore lit
-until the board is back as it was.
+position after one legal move and the order of landings does not contradict it, never on
+a guess; anything in between is tolerated as long as it can be part of a legal move;
+otherwise the offending squares are flagged. What follows a flag is the game's
+irregularity policy (`policy`): under ``restore`` the board waits until it is put back;
+under ``fmjd`` the opponent may instead play on, and then the irregular move stands.
+Whatever the policy, `accept` and `restart_from` (the arbiter) end any wait.
+
+Time matters in two places, both measured from snapshot times: a piece *rests* on a
+square when it stays there `REST_TIME` or longer (slides and brushes are shorter), and
+only rests tell capture paths apart; a *touch* that answers a blinking ambiguity is a
+contact of at least `TOUCH_TIME`. A move just released may be *amended* (a king slid on
+along its line) only within `AMEND_WINDOW`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..ports import Snapshot, mask_from_squares, squares_from_mask
-from ..rules.notation import format_square
 from ..rules.position import Position
+from .ambiguity import START_TOUCH_LIMIT, Ambiguity
 from .events import (
     FlagEvent,
     GameOverEvent,
+    IrregularMoveEvent,
     LedEvent,
     MoveEvent,
     TakebackEvent,
     TrackerEvent,
 )
+from .intents import Situation, intents_of
+from .irregular import (
+    IrregularAction,
+    Irregularity,
+    explain,
+    takeback,
+    with_side,
+    without,
+)
 from .move_table import MoveShape, MoveTable, MoveTableCache
+from .pending import PendingIrregularity
+from .policy import RESTORE, IrregularityPolicy
+from .progress import REST_TIME, MoveInProgress, dedupe_consecutive, followed
 from .states import (
     Mode,
     Observation,
@@ -40,15 +61,16 @@ from .states import (
 
 # -- the tracker ----------------------------------------------------------------------------
 
-@dataclass
-class _MoveInProgress:
-    """What happened since the board last matched the position."""
-
-    placements: list[int] = field(default_factory=list)  # squares filled, in order
-    removals: list[tuple[int, int]] = field(default_factory=list)  # (square, occupancy then)
-    started_at: float | None = None
-    lifted_since: float | None = None  # when an unexplained lift began
-    touched_non_capturing: bool = False
+# REST_TIME (progress): a piece rests on a square when its switch stays closed at least
+# this long; a slide or a brush is shorter. Only rests tell capture paths apart, and only a
+# contact of TOUCH_TIME (ambiguity) answers a blinking ambiguity (docs/user-guide.md).
+# When the end a piece rests on is also a landing of a longer way (or the seen landings fit
+# no move yet), the tracker waits this long with the piece at rest before it asks: the
+# capture may still be going on.
+ASK_AFTER = 1.0
+# A released move may be amended (the piece slid on along its line) only if the piece is
+# lifted again within this window.
+AMEND_WINDOW = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,14 +78,16 @@ class Seen:
     """One snapshot classified: what it shows (`Observation`) and the evidence the
     tracker acts on. Which fields are set depends on the observation: ``shape`` for a
     move completed, amended or seen with the next one begun; ``candidates`` for a board
-    that fits several moves; ``removed`` and ``added`` (occupancy masks relative to the
-    position) for a wrong placement or an unexplained change."""
+    that fits several moves; ``action`` for an irregular move; ``removed`` and ``added``
+    (occupancy masks relative to the position) for an unexplained change."""
 
     observation: Observation
     shape: MoveShape | None = None
     candidates: tuple[MoveShape, ...] = ()
     removed: int = 0
     added: int = 0
+    action: IrregularAction | None = None
+    alternatives: tuple[IrregularAction, ...] = ()
 
 
 class Tracker:
@@ -71,24 +95,28 @@ class Tracker:
 
     def __init__(self, position: Position, mode: Mode = Mode.TOURNAMENT, *,
                  hold_timeout: float = 3.0, confirm_time: float = 1.0,
-                 check_start: bool = True) -> None:
+                 check_start: bool = True, policy: IrregularityPolicy = RESTORE) -> None:
         self.mode = mode
+        self.policy = policy
         self.hold_timeout = hold_timeout
         self.confirm_time = confirm_time
         self._tables = MoveTableCache()
-        self._history: list[tuple[Position, MoveShape]] = []  # (position before, move)
+        # (position before, move): a MoveShape, or an IrregularAction that stood
+        self._history: list[tuple[Position, MoveShape | IrregularAction]] = []
         self._set_position(position)
         self.state = State.SETUP if check_start else State.READY
         self._observed = self.table.occupancy if not check_start else None
-        self._progress = _MoveInProgress()
+        self._progress = MoveInProgress()
         self._previous_occupied = self.table.occupancy
         self._slide: MoveShape | None = None  # last quiet move, open to amendment
-        self._ambiguous: list[MoveShape] = []
-        self._chosen: MoveShape | None = None
+        self._slide_lifted = False  # its piece was lifted again within the window
+        self._ambiguity: Ambiguity | None = None
+        self._pending: PendingIrregularity | None = None
         self._last_move: tuple[int, ...] = ()
         self._last_move_at: float | None = None
         self.intents: dict[str, tuple[int, ...]] = {}
         self.moves: list[MoveEvent] = []
+        self.asks = 0  # ambiguities the players had to resolve
 
     # -- public -------------------------------------------------------------------------
 
@@ -96,25 +124,41 @@ class Tracker:
     def position(self) -> Position:
         return self.table.position
 
+    @property
+    def pending_irregularity(self) -> IrregularAction | None:
+        """The irregular move flagged and not yet put back or played on (fmjd)."""
+        return self._pending.action if self._pending is not None else None
+
     def feed(self, snapshot: Snapshot) -> list[TrackerEvent]:
         """Process one debounced snapshot; return the events it causes, in order."""
         events: list[TrackerEvent] = []
         self._observed = snapshot.occupied
-        seen = self._observe(snapshot)
-        target = next_state(self.state, seen.observation)
-        self._HANDLERS[seen.observation](self, seen, snapshot.timestamp, events)
-        self.state = target
+        self._step(snapshot.occupied, snapshot.timestamp, events)
         self._emit_intents(snapshot.timestamp, events)
         return events
 
     def tick(self, now: float) -> list[TrackerEvent]:
-        """Let time pass without a change: hold timeouts and the brief move confirmation."""
+        """Let time pass without a change: hold timeouts, rests and touches that have
+        lasted long enough, the window of amendment, the brief move confirmation."""
         events: list[TrackerEvent] = []
         progress = self._progress
         if (self.state is State.MOVING and progress.lifted_since is not None
                 and now - progress.lifted_since >= self.hold_timeout):
-            self._flag(State.DISTURBED, now, "pieces lifted and kept off the board", events)
-            self.state = next_state(self.state, Observation.HELD_TOO_LONG)
+            if progress.readings is not None:  # pieces taken off, and left off
+                self._on_wrong_placement(progress.readings, now, events)
+                self.state = State.ILLEGAL
+            else:
+                self._flag(State.DISTURBED, now, "pieces lifted and kept off the board",
+                           events)
+                self.state = next_state(self.state, Observation.HELD_TOO_LONG)
+        elif (self.state is State.MOVING and self._observed is not None
+              and self.table.by_occupancy.get(self._observed)):
+            self._step(self._observed, now, events)  # a move waiting for its piece to rest
+        elif self.state is State.AMBIGUOUS and self._ambiguity is not None:
+            self._ambiguity.note_held(now)
+            if self._observed == self.table.occupancy:
+                self._step(self._observed, now, events)  # back as it was, or a touch
+        self._close_slide_window(now)
         self._emit_intents(now, events)
         return events
 
@@ -123,20 +167,71 @@ class Tracker:
         self._history.clear()
         self._set_position(position)
         self.state = State.SETUP if check_start else State.READY
-        self._progress = _MoveInProgress()
+        self._progress = MoveInProgress()
+        self._previous_occupied = self.table.occupancy
         self._slide = None
-        self._ambiguous = []
-        self._chosen = None
+        self._ambiguity = None
+        self._pending = None
         self._last_move = ()
+
+    # -- the arbiter ------------------------------------------------------------------------
+
+    def board_position(self, white_to_move: bool) -> Position | None:
+        """The position the board shows, with ``white_to_move``: the position itself, the
+        irregular move's, or one a single piece moved (and pieces taken off) explains;
+        None when the switches alone cannot tell (a piece appeared from nowhere: give the
+        position as FEN)."""
+        occupied = self._observed if self._observed is not None else self.table.occupancy
+        table = self.table
+        if occupied == table.occupancy:
+            return with_side(table.position, white_to_move)
+        pending = self._pending
+        if pending is not None and occupied == pending.action.after.occupancy():
+            return with_side(pending.action.after, white_to_move)
+        removed = table.occupancy & ~occupied
+        added = occupied & ~table.occupancy
+        if not added:
+            return with_side(without(table.position, removed), white_to_move)
+        order = self._progress.removal_order()
+        action = explain(table, removed, added, order)
+        return with_side(action.after, white_to_move) if action is not None else None
+
+    def accept(self, position: Position, now: float) -> list[TrackerEvent]:
+        """The arbiter accepts ``position`` as the current position (an arbiter
+        correction, or a take-back to an earlier ply): play goes on from it once the board
+        shows it; until then the squares that differ light."""
+        self.reset(position, check_start=True)
+        events: list[TrackerEvent] = []
+        if self._observed is not None:
+            self._step(self._observed, now, events)
+        self._emit_intents(now, events)
+        return events
+
+    # -- one step ---------------------------------------------------------------------------
+
+    def _step(self, occupied: int, now: float, events: list[TrackerEvent]) -> None:
+        self._close_slide_window(now)
+        seen = self._observe(occupied, now)
+        target = next_state(self.state, seen.observation)
+        self._HANDLERS[seen.observation](self, seen, now, events)
+        if target is State.ILLEGAL and self._pending is not None:
+            # the opponent may have played on already (his move's last step was the one
+            # that showed the irregular move for what it was)
+            follow = self._observe_flagged(occupied)
+            if follow.observation is Observation.PLAYED_ON:
+                self._on_played_on(follow, now, events)
+                target = State.READY
+        if target is State.READY and self.table.is_game_over:
+            target = State.GAME_OVER
+        self.state = target
 
     # -- classification -------------------------------------------------------------------
 
     def _set_position(self, position: Position) -> None:
         self.table = self._tables.of(position)
 
-    def _observe(self, snapshot: Snapshot) -> Seen:
-        """Classify a snapshot against the position and the move in progress."""
-        occupied = snapshot.occupied
+    def _observe(self, occupied: int, now: float) -> Seen:
+        """Classify a board against the position and the move in progress."""
         table = self.table
         expected = table.occupancy
         if self.state is State.GAME_OVER:
@@ -147,54 +242,223 @@ class Tracker:
                 return Seen(Observation.TAKES_BACK)
             return Seen(Observation.MATCHES if occupied == expected else Observation.OTHER)
         if occupied == expected:
+            ambiguity = self._ambiguity
+            if (self.state is State.AMBIGUOUS and ambiguity is not None
+                    and ambiguity.start_square is not None):
+                # the piece back on its start: a touch if it leaves again soon, else the
+                # board is back as it was
+                observation = self._observe_ambiguous(occupied, now)
+                if ambiguity.held_on_start(now) < START_TOUCH_LIMIT:
+                    return Seen(observation)
+            if self.state is State.MOVING:
+                self._track_progress(occupied, now)
+                loop = self._loop_shown(now)
+                if loop is not None:
+                    return loop
             return Seen(Observation.MATCHES)
-        if self.state in (State.SETUP, State.ILLEGAL, State.DISTURBED):
+        if self.state in (State.SETUP, State.DISTURBED):
             return Seen(Observation.OTHER)
+        if self.state is State.ILLEGAL:
+            return self._observe_flagged(occupied)
         if self.state is State.AMBIGUOUS:
-            return Seen(self._observe_ambiguous(occupied))
+            return Seen(self._observe_ambiguous(occupied, now))
 
-        self._track_progress(occupied, snapshot.timestamp)
+        self._track_progress(occupied, now)
         completed = table.by_occupancy.get(occupied)
         if completed:
-            completed = [shape for shape in completed if not self._hand_went_elsewhere(shape)]
+            lifted = self._progress.lifted_at
+            completed = [shape for shape in completed
+                         if not self._hand_went_elsewhere(shape, now)
+                         # a capture that ends where it started: its piece was lifted
+                         and (shape.start_bit != shape.end_bit or shape.move.start in lifted)]
         if completed:
-            candidates = self._order_consistent(completed)
-            if len(candidates) == 1:
-                if self._table_of(candidates[0].after).is_game_over:
-                    return Seen(Observation.ENDS_GAME, shape=candidates[0])
-                return Seen(Observation.COMPLETES_MOVE, shape=candidates[0])
-            return Seen(Observation.COMPLETES_AMBIGUOUS, candidates=tuple(candidates or completed))
+            seen = self._completion(completed, occupied, now)
+            if seen is not None:
+                return seen
 
         amended = self._amendment(occupied)
         if amended is not None:
             return Seen(self._amends(amended), shape=amended)
         if self._can_take_back(occupied):
             return Seen(Observation.TAKES_BACK)
+        if self._history and self.mode is Mode.TOURNAMENT and occupied == \
+                self._table_of(self._history[-1][0]).occupancy:
+            before, last = self._history[-1]
+            return Seen(Observation.WRONG_PLACEMENT, action=takeback(before, last.notation))
 
         removed = expected & ~occupied
         added = occupied & ~expected
         if self._slide is not None and not self._slide_still_open(removed, added):
             self._slide = None
         consistent = table.consistent(removed, added)
-        if consistent:
+        if consistent or completed:
             self._progress.lifted_since = None
+            self._progress.settle(occupied)
             return Seen(Observation.IN_PROGRESS, candidates=tuple(consistent))
         if self._slide is not None:
             # The last mover's piece is in the air or sliding: nobody else has acted yet.
+            self._progress.settle(occupied)
             return Seen(Observation.IN_PROGRESS)
-        earlier = self._move_seen_with_the_next(occupied) if added else None
+        if self._takeback_under_way(removed, added):
+            if self._progress.lifted_since is None:
+                self._progress.lifted_since = now
+            return Seen(Observation.IN_PROGRESS)
+        # (nothing put down where the position had no piece: only two complete moves,
+        # the reply taking the piece the first put down, can show that)
+        earlier = self._move_seen_with_the_next(occupied, complete_only=not added)
         if earlier is not None:
             return Seen(Observation.MOVE_THEN_MORE, shape=earlier)
+        if self.mode is not Mode.FREE:
+            # Two readings may fit the same board: one action of the mover (a piece moved,
+            # pieces taken off), or his move left unfinished and the opponent's reply
+            # begun. Both are kept; the opponent's playing on tells which it was.
+            readings = []
+            if added:
+                order = self._progress.removal_order()
+                direct = explain(table, removed, added, order)
+                if direct is not None:
+                    readings.append(direct)
+            unfinished = self._unfinished(occupied)
+            if unfinished is not None:
+                readings.insert(0, unfinished)
+            if readings:
+                seen = Seen(Observation.WRONG_PLACEMENT, action=readings[0],
+                            alternatives=tuple(readings[1:]))
+                if self._progress.last_filled:
+                    return seen
+                # Only lifted so far: a piece may yet be put back (a hand adjusting, an
+                # unrelated piece lifted). Flagged when a piece is put down, or when
+                # the lift lasts `hold_timeout`.
+                self._progress.readings = seen
+                self._progress.settle(occupied)  # the opponent may play on from it
+                if self._progress.lifted_since is None:
+                    self._progress.lifted_since = now
+                return Seen(Observation.LIFTED)
         if added:
-            one_piece_moved = _single(removed) and _single(added)
-            if one_piece_moved and self.mode is not Mode.FREE:
-                return Seen(Observation.WRONG_PLACEMENT, removed=removed, added=added)
             return Seen(Observation.UNEXPLAINED, removed=removed, added=added)
         if self._progress.lifted_since is None:
-            self._progress.lifted_since = snapshot.timestamp
+            self._progress.lifted_since = now
         return Seen(Observation.LIFTED)
 
-    def _move_seen_with_the_next(self, occupied: int) -> MoveShape | None:
+    def _completion(self, completed: list[MoveShape], occupied: int,
+                    now: float) -> Seen | None:
+        """The board shows the position after one or more legal moves: which one, once
+        the seen landings decide; None while the capture may still be going on."""
+        candidates = self._order_consistent(completed, now)
+        if (len(candidates) == 1 and self._other_fully_shown(candidates[0], now)
+                and self._rest_at_end(candidates[0], now) < ASK_AFTER):
+            return None  # another capture was shown landing by landing: the board is on
+            # its way to it (its prisoners still being taken off), for a while
+        if len(candidates) == 1:
+            shape = candidates[0]
+            if shape.move.captures and self._progress.last_filled & shape.end_bit:
+                # a capture that the piece's arrival completes is done when the piece
+                # rests there, not when it slides over it; and if another way goes on
+                # from the landings seen so far, when it has rested long enough not to
+                occupancy, start = self.table.occupancy, shape.move.start
+                seen = tuple(dedupe_consecutive([
+                    s for s in self._rests(now) if s == start or not occupancy >> (s - 1) & 1]))
+                longer = any(len(other.landings) > len(seen)
+                             and other.landings[:len(seen)] == seen
+                             for other in self.table.by_start.get(start, ()))
+                if self._rest_at_end(shape, now) < (ASK_AFTER if longer else REST_TIME):
+                    return None
+            if self._table_of(shape.after).is_game_over:
+                return Seen(Observation.ENDS_GAME, shape=shape)
+            return Seen(Observation.COMPLETES_MOVE, shape=shape)
+        end = completed[0].move.end
+        goes_on = not candidates or any(end in shape.landings[:-1] for shape in completed)
+        if self._rest_at_end(completed[0], now) < (ASK_AFTER if goes_on else REST_TIME):
+            return None  # not at rest yet; or the piece may go on (the end is a landing
+            # of a longer way, or the landings seen fit none yet)
+        return Seen(Observation.COMPLETES_AMBIGUOUS, candidates=tuple(candidates or completed))
+
+    def _other_fully_shown(self, shape: MoveShape, now: float) -> bool:
+        """Whether another capture from the same start, and not ``shape``, had every
+        landing shown in order."""
+        if not shape.move.captures:
+            return False
+        occupancy, start = self.table.occupancy, shape.move.start
+        seen = [s for s in self._rests(now) if s == start or not occupancy >> (s - 1) & 1]
+
+        def shown(other: MoveShape) -> bool:
+            return followed(other.landings, [s for s in seen if s in other.landings]) == \
+                len(other.landings)
+
+        return not shown(shape) and any(
+            other is not shape and other.move.captures and shown(other)
+            for other in self.table.by_start.get(start, ()))
+
+    def _loop_shown(self, now: float) -> Seen | None:
+        """A capture that ends where it started and empties no square (every column it
+        jumps keeps a piece) leaves the occupancy as it was: it is seen only by its
+        landings. Played when the piece has rested on each of them, in order, and rests
+        back on its start; waiting (in progress) while it may still come to rest."""
+        loops = [shape for shape in self.table.by_occupancy.get(self.table.occupancy, ())
+                 if shape.start_bit == shape.end_bit]
+        if not loops or not self._progress.placements:
+            return None
+        rests = self._rests(now)
+        if not rests or rests[-1] != loops[0].move.end:
+            return None
+        shown = [shape for shape in loops
+                 if followed(shape.landings, [s for s in rests if s in shape.landings])
+                 == len(shape.landings)]
+        if len(shown) != 1:
+            return None
+        if self._rest_at_end(shown[0], now) < REST_TIME:
+            return Seen(Observation.IN_PROGRESS)
+        if self._table_of(shown[0].after).is_game_over:
+            return Seen(Observation.ENDS_GAME, shape=shown[0])
+        return Seen(Observation.COMPLETES_MOVE, shape=shown[0])
+
+    def _rest_at_end(self, shape: MoveShape, now: float) -> float:
+        """How long the piece has been down on the end square of ``shape``."""
+        return self._progress.rest_at(shape.move.end, now)
+
+    def _observe_flagged(self, occupied: int) -> Seen:
+        """After a flag: under fmjd, the opponent playing on from the irregular position
+        makes it stand, and a legal move from the position itself corrects it; anything
+        else waits for the restore (or the arbiter)."""
+        pending = self._pending
+        if pending is None:
+            return Seen(Observation.OTHER)
+        shape = pending.observe(occupied, self._progress.removal_order())
+        if shape is not None:
+            return Seen(Observation.PLAYED_ON, shape=shape)
+        shape = pending.corrected(occupied)
+        if shape is not None:
+            if self._table_of(shape.after).is_game_over:
+                return Seen(Observation.ENDS_GAME, shape=shape)
+            return Seen(Observation.COMPLETES_MOVE, shape=shape)
+        return Seen(Observation.OTHER)
+
+    def _unfinished(self, occupied: int) -> IrregularAction | None:
+        """A move left unfinished, and the opponent playing on from it: the last legal
+        in-between board showed the moving piece down (a multiple capture stopped, or
+        captured pieces left on the board) and the change since is the reply from the
+        position that left. Seen only then: until the opponent acts, the move may still
+        be finished."""
+        table = self.table
+        order = self._progress.removal_order()
+        # the newest legal in-between boards first: the opponent's first lift may itself
+        # have looked like part of the move (a piece it could still take)
+        for settled in reversed(self._progress.settled_boards):
+            if settled == occupied:
+                continue
+            action = explain(table, table.occupancy & ~settled, settled & ~table.occupancy,
+                             order)
+            if action is None:
+                continue
+            after = self._table_of(action.after)
+            removed = after.occupancy & ~occupied
+            added = occupied & ~after.occupancy
+            if after.by_occupancy.get(occupied) or after.consistent(removed, added):
+                return action
+        return None
+
+    def _move_seen_with_the_next(self, occupied: int, *,
+                                 complete_only: bool = False) -> MoveShape | None:
         """The one legal move after which this board is the next move in progress or done.
 
         Fast play (or a snapshot lost on a serial line) can hide the moment a move was
@@ -203,88 +467,93 @@ class Tracker:
         own squares show it done: its piece down on its end, its start and the pieces it
         took off empty."""
         found = None
+        lifted_at = self._progress.lifted_at
+        placed = {placement.square for placement in self._progress.placements}
         for shape in self.table.shapes:
-            if not occupied & shape.end_bit or occupied & (shape.may_empty & ~shape.end_bit):
-                continue
             after = self._table_of(shape.after)
+            # this move's own squares show it done, its piece down on its end; or its
+            # piece was seen put down there and the reply, complete, took it (the board
+            # is exactly the two moves)
+            took_it = (shape.move.end in placed and any(
+                shape.move.end in reply.move.captures
+                for reply in after.by_occupancy.get(occupied, ())))
+            if complete_only and not took_it:
+                continue
+            if not took_it and (not occupied & shape.end_bit
+                                 or occupied & (shape.may_empty & ~shape.end_bit)):
+                continue
             removed = after.occupancy & ~occupied
             added = occupied & ~after.occupancy
-            if after.by_occupancy.get(occupied) or after.consistent(removed, added):
+            done_at = max((lifted_at[s] for s in (shape.move.start, *shape.emptied)
+                           if s in lifted_at), default=None)
+            if done_at is not None and any(lifted_at[s] < done_at
+                                           for s in squares_from_mask(removed)
+                                           if s in lifted_at):
+                continue  # the "reply" began before this move was done: not what happened
+            # the next player's move begun, or any piece just lifted (a hand adjusting)
+            if after.by_occupancy.get(occupied) or after.consistent(removed, added) or \
+                    (removed and not added):
                 if found is not None:
                     return None
                 found = shape
         return found
 
     def _track_progress(self, occupied: int, now: float) -> None:
-        """Remember the order of placements and removals since the position last matched."""
-        progress = self._progress
-        if progress.started_at is None:
-            progress.started_at = now
-        previous = self._previous_occupied
-        newly_filled = occupied & ~previous
-        newly_emptied = previous & ~occupied
-        for square in squares_from_mask(newly_filled):
-            progress.placements.append(square)
-        seen = {square for square, _ in progress.removals}
-        for square in squares_from_mask(newly_emptied & self.table.occupancy):
-            if square not in seen:
-                progress.removals.append((square, occupied))
+        """Remember the placements (with their times) and removals since the position
+        last matched."""
+        self._progress.track(occupied, self._previous_occupied, self.table.occupancy, now)
         self._previous_occupied = occupied
 
-    def _hand_went_elsewhere(self, shape: MoveShape) -> bool:
-        """Whether the piece was put down on squares off this move's way, all of them on
-        the way of another legal move from the same start: the board then shows a shorter
-        capture half-way through a longer one (a column kept its place, a piece not yet
-        taken off), and the longer one is still being made."""
-        shown = mask_from_squares(self._progress.placements) & ~shape.start_bit
-        if not shown & ~shape.passage:
+    def _rests(self, now: float) -> list[int]:
+        return self._progress.rests(now)
+
+    def _hand_went_elsewhere(self, shape: MoveShape, now: float) -> bool:
+        """Whether the piece rested on squares this move does not land on, all of them
+        landings of another legal move from the same start: the board then shows a
+        shorter (or other) capture half-way through that one (a column kept its place, a
+        piece not yet taken off), and that one is still being made. (A rest on a square
+        the move only passes over is not this move: a slide is shorter than a rest.)"""
+        occupied = self.table.occupancy
+        shown = mask_from_squares(self._rests(now)) & ~shape.start_bit & ~occupied
+        if not shown & ~shape.landing_mask:
             return False
-        return any(not shown & ~other.passage
+        return any(not shown & ~other.landing_mask
                    for other in self.table.by_start.get(shape.move.start, ())
                    if other is not shape)
 
-    def _order_consistent(self, candidates: list[MoveShape]) -> list[MoveShape]:
-        """Keep the candidates whose landing order fits the placements seen (the lesson on
+    def _order_consistent(self, candidates: list[MoveShape], now: float) -> list[MoveShape]:
+        """Keep the candidates whose landing order fits the rests seen (the lesson on
         captures asks that a capture be shown square by square). Squares landed on by some
-        candidate but not by another tell them apart; placements elsewhere (a slide) are
-        ignored."""
+        candidate but not by another tell them apart; rests elsewhere are ignored."""
         if len(candidates) == 1:
             return candidates
         landing_squares = set()
         for shape in candidates:
             landing_squares.update(shape.landings)
-        shown = [s for s in self._progress.placements if s in landing_squares]
+        shown = dedupe_consecutive([s for s in self._rests(now) if s in landing_squares])
         fitting = []
         for shape in candidates:
             order = iter(shape.landings)
-            if all(any(square == landing for landing in order) for square in
-                   _dedupe_consecutive(shown)):
+            if all(any(square == landing for landing in order) for square in shown):
                 fitting.append(shape)
         return fitting
 
-    def _observe_ambiguous(self, occupied: int) -> Observation:
-        """While candidates blink, a piece put down on the first landing square that only
-        one candidate uses picks it; the move is recorded when the board is back."""
-        common = self._ambiguous[0].after_occupancy
-        previous = self._previous_occupied
-        newly_filled = occupied & ~previous
+    def _observe_ambiguous(self, occupied: int, now: float) -> Observation:
+        """While candidates blink, a touch on a square that only one candidate lands on
+        picks it (`Ambiguity`); the move is recorded when the board is back."""
+        changed = occupied ^ self._previous_occupied
+        self._progress.track(occupied, self._previous_occupied, self.table.occupancy, now)
         self._previous_occupied = occupied
-        for shape in self._ambiguous:
-            if newly_filled & mask_from_squares(self._signature(shape)):
-                self._chosen = shape
-        if occupied == common and self._chosen is not None:
+        ambiguity = self._ambiguity
+        if ambiguity.observe(changed, occupied, now):
             return Observation.RESOLVES
+        if occupied == ambiguity.common:
+            # the capture shown on after the blinking began: its landings may decide
+            fitting = self._order_consistent(ambiguity.candidates, now)
+            if len(fitting) == 1:
+                ambiguity.chosen = fitting[0]
+                return Observation.RESOLVES
         return Observation.OTHER
-
-    def _signature(self, shape: MoveShape) -> tuple[int, ...]:
-        """The landing squares that tell ``shape`` apart from the other candidates: the
-        first landing where its path leaves every other candidate's."""
-        others = [other for other in self._ambiguous if other is not shape]
-        for index, square in enumerate(shape.landings[:-1]):
-            if all(index >= len(o.landings) - 1 or o.landings[index] != square
-                   for o in others):
-                return (square,)
-        return ()
 
     def _amends(self, shape: MoveShape) -> Observation:
         if self._table_of(shape.after).is_game_over:
@@ -294,14 +563,30 @@ class Tracker:
     def _amendment(self, occupied: int) -> MoveShape | None:
         """The last move's piece slid on along its line before anyone else acted: a king
         passing the squares of a quiet move, or (column games, where a jumped column keeps
-        its place) the landing squares of the same capture."""
+        its place) the landing squares of the same capture. Only a move on the same line
+        (one way contains the other) amends it; anything else is a new action."""
         slide = self._slide
         if slide is None or not self._history:
             return None
         for shape in self._slide_family():
             if shape is not slide and shape.after_occupancy == occupied:
-                return shape
+                common = shape.passage & slide.passage
+                if common in (shape.passage, slide.passage):
+                    return shape
         return None
+
+    def _close_slide_window(self, now: float) -> None:
+        """The last move stays open to amendment only if its piece is lifted again within
+        `AMEND_WINDOW` of its release."""
+        slide = self._slide
+        if slide is None or self._last_move_at is None:
+            return
+        observed = self._observed if self._observed is not None else self.table.occupancy
+        if not observed & slide.end_bit:
+            if now - self._last_move_at <= AMEND_WINDOW:
+                self._slide_lifted = True
+        if not self._slide_lifted and now - self._last_move_at > AMEND_WINDOW:
+            self._slide = None
 
     def _slide_family(self) -> list[MoveShape]:
         """Moves of the previous position with the last move's start and captures."""
@@ -317,7 +602,8 @@ class Tracker:
             return False
         line = 0
         for shape in self._slide_family():
-            line |= shape.passage
+            if (shape.passage & slide.passage) in (shape.passage, slide.passage):
+                line |= shape.passage
         return not added & ~line
 
     def _can_take_back(self, occupied: int) -> bool:
@@ -325,6 +611,16 @@ class Tracker:
             return False
         before, _ = self._history[-1]
         return occupied == self._table_of(before).occupancy
+
+    def _takeback_under_way(self, removed: int, added: int) -> bool:
+        """The last move being put back, piece by piece, in any order: its piece lifted
+        from its end, its start and the squares it emptied filled again."""
+        if not self._history or not (removed or added):
+            return False
+        last = self._history[-1][1]
+        if not isinstance(last, MoveShape):
+            return False
+        return not removed & ~last.end_bit and not added & ~last.may_empty
 
     def _table_of(self, position: Position) -> MoveTable:
         return self._tables.of(position)
@@ -334,23 +630,27 @@ class Tracker:
     # One handler per observation; ``_HANDLERS`` (after the class) maps them.
 
     def _on_completed(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._pending = None
         self._play(seen.shape, now, events)
 
     def _on_resolved(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        chosen = self._chosen
-        self._ambiguous, self._chosen = [], None
+        chosen = self._ambiguity.chosen
+        self._ambiguity = None
         self._play(chosen, now, events, extra_notes=("ambiguous capture resolved by touch",))
 
     def _on_ambiguous(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        self._ambiguous = list(seen.candidates)
-        self._chosen = None
+        self._ambiguity = Ambiguity(list(seen.candidates))
         self._previous_occupied = seen.candidates[0].after_occupancy
+        self.asks += 1
 
     def _on_move_then_more(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._pending = None
         note = ("move seen complete only with the next one begun",)
         self._play(seen.shape, now, events, extra_notes=note)
         self._slide = None
-        follow = self._observe(Snapshot(self._observed, now))
+        occupied = self._observed
+        self._track_progress(occupied, now)
+        follow = self._observe(occupied, now)
         if follow.observation in (Observation.COMPLETES_MOVE, Observation.ENDS_GAME):
             self._play(follow.shape, now, events, extra_notes=note)
 
@@ -361,13 +661,47 @@ class Tracker:
         self._take_back(now, events)
 
     def _on_wrong_placement(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        self._flag(State.ILLEGAL, now, self._describe_illegal(seen.removed, seen.added), events)
+        action = seen.action
+        kind = action.kind
+        if kind is Irregularity.TAKEBACK:
+            text = f"{action.notation} taken back: takebacks are not allowed in tournament play"
+        elif kind is Irregularity.CAPTURE_REQUIRED:
+            text = f"illegal move {action.notation}: a capture is required"
+        else:
+            text = f"illegal move {action.description}"
+        for other in seen.alternatives:  # the same board read another way
+            text += f"; or {other.description}"
+        self._flag(State.ILLEGAL, now, text, events, irregularity=kind.name.lower())
+        if self.policy.stands_when_played_on:
+            self._pending = PendingIrregularity([action, *seen.alternatives], self.table,
+                                                self._table_of, self._observed)
+
+    def _on_played_on(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        pending = self._pending
+        self._pending = None
+        action = pending.action
+        if action.kind is Irregularity.TAKEBACK:
+            before, shape = self._history.pop()
+            if self.moves:
+                self.moves.pop()
+            events.append(TakebackEvent(now, "takeback", shape.notation, before,
+                                        irregularity=action.kind.comment))
+        else:
+            self._history.append((self.position, action))
+            events.append(IrregularMoveEvent(
+                now, "irregular_move", action.notation, action.path, action.removed,
+                action.kind.name.lower(), action.kind.comment, action.after))
+        self._set_position(action.after)
+        self._clear_progress()
+        self._play(seen.shape, now, events)
 
     def _on_unexplained(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         self._flag(State.DISTURBED, now, "position disturbed", events)
 
     def _on_matches(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        if not self._loop_capture_under_way():
+        self._pending = None
+        self._ambiguity = None
+        if not self._loop_capture_under_way(now):
             self._clear_progress()
 
     def _on_touched(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
@@ -391,6 +725,7 @@ class Tracker:
         Observation.UNEXPLAINED: _on_unexplained,
         Observation.HELD_TOO_LONG: _on_nothing,  # flagged by `tick`, never by a snapshot
         Observation.RESOLVES: _on_resolved,
+        Observation.PLAYED_ON: _on_played_on,
         Observation.OTHER: _on_nothing,
     }
 
@@ -405,6 +740,7 @@ class Tracker:
         self.moves.append(event)
         events.append(event)
         self._slide = shape
+        self._slide_lifted = False
         self._last_move = (shape.move.start, shape.move.end)
         self._last_move_at = now
         self._clear_progress()
@@ -415,7 +751,9 @@ class Tracker:
         before, replaced = self._history.pop()
         self.moves.pop()
         self._set_position(before)
+        last_move_at = self._last_move_at
         self._play(shape, now, events, replaces=replaced.notation)
+        self._last_move_at = last_move_at  # the window runs from the first release
 
     def _take_back(self, now: float, events: list[TrackerEvent]) -> None:
         before, shape = self._history.pop()
@@ -428,27 +766,31 @@ class Tracker:
         events.append(TakebackEvent(now, "takeback", shape.notation, before))
 
     def _flag(self, state: State, now: float, description: str,
-              events: list[TrackerEvent]) -> None:
+              events: list[TrackerEvent], irregularity: str = "") -> None:
         occupied = self._observed if self._observed is not None else self.table.occupancy
         squares = tuple(squares_from_mask(occupied ^ self.table.occupancy))
         kind = "illegal" if state is State.ILLEGAL else "disturbed"
-        events.append(FlagEvent(now, kind, description, squares))
+        events.append(FlagEvent(now, kind, description, squares, irregularity))
         self._slide = None
+        self._pending = None
         self._clear_progress()
 
-    def _loop_capture_under_way(self) -> bool:
+    def _loop_capture_under_way(self, now: float) -> bool:
         """The board looks untouched, but a capture that ends on its own start square was
         just shown landing by landing (its prisoners are still on the board): keep the
-        landings seen, they tell that capture from the same loop the other way round."""
-        placements = self._progress.placements
-        if self.state is not State.MOVING or not placements:
+        landings seen, they tell that capture from the same loop the other way round.
+        Pieces put back where they stood (an unrelated piece lifted and replaced) are not
+        landings."""
+        if self.state is not State.MOVING or not self._progress.placements:
             return False
-        shown = mask_from_squares(placements)
-        return any(shape.start_bit == shape.end_bit and not shown & ~shape.passage
+        occupied = self.table.occupancy
+        rests = mask_from_squares(self._rests(now))
+        return any(shape.start_bit == shape.end_bit and rests & shape.passage
+                   and not rests & ~shape.passage & ~occupied
                    for shape in self.table.shapes)
 
     def _clear_progress(self) -> None:
-        self._progress = _MoveInProgress()
+        self._progress = MoveInProgress()
         self._previous_occupied = self.table.occupancy
 
     def _note_touch(self) -> None:
@@ -459,15 +801,6 @@ class Tracker:
         own_lifted = removed & table.own_occupancy
         if own_lifted and not own_lifted & table.starts:
             self._progress.touched_non_capturing = True
-
-    def _describe_illegal(self, removed: int, added: int) -> str:
-        variant = self.position.variant
-        start = squares_from_mask(removed)[0]
-        end = squares_from_mask(added)[0]
-        text = f"{format_square(variant, start)}-{format_square(variant, end)}"
-        if self.table.capture_required:
-            return f"illegal move {text}: a capture is required"
-        return f"illegal move {text}"
 
     def _procedure_notes(self, shape: MoveShape) -> tuple[str, ...]:
         """Irregularities of procedure (the move still counts; the log keeps them)."""
@@ -494,66 +827,11 @@ class Tracker:
             events.append(LedEvent(now, "leds", dict(intents)))
 
     def _intents(self, now: float) -> dict[str, tuple[int, ...]]:
-        table = self.table
-        occupied = self._observed if self._observed is not None else table.occupancy
-        out: dict[str, tuple[int, ...]] = {}
-        differ = tuple(squares_from_mask(occupied ^ table.occupancy))
-        state = self.state
-        if state in (State.SETUP, State.DISTURBED):
-            if differ:
-                out["restore"] = differ
-        elif state is State.ILLEGAL:
-            added = occupied & ~table.occupancy
-            out["illegal"] = tuple(squares_from_mask(added)) or differ
-            out["restore"] = differ
-        elif state is State.AMBIGUOUS:
-            squares = []
-            for shape in self._ambiguous:
-                squares.extend(self._signature(shape))
-            out["ambiguous"] = tuple(sorted(set(squares)))
-        elif state is State.GAME_OVER or table.is_game_over:
-            out["game_over"] = tuple(squares_from_mask(table.occupancy))
-        capture_starts = tuple(sorted(s.move.start for s in table.shapes if s.move.captures))
-        if state in (State.READY, State.MOVING) and table.capture_required:
-            if self.mode is Mode.TRAINING or self._progress.touched_non_capturing:
-                out["must_capture"] = tuple(sorted(set(capture_starts)))
-        if state is State.MOVING and self.mode is Mode.TRAINING:
-            self._hints(occupied, out)
-        if (self._last_move and self._last_move_at is not None
-                and now - self._last_move_at < self.confirm_time and state is State.READY):
-            out["last_move"] = self._last_move
-        return out
-
-    def _hints(self, occupied: int, out: dict[str, tuple[int, ...]]) -> None:
-        """Training: where the lifted piece may go; for a capture, the next landing."""
-        table = self.table
-        removed = table.occupancy & ~occupied
-        lifted = [shape for shape in table.shapes if removed & shape.start_bit]
-        if not lifted:
-            return
-        placed = [s for s in self._progress.placements if (occupied >> (s - 1)) & 1]
-        if table.capture_required:
-            steps = set()
-            for shape in lifted:
-                landings = shape.landings
-                done = 0
-                while done < len(landings) and done < len(placed) and \
-                        placed[done] == landings[done]:
-                    done += 1
-                if done < len(landings):
-                    steps.add(landings[done])
-            out["path"] = tuple(sorted(steps))
-        else:
-            out["destination"] = tuple(sorted({shape.move.end for shape in lifted}))
-
-
-def _single(mask: int) -> bool:
-    return mask != 0 and mask & (mask - 1) == 0
-
-
-def _dedupe_consecutive(squares: list[int]) -> list[int]:
-    out: list[int] = []
-    for square in squares:
-        if not out or out[-1] != square:
-            out.append(square)
-    return out
+        confirming = (self._last_move and self._last_move_at is not None
+                      and now - self._last_move_at < self.confirm_time)
+        ambiguity = self._ambiguity
+        return intents_of(Situation(
+            self.state, self.mode, self.table,
+            self._observed if self._observed is not None else self.table.occupancy,
+            self._progress, tuple(sorted(ambiguity.squares())) if ambiguity else (),
+            self._last_move if confirming else ()), now)

@@ -293,11 +293,16 @@ function drawMoves(v) {
   const moves = $("moves");
   moves.replaceChildren();
   const blackFirst = v.moves.length > 0 && startsWithBlack(v);
-  const list = blackFirst ? ["…", ...v.moves] : v.moves;
+  const irregular = new Set(v.irregular_moves || []);
+  // the move list with a gap before Black's first move when Black started
+  const list = blackFirst ? [null, ...v.moves.map((_, i) => i)] : v.moves.map((_, i) => i);
+  const moveSpan = (ply) => ply === null ? el("span", "move", "…")
+    : el("span", irregular.has(ply) ? "move irregular" : "move",
+      v.moves[ply] + (irregular.has(ply) ? " (irregular)" : ""));
   for (let i = 0; i < list.length; i += 2) {
     const li = el("li");
-    li.appendChild(el("span", "move", list[i]));
-    if (i + 1 < list.length) li.appendChild(el("span", "move", list[i + 1]));
+    li.appendChild(moveSpan(list[i]));
+    if (i + 1 < list.length) li.appendChild(moveSpan(list[i + 1]));
     moves.appendChild(li);
   }
   moves.scrollTop = moves.scrollHeight;
@@ -555,6 +560,27 @@ function setUpForms() {
       if (needToken()) arbiter("clock", { action }).catch(() => {});
     });
   }
+  $("accept-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (!needToken()) return;
+    const fen = $("accept-fen").value.trim();
+    const side = $("accept-side").value;
+    const ok = await confirmAction("Accept the position, " + side + " to move?",
+      (fen ? "The position " + fen : "The position the board shows")
+      + " becomes the game's position (an arbiter correction in the record).", "Accept");
+    if (ok) arbiter("accept-position", { white_to_move: side === "white", fen: fen || null })
+      .catch(() => {});
+  });
+  $("takeback-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (!needToken()) return;
+    const ply = parseInt($("takeback-ply").value, 10);
+    if (Number.isNaN(ply) || ply < 0) { say("Give the ply to go back to (0: the start).", true, "arbiter"); return; }
+    const ok = await confirmAction("Take the game back to ply " + ply + "?",
+      "The moves after it leave the move list (the record keeps the take-back); the board "
+      + "lights what differs until it shows that position.", "Take back");
+    if (ok) arbiter("take-back", { ply }).catch(() => {});
+  });
   $("acknowledge").addEventListener("click", () => {
     if (needToken()) arbiter("acknowledge").catch(() => {});
   });

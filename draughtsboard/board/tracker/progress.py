@@ -1,0 +1,112 @@
+"""A move in progress: what the hands did since the board last matched the position.
+
+Placements with their times (a piece *rests* on a square when it stays `REST_TIME` or
+longer; slides and brushes are shorter), removals in the order and at the time they came,
+and the last few boards that were a legal move in progress (from which an unfinished
+move and the opponent's reply are read). Plain data with a little arithmetic; the
+tracker decides what it means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ports import squares_from_mask
+
+REST_TIME = 0.1
+
+
+@dataclass
+class Placement:
+    """A square filled during a move: when, and when it was emptied again (None: still)."""
+
+    square: int
+    at: float
+    until: float | None = None
+
+    def rested(self, now: float) -> bool:
+        end = self.until if self.until is not None else now
+        return end - self.at >= REST_TIME
+
+
+@dataclass
+class MoveInProgress:
+    """What happened since the board last matched the position."""
+
+    placements: list[Placement] = field(default_factory=list)  # squares filled, in order
+    removals: list[tuple[int, int]] = field(default_factory=list)  # (square, occupancy then)
+    started_at: float | None = None
+    lifted_since: float | None = None  # when an unexplained lift began
+    touched_non_capturing: bool = False
+    lifted_at: dict[int, float] = field(default_factory=dict)  # first emptied, when
+    last_filled: int = 0  # squares the last change filled
+    readings: Any = None  # an irregular move seen so far only by lifts (the tracker's Seen)
+    settled_boards: list[int] = field(default_factory=list)  # the last legal in-between
+    # boards (a few), newest last
+
+    def track(self, occupied: int, previous: int, position_occupancy: int,
+              now: float) -> None:
+        """A new board: remember the placements (with their times) and the removals."""
+        if self.started_at is None:
+            self.started_at = now
+        newly_filled = occupied & ~previous
+        newly_emptied = previous & ~occupied
+        for square in squares_from_mask(newly_emptied):
+            for placement in reversed(self.placements):
+                if placement.square == square:
+                    if placement.until is None:
+                        placement.until = now
+                    break
+        for square in squares_from_mask(newly_filled):
+            self.placements.append(Placement(square, now))
+        if newly_filled or newly_emptied:  # (time passing alone changes neither)
+            self.last_filled = newly_filled
+            self.readings = None
+        seen = {square for square, _ in self.removals}
+        for square in squares_from_mask(newly_emptied & position_occupancy):
+            if square not in seen:
+                self.removals.append((square, occupied))
+                self.lifted_at[square] = now  # squares emptied in one snapshot: at once
+
+    def rests(self, now: float) -> list[int]:
+        """The squares a piece came to rest on, in order (slides and brushes left out),
+        and the squares a piece is down on now."""
+        return [p.square for p in self.placements if p.rested(now) or p.until is None]
+
+    def rest_at(self, square: int, now: float) -> float:
+        """How long a piece has been down on ``square`` (since the move began when it
+        was never put there during this move)."""
+        for placement in reversed(self.placements):
+            if placement.square == square and placement.until is None:
+                return now - placement.at
+        return now - (self.started_at or now)
+
+    def removal_order(self) -> list[int]:
+        return [square for square, _ in self.removals]
+
+    def settle(self, occupied: int) -> None:
+        boards = self.settled_boards
+        if not boards or boards[-1] != occupied:
+            boards.append(occupied)
+            del boards[:-4]
+
+
+def followed(landings: tuple[int, ...], rests: list[int]) -> int | None:
+    """How many of ``landings`` the rests have followed in order (None: they left the
+    path)."""
+    done = 0
+    for square in dedupe_consecutive(rests):
+        if done < len(landings) and square == landings[done]:
+            done += 1
+        elif square not in landings[:done]:
+            return None
+    return done
+
+
+def dedupe_consecutive(squares: list[int]) -> list[int]:
+    out: list[int] = []
+    for square in squares:
+        if not out or out[-1] != square:
+            out.append(square)
+    return out

@@ -1,0 +1,91 @@
+"""The record kinds of irregular play: an irregular move that stood, an arbiter's
+correction, a take-back to an earlier ply; each rebuilt from the journal as it was
+recorded. And a stream that ends in the middle of a capture: the game resumes from the
+journal, and the capture is recorded once."""
+
+from __future__ import annotations
+
+from draughtsboard.board.ports import Snapshot
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.fen import parse_fen
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.board.tracker import FMJD, Mode, Tracker
+from draughtsboard.recording import Recorder
+from draughtsboard.recording.tracker_events import record_tracker_event
+
+from ..board.hand import TrackerHand
+
+RUSSIAN = get_variant("russian")
+
+
+class JournalledHand(TrackerHand):
+    """A hand whose tracker's events are journalled as `play` does."""
+
+    def __init__(self, tracker, recorder, game_id, **kwargs):
+        self.recorder, self.game_id = recorder, game_id
+        super().__init__(tracker, **kwargs)
+
+    def _feed(self):
+        self.now += self.step
+        events = self.tracker.feed(Snapshot(self.occupied, self.now))
+        for event in events:
+            if event.kind != "leds":
+                record_tracker_event(self.recorder, self.game_id, event, 1000.0 + self.now)
+        self.events.extend(events)
+
+
+def test_an_irregular_move_that_stood_is_rebuilt_from_the_journal(tmp_path):
+    recorder = Recorder(tmp_path, sync=False)
+    game_id = recorder.start_game(RUSSIAN, {"Irregularities": "fmjd"})
+    hand = JournalledHand(Tracker(initial_position(RUSSIAN), Mode.TOURNAMENT,
+                                  check_start=False, policy=FMJD), recorder, game_id)
+    hand.move("c3", "e5")  # irregular
+    hand.move("d6", "f4").lift("e5")  # Black plays on: it stands
+    live = recorder.game(game_id)
+    assert [m.text for m in live.moves] == ["c3-e5", "d6:f4"]
+    assert live.moves[0].irregularity == "irregular_move"
+    recorder.close()
+    reread = Recorder(tmp_path).game(game_id)
+    assert [m.text for m in reread.moves] == ["c3-e5", "d6:f4"]
+    assert reread.position == hand.tracker.position
+    assert "irregular (FMJD Annex 1, 5.4)" in Recorder(tmp_path).export_pdn(game_id)
+
+
+def test_corrections_and_take_backs_are_rebuilt(tmp_path):
+    recorder = Recorder(tmp_path, sync=False)
+    game_id = recorder.start_game(RUSSIAN)
+    recorder.record_move(game_id, "c3-d4", 1.0, 1001.0)
+    recorder.record_move(game_id, "b6-a5", 2.0, 1002.0)
+    recorder.record_takeback_to(game_id, 1, "taken back by the arbiter to ply 1")
+    fen = "W:W18,21,23-32:B1-11"
+    recorder.record_correction(game_id, fen, "position accepted by the arbiter")
+    recorder.record_move(game_id, "d4-c5", 3.0, 1003.0)
+    recorder.close()
+    game = Recorder(tmp_path).game(game_id)
+    assert [m.text for m in game.moves] == ["c3-d4", "d4-c5"]
+    assert game.positions[1] == parse_fen(RUSSIAN, fen)
+    assert [e.kind for e in game.events] == ["takeback", "correction"]
+    assert "arbiter correction" in Recorder(tmp_path).export_pdn(game_id)
+
+
+def test_a_stream_that_ends_mid_capture_resumes_from_the_journal(tmp_path):
+    fen = "W:W20,30:B16,1"  # h4 takes g5
+    recorder = Recorder(tmp_path, sync=False)
+    game_id = recorder.start_game(RUSSIAN, start_fen=fen)
+    hand = JournalledHand(Tracker(parse_fen(RUSSIAN, fen), check_start=False), recorder,
+                          game_id)
+    hand.move("h4", "f6")  # ... and the power goes: g5 is still on the board
+    recorder.close()
+
+    recorder = Recorder(tmp_path, sync=False)
+    resumed_id, game = recorder.unfinished_game()
+    assert resumed_id == game_id and game.ply == 0
+    tracker = Tracker(game.position, Mode.TOURNAMENT, check_start=True)
+    again = JournalledHand(tracker, recorder, game_id, missing=["h4"])  # as the cut left it
+    again.place("f6")
+    assert sorted(again.intent("restore")) == ["f6", "h4"]  # lights what differs
+    again.lift("f6").place("h4")
+    assert tracker.state.value == "ready"
+    again.move("h4", "f6").lift("g5")
+    assert [m.text for m in recorder.game(game_id).moves] == ["h4:f6"]
+    assert again.flags() == []
