@@ -33,7 +33,8 @@ from .rules import add_variant_argument
 
 BoardFactory = Callable[[Position, argparse.Namespace], VirtualBoard]
 # Virtual seconds the hand waits, at most, for the tracker to see the start position (a
-# board behind a serial link shows it only once the link is up).
+# board behind a serial link shows it only once the link is up), and at the end of a game
+# for a last move still under way to show (a snapshot lost on the line is asked again).
 WAIT_FOR_THE_BOARD = 10.0
 
 
@@ -119,7 +120,8 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
             report, stats = play_irregular_game(
                 name, start, lambda position, a=game_args: factory(position, a),
                 seed=args.seed * 100003 + index, rate=args.irregular_rate, policy=policy,
-                noise_seed=args.noise, mode=Mode(args.mode))
+                noise_seed=args.noise, mode=Mode(args.mode),
+                wait_until_ready=WAIT_FOR_THE_BOARD)
             irregular.merge(stats)
         else:
             report = replay_game(name, start, moves,

@@ -184,11 +184,7 @@ class GameReplay:
 
     def run(self, moves: list[Move], wait_until_ready: float) -> None:
         tracker = self.tracker
-        self.scan_until(self.now + 10 * self.period)  # the start position is checked first
-        if wait_until_ready:
-            deadline = self.now + wait_until_ready
-            while tracker.state is State.SETUP and self.now < deadline:
-                self.scan_until(self.now + 0.05)
+        self.wait_for_the_start(wait_until_ready)
         position = tracker.position
         t = self.now + 0.2
         for move in moves:
@@ -200,10 +196,29 @@ class GameReplay:
             self.progress.append(len(self.recorded))
             t = max(done, self.now) + 0.05
         self.scan_until(self.now + 10 * self.period)
+        self.wait_for_the_board(wait_until_ready)
         if tracker.state is State.AMBIGUOUS and moves:
             self.answer_ambiguity(position, moves[-1])
             self.scan_until(self.now + 10 * self.period)
         self.finish(moves)
+
+    def wait_for_the_start(self, seconds: float) -> None:
+        """The start position is checked first; a board behind a serial link shows it
+        only once the link is up: wait for it up to ``seconds`` (0: a short while)."""
+        self.scan_until(self.now + 10 * self.period)
+        deadline = self.now + seconds
+        while self.tracker.state is State.SETUP and self.now < deadline:
+            self.scan_until(self.now + 0.05)
+
+    def wait_for_the_board(self, seconds: float) -> None:
+        """The hand is done, the board still shows a move under way: give it up to
+        ``seconds`` to catch up, as players wait for the board to confirm the last move (a
+        board behind a serial link shows a change whose snapshot was lost on the line
+        only once the host has asked for it again). A board that is simply stuck stays
+        stuck, and is counted as a stall."""
+        deadline = self.now + seconds
+        while self.tracker.state is State.MOVING and self.now < deadline:
+            self.scan_until(self.now + 0.05)
 
     def finish(self, moves: list[Move]) -> None:
         report, recorded = self.report, self.recorded

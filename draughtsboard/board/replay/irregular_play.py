@@ -67,14 +67,16 @@ class _Attempt:
 def play_irregular_game(name: str, start: Position, open_board: OpenBoard, *, seed: int,
                         rate: float, policy: IrregularityPolicy,
                         noise_seed: int | None = None, max_plies: int = 150,
-                        mode: Mode = Mode.TOURNAMENT) -> tuple[GameReport, IrregularStats]:
-    """One random game with irregularities injected (see the module doc)."""
+                        mode: Mode = Mode.TOURNAMENT,
+                        wait_until_ready: float = 0.0) -> tuple[GameReport, IrregularStats]:
+    """One random game with irregularities injected (see the module doc);
+    ``wait_until_ready`` as in `harness.replay_game`."""
     report = GameReport(name, 0)
     stats = IrregularStats()
     board = open_board(start)
     try:
         replay = _IrregularReplay(report, board, start, noise_seed, mode, policy)
-        replay.play(random.Random(seed), rate, max_plies, stats)
+        replay.play(random.Random(seed), rate, max_plies, stats, wait_until_ready)
     finally:
         board.close()
     return report, stats
@@ -133,9 +135,9 @@ class _IrregularReplay(GameReplay):
             self.answer_ambiguity(position, move)
 
     def play(self, rng: random.Random, rate: float, max_plies: int,
-             stats: IrregularStats) -> None:
+             stats: IrregularStats, wait_until_ready: float = 0.0) -> None:
         tracker = self.tracker
-        self.scan_until(self.now + 10 * self.period)
+        self.wait_for_the_start(wait_until_ready)
         expected: list[tuple] = []
         position = tracker.position
         previous: tuple[Position, Move] | None = None
@@ -158,6 +160,7 @@ class _IrregularReplay(GameReplay):
             previous = (position, move)
             position = position.play(move)
         self.scan_until(self.now + 10 * self.period)
+        self.wait_for_the_board(wait_until_ready)
         self.report.plies = len(expected)
         self.report.recorded = len(self.log)
         got = [entry[:2] for entry in self.log]

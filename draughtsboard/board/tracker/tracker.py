@@ -479,8 +479,12 @@ class Tracker:
                 for reply in after.by_occupancy.get(occupied, ())))
             if complete_only and not took_it:
                 continue
-            if not took_it and (not occupied & shape.end_bit
-                                 or occupied & (shape.may_empty & ~shape.end_bit)):
+            # a square this move empties may be full again only if it was seen empty
+            # during it: the reply's piece has landed there (checked below: the reply
+            # in progress or done must explain it)
+            refilled = occupied & shape.may_empty & ~shape.end_bit
+            if not took_it and (not occupied & shape.end_bit or any(
+                    square not in lifted_at for square in squares_from_mask(refilled))):
                 continue
             removed = after.occupancy & ~occupied
             added = occupied & ~after.occupancy
