@@ -137,6 +137,8 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         "plies": sum(r.plies for r in reports),
         "recorded": sum(r.recorded for r in reports),
         "mismatches": sum(r.mismatches for r in reports),
+        "wrong": sum(r.wrong for r in reports),
+        "missing": sum(r.missing for r in reports),
         "false_alarms": sum(r.false_alarms for r in reports),
         "stalls": sum(r.stalls for r in reports),
         "asks": sum(r.asks for r in reports),
@@ -162,12 +164,14 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         }
         for line in irregular.unflagged[:20]:
             print(f"not flagged: {line}", file=out)
+    summary["share_recorded"] = round(summary["recorded"] / max(1, summary["plies"]), 4)
     summary["asks_per_1000_plies"] = round(1000 * summary["asks"] / max(1, summary["plies"]), 3)
     if args.summary_json:
         print(json.dumps(summary), file=out)
     else:
         print(f"{summary['games']} games, {summary['plies']} plies, "
-              f"{summary['mismatches']} mismatches, {summary['false_alarms']} false alarms, "
+              f"{summary['mismatches']} mismatches ({summary['wrong']} wrong, "
+              f"{summary['missing']} missing), {summary['false_alarms']} false alarms, "
               f"{summary['stalls']} stalls, {summary['asks']} asks", file=out)
     failed = summary["mismatches"] or summary["false_alarms"] or summary["stalls"] or \
         (args.irregular_rate and irregular.unflagged)

@@ -59,8 +59,9 @@ class _Attempt:
     steps: tuple[tuple[int, bool], ...]  # (square, closed) in order
     after: Position  # the position it makes (the opponent to move)
     path: tuple[int, ...]
-    # captured pieces the move left on the board: the opponent does not play them (whose
-    # hand took a piece off, the switches cannot tell: lifting one finishes the capture)
+    # captured pieces the move left on the board: the opponent does not play them, nor
+    # lift one by the way (whose hand took a piece off, the switches cannot tell: lifting
+    # one finishes the capture)
     left_on: tuple[int, ...] = ()
 
 
@@ -128,8 +129,9 @@ class _IrregularReplay(GameReplay):
         on = [(s, True) for s in _squares(target & ~shown)]
         self.steps(off + on)
 
-    def play_move(self, position: Position, move: Move) -> None:
-        actions, done = self.hand.play(position, move, self.now + 0.2)
+    def play_move(self, position: Position, move: Move,
+                  untouchable: tuple[int, ...] = ()) -> None:
+        actions, done = self.hand.play(position, move, self.now + 0.2, frozenset(untouchable))
         self.perform(actions, done)
         if self.tracker.state.value == "ambiguous":
             self.answer_ambiguity(position, move)
@@ -165,12 +167,7 @@ class _IrregularReplay(GameReplay):
         self.report.recorded = len(self.log)
         got = [entry[:2] for entry in self.log]
         want = [entry[:2] for entry in expected]
-        self.report.mismatches = sum(1 for a, b in zip(got, want, strict=False) if a != b) + \
-            abs(len(got) - len(want))
-        if self.report.mismatches:
-            first = next((i for i, (a, b) in enumerate(zip(got, want, strict=False))
-                          if a != b), min(len(got), len(want)))
-            self.report.notes.append(f"first difference at entry {first + 1}")
+        self.report.compare(got, want)
         if len(got) < len(want) and tracker.state.value not in ("ready", "game_over"):
             self.report.stalled_at = len(got) + 1
         stats.stood_with_comment += self.takebacks_with_comment + sum(
@@ -206,7 +203,7 @@ class _IrregularReplay(GameReplay):
             self.scan_until(self.now + tracker.hold_timeout + 0.5)
         if play_on:
             reply = rng.choice(replies)
-            self.play_move(attempt.after, reply)
+            self.play_move(attempt.after, reply, attempt.left_on)
             after = attempt.after.play(reply)
             self.board_occupancy = after.occupancy()
             if attempt.kind == "takeback":
