@@ -110,3 +110,24 @@ def test_the_noisy_hand_never_lifts_a_prisoner_left_on_the_board():
     assert (report.mismatches, report.false_alarms, report.stalls) == (0, 0, 0), \
         report.line()
     assert stats.injected["not_removed"] and stats.unflagged == []
+
+
+def test_the_recorded_games_pdn_is_compared_with_the_files():
+    from draughtsboard.commands.replay import recorded_pdn_differs
+
+    (start, moves), = _games("international-candidate95.pdn", None, 1)
+    result = read_pdn(decode_pdn((DATA / "international-candidate95.pdn").read_bytes()))
+    texts = [played.text for played in result.games[0].game.moves]
+    assert not recorded_pdn_differs(start, moves, texts)
+    assert recorded_pdn_differs(start, moves[:-1], texts)  # a move missing
+    assert recorded_pdn_differs(start, moves[1:], texts)  # not legal from the start
+
+
+def test_replay_of_a_file_counts_games_whose_pdn_differs(capsys, tmp_path):
+    source = decode_pdn((DATA / "international-candidate95.pdn").read_bytes())
+    first = source[:source.index("[White", 10)]
+    (tmp_path / "one.pdn").write_text(first)
+    status = main(["replay", str(tmp_path / "one.pdn"), "--summary-json"])
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert status == 0 and summary["games"] == 1 and summary["pdn_differs"] == 0
+    assert summary["wrong"] == summary["missing"] == 0 and summary["share_recorded"] == 1.0

@@ -53,6 +53,7 @@ class GameReport:
     false_alarms: int = 0
     stalled_at: int | None = None  # the ply from which nothing more was recorded
     asks: int = 0  # ambiguities the hand had to resolve by a touch
+    moves: list[Move] = field(default_factory=list)  # what the tracker recorded
     notes: list[str] = field(default_factory=list)
     timings: list[float] = field(default_factory=list)  # tracker seconds per snapshot
     latencies: list[float] = field(default_factory=list)  # move event - completing change
@@ -241,6 +242,7 @@ class GameReplay:
     def finish(self, moves: list[Move]) -> None:
         report, recorded = self.report, self.recorded
         report.recorded = len(recorded)
+        report.moves = list(recorded)
         if len(recorded) < len(moves):
             report.stalled_at = len(recorded) + 1
             report.notes.append(f"stopped recording at ply {len(recorded) + 1} "
