@@ -100,7 +100,8 @@ def test_the_noisy_hand_never_lifts_a_prisoner_left_on_the_board():
     *is* the capture finished (the board showed exactly c3:e5), and d4 coming back was a
     disturbed position nobody put right: the game stalled at ply 18. The injection never
     lets the opponent touch such a piece (the switches cannot tell); neither may the noise.
-    (Random game 19 of the command's --seed 74 at --irregular-rate 0.15, noise 74.)"""
+    (Random game 19 of the replay command's random games from 74, noise 74, at
+    --irregular-rate 0.15.)"""
     from draughtsboard.board.replay.irregular_play import play_irregular_game
     from draughtsboard.board.tracker.policy import FMJD
 
