@@ -92,3 +92,43 @@ def test_irregular_moves_are_injected_only_in_random_games(capsys, tmp_path):
     status = main(["replay", str(DATA / "international-wk2003.pdn"), "--irregular-rate",
                    "0.1"])
     assert status == 2
+
+
+def test_the_noisy_hand_never_lifts_a_prisoner_left_on_the_board():
+    """A capture made with its prisoner left on (d4, after c3:e5), and the opponent
+    playing on: the noisy hand lifted d4 for a moment on his way, which on the switches
+    *is* the capture finished (the board showed exactly c3:e5), and d4 coming back was a
+    disturbed position nobody put right: the game stalled at ply 18. The injection never
+    lets the opponent touch such a piece (the switches cannot tell); neither may the noise.
+    (Random game 19 of the replay command's random games from 74, noise 74, at
+    --irregular-rate 0.15.)"""
+    from draughtsboard.board.replay.irregular_play import play_irregular_game
+    from draughtsboard.board.tracker.policy import FMJD
+
+    start = initial_position(get_variant("russian"))
+    report, stats = play_irregular_game("russian 19", start, _board, seed=74 * 100003 + 19,
+                                        rate=0.15, policy=FMJD, noise_seed=74)
+    assert (report.mismatches, report.false_alarms, report.stalls) == (0, 0, 0), \
+        report.line()
+    assert stats.injected["not_removed"] and stats.unflagged == []
+
+
+def test_the_recorded_games_pdn_is_compared_with_the_files():
+    from draughtsboard.commands.replay import recorded_pdn_differs
+
+    (start, moves), = _games("international-candidate95.pdn", None, 1)
+    result = read_pdn(decode_pdn((DATA / "international-candidate95.pdn").read_bytes()))
+    texts = [played.text for played in result.games[0].game.moves]
+    assert not recorded_pdn_differs(start, moves, texts)
+    assert recorded_pdn_differs(start, moves[:-1], texts)  # a move missing
+    assert recorded_pdn_differs(start, moves[1:], texts)  # not legal from the start
+
+
+def test_replay_of_a_file_counts_games_whose_pdn_differs(capsys, tmp_path):
+    source = decode_pdn((DATA / "international-candidate95.pdn").read_bytes())
+    first = source[:source.index("[White", 10)]
+    (tmp_path / "one.pdn").write_text(first)
+    status = main(["replay", str(tmp_path / "one.pdn"), "--summary-json"])
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert status == 0 and summary["games"] == 1 and summary["pdn_differs"] == 0
+    assert summary["wrong"] == summary["missing"] == 0 and summary["share_recorded"] == 1.0

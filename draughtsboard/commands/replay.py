@@ -13,6 +13,8 @@ import sys
 from collections.abc import Callable
 
 from draughtsboard.board.game.pdn_reader import read_pdn
+from draughtsboard.board.game.pdn_writer import write_game
+from draughtsboard.board.game.record import Game
 from draughtsboard.board.replay import (
     GameReport,
     NoiseStats,
@@ -33,7 +35,8 @@ from .rules import add_variant_argument
 
 BoardFactory = Callable[[Position, argparse.Namespace], VirtualBoard]
 # Virtual seconds the hand waits, at most, for the tracker to see the start position (a
-# board behind a serial link shows it only once the link is up).
+# board behind a serial link shows it only once the link is up), and at the end of a game
+# for a last move still under way to show (a snapshot lost on the line is asked again).
 WAIT_FOR_THE_BOARD = 10.0
 
 
@@ -69,7 +72,8 @@ def _games(args) -> tuple[list[tuple[str, Position, list]], list[str]]:
         rng = random.Random(args.seed)
         start = initial_position(variant)
         for index in range(1, args.random + 1):
-            games.append((f"{variant.name} random {index}", start, random_game(start, rng)))
+            games.append((f"{variant.name} random {index}", start, random_game(start, rng),
+                          None))
     default = get_variant(args.variant) if args.variant else None
     for path in args.files:
         try:
@@ -86,8 +90,23 @@ def _games(args) -> tuple[list[tuple[str, Position, list]], list[str]]:
         for item in result.games:
             game = item.game
             moves = [played.move for played in game.moves]
-            games.append((f"{path} game {item.number}", game.positions[0], moves))
+            games.append((f"{path} game {item.number}", game.positions[0], moves,
+                          [played.text for played in game.moves]))
     return games, rejected
+
+
+def recorded_pdn_differs(start: Position, recorded: list, texts: list[str]) -> bool:
+    """Whether the game the board recorded, written as PDN and read back, is not the
+    file's game move for move (a move missing counts, as does one that is not legal)."""
+    game = Game(start.variant, start)
+    try:
+        for move in recorded:
+            game.play(move)
+    except DraughtsError:
+        return True
+    read = read_pdn(write_game(game), source="recorded")
+    return bool(read.errors) or len(read.games) != 1 or \
+        [played.text for played in read.games[0].game.moves] != texts
 
 
 def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
@@ -112,20 +131,26 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         print("draughtsboard replay: --irregular-rate (0-1] plays random games only "
               "(give --random N, no files)", file=sys.stderr)
         return 2
-    for index, (name, start, moves) in enumerate(games, 1):
+    pdn_differs = 0
+    for index, (name, start, moves, texts) in enumerate(games, 1):
         game_args = argparse.Namespace(**vars(args), game_index=index)
         policy = policy_for(start.variant.name, args.irregular)
         if args.irregular_rate:
             report, stats = play_irregular_game(
                 name, start, lambda position, a=game_args: factory(position, a),
                 seed=args.seed * 100003 + index, rate=args.irregular_rate, policy=policy,
-                noise_seed=args.noise, mode=Mode(args.mode))
+                noise_seed=args.noise, mode=Mode(args.mode),
+                wait_until_ready=WAIT_FOR_THE_BOARD)
             irregular.merge(stats)
         else:
             report = replay_game(name, start, moves,
                                  lambda position, a=game_args: factory(position, a),
                                  noise_seed=args.noise, mode=Mode(args.mode), policy=policy,
                                  wait_until_ready=WAIT_FOR_THE_BOARD)
+        if texts is not None and recorded_pdn_differs(start, report.moves, texts):
+            pdn_differs += 1
+            report.notes.append("the recorded game's PDN is not the file's")
+        report.moves = []  # (not kept for the summary)
         reports.append(report)
         print(report.line(), file=out, flush=True)
     timings = [t for report in reports for t in report.timings]
@@ -135,10 +160,13 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         "plies": sum(r.plies for r in reports),
         "recorded": sum(r.recorded for r in reports),
         "mismatches": sum(r.mismatches for r in reports),
+        "wrong": sum(r.wrong for r in reports),
+        "missing": sum(r.missing for r in reports),
         "false_alarms": sum(r.false_alarms for r in reports),
         "stalls": sum(r.stalls for r in reports),
         "asks": sum(r.asks for r in reports),
         "rejected": len(rejected),
+        "pdn_differs": pdn_differs,  # file games whose recorded PDN is not the file's
         "snapshots": len(timings),
         "p50_ms": round(percentile(timings, 0.5) * 1000, 4),
         "p99_ms": round(percentile(timings, 0.99) * 1000, 4),
@@ -160,13 +188,16 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         }
         for line in irregular.unflagged[:20]:
             print(f"not flagged: {line}", file=out)
+    summary["share_recorded"] = round(summary["recorded"] / max(1, summary["plies"]), 4)
     summary["asks_per_1000_plies"] = round(1000 * summary["asks"] / max(1, summary["plies"]), 3)
     if args.summary_json:
         print(json.dumps(summary), file=out)
     else:
         print(f"{summary['games']} games, {summary['plies']} plies, "
-              f"{summary['mismatches']} mismatches, {summary['false_alarms']} false alarms, "
+              f"{summary['mismatches']} mismatches ({summary['wrong']} wrong, "
+              f"{summary['missing']} missing), {summary['false_alarms']} false alarms, "
               f"{summary['stalls']} stalls, {summary['asks']} asks", file=out)
     failed = summary["mismatches"] or summary["false_alarms"] or summary["stalls"] or \
+        pdn_differs or \
         (args.irregular_rate and irregular.unflagged)
     return 1 if failed else 0

@@ -35,6 +35,16 @@ class TrackerHand:
             self._feed()
         return self
 
+    def change(self, lift=(), place=()):
+        """Lift and place several pieces in one snapshot (the snapshots between them lost
+        on a serial line, or a hand faster than the scan)."""
+        for name in lift:
+            self.occupied &= ~self._bit(name)
+        for name in place:
+            self.occupied |= self._bit(name)
+        self._feed()
+        return self
+
     def move(self, start, *landings, rest=0.15):
         """Lift ``start`` and put the piece down on each landing square in turn, resting
         ``rest`` seconds on each before it is lifted again (a slide rests 0)."""

@@ -366,3 +366,22 @@ def test_a_first_landing_that_ends_another_way_is_not_taken_for_its_end():
     hand.move("e1", "c3", "f6", "d8", "a5", rest=0.3)
     hand.wait(1.5)
     assert hand.moves() == ["e1xc3xf6xd8xa5"] and hand.flags() == []
+
+
+# Column draughts on 7x7, Black to move: e5 goes round by g3, e1 and c3, comes back over
+# its own start square e5 and ends on c7 (taking f4, f2, d2, d4 and d6). Back on e5 with
+# every prisoner still on the board, the board looks untouched; the way on from there to
+# c7 is also the short capture e5xc7 (d6 keeps pieces, so it leaves the same board).
+THROUGH_ITS_START = ("B:c1=w,g1=w,d2=w,f2=w,b4=w,d4=w,f4=w,a5=b,c5=b,e5=b,g5=bw,d6=Wbbbbb,"
+                     "f6=bww,a7=b")
+
+
+def test_a_capture_that_passes_its_own_start_is_not_cut_there():
+    variant = get_variant("column-7x7")
+    hand = TrackerHand(Tracker(parse_fen(variant, THROUGH_ITS_START), check_start=False))
+    hand.move("e5", "g3", "e1", "c3", "e5", "c7", rest=0.2)
+    hand.wait(1.5)
+    assert hand.moves() == []  # the prisoners are still on the board
+    hand.lift("f4", "f2", "d2", "d4")
+    hand.wait(0.5)
+    assert hand.moves() == ["e5xg3xe1xc3xe5xc7"] and hand.flags() == []

@@ -148,3 +148,32 @@ def test_each_replayed_game_meets_its_own_faults():
         for index in (1, 2))
     draws = [[board.bench.up.rng.random() for _ in range(5)] for board in (first, second)]
     assert draws[0] != draws[1]
+
+
+# Russian games of the championship over a line that damages 10% of its bytes (the
+# command's per-game fault seed, noise 48): in game 36 the last move's snapshot came
+# 0.44 s late and the hand had gone (the harness stopped looking at once); in game 38 a
+# move and the reply that lands on its start were seen at once and flagged as one
+# irregular move (reply d6:b4 to b4-c5, see tests/board/test_tracker_lossy.py).
+@pytest.mark.parametrize("number", [36, 38])
+def test_a_lossy_line_neither_loses_the_last_move_nor_merges_two_moves(number):
+    start, moves = recorded_game("russian-ussr-championship-part1.pdn", "russian", number)
+    report = replay_game(f"ussr {number}", start, moves,
+                         lambda position: emulated_board(position, 0.1, 48 * 100003 + number),
+                         noise_seed=48, wait_until_ready=10.0)
+    assert (report.mismatches, report.false_alarms, report.stalls, report.notes) == \
+        (0, 0, 0, [])
+    assert report.recorded == len(moves)
+
+
+def test_a_line_too_bad_to_follow_records_no_wrong_move():
+    """At 20% damaged bytes a frame of 21 bytes crosses whole about one time in thirty:
+    whole moves go unseen and the board stops (a flag for the arbiter). It once recorded
+    an irregular move and a reply nobody made (game 74, see
+    tests/board/test_tracker_lossy.py); what it records now is what was played."""
+    start, moves = recorded_game("russian-ussr-championship-part1.pdn", "russian", 74)
+    report = replay_game("ussr 74", start, moves,
+                         lambda position: emulated_board(position, 0.2, 48 * 100003 + 74),
+                         noise_seed=48, wait_until_ready=10.0)
+    assert report.wrong == 0 and report.recorded >= 3
+    assert report.missing == len(moves) - report.recorded

@@ -5,6 +5,7 @@ journal, and the capture is recorded once."""
 
 from __future__ import annotations
 
+from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.board.ports import Snapshot
 from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.fen import parse_fen
@@ -48,7 +49,11 @@ def test_an_irregular_move_that_stood_is_rebuilt_from_the_journal(tmp_path):
     reread = Recorder(tmp_path).game(game_id)
     assert [m.text for m in reread.moves] == ["c3-e5", "d6:f4"]
     assert reread.position == hand.tracker.position
-    assert "irregular (FMJD Annex 1, 5.4)" in Recorder(tmp_path).export_pdn(game_id)
+    exported = Recorder(tmp_path).export_pdn(game_id)
+    assert "irregular (FMJD Annex 1, 5.4)" in exported
+    again = read_pdn(exported).games[0].game  # the exported game reads back
+    assert [m.text for m in again.moves] == ["c3-e5", "d6:f4"]
+    assert again.positions == reread.positions
 
 
 def test_corrections_and_take_backs_are_rebuilt(tmp_path):
@@ -65,7 +70,11 @@ def test_corrections_and_take_backs_are_rebuilt(tmp_path):
     assert [m.text for m in game.moves] == ["c3-d4", "d4-c5"]
     assert game.positions[1] == parse_fen(RUSSIAN, fen)
     assert [e.kind for e in game.events] == ["takeback", "correction"]
-    assert "arbiter correction" in Recorder(tmp_path).export_pdn(game_id)
+    exported = Recorder(tmp_path).export_pdn(game_id)
+    assert "arbiter correction" in exported
+    again = read_pdn(exported).games[0].game  # the exported game reads back
+    assert [m.text for m in again.moves] == ["c3-d4", "d4-c5"]
+    assert again.positions == game.positions
 
 
 def test_a_stream_that_ends_mid_capture_resumes_from_the_journal(tmp_path):

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.play import ArbiterError
 from draughtsboard.recording import Recorder
 
@@ -41,7 +42,8 @@ def test_an_irregular_move_the_opponent_plays_on_from_stands_with_its_comment(se
     assert v["irregular_moves"] == [0]
     pdn = session.export_pdn()
     assert "1. c3-e5 {irregular (FMJD Annex 1, 5.4): a piece moved irregularly; " \
-           "allowed to stand}" in pdn.replace("\n", " ")
+           "allowed to stand [%fen B:W15,21,23-32:B1-12]}" in pdn.replace("\n", " ")
+    assert [m.text for m in read_pdn(pdn).games[0].game.moves] == ["c3-e5", "d6:f4"]
     reread = Recorder(session.recorder.directory).game(session.game_id)
     assert [m.text for m in reread.moves] == ["c3-e5", "d6:f4"]
     assert reread.position == session.tracker.position

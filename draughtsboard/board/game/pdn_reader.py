@@ -18,6 +18,12 @@ of the text; variations deeper than ``MAX_VARIATION_DEPTH``, and more than
 ``MAX_PER_MOVE`` variations, comments or marks on one move, are located errors rather
 than deep recursion or quadratic work. A game that is only tags at the very end of a file
 (an export cut short) is read as a game without moves, with a warning.
+
+Two embedded commands of our writer carry what the rules cannot replay (docs/pdn.md): a
+move followed by ``[%fen FEN]`` is an irregular move that stood (FMJD Annex 1, 5.4) when
+it is not the legal move that makes FEN, and play goes on from FEN; a comment with
+``[%setup FEN]`` is an arbiter correction, and play goes on from FEN. A move that is not
+legal without such a comment is an error as before.
 """
 
 from __future__ import annotations
@@ -26,9 +32,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..rules.errors import DraughtsError
-from ..rules.notation import format_move, parse_move
-from ..rules.position import Position
+from ..rules.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError
+from ..rules.fen import parse_fen
+from ..rules.notation import format_move, parse_move, split_move
+from ..rules.position import Move, Position
 from ..rules.variants import VARIANTS, Variant
 from .record import DERIVED_TAGS, Game, InvalidResultError, move_number, normalise_result
 
@@ -105,6 +112,11 @@ _INCOMPLETE_MOVE = re.compile(rf"{_SQUARE}[ \t]*[-x:×]", re.IGNORECASE)
 _WORD = re.compile(r"\S{1,24}")
 _CLOCK = re.compile(
     r"\[%clock\s+[wW]\s*(\d{1,6}):(\d\d):(\d\d)\s+[bB]\s*(\d{1,6}):(\d\d):(\d\d)\s*\]")
+# Embedded commands: the position after an irregular move, an arbiter's correction.
+_FEN_COMMAND = re.compile(r"\[%fen\s+([^\]\s]{1,2000})\s*\]")
+_SETUP_COMMAND = re.compile(r"\[%setup\s+([^\]\s]{1,2000})\s*\]")
+_CORRECTION_LABEL = re.compile(r"^arbiter correction(?: at \d{1,2}:\d\d:\d\d UTC)?:\s*")
+IRREGULAR = "irregular"  # the kind of an irregular move read back (the PDN names it in words)
 MAX_VARIATION_DEPTH = 32  # variations inside variations
 MAX_PER_MOVE = 64  # variations, comments or marks on one move
 _BREAKS = "\\n\\r\\x0b\\x0c\\x1c-\\x1e\\x85\\u2028\\u2029"  # what str.splitlines splits on
@@ -392,7 +404,7 @@ class _Reader:
             token = tokens[index]
             kind = token.kind
             if kind == "move":
-                self.play(game, token)
+                self.play(game, token, _position_after(tokens, index))
                 out.append(self.numbered(game, ply_offset, follows_move))
                 follows_move = True
                 extras = 0
@@ -403,7 +415,12 @@ class _Reader:
                 if extras > MAX_PER_MOVE:
                     raise _GameError(f"more than {MAX_PER_MOVE} variations, comments or "
                                      "marks on one move", token)
-            if kind == "comment":
+            if kind == "comment" and _SETUP_COMMAND.search(token.text):
+                if not top:
+                    raise _GameError("a position set up ([%setup]) inside a variation",
+                                     token)
+                self.correct(game, token)
+            elif kind == "comment":
                 if not game.moves:
                     if top:
                         game.comment = f"{game.comment} {token.text.strip()}".strip()
@@ -449,17 +466,66 @@ class _Reader:
                                 depth=depth)
         return " ".join(items)
 
-    def play(self, game: Game, token: Token) -> None:
+    def play(self, game: Game, token: Token, after: tuple[str, Token] | None) -> None:
+        """Play a move: the legal move its text names; or, when a comment gives the
+        position after it (``after``: the FEN and its comment) and that is not what the
+        legal move makes, the irregular move that stood."""
         position: Position = game.position
         try:
             move = parse_move(position, token.text)
+        except (IllegalMoveError, AmbiguousMoveError) as error:
+            if after is None:
+                raise _GameError(str(error), token) from None
+            move = None
         except DraughtsError as error:
             raise _GameError(str(error), token) from None
+        if after is not None:
+            fen, comment = after
+            try:
+                made = parse_fen(game.variant, fen)
+            except DraughtsError as error:
+                raise _GameError(f"[%fen] of {token.text.strip()}: {error}", comment) from None
+            if move is None or position.play(move) != made:
+                self.play_irregular(game, token, made)
+                return
         game.play(move)
+
+    def play_irregular(self, game: Game, token: Token, after: Position) -> None:
+        """An irregular move that stood: its squares from the text, the pieces it took off
+        from the two positions (every square emptied but its start)."""
+        position = game.position
+        try:
+            squares = split_move(game.variant, token.text)
+        except DraughtsError as error:
+            raise _GameError(str(error), token) from None
+        start, end = squares[0], squares[-1]
+        text = re.sub(r"\s+", "", token.text)
+        if position.piece_at(start) is None or after.piece_at(end) is None:
+            raise _GameError(f"irregular move {text}: the position in its [%fen] does not "
+                             f"follow from it (no piece on its start before, or on its end "
+                             f"after)", token)
+        gone = position.occupancy() & ~after.occupancy()
+        removed = tuple(square for square in range(1, gone.bit_length() + 1)
+                        if gone >> (square - 1) & 1 and square != start)
+        try:
+            game.play_irregular(Move(tuple(squares), removed), after, text, IRREGULAR, "")
+        except DraughtsError as error:
+            raise _GameError(str(error), token) from None
+
+    def correct(self, game: Game, token: Token) -> None:
+        """An arbiter correction: play goes on from the position of its ``[%setup]``."""
+        command = _SETUP_COMMAND.search(token.text)
+        try:
+            position = parse_fen(game.variant, command.group(1))
+            text = token.text[:command.start()] + token.text[command.end():]
+            game.correct(position, _CORRECTION_LABEL.sub("", " ".join(text.split())))
+        except DraughtsError as error:
+            raise _GameError(f"[%setup]: {error}", token) from None
 
     def numbered(self, game: Game, ply_offset: int, follows_move: bool) -> str:
         before = game.positions[-2]
-        text = format_move(before, game.moves[-1].move)
+        played = game.moves[-1]
+        text = played.text if played.after is not None else format_move(before, played.move)
         number = move_number(self.white_starts, ply_offset + game.ply - 1)
         if before.white_to_move:
             return f"{number}. {text}"
@@ -467,6 +533,7 @@ class _Reader:
 
     def add_comment(self, game: Game, text: str) -> None:
         last = game.moves[-1]
+        text = _FEN_COMMAND.sub("", text)  # the position after the move: played already
         clock = _CLOCK.search(text)
         changes: dict = {}
         if clock:
@@ -525,6 +592,20 @@ def _games(tokens: Iterator[Token]) -> Iterator[tuple[list[Token], Token | None]
             current, bad, seen_body = [], None, False
     if current or bad is not None:
         yield current, bad
+
+
+def _position_after(tokens: list[Token], index: int) -> tuple[str, Token] | None:
+    """The ``[%fen]`` of the move at ``index`` (in a comment before the next move or
+    variation) and its comment, if any."""
+    for later in range(index + 1, len(tokens)):  # (no slice: linear in the game)
+        token = tokens[later]
+        if token.kind == "comment":
+            command = _FEN_COMMAND.search(token.text)
+            if command:
+                return command.group(1), token
+        elif token.kind != "nag":
+            break
+    return None
 
 
 def _matching(tokens: list[Token], open_index: int) -> int:

@@ -12,6 +12,12 @@ What is written, and why:
   the thinking time as ``{[%emt 0:00:12]}``, so each move's time is in the record.
 * Illegal attempts, irregularities of procedure and other arbiter events as comments at
   the point they happened: the arbiter's record keeps them, the move list does not.
+* What the rules alone cannot replay, as embedded commands that our reader follows
+  (docs/pdn.md): an irregular move that stood (FMJD Annex 1, 5.4) carries the position
+  it made, ``{irregular (...): ...; allowed to stand [%fen W:W...:B...]}``, and an arbiter
+  correction the position play went on from, ``{arbiter correction: ... [%setup ...]}``.
+  Both are written even without the arbiter's events: without them the moves that
+  follow are not legal.
 """
 
 from __future__ import annotations
@@ -66,23 +72,39 @@ def _event_text(event: GameEvent) -> str:
               "clock-start": "clock", "clock-pause": "clock", "clock-resume": "clock",
               "result-withdrawn": "arbiter", "correction": "arbiter correction"}
     label = labels.get(event.kind, event.kind)
+    if event.kind == "correction" and event.position is None:
+        label += ", later taken back"  # a take-back past its ply took it back
     when = ""
     if event.t_wall is not None:
         when = " at " + time.strftime("%H:%M:%S", time.gmtime(event.t_wall)) + " UTC"
     return f"{label}{when}: {event.text}"
 
 
+def _setup(event: GameEvent) -> str:
+    """The embedded command of a correction still in effect ("" for any other event)."""
+    if event.kind != "correction" or event.position is None:
+        return ""
+    return f"[%setup {event.position.fen()}]"
+
+
+def _event_notes(events_here: list[GameEvent], events: bool) -> list[str]:
+    """The comments of the events at one point of the game: every event with its text
+    (``events``), else only the positions of corrections."""
+    if events:
+        return [f"{_event_text(event)} {_setup(event)}".rstrip() for event in events_here]
+    return [command for command in map(_setup, events_here) if command]
+
+
 def format_movetext(game: Game, *, times: bool = True, events: bool = True) -> list[str]:
     """The movetext as items (moves, comments, the result), ready to be wrapped."""
     items: list[str] = []
     by_ply: dict[int, list[GameEvent]] = {}
-    if events:
-        for event in game.events:
-            by_ply.setdefault(event.ply, []).append(event)
+    for event in game.events:
+        by_ply.setdefault(event.ply, []).append(event)
     if game.comment:
         items.append(_comment(game.comment))
-    for event in by_ply.get(0, []):
-        items.append(_comment(_event_text(event)))
+    for note in _event_notes(by_ply.get(0, []), events):
+        items.append(_comment(note))
     clocks = game.clocks() if times else [None] * game.ply
     thinking = game.thinking_times() if times else [None] * game.ply
     white_starts = game.start.white_to_move
@@ -95,7 +117,9 @@ def format_movetext(game: Game, *, times: bool = True, events: bool = True) -> l
         items.append(prefix + played.text + (f" {mark}" if mark.startswith("$") else mark))
         need_number = False
         notes: list[str] = []
-        if played.comment:
+        if played.after is not None:  # an irregular move that stood
+            notes.append(f"{played.comment} [%fen {played.after.fen()}]".lstrip())
+        elif played.comment:
             notes.append(played.comment)
         if clocks[ply] is not None:
             w, b = clocks[ply]
@@ -104,7 +128,7 @@ def format_movetext(game: Game, *, times: bool = True, events: bool = True) -> l
                          f"{'b' if white_next else 'B'}{_hms(b)}]")
         elif thinking[ply] is not None:
             notes.append(f"[%emt {_hms(thinking[ply])}]")
-        notes.extend(_event_text(event) for event in by_ply.get(ply + 1, []))
+        notes.extend(_event_notes(by_ply.get(ply + 1, []), events))
         for note in notes:
             items.append(_comment(note))
             need_number = True

@@ -92,6 +92,9 @@ class GameEvent:
     t_monotonic: float | None = None
     t_wall: float | None = None
     clock: tuple[float, float] | None = None  # both clocks then (clock events, flag fall)
+    # An arbiter correction still in effect: the position play went on from (None once
+    # a take-back past its ply has taken it back; the arbiter's log keeps the event).
+    position: Position | None = None
 
 
 @dataclass
@@ -301,7 +304,10 @@ class Game:
         self._positions[-1] = position
         self._counters[-1] = self.rules.initial(position)
         self._seen[position] += 1
-        return self.add_event("correction", text, t_monotonic, t_wall)
+        event = GameEvent("correction", self.ply, text, t_monotonic, t_wall,
+                          position=position)
+        self.events.append(event)
+        return event
 
     def replace_last(self, **changes) -> None:
         """Amend the last move's annotations (comment, variations) after reading them."""
@@ -319,6 +325,10 @@ class Game:
         after = self._positions.pop()
         self._counters.pop()
         self._seen[after] -= 1
+        # the corrections made after this move are taken back with it
+        self.events[:] = [replace(event, position=None)
+                       if event.position is not None and event.ply > self.ply else event
+                       for event in self.events]
         return played
 
     def add_event(self, kind: str, text: str, t_monotonic: float | None = None,

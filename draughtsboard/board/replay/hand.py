@@ -85,9 +85,11 @@ class ScriptedHand:
         self._switch(actions, t, end, True)
         return actions, t + self._gap()
 
-    def play(self, position: Position, move: Move, at: float) -> tuple[list[SwitchAction], float]:
+    def play(self, position: Position, move: Move, at: float,
+             untouchable: frozenset[int] = frozenset()) -> tuple[list[SwitchAction], float]:
         """Switch actions that make ``move`` from ``position``, starting at ``at``; the time
-        when the hand is done."""
+        when the hand is done. ``untouchable``: pieces the noise never lifts (a prisoner
+        the last capture left on the board: lifting it *is* that capture finished)."""
         actions: list[SwitchAction] = []
         t = at
         after = position.play(move)
@@ -97,7 +99,7 @@ class ScriptedHand:
         occupied = position.occupancy()
 
         if self._chance(0.1):
-            t = self._unrelated_lift(actions, t, occupied, move, emptied)
+            t = self._unrelated_lift(actions, t, occupied, move, (*emptied, *untouchable))
 
         early: list[int] = []
         order = list(emptied)

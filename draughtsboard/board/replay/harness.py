@@ -47,10 +47,13 @@ class GameReport:
     name: str
     plies: int
     recorded: int = 0
-    mismatches: int = 0
+    mismatches: int = 0  # wrong + missing
+    wrong: int = 0  # recorded moves that differ from the one played there, or extra ones
+    missing: int = 0  # plies played and never recorded (after a stall, or at the end)
     false_alarms: int = 0
     stalled_at: int | None = None  # the ply from which nothing more was recorded
     asks: int = 0  # ambiguities the hand had to resolve by a touch
+    moves: list[Move] = field(default_factory=list)  # what the tracker recorded
     notes: list[str] = field(default_factory=list)
     timings: list[float] = field(default_factory=list)  # tracker seconds per snapshot
     latencies: list[float] = field(default_factory=list)  # move event - completing change
@@ -69,9 +72,23 @@ class GameReport:
         stall = f" STALLED at ply {self.stalled_at}" if self.stalled_at is not None else ""
         asks = f" asks {self.asks}" if self.asks else ""
         extra = f" ({'; '.join(self.notes[:3])})" if self.notes else ""
+        wrong = f" WRONG {self.wrong}" if self.wrong else ""
         return (f"{self.name}: {status} plies {self.plies} recorded {self.recorded} "
-                f"mismatches {self.mismatches} false alarms {self.false_alarms}{asks}"
-                f"{stall}{extra}")
+                f"mismatches {self.mismatches}{wrong} false alarms {self.false_alarms}"
+                f"{asks}{stall}{extra}")
+
+    def compare(self, recorded: list, played: list) -> None:
+        """Set the mismatches from the entries recorded and played, in order: a recorded
+        entry that differs from the one played at its place (or one too many) is wrong,
+        a played one never recorded is missing; the first difference goes to the notes."""
+        self.wrong = sum(1 for a, b in zip(recorded, played, strict=False) if a != b) + \
+            max(0, len(recorded) - len(played))
+        self.missing = max(0, len(played) - len(recorded))
+        self.mismatches = self.wrong + self.missing
+        if self.wrong:
+            first = next((i for i, (a, b) in enumerate(zip(recorded, played, strict=False))
+                          if a != b), min(len(recorded), len(played)))
+            self.notes.append(f"first wrong entry at {first + 1}")
 
 
 def random_game(start: Position, rng: random.Random, max_plies: int = 150) -> list[Move]:
@@ -146,6 +163,8 @@ class GameReplay:
                     recorded.pop()
                 recorded.append(Move(event.path, event.captures))
                 report.latencies.append(self.now - at)
+            elif event.kind == "irregular_move":  # recorded as played: never one of these
+                recorded.append(Move(event.path, event.removed))
             elif event.kind == "takeback" and recorded:
                 recorded.pop()
             elif isinstance(event, FlagEvent):
@@ -184,11 +203,7 @@ class GameReplay:
 
     def run(self, moves: list[Move], wait_until_ready: float) -> None:
         tracker = self.tracker
-        self.scan_until(self.now + 10 * self.period)  # the start position is checked first
-        if wait_until_ready:
-            deadline = self.now + wait_until_ready
-            while tracker.state is State.SETUP and self.now < deadline:
-                self.scan_until(self.now + 0.05)
+        self.wait_for_the_start(wait_until_ready)
         position = tracker.position
         t = self.now + 0.2
         for move in moves:
@@ -200,25 +215,39 @@ class GameReplay:
             self.progress.append(len(self.recorded))
             t = max(done, self.now) + 0.05
         self.scan_until(self.now + 10 * self.period)
+        self.wait_for_the_board(wait_until_ready)
         if tracker.state is State.AMBIGUOUS and moves:
             self.answer_ambiguity(position, moves[-1])
             self.scan_until(self.now + 10 * self.period)
         self.finish(moves)
 
+    def wait_for_the_start(self, seconds: float) -> None:
+        """The start position is checked first; a board behind a serial link shows it
+        only once the link is up: wait for it up to ``seconds`` (0: a short while)."""
+        self.scan_until(self.now + 10 * self.period)
+        deadline = self.now + seconds
+        while self.tracker.state is State.SETUP and self.now < deadline:
+            self.scan_until(self.now + 0.05)
+
+    def wait_for_the_board(self, seconds: float) -> None:
+        """The hand is done, the board still shows a move under way: give it up to
+        ``seconds`` to catch up, as players wait for the board to confirm the last move (a
+        board behind a serial link shows a change whose snapshot was lost on the line
+        only once the host has asked for it again). A board that is simply stuck stays
+        stuck, and is counted as a stall."""
+        deadline = self.now + seconds
+        while self.tracker.state is State.MOVING and self.now < deadline:
+            self.scan_until(self.now + 0.05)
+
     def finish(self, moves: list[Move]) -> None:
         report, recorded = self.report, self.recorded
         report.recorded = len(recorded)
-        mismatches = sum(1 for a, b in zip(recorded, moves, strict=False) if a != b)
-        mismatches += abs(len(recorded) - len(moves))
-        report.mismatches = mismatches
+        report.moves = list(recorded)
         if len(recorded) < len(moves):
             report.stalled_at = len(recorded) + 1
             report.notes.append(f"stopped recording at ply {len(recorded) + 1} "
                                 f"(tracker {self.tracker.state.value})")
-        if mismatches:
-            first = next((i for i, (a, b) in enumerate(zip(recorded, moves, strict=False))
-                          if a != b), min(len(recorded), len(moves)))
-            report.notes.append(f"first difference at ply {first + 1}")
+        report.compare(recorded, moves)
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -59,22 +59,25 @@ class _Attempt:
     steps: tuple[tuple[int, bool], ...]  # (square, closed) in order
     after: Position  # the position it makes (the opponent to move)
     path: tuple[int, ...]
-    # captured pieces the move left on the board: the opponent does not play them (whose
-    # hand took a piece off, the switches cannot tell: lifting one finishes the capture)
+    # captured pieces the move left on the board: the opponent does not play them, nor
+    # lift one by the way (whose hand took a piece off, the switches cannot tell: lifting
+    # one finishes the capture)
     left_on: tuple[int, ...] = ()
 
 
 def play_irregular_game(name: str, start: Position, open_board: OpenBoard, *, seed: int,
                         rate: float, policy: IrregularityPolicy,
                         noise_seed: int | None = None, max_plies: int = 150,
-                        mode: Mode = Mode.TOURNAMENT) -> tuple[GameReport, IrregularStats]:
-    """One random game with irregularities injected (see the module doc)."""
+                        mode: Mode = Mode.TOURNAMENT,
+                        wait_until_ready: float = 0.0) -> tuple[GameReport, IrregularStats]:
+    """One random game with irregularities injected (see the module doc);
+    ``wait_until_ready`` as in `harness.replay_game`."""
     report = GameReport(name, 0)
     stats = IrregularStats()
     board = open_board(start)
     try:
         replay = _IrregularReplay(report, board, start, noise_seed, mode, policy)
-        replay.play(random.Random(seed), rate, max_plies, stats)
+        replay.play(random.Random(seed), rate, max_plies, stats, wait_until_ready)
     finally:
         board.close()
     return report, stats
@@ -126,16 +129,17 @@ class _IrregularReplay(GameReplay):
         on = [(s, True) for s in _squares(target & ~shown)]
         self.steps(off + on)
 
-    def play_move(self, position: Position, move: Move) -> None:
-        actions, done = self.hand.play(position, move, self.now + 0.2)
+    def play_move(self, position: Position, move: Move,
+                  untouchable: tuple[int, ...] = ()) -> None:
+        actions, done = self.hand.play(position, move, self.now + 0.2, frozenset(untouchable))
         self.perform(actions, done)
         if self.tracker.state.value == "ambiguous":
             self.answer_ambiguity(position, move)
 
     def play(self, rng: random.Random, rate: float, max_plies: int,
-             stats: IrregularStats) -> None:
+             stats: IrregularStats, wait_until_ready: float = 0.0) -> None:
         tracker = self.tracker
-        self.scan_until(self.now + 10 * self.period)
+        self.wait_for_the_start(wait_until_ready)
         expected: list[tuple] = []
         position = tracker.position
         previous: tuple[Position, Move] | None = None
@@ -158,16 +162,12 @@ class _IrregularReplay(GameReplay):
             previous = (position, move)
             position = position.play(move)
         self.scan_until(self.now + 10 * self.period)
+        self.wait_for_the_board(wait_until_ready)
         self.report.plies = len(expected)
         self.report.recorded = len(self.log)
         got = [entry[:2] for entry in self.log]
         want = [entry[:2] for entry in expected]
-        self.report.mismatches = sum(1 for a, b in zip(got, want, strict=False) if a != b) + \
-            abs(len(got) - len(want))
-        if self.report.mismatches:
-            first = next((i for i, (a, b) in enumerate(zip(got, want, strict=False))
-                          if a != b), min(len(got), len(want)))
-            self.report.notes.append(f"first difference at entry {first + 1}")
+        self.report.compare(got, want)
         if len(got) < len(want) and tracker.state.value not in ("ready", "game_over"):
             self.report.stalled_at = len(got) + 1
         stats.stood_with_comment += self.takebacks_with_comment + sum(
@@ -203,7 +203,7 @@ class _IrregularReplay(GameReplay):
             self.scan_until(self.now + tracker.hold_timeout + 0.5)
         if play_on:
             reply = rng.choice(replies)
-            self.play_move(attempt.after, reply)
+            self.play_move(attempt.after, reply, attempt.left_on)
             after = attempt.after.play(reply)
             self.board_occupancy = after.occupancy()
             if attempt.kind == "takeback":

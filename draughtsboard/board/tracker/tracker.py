@@ -479,8 +479,12 @@ class Tracker:
                 for reply in after.by_occupancy.get(occupied, ())))
             if complete_only and not took_it:
                 continue
-            if not took_it and (not occupied & shape.end_bit
-                                 or occupied & (shape.may_empty & ~shape.end_bit)):
+            # a square this move empties may be full again only if it was seen empty
+            # during it: the reply's piece has landed there (checked below: the reply
+            # in progress or done must explain it)
+            refilled = occupied & shape.may_empty & ~shape.end_bit
+            if not took_it and (not occupied & shape.end_bit or any(
+                    square not in lifted_at for square in squares_from_mask(refilled))):
                 continue
             removed = after.occupancy & ~occupied
             added = occupied & ~after.occupancy
@@ -776,16 +780,17 @@ class Tracker:
         self._clear_progress()
 
     def _loop_capture_under_way(self, now: float) -> bool:
-        """The board looks untouched, but a capture that ends on its own start square was
-        just shown landing by landing (its prisoners are still on the board): keep the
-        landings seen, they tell that capture from the same loop the other way round.
-        Pieces put back where they stood (an unrelated piece lifted and replaced) are not
-        landings."""
+        """The board looks untouched, but a capture that comes back to its own start
+        square (to end there, or to go on from it) was just shown landing by landing, its
+        prisoners still on the board: keep the landings seen, they tell that capture from
+        the same loop the other way round, and from a shorter capture that goes on from
+        the start the same way. Pieces put back where they stood (an unrelated piece
+        lifted and replaced) are not landings."""
         if self.state is not State.MOVING or not self._progress.placements:
             return False
         occupied = self.table.occupancy
         rests = mask_from_squares(self._rests(now))
-        return any(shape.start_bit == shape.end_bit and rests & shape.passage
+        return any(shape.move.start in shape.landings and rests & shape.passage
                    and not rests & ~shape.passage & ~occupied
                    for shape in self.table.shapes)
 
