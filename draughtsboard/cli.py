@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from draughtsboard.commands import pdn, replay, rules, track
+from draughtsboard.commands import analyse, pdn, replay, rules, track
 
 
 def replay_on_simulated_board(position, args):
@@ -46,7 +46,12 @@ def _add_play(subparsers) -> None:
         "play", help="play on the board: controller, journal, LEDs and the live web page")
     parser.add_argument("--variant", help="variant (default: the unfinished game's, else the "
                         "config's, else russian)")
-    parser.add_argument("--mode", default="tournament", choices=[m.value for m in Mode])
+    parser.add_argument("--mode", default="tournament", choices=[*(m.value for m in Mode),
+                                                                  "puzzle"],
+                        help="puzzle: solve the positions of --puzzles on the board")
+    parser.add_argument("--puzzles", metavar="FILE", help="puzzle mode: a PDN file of "
+                        "positions (FEN tags) and their solutions (default: the puzzles "
+                        "shipped for the variant)")
     parser.add_argument("--backend", default="auto", choices=PLAY_BACKENDS,
                         help="auto: gpio where a GPIO chip and a board config exist, "
                         "otherwise the simulator")
@@ -146,6 +151,31 @@ def _open_play_board(backend: str, variant: str, args, config, occupied: list[in
     raise SystemExit(f"draughtsboard play: unknown backend {backend!r}")
 
 
+def _load_puzzles(args, config):
+    """Puzzle mode: the puzzles of ``--puzzles`` (default: the shipped file of the
+    variant); `PuzzleError` (a `ValueError`) in one line when they cannot be used."""
+    from draughtsboard.board.rules import get_variant
+    from draughtsboard.play.puzzles import PuzzleRunner, load_puzzles, shipped_puzzles
+
+    variant = get_variant(args.variant or (config.variant if config else "russian"))
+    path = args.puzzles or shipped_puzzles(variant)
+    return PuzzleRunner(load_puzzles(path, variant), source=str(path))
+
+
+def _wire_hint_button(source, session, coach, log) -> None:
+    """The board's button named ``hint`` in its config asks the coach for a hint."""
+    button = getattr(source, "buttons", {}).get("hint")
+    if button is None:
+        return
+
+    def told(future) -> None:
+        if future.exception() is not None:
+            log.info("hint button: %s", future.exception())
+
+    button.when_pressed = lambda: session.submit(coach.request_hint).add_done_callback(told)
+    log.info("the hint button asks the coach for a hint")
+
+
 def _run_play(args) -> int:
     import logging
     import os
@@ -154,6 +184,7 @@ def _run_play(args) -> int:
     from draughtsboard.board.ports import squares_from_mask
     from draughtsboard.board.rules import DraughtsError
     from draughtsboard.play import PlaySession, choose_opening
+    from draughtsboard.play.coach import Coach
     from draughtsboard.recording import Recorder
     from draughtsboard.web.server import configure_logging, serve
 
@@ -167,12 +198,17 @@ def _run_play(args) -> int:
     backend = choose_backend(args, log)
     config = _load_board_config(backend, args)
     recorder = Recorder(args.data)
+    puzzles = None
     try:
         tags = parse_tag_options(args.tag)
-        opening = choose_opening(recorder, variant=args.variant, start_fen=args.fen,
-                                 resume=not args.new,
+        start_fen, resume = args.fen, not args.new
+        if args.mode == "puzzle":
+            puzzles = _load_puzzles(args, config)
+            start_fen, resume = puzzles.puzzles[0].start.fen(), False
+        opening = choose_opening(recorder, variant=args.variant, start_fen=start_fen,
+                                 resume=resume,
                                  fallback_variant=config.variant if config else None)
-    except DraughtsError as error:
+    except (DraughtsError, ValueError) as error:
         print(f"draughtsboard play: {error}", file=sys.stderr)
         recorder.close()
         return 2
@@ -180,9 +216,13 @@ def _run_play(args) -> int:
     source, sink, hands, close = _open_play_board(
         backend, variant, args, config, squares_from_mask(opening.expected_position.occupancy()))
     try:
-        session = PlaySession(variant, source, sink, recorder, mode=args.mode, tags=tags,
+        mode = "training" if args.mode == "puzzle" else args.mode
+        session = PlaySession(variant, source, sink, recorder, mode=mode, tags=tags,
                               hands=hands, backend=backend, opening=opening,
                               token=os.environ.get(ENV_TOKEN) or None)
+        coach = Coach(session, puzzles=puzzles)
+        session.attach_coach(coach)
+        _wire_hint_button(source, session, coach, log)
         return serve(session, host.strip("[]"), int(port_text))
     finally:
         close()
@@ -198,6 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_parsers(subparsers)
     track.add_parsers(subparsers)
     pdn.add_parsers(subparsers)
+    analyse.add_parsers(subparsers)
     replay.add_parsers(subparsers, REPLAY_BACKENDS)
     _add_diag(subparsers)
     _add_play(subparsers)

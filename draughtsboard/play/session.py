@@ -58,14 +58,21 @@ class ArbiterError(ValueError):
 
 
 class _RememberingLeds:
-    """The backend's LED sink, remembering the last frame for the page."""
+    """The backend's LED sink, remembering the last frame for the page. With a coach,
+    the coach's intents (a hint, a blunder warning) are rendered with the tracker's."""
 
     def __init__(self, sink: LedSink) -> None:
         self.sink = sink
         self.square_count = sink.square_count
         self.frame = LedFrame.blank(sink.square_count)
+        self.tracker_intents: Callable[[], dict] | None = None
+        self.coach_intents: Callable[[], dict] | None = None
 
     def show(self, frame: LedFrame) -> None:
+        if self.coach_intents is not None and self.tracker_intents is not None:
+            extra = self.coach_intents()
+            if extra:
+                frame = render({**self.tracker_intents(), **extra}, self.square_count)
         self.sink.show(frame)
         self.frame = frame
 
@@ -119,6 +126,7 @@ class PlaySession:
         self._last_move_wall: float | None = None
         self.moves_recorded = 0
         self.error: BaseException | None = None
+        self.coach: Any = None  # a `coach.Coach`, attached with `attach_coach`
         # called (on the controller thread) if it dies: the server stops, so that systemd
         # restarts the program and the game resumes
         self.on_failure: Callable[[], None] | None = None
@@ -132,6 +140,8 @@ class PlaySession:
     def start(self) -> None:
         """Begin (or resume) the game and start the controller thread."""
         self._open_game()
+        if self.coach is not None:
+            self.coach.game_started()
         latest = self.source.latest()
         self._occupied = latest.occupied if latest is not None else 0
         self.leds.show(render(self.tracker.intents, self.square_count))
@@ -146,6 +156,8 @@ class PlaySession:
         self._stopping.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
+        if self.coach is not None:
+            self.coach.close()
 
     def begin_shutdown(self) -> None:
         """Tell live streams to end (the server is going down)."""
@@ -239,6 +251,8 @@ class PlaySession:
         self.moves_recorded = self._game().ply
         for entry in entries:
             self._note_log(entry.kind, entry.text)
+        if self.coach is not None:
+            self.coach.after_event(event)
 
     def _note_log(self, kind: str, text: str) -> None:
         self._log.append({"kind": kind, "text": text, "t_wall": self.wall()})
@@ -299,31 +313,54 @@ class PlaySession:
 
     def new_game(self, tags: dict[str, str] | None = None, fen: str | None = None) -> str:
         try:
-            position = parse_fen(self.variant, fen) if fen else initial_position(self.variant)
+            if fen:
+                parse_fen(self.variant, fen)  # refused here, before anything is recorded
             merged = {**self.initial_tags, **clean_tags(tags or {})}
         except DraughtsError as error:
             raise ArbiterError(str(error)) from None
 
         def action() -> str:
-            if self._game().result is None:
-                self.recorder.record_result(self.game_id, "*",
-                                            "abandoned: the arbiter started a new game",
-                                            self.clock(), self.wall())
-            self.game_id = self.recorder.start_game(
-                self.variant, merged, fen, self.mode.value, t_monotonic=self.clock(),
-                t_wall=self.wall())
-            self.tracker.reset(position, check_start=True)
-            self.moves_recorded = 0
-            self._last_move_wall = None
-            self._log.clear()
-            self._unacknowledged = 0
-            latest = self.source.latest()
-            if latest is not None:
-                self.controller.handle(latest)
+            self.begin_game(merged, fen, "abandoned: the arbiter started a new game")
             log.info("arbiter: new game %s", self.game_id)
             return self.game_id
 
         return self.call(action)
+
+    def begin_game(self, tags: dict[str, str], fen: str | None, why: str,
+                   mode: str | None = None) -> str:
+        """Close the current game (``*``, ``why``) unless it has its result, and begin a
+        new one from ``fen`` (checked by the caller). Runs on the controller thread (the
+        arbiter's new game, the coach's next puzzle); ``mode`` is what the journal
+        records (default the session's)."""
+        position = parse_fen(self.variant, fen) if fen else initial_position(self.variant)
+        if self._game().result is None:
+            self.recorder.record_result(self.game_id, "*", why, self.clock(), self.wall())
+        self.game_id = self.recorder.start_game(
+            self.variant, tags, fen, mode or self.mode.value, t_monotonic=self.clock(),
+            t_wall=self.wall())
+        self.tracker.reset(position, check_start=True)
+        self.moves_recorded = 0
+        self._last_move_wall = None
+        self._log.clear()
+        self._unacknowledged = 0
+        if self.coach is not None:
+            self.coach.game_started()
+        latest = self.source.latest()
+        if latest is not None:
+            self.controller.handle(latest)
+        return self.game_id
+
+    def attach_coach(self, coach: Any) -> None:
+        """Let a coach (hints, blunder warnings, puzzles: `coach.Coach`) follow the game
+        and add its LEDs and its part of the page. Before `start`."""
+        self.coach = coach
+        self.leds.tracker_intents = lambda: self.tracker.intents if self.tracker else {}
+        self.leds.coach_intents = coach.led_intents
+
+    def refresh_leds(self) -> None:
+        """Show the LEDs again (the coach's intents changed). Controller thread."""
+        if self.tracker is not None:
+            self.leds.show(render(self.tracker.intents, self.square_count))
 
     def set_tags(self, tags: dict[str, str]) -> dict[str, str]:
         try:
@@ -407,7 +444,8 @@ class PlaySession:
             switches=self.hands.occupied if self.hands is not None else None,
             log=self._log, unacknowledged=self._unacknowledged,
             error=str(self.error) if self.error else None,
-            last_move_wall=self._last_move_wall)
+            last_move_wall=self._last_move_wall,
+            coach=self.coach.view() if self.coach is not None else None)
         if view == self._view:
             return
         self._view = view

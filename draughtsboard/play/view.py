@@ -23,9 +23,11 @@ FLAG_OF_INTENT = {"illegal": "illegal", "must_capture": "must capture", "restore
 def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend: str,
                frame: LedFrame, occupied: int, switches: int | None,
                log: Iterable[dict[str, Any]], unacknowledged: int, error: str | None,
-               last_move_wall: float | None) -> dict[str, Any]:
+               last_move_wall: float | None,
+               coach: dict[str, Any] | None = None) -> dict[str, Any]:
     """The view (see the module doc). ``switches`` is the simulated board's switch mask,
-    ``None`` on a real board (the page then has no hands)."""
+    ``None`` on a real board (the page then has no hands); ``coach`` the coach's part
+    (hints, warnings, the evaluation curve, a puzzle), ``None`` without a coach."""
     position = tracker.position
     variant = position.variant
     geometry = variant.geometry
@@ -70,6 +72,7 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "log": list(log),
         "unacknowledged": unacknowledged,
         "error": error,
+        "coach": coach,
     }
 
 

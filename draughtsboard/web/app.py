@@ -22,6 +22,8 @@ from starlette.staticfiles import StaticFiles
 
 from draughtsboard.board.rules.errors import DraughtsError
 
+from .coach_routes import COACH_ROUTES
+
 STATIC_PACKAGE = ("draughtsboard.web", "static")
 MAX_BODY = 16 * 1024
 KEEPALIVE_SECONDS = 15.0
@@ -215,6 +217,7 @@ ROUTES = [
     Route("/api/arbiter/tags", arbiter(set_tags), methods=["POST"]),
     Route("/api/arbiter/result", arbiter(declare_result), methods=["POST"]),
     Route("/api/arbiter/acknowledge", arbiter(acknowledge), methods=["POST"]),
+    *COACH_ROUTES,
 ]
 
 

@@ -22,6 +22,7 @@ budget and answers ``None`` when it runs out: a claim that is not proved is not 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..columns import WHITE_PIECE, ColumnMoveGenerator
@@ -32,6 +33,7 @@ from ..position import Move, Position
 LOST = 1000  # the material value of a lost game (more than every piece on any board)
 DEFAULT_HORIZON = 3  # quiet plies
 DEFAULT_NODES = 200_000
+CHECK_EVERY = 1024  # nodes between two calls of the stop callable
 
 
 class _OutOfNodes(Exception):
@@ -62,6 +64,8 @@ class MaterialProver:
         self._play_pieces = MoveGenerator.play_pieces
         self.nodes = 0
         self._limit = 0
+        self._stop: Callable[[], bool] | None = None
+        self._next_check = CHECK_EVERY
         self._columns: list[str] = []
 
     # -- material ------------------------------------------------------------------------
@@ -88,12 +92,12 @@ class MaterialProver:
     # -- claims -------------------------------------------------------------------------------
 
     def outcomes(self, position: Position, horizon: int = DEFAULT_HORIZON,
-                 nodes: int = DEFAULT_NODES) -> list[MoveOutcome] | None:
+                 nodes: int = DEFAULT_NODES, stop: Callable[[], bool] | None = None
+                 ) -> list[MoveOutcome] | None:
         """Every legal move with its forced material gain, best first (ties in the
         order of the legal moves), the forced line of the first one only; ``None`` if the
-        node budget runs out."""
-        self.nodes = 0
-        self._limit = nodes
+        node budget runs out (or ``stop()`` says so)."""
+        self._start(nodes, stop)
         before = self.balance(position)
         own, enemy, kings = position.own, position.enemy, position.kings
         white = position.white_to_move
@@ -116,11 +120,10 @@ class MaterialProver:
         return out
 
     def gain(self, position: Position, move: Move, horizon: int = DEFAULT_HORIZON,
-             nodes: int = DEFAULT_NODES) -> int | None:
+             nodes: int = DEFAULT_NODES, stop: Callable[[], bool] | None = None) -> int | None:
         """The forced material gain of one move (``None``: budget ran out)."""
         raw = self._raw(position, move)
-        self.nodes = 0
-        self._limit = nodes
+        self._start(nodes, stop)
         before = self.balance(position)
         try:
             value = -self._child_value(position.own, position.enemy, position.kings,
@@ -132,13 +135,13 @@ class MaterialProver:
         return value - before
 
     def better_than(self, position: Position, move: Move, horizon: int = DEFAULT_HORIZON,
-                    nodes: int = DEFAULT_NODES) -> tuple[int, MoveOutcome | None] | None:
+                    nodes: int = DEFAULT_NODES, stop: Callable[[], bool] | None = None
+                    ) -> tuple[int, MoveOutcome | None] | None:
         """(gain of ``move``, the best move that gains more, or ``None`` if none does);
         ``None`` if the node budget runs out. Cheaper than `outcomes`: the other moves
         are only asked whether they beat ``move``."""
         raw = self._raw(position, move)
-        self.nodes = 0
-        self._limit = nodes
+        self._start(nodes, stop)
         before = self.balance(position)
         own, enemy, kings = position.own, position.enemy, position.kings
         white = position.white_to_move
@@ -161,6 +164,12 @@ class MaterialProver:
         better = MoveOutcome(position.move_of_raw(best_raw), best - before,
                              self._line(position, best_raw, horizon))
         return played - before, better
+
+    def _start(self, nodes: int, stop: Callable[[], bool] | None) -> None:
+        self.nodes = 0
+        self._limit = nodes
+        self._stop = stop
+        self._next_check = CHECK_EVERY
 
     def _raw(self, position: Position, move: Move) -> RawMove:
         for raw in self._legal(position.own, position.enemy, position.kings,
@@ -194,6 +203,10 @@ class MaterialProver:
         self.nodes += 1
         if self.nodes > self._limit:
             raise _OutOfNodes
+        if self.nodes >= self._next_check:
+            self._next_check = self.nodes + CHECK_EVERY
+            if self._stop is not None and self._stop():
+                raise _OutOfNodes
         moves = self._legal(own, enemy, kings, white)
         if not moves:
             return -LOST
@@ -228,6 +241,7 @@ class MaterialProver:
                 self.balance(current)
                 best, best_raw = -LOST - 2, None
                 self._limit = self.nodes + DEFAULT_NODES
+                self._stop = None
                 for candidate in moves:
                     value = -self._child_value(current.own, current.enemy, current.kings,
                                                current.white_to_move, candidate, left,
