@@ -2,9 +2,10 @@
 
 The controller thread must react to every snapshot at once; a search takes up to a
 second on this machine and longer on a Raspberry Pi. So the coach hands searches to this
-thread, one at a time in the order given, and each job's answer goes back to the
-controller thread through the session's queue (the coach does that), never by touching
-the session from here.
+thread, one at a time, most urgent first (each job's ``priority``: the lowest first, in
+the order given among equals), and each job's answer goes back to the controller thread
+through the session's queue (the coach does that), never by touching the session from
+here.
 
 Jobs are cancelled rather than waited for: each carries a ``stale`` test (is its
 position still the one on the board?) that is asked before it starts and, through the
@@ -15,6 +16,7 @@ for tests that want no thread at all.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import queue
 import threading
@@ -36,13 +38,15 @@ class Job:
     work: Callable[[Stop], Any]
     done: Callable[[Any], None]
     stale: Callable[[], bool] = lambda: False
+    priority: tuple = (0,)
 
 
 class Analyst:
     """The worker thread (started on the first job)."""
 
     def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._jobs: queue.PriorityQueue = queue.PriorityQueue()
+        self._sequence = itertools.count()
         self._closing = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -56,19 +60,19 @@ class Analyst:
                 self._thread = threading.Thread(target=self._run, name="draughtsboard-analyst",
                                                 daemon=True)
                 self._thread.start()
-        self._jobs.put(job)
+        self._jobs.put((job.priority, next(self._sequence), job))
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop after the job in hand (it is told to stop). Safe twice."""
         self._closing.set()
-        self._jobs.put(None)
+        self._jobs.put(((-1,), -1, None))
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
 
     def _run(self) -> None:
         while not self._closing.is_set():
-            job = self._jobs.get()
+            _, _, job = self._jobs.get()
             if job is None:
                 return
             if job.stale():

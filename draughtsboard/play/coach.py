@@ -89,6 +89,7 @@ class Coach:
         self._asked: set[Position] = set()
         self._hint_wanted = False
         self._generation = 0
+        self._searches = 0
         self._game_id = ""
         self._engines: dict[str, Engine] = {}
         self._provers: dict[str, MaterialProver] = {}
@@ -171,7 +172,6 @@ class Coach:
             self._game_over(game)
             return
         self._generation += 1
-        self._asked.clear()
         self.hint = None
         self._hint_wanted = False
         self.warning = None
@@ -187,6 +187,10 @@ class Coach:
             self._check_blunder(game)
         self._follow()
         self.session.refresh_leds()
+
+    def game_finished(self) -> None:
+        """The game got its result outside the tracker (the arbiter declared it)."""
+        self._game_over(self.game())
 
     def _follow(self) -> None:
         """Search the position on the board (the curve, and the next hint ready)."""
@@ -234,10 +238,13 @@ class Coach:
             self.post(lambda: self._analysed(generation, ply, position, result))
 
         def stale() -> bool:
-            return self.session.game_id != game_id or (
-                self._generation != generation and depth is None)
+            return self.session.game_id != game_id
 
-        self.analyst.submit(Job(f"search at ply {ply}", work, done, stale))
+        # the newest position first (its hint may be asked for); older ones stay queued
+        # for the curve
+        self._searches += 1
+        self.analyst.submit(Job(f"search at ply {ply}", work, done, stale,
+                                priority=(1, -self._searches)))
 
     def _analysed(self, generation: int, ply: int, position: Position,
                   result: SearchResult) -> None:
@@ -357,7 +364,8 @@ class Coach:
         def stale() -> bool:
             return self._generation != generation
 
-        self.analyst.submit(Job(f"blunder check at ply {game.ply}", work, done, stale))
+        self.analyst.submit(Job(f"blunder check at ply {game.ply}", work, done, stale,
+                                priority=(0,)))
 
     def _judged(self, generation: int, before: Position, move: Move, verdict,
                 refutation: tuple[Move, ...]) -> None:

@@ -141,7 +141,7 @@ class PlaySession:
         """Begin (or resume) the game and start the controller thread."""
         self._open_game()
         if self.coach is not None:
-            self.coach.game_started()
+            self.coach.game_started()  # before the thread: nothing else runs yet
         latest = self.source.latest()
         self._occupied = latest.occupied if latest is not None else 0
         self.leds.show(render(self.tracker.intents, self.square_count))
@@ -262,9 +262,12 @@ class PlaySession:
     # -- requests from other threads ---------------------------------------------------------
 
     def submit(self, action: Callable[[], Any]) -> concurrent.futures.Future:
-        """Run ``action`` on the controller thread; its result through the future."""
+        """Run ``action`` on the controller thread; its result through the future.
+        Before `start` the action waits for the thread; after `stop` it is refused."""
         future: concurrent.futures.Future = concurrent.futures.Future()
-        if not self.running:
+        thread = self._thread
+        if self._stopping.is_set() or (thread is not None and thread.ident is not None
+                                       and not thread.is_alive()):
             future.set_exception(RuntimeError("the session is not running"))
             return future
         self._commands.put((action, future))
@@ -387,6 +390,8 @@ class PlaySession:
             text = reason or "declared by the arbiter"
             self.recorder.record_result(self.game_id, result, text, self.clock(), self.wall())
             self._note_log("result", f"{result} ({text})")
+            if self.coach is not None:
+                self.coach.game_finished()
             log.info("arbiter: result %s (%s)", result, text)
             return self._game().result_text()
 
