@@ -14,8 +14,8 @@ Parts (``--part``, all by default):
 * ``tactics``: the suite in benchmarks/tactics.json (made by scripts/mine_shots.py; where
   each position comes from is written beside it): the engine gets ``--tactics-seconds``
   (1 s) per position, and a position is solved when the move it plays wins material by
-  force within the suite's horizon, as `MaterialProver` proves it (the same claim that
-  put the position in the suite).
+  force within the suite's ``check_horizon`` (four quiet plies, where every listed
+  solution was verified), as `MaterialProver` proves it.
 * ``speed``: nodes per second of the search, and the time to a hint at depth 6 from the
   initial position of each variant (median of ``--repeat`` runs, 5).
 
@@ -193,7 +193,7 @@ def summarise(results: list[dict], variants: list[str]) -> dict:
 
 def tactics(variants: list[str], seconds: float) -> dict:
     suite = json.loads(TACTICS.read_text())
-    horizon = suite["horizon"]
+    horizon = suite["check_horizon"]
     out = {}
     for name in variants:
         variant = get_variant(name)

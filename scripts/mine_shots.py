@@ -10,6 +10,12 @@ and kept only if:
 * the winning line has a capture of two to five pieces by the side that plays the shot;
 * the best move still wins material with a horizon one quiet ply longer.
 
+The suite records both horizons: ``horizon`` (where the position was found and its
+``solutions`` listed) and ``check_horizon`` (one ply longer, where every solution was
+verified): the benchmark judges the engine's move there, since a move that wins at the
+shorter horizon but loses at the longer one wins nothing, and a move that gives up
+material for three plies to win more on the fourth is a deeper shot, not a miss.
+
 Where positions come from (``source`` beside each one):
 
 * ``tactics`` for Russian and international draughts: the real games in tests/data. For
@@ -175,7 +181,8 @@ def tactics(args) -> int:
         else:
             source = random_game_positions(name, args.seed_base)
         positions += mine(name, args.per_variant, source, one_per_game=True)
-    print(json.dumps({"horizon": HORIZON, "made_by": "scripts/mine_shots.py tactics",
+    print(json.dumps({"horizon": HORIZON, "check_horizon": HORIZON + 1,
+                      "made_by": "scripts/mine_shots.py tactics",
                       "positions": positions}, indent=1))
     return 0
 

@@ -135,9 +135,22 @@
     puzzle.appendChild(el("p", "puzzle-solved", "Solved so far: " + p.solved.length));
   }
 
+  // The coach's squares on the page's board too (the LEDs there are small).
+  function markSquares() {
+    const hint = coach && coach.hint ? coach.hint.squares : [];
+    const warned = coach && coach.warning ? coach.warning.squares : [];
+    for (const cell of document.querySelectorAll("#board .sq.dark")) {
+      const n = Number(cell.dataset.square);
+      cell.classList.toggle("coach-hint", hint.length > 0 && hint[0] === n);
+      cell.classList.toggle("coach-path", hint.indexOf(n) > 0);
+      cell.classList.toggle("coach-blunder", warned.includes(n));
+    }
+  }
+
   function draw(v) {
     coach = v.coach;
     panel.hidden = !coach;
+    markSquares();
     if (!coach) return;
     const hint = coach.hint;
     hintButton.disabled = !coach.available || !coach.hints || !!v.result;

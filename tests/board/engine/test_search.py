@@ -132,7 +132,7 @@ def test_the_engine_sees_a_three_piece_shot():
     result = Engine(position.variant).search(position, nodes=20_000)
     assert str(result.move) == "19-16"
     assert [str(m) for m in result.pv[:3]] == ["19-16", "13x22", "16x7x14x5"]
-    assert result.score > 150  # two men up
+    assert result.score > 100  # more than a man up
 
 
 def test_a_capture_of_two_is_preferred_when_it_wins_more():

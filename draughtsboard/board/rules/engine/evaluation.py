@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..generators import generator_for
 from ..variants import Variant
 
 MAN = 100
@@ -51,7 +50,10 @@ def _digit_masks(values: Sequence[int]) -> tuple[tuple[int, int], ...]:
 
 
 def _table_score(pieces: int, table: tuple[tuple[int, int], ...]) -> int:
-    return sum(weight * (pieces & mask).bit_count() for weight, mask in table)
+    total = 0
+    for weight, mask in table:
+        total += weight * (pieces & mask).bit_count()
+    return total
 
 
 class _SquareTables:
@@ -91,10 +93,17 @@ class _SquareTables:
         self.kings = (_digit_masks(kings), _digit_masks(kings_mirror))
 
     def score(self, white: int, black: int, kings: int) -> int:
-        men = ~kings
-        return (_table_score(white & men, self.men[0]) - _table_score(black & men, self.men[1])
-                + _table_score(white & kings, self.kings[0])
-                - _table_score(black & kings, self.kings[1]))
+        total = 0
+        pieces = white & ~kings
+        for weight, mask in self.men[0]:
+            total += weight * (pieces & mask).bit_count()
+        pieces = black & ~kings
+        for weight, mask in self.men[1]:
+            total -= weight * (pieces & mask).bit_count()
+        if kings:
+            total += _table_score(white & kings, self.kings[0])
+            total -= _table_score(black & kings, self.kings[1])
+        return total
 
 
 class PieceEvaluation:
@@ -105,19 +114,17 @@ class PieceEvaluation:
     def __init__(self, variant: Variant) -> None:
         self.king = 300 if variant.kings_fly else 200
         self.tables = _SquareTables(variant)
-        self.count = generator_for(variant).count
         self.full_army = 2 * variant.pieces_per_side
 
-    def __call__(self, white: int, black: int, kings: int, columns=None, tall: int = 0) -> int:
+    def __call__(self, white: int, black: int, kings: int, columns, tall: int,
+                 white_moves: int, black_moves: int) -> int:
         white_kings = (white & kings).bit_count()
         black_kings = (black & kings).bit_count()
         white_men = white.bit_count() - white_kings
         black_men = black.bit_count() - black_kings
         material = MAN * (white_men - black_men) + self.king * (white_kings - black_kings)
-        score = material + self.tables.score(white, black, kings)
-        count = self.count
-        score += self.MOBILITY * (count(white, black, kings, True)
-                                  - count(black, white, kings, False))
+        score = (material + self.tables.score(white, black, kings)
+                 + self.MOBILITY * (white_moves - black_moves))
         pieces = white_men + black_men + white_kings + black_kings
         if material:
             # ahead, trade down: the same lead is worth more with fewer pieces left
@@ -135,7 +142,6 @@ class ColumnEvaluation:
     def __init__(self, variant: Variant) -> None:
         self.officer = 250 if variant.kings_fly else 180
         self.tables = _SquareTables(variant)
-        self.count = generator_for(variant).count
         self._values: dict[str, int] = {}
 
     def column_value(self, column: str) -> int:
@@ -161,8 +167,8 @@ class ColumnEvaluation:
             value = self._values[column] = int(total)
         return value
 
-    def __call__(self, white: int, black: int, kings: int, columns: Sequence[str] = (),
-                 tall: int = 0) -> int:
+    def __call__(self, white: int, black: int, kings: int, columns: Sequence[str], tall: int,
+                 white_moves: int, black_moves: int) -> int:
         short_white = white & ~tall
         short_black = black & ~tall
         white_officers = (short_white & kings).bit_count()
@@ -176,9 +182,7 @@ class ColumnEvaluation:
             tall ^= low
             score += value(columns[low.bit_length() - 1])
         score += self.tables.score(white, black, kings)
-        count = self.count
-        score += self.MOBILITY * (count(white, black, kings, True)
-                                  - count(black, white, kings, False))
+        score += self.MOBILITY * (white_moves - black_moves)
         return score
 
 
@@ -186,5 +190,7 @@ Evaluation = Callable[..., int]
 
 
 def evaluation_for(variant: Variant) -> Evaluation:
-    """The evaluation of a variant's family: ``f(white, black, kings, columns, tall)``."""
+    """The evaluation of a variant's family: ``f(white, black, kings, columns, tall,
+    white_moves, black_moves)`` (``tall``: the squares holding two pieces or more;
+    the moves: each side's number of legal moves, which the search has counted)."""
     return ColumnEvaluation(variant) if variant.holds_columns else PieceEvaluation(variant)

@@ -36,26 +36,30 @@ class ZobristKeys:
         self.kings = tuple(tuple(generator.getrandbits(64) for _ in range(bits))
                            for _ in range(2))
         self.black_to_move = generator.getrandbits(64)
-        self._single = {}
-        for bit in range(bits):
-            for piece, key in (("w", self.men[0][bit]), ("b", self.men[1][bit]),
-                               ("W", self.kings[0][bit]), ("B", self.kings[1][bit])):
-                self._single[(bit, piece)] = key
-        self._columns: dict[tuple[int, str], int] = dict(self._single)
+        # per square: column text -> key (the four single pieces, then taller columns as
+        # they are met; ``""`` is 0, so an emptied square needs no test)
+        self._single = tuple(
+            {"": 0, "w": self.men[0][bit], "b": self.men[1][bit], "W": self.kings[0][bit],
+             "B": self.kings[1][bit]}
+            for bit in range(bits))
+        self.columns_of: tuple[dict[str, int], ...] = tuple(dict(d) for d in self._single)
+        self._remembered = 0
 
     def column(self, bit: int, column: str) -> int:
-        """The key of ``column`` (top first) standing on ``bit``; 0 for an empty square."""
-        if not column:
-            return 0
-        memo = self._columns
-        key = memo.get((bit, column))
+        """The key of ``column`` (top first) standing on ``bit``; 0 for an empty square.
+        ``columns_of[bit].get(column)`` is the fast path; this fills it."""
+        memo = self.columns_of[bit]
+        key = memo.get(column)
         if key is None:
-            if len(memo) > COLUMN_MEMO_LIMIT:
-                memo.clear()
-                memo.update(self._single)
+            if self._remembered > COLUMN_MEMO_LIMIT:
+                for square, table in enumerate(self.columns_of):
+                    table.clear()
+                    table.update(self._single[square])
+                self._remembered = 0
             digest = hashlib.blake2b(f"{bit}:{column}".encode(), digest_size=8,
                                      key=b"draughtsboard").digest()
-            key = memo[(bit, column)] = int.from_bytes(digest, "little")
+            key = memo[column] = int.from_bytes(digest, "little")
+            self._remembered += 1
         return key
 
     def of_pieces(self, white: int, black: int, kings: int, white_to_move: bool) -> int:

@@ -11,9 +11,11 @@ Why each part is here:
   is a fixed list of slots, so its memory is bounded (a Raspberry Pi Zero has 512 MB).
 * **Move ordering**: the table's move, captures taking most first, two killer moves per
   ply, then a history score of quiet moves that caused cut-offs.
-* **Single-reply extension**: a position with one legal move (a capture is compulsory, so
-  most forced moves are captures) does not use up depth. A shot, a sacrifice that forces
-  captures so that a multiple capture follows, is then seen at a shallow depth.
+* **Extensions and reductions**: a position with one legal move, or a capture with at most
+  two choices (a capture is compulsory), does not use up depth, so a shot (a sacrifice
+  that forces captures so that a multiple capture follows) is seen at a shallow depth;
+  late quiet moves are first searched a ply shallower (late move reduction), which buys
+  about a ply and a half in the same time.
 * **Quiescence over captures**: at the horizon, while the side to move must capture, every
   capture is searched (there is no standing pat when capturing is compulsory); a quiet
   position is judged by the evaluation (`evaluation`).
@@ -102,6 +104,14 @@ class Engine:
     time budgets are measured on (seconds).
     """
 
+    # A position whose captures offer at most this many choices does not use up depth (a
+    # single legal move never does): the answers to a sacrifice are followed to the end.
+    capture_extension = 2
+    # From this index on in the ordered list, quiet moves at depth 3 or more are first
+    # searched one ply shallower (late move reduction), and to the full depth only if
+    # they look better than the best so far.
+    reduction_from = 3
+
     def __init__(self, variant: Variant, *, table_bits: int = DEFAULT_TABLE_BITS,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         if not 8 <= table_bits <= 24:
@@ -110,7 +120,6 @@ class Engine:
         self.variant = variant
         self.clock = clock
         self._legal = generator.legal
-        self._sources = generator.capture_sources
         self._count = generator.count
         self._evaluate = evaluation_for(variant)
         self._keys = keys_for(variant.geometry)
@@ -183,9 +192,9 @@ class Engine:
     def evaluate(self, position: Position) -> int:
         """The static evaluation of a position from the side to move's view."""
         self._reset(position, ())
-        score = self._evaluate(position.white, position.black, position.kings,
-                               self._columns, self._tall)
-        return score if position.white_to_move else -score
+        own, enemy, kings = position.own, position.enemy, position.kings
+        return self._static(own, enemy, kings, position.white_to_move,
+                            self._count(own, enemy, kings, position.white_to_move))
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -284,23 +293,31 @@ class Engine:
 
     def _play_columns(self, own: int, enemy: int, kings: int, key: int, raw: RawMove):
         columns = self._columns
-        column_key = self._keys.column
+        keys = self._keys
+        column_key = keys.column
+        tables = keys.columns_of
         start, end, _, _, _, captured = raw
-        changed = {start, end, *captured}
-        saved = [(square, columns[square]) for square in changed]
+        # the start and captured squares are occupied before the move; the end square is
+        # empty (or the start itself, after a capture that comes back to it)
+        saved = [(start, columns[start])]
+        if end != start:
+            saved.append((end, ""))
+        for square in captured:
+            saved.append((square, columns[square]))
         for square, column in saved:
-            key ^= column_key(square, column)
+            key ^= tables[square].get(column) or column_key(square, column)
         own, enemy, kings = self._make_columns(columns, own, enemy, kings, raw)
         tall = old_tall = self._tall
         for square, _ in saved:
             column = columns[square]
-            key ^= column_key(square, column)
-            if len(column) > 1:
-                tall |= 1 << square
-            else:
-                tall &= ~(1 << square)
+            if column:
+                key ^= tables[square].get(column) or column_key(square, column)
+                if len(column) > 1:
+                    tall |= 1 << square
+                    continue
+            tall &= ~(1 << square)
         self._tall = tall
-        return enemy, own, kings, key ^ self._keys.black_to_move, (saved, old_tall)
+        return enemy, own, kings, key ^ keys.black_to_move, (saved, old_tall)
 
     def _undo(self, undo) -> None:
         saved, tall = undo
@@ -309,10 +326,14 @@ class Engine:
             columns[square] = column
         self._tall = tall
 
-    def _static(self, own: int, enemy: int, kings: int, white: bool) -> int:
+    def _static(self, own: int, enemy: int, kings: int, white: bool, own_moves: int) -> int:
+        """The evaluation from the mover's view; ``own_moves``: its legal moves."""
+        enemy_moves = self._count(enemy, own, kings, not white)
         if white:
-            return self._evaluate(own, enemy, kings, self._columns, self._tall)
-        return -self._evaluate(enemy, own, kings, self._columns, self._tall)
+            return self._evaluate(own, enemy, kings, self._columns, self._tall, own_moves,
+                                  enemy_moves)
+        return -self._evaluate(enemy, own, kings, self._columns, self._tall, enemy_moves,
+                               own_moves)
 
     # -- the search proper ----------------------------------------------------------------------
 
@@ -352,7 +373,9 @@ class Engine:
             return ply - MATE
         if count > 1:
             moves = self._ordered(moves, table_move, ply)
-        child_depth = depth if count == 1 and ply < EXTENSION_PLY_LIMIT else depth - 1
+        forced = count == 1 or (moves[0][5] and count <= self.capture_extension)
+        child_depth = depth if forced and ply < EXTENSION_PLY_LIMIT else depth - 1
+        reducible = self.reduction_from if depth >= 3 and not moves[0][5] else count + 1
         seen[key] = seen.get(key, 0) + 1
         best = -INFINITY
         best_move = None
@@ -360,7 +383,7 @@ class Engine:
         play = self._play
         first = True
         try:
-            for move in moves:
+            for index, move in enumerate(moves):
                 child_own, child_enemy, child_kings, child_key, undo = play(
                     own, enemy, kings, white, key, move)
                 if first:
@@ -368,9 +391,18 @@ class Engine:
                                            child_depth, -beta, -alpha, ply + 1, child_key)
                     first = False
                 else:
-                    score = -self._negamax(child_own, child_enemy, child_kings, not white,
-                                           child_depth, -alpha - 1, -alpha, ply + 1,
-                                           child_key)
+                    if index >= reducible:
+                        # a late quiet move: first a shallower look; only if it beats
+                        # the best so far is it searched to the full depth
+                        score = -self._negamax(child_own, child_enemy, child_kings,
+                                               not white, child_depth - 1, -alpha - 1, -alpha,
+                                               ply + 1, child_key)
+                    else:
+                        score = alpha + 1
+                    if score > alpha:
+                        score = -self._negamax(child_own, child_enemy, child_kings,
+                                               not white, child_depth, -alpha - 1, -alpha,
+                                               ply + 1, child_key)
                     if alpha < score < beta:
                         score = -self._negamax(child_own, child_enemy, child_kings,
                                                not white, child_depth, -beta, -alpha,
@@ -412,11 +444,11 @@ class Engine:
             self._check()
         pv = self._pv
         pv[ply] = ()
-        if not self._sources(own, enemy, kings, white) or ply >= MAX_PLY:
-            if not self._count(own, enemy, kings, white):
-                return ply - MATE  # blocked: no legal move loses
-            return self._static(own, enemy, kings, white)
         moves = self._legal(own, enemy, kings, white)
+        if not moves:
+            return ply - MATE  # blocked (or no piece left): no legal move loses
+        if not moves[0][5] or ply >= MAX_PLY:
+            return self._static(own, enemy, kings, white, len(moves))
         if len(moves) > 1:
             moves.sort(key=_captured_count, reverse=True)
         best = -INFINITY
