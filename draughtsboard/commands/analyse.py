@@ -1,8 +1,9 @@
 """`draughtsboard analyse`: the engine on a position, or every move of a game judged.
 
 A position (``--fen``, default the initial one): the best move, its score and line.
-A PDN file: every game in it, each move with an evaluation comment and its mistakes
-marked (`board.game.analysis`), written as PDN (``--out``, default standard output).
+A PDN file, or a recorded game (``--game ID``): every game, each move with an evaluation
+comment and its mistakes marked (`board.game.analysis`), written as PDN (``--out``,
+default standard output).
 With ``--json``: a position's answer is one line ``{"best": {"notation", "path",
 "captures"}, "score", "depth", "pv", ...}``; a game's is one line per move.
 
@@ -25,13 +26,14 @@ from typing import TextIO
 from draughtsboard.board.game.analysis import annotated, format_score, judge_game
 from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
 from draughtsboard.board.game.pdn_writer import write_game
+from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules.engine import Engine, SearchLimitError, SearchResult
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.fen import initial_position, parse_fen
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.position import Position
-from draughtsboard.board.rules.variants import get_variant
-from draughtsboard.commands.rules import add_variant_argument
+from draughtsboard.board.rules.variants import get_variant, variant_names
+from draughtsboard.recording import Recorder
 
 MAX_FILE = 16 * 1024 * 1024  # a PDN file larger than this is refused before it is read
 
@@ -40,11 +42,17 @@ def add_parsers(subparsers) -> None:
     parser = subparsers.add_parser(
         "analyse", help="the engine: best line of a position, or every move of a PDN game "
         "judged")
-    add_variant_argument(parser, default=None)
+    parser.add_argument("--variant", choices=variant_names(),
+                        help="the game (default: a PDN game's own, else russian)")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--fen", help="the position (default: the initial position)")
     source.add_argument("file", nargs="?", metavar="PDN", help="a PDN file: annotate its "
                         "games")
+    source.add_argument("--game", metavar="ID", help="a recorded game (see `draughtsboard "
+                        "games`): annotate it")
+    parser.add_argument("--journal", metavar="DIR", default=None,
+                        help="with --game: the data directory (default: $DRAUGHTSBOARD_DATA "
+                        "or the user's data directory)")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--time", type=float, metavar="S", help="seconds per position "
                         "(default 1)")
@@ -98,6 +106,8 @@ def run_analyse(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return _fail(str(error))
     if args.file is not None:
         return _analyse_file(args, limits, out)
+    if args.game is not None:
+        return _analyse_recorded(args, limits, out)
     variant = get_variant(args.variant or "russian")
     try:
         position = initial_position(variant) if args.fen is None else parse_fen(variant,
@@ -136,10 +146,32 @@ def _analyse_file(args: argparse.Namespace, limits: dict, out: TextIO) -> int:
         print(f"draughtsboard analyse: {error}", file=sys.stderr)
     if not read.games:
         return _fail(f"{path}: no game that could be read")
+    status = _annotate([(entry.number, entry.game) for entry in read.games], args, limits,
+                       out)
+    return status or (1 if read.errors else 0)
+
+
+def _analyse_recorded(args: argparse.Namespace, limits: dict, out: TextIO) -> int:
+    recorder = Recorder(args.journal)
+    try:
+        game = recorder.game(args.game)
+    except FileNotFoundError:
+        return _fail(f"no recorded game {args.game!r} in {recorder.games_dir}")
+    except OSError as error:
+        return _fail(f"{args.game}: {error.strerror or error}")
+    except DraughtsError as error:
+        return _fail(str(error).splitlines()[0] if str(error) else type(error).__name__)
+    finally:
+        recorder.close()
+    return _annotate([(1, game)], args, limits, out)
+
+
+def _annotate(games: list[tuple[int, Game]], args: argparse.Namespace, limits: dict,
+              out: TextIO) -> int:
+    """Judge every move of each game; write the annotated PDN (or JSON lines)."""
     engines: dict[str, Engine] = {}
     pieces = []
-    for entry in read.games:
-        game = entry.game
+    for number, game in games:
         engine = engines.setdefault(game.variant.name, Engine(game.variant))
 
         def search(position, history, engine=engine):
@@ -148,7 +180,7 @@ def _analyse_file(args: argparse.Namespace, limits: dict, out: TextIO) -> int:
         verdicts = judge_game(game, search)
         if args.json:
             for verdict in verdicts:
-                print(json.dumps({"game": entry.number, **verdict.as_dict()}), file=out)
+                print(json.dumps({"game": number, **verdict.as_dict()}), file=out)
             continue
         pieces.append(write_game(annotated(game, verdicts)))
     if not args.json:
@@ -160,4 +192,4 @@ def _analyse_file(args: argparse.Namespace, limits: dict, out: TextIO) -> int:
                 return _fail(f"{args.out}: {error.strerror or error}")
         else:
             out.write(text)
-    return 1 if read.errors else 0
+    return 0
