@@ -31,7 +31,7 @@ from typing import Any
 
 from draughtsboard.board.game.analysis import format_score
 from draughtsboard.board.game.record import Game
-from draughtsboard.board.rules.engine import Engine, SearchResult
+from draughtsboard.board.rules.engine import MATE, Engine, SearchResult
 from draughtsboard.board.rules.engine.material import MaterialProver
 from draughtsboard.board.rules.notation import format_move, format_square
 from draughtsboard.board.rules.position import Move, Position
@@ -47,6 +47,7 @@ CURVE_DEPTH = 4  # the post-game curve of a tournament game: quicker per positio
 BLUNDER_HORIZON = 3  # quiet plies (captures are followed to the end)
 BLUNDER_NODES = 150_000
 CACHE = 16  # positions whose search is kept (a takeback comes back to one)
+LIVE_SEARCHES = 2  # searches of the game in play kept queued: the newest ones
 
 HINTS_OFF = "hints switched off for this game"
 HINTS_ON = "hints switched on"
@@ -86,7 +87,7 @@ class Coach:
         self.note = ""
         self.curve: dict[int, int] = {}
         self._searched: OrderedDict[Position, SearchResult] = OrderedDict()
-        self._asked: set[Position] = set()
+        self._asked: dict[Position, int] = {}  # position -> its search's number (-1: backfill)
         self._hint_wanted = False
         self._generation = 0
         self._searches = 0
@@ -223,9 +224,16 @@ class Coach:
         if found is not None:
             self._analysed(self._generation, ply, position, found)
             return
-        if position.is_game_over() or position in self._asked:
+        if position.is_game_over():  # lost by the side to move: the curve's end
+            self.curve[ply] = -MATE if position.white_to_move else MATE
             return
-        self._asked.add(position)
+        asked = self._asked.get(position)
+        if asked is not None and (asked < 0 or self._searches - asked < LIVE_SEARCHES):
+            return  # already on its way
+        backfill = depth is not None
+        self._searches += 1
+        number = self._searches
+        self._asked[position] = -1 if backfill else number
         generation = self._generation
         game_id = self.session.game_id
         engine = self.engine(position)
@@ -238,18 +246,19 @@ class Coach:
             self.post(lambda: self._analysed(generation, ply, position, result))
 
         def stale() -> bool:
-            return self.session.game_id != game_id
+            # a position of the game in play gives way to newer ones (fast play must
+            # not pile up searches); the curve's gaps are filled when the game ends
+            return self.session.game_id != game_id or (
+                not backfill and self._searches - number >= LIVE_SEARCHES)
 
-        # the newest position first (its hint may be asked for); older ones stay queued
-        # for the curve
-        self._searches += 1
+        # the newest position first: its hint may be asked for
         self.analyst.submit(Job(f"search at ply {ply}", work, done, stale,
-                                priority=(1, -self._searches)))
+                                priority=(1, -number)))
 
     def _analysed(self, generation: int, ply: int, position: Position,
                   result: SearchResult) -> None:
         """A search came back (controller thread)."""
-        self._asked.discard(position)
+        self._asked.pop(position, None)
         if result.move is None:
             return
         self._searched[position] = result
