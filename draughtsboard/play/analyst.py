@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import logging
 import queue
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from typing import Any
 log = logging.getLogger("draughtsboard.coach")
 
 Stop = Callable[[], bool]
+SWITCH_INTERVAL = 0.001  # seconds: how long a thread may hold the interpreter lock
 
 
 @dataclass
@@ -57,6 +59,11 @@ class Analyst:
             return
         with self._lock:
             if self._thread is None:
+                # A search holds the interpreter lock in long stretches; with the default
+                # 5 ms switch interval the controller thread waited up to tens of ms for
+                # it (p95 53 ms from a switch to the page, against 16 ms idle). At 1 ms
+                # it gets the lock at once (p95 20 ms), for a few per cent of search speed.
+                sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
                 self._thread = threading.Thread(target=self._run, name="draughtsboard-analyst",
                                                 daemon=True)
                 self._thread.start()

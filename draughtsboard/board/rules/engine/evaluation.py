@@ -29,8 +29,6 @@ from ..variants import Variant
 
 MAN = 100
 
-# Column games: weight of a piece by where it lies in its column (see the module doc).
-TOP, RESERVE, PRISONER, BURIED = 1.0, 0.8, 0.3, 0.5
 
 
 def _digit_masks(values: Sequence[int]) -> tuple[tuple[int, int], ...]:
@@ -138,6 +136,8 @@ class ColumnEvaluation:
     """Column games (see the module doc)."""
 
     MOBILITY = 3
+    # the weight of a piece by where it lies in its column (see the module doc)
+    TOP, RESERVE, PRISONER, BURIED = 1.0, 0.8, 0.3, 0.5
 
     def __init__(self, variant: Variant) -> None:
         self.officer = 250 if variant.kings_fly else 180
@@ -155,12 +155,12 @@ class ColumnEvaluation:
                 white = piece in "wW"
                 worth = MAN if piece in "wb" else self.officer
                 if depth == 0:
-                    weight = TOP
+                    weight = self.TOP
                 elif white == top_white and reserves:
-                    weight = RESERVE
+                    weight = self.RESERVE
                 else:
                     reserves = False
-                    weight = BURIED if white == top_white else PRISONER
+                    weight = self.BURIED if white == top_white else self.PRISONER
                 total += worth * weight if white else -worth * weight
             if len(self._values) > 1 << 14:
                 self._values.clear()
