@@ -9,8 +9,12 @@ Parts (``--part``, all by default):
   games. Games end by the rules (no legal move, the variant's draw rules, threefold
   repetition) or, after ``--max-plies`` plies (300), as a draw.
 * ``scaling``: the engine at 4x the budget against itself at the budget,
-  ``--scaling-games`` games per variant (10): openings of four random plies (seeded), each
+  ``--scaling-games`` games per variant (20): openings of four random plies (seeded), each
   played twice with colours swapped. The bigger budget should score more than half.
+  Colour and opening decide many games (in Lasca the same colour often wins both games of
+  an opening), so few games say little.
+* ``scaling-nodes``: the same with node budgets, ``--small-nodes`` (3,000) against four
+  times as many, ``--node-games`` games per variant (40): the same result on every run.
 * ``tactics``: the suite in benchmarks/tactics.json (made by scripts/mine_shots.py; where
   each position comes from is written beside it): the engine gets ``--tactics-seconds``
   (1 s) per position, and a position is solved when the move it plays wins material by
@@ -23,8 +27,8 @@ Times are CPU seconds of the process that plays (the engine's clock is
 ``time.process_time``), so that a machine shared with other work gives the same budgets;
 games run in ``--jobs`` processes (2).
 
-    .venv/bin/python benchmarks/engine.py [--part strength,scaling,tactics,speed]
-        [--variants russian,...] [--games 40] [--scaling-games 10] [--budget 0.2] [--jobs 2]
+    .venv/bin/python benchmarks/engine.py [--part strength,scaling,scaling-nodes,tactics,speed]
+        [--variants russian,...] [--games 40] [--scaling-games 20] [--budget 0.2] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -154,12 +158,23 @@ def random_opening(variant, seed: str) -> tuple[Move, ...]:
     return tuple(moves)
 
 
+def node_player(variant, nodes: int):
+    engine = Engine(variant)
+
+    def play(game: Game) -> Move:
+        return engine.search(game.position, nodes=nodes, history=game.positions[:-1]).move
+
+    return play
+
+
 def scaling_game(task: tuple) -> dict:
     name, index, budget, max_plies = task
     variant = get_variant(name)
     opening = random_opening(variant, f"opening-{name}-{index // 2}")
-    big = engine_player(variant, 4 * budget)
-    small = engine_player(variant, budget)
+    if isinstance(budget, int):  # a node budget
+        big, small = node_player(variant, 4 * budget), node_player(variant, budget)
+    else:
+        big, small = engine_player(variant, 4 * budget), engine_player(variant, budget)
     big_white = index % 2 == 0
     winner, plies = play_game(variant, big if big_white else small,
                               small if big_white else big, max_plies, opening)
@@ -251,10 +266,12 @@ def speed(variants: list[str], repeat: int) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", default="strength,scaling,tactics,speed")
+    parser.add_argument("--part", default="strength,scaling,scaling-nodes,tactics,speed")
     parser.add_argument("--variants", default=",".join(variant_names()))
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--scaling-games", type=int, default=10)
+    parser.add_argument("--scaling-games", type=int, default=20)
+    parser.add_argument("--small-nodes", type=int, default=3000)
+    parser.add_argument("--node-games", type=int, default=40)
     parser.add_argument("--budget", type=float, default=0.2)
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--tactics-seconds", type=float, default=1.0)
@@ -278,6 +295,11 @@ def main() -> int:
                  for i in range(args.scaling_games)]
         report["scaling"] = summarise(run_games(scaling_game, tasks, args.jobs, "scaling"),
                                       variants)
+    if "scaling-nodes" in parts:
+        tasks = [(name, i, args.small_nodes, args.max_plies) for name in variants
+                 for i in range(args.node_games)]
+        report["scaling_nodes"] = summarise(
+            run_games(scaling_game, tasks, args.jobs, "scaling-nodes"), variants)
     print(json.dumps(report))
     return 0
 
