@@ -149,3 +149,27 @@ def test_the_shipped_puzzles_win_material_by_force(name):
         first = puzzle.solution[0]
         assert not puzzle.start.legal_moves()[0].captures  # a shot begins quietly
         assert prover.gain(puzzle.start, first, 4, 2_000_000) >= 1, puzzle.number
+
+
+def test_play_in_puzzle_mode_from_the_command_line(tmp_path, puzzles_file):
+    import subprocess
+    import sys
+
+    from .helpers import PlayProcess
+
+    with PlayProcess(tmp_path / "data", "--mode", "puzzle", "--puzzles",
+                     str(puzzles_file)) as play:
+        state = wait_until(lambda: (s := play.state()) and s["coach"]["puzzle"] and s)
+        assert state["coach"]["puzzle"]["number"] == 1
+        assert state["coach"]["puzzle"]["count"] == 2
+        assert state["fen"] == "W:W17,19,20:B9-11,13" and state["mode"] == "training"
+        assert play.stop() == 0
+    bad = tmp_path / "bad.pdn"
+    bad.write_text("", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim", "--mode",
+         "puzzle", "--puzzles", str(bad), "--data", str(tmp_path / "data"), "--listen",
+         "127.0.0.1:0"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == \
+        f"draughtsboard play: {bad}: no puzzle in the file"
