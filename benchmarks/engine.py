@@ -9,10 +9,10 @@ Parts (``--part``, all by default):
   games. Games end by the rules (no legal move, the variant's draw rules, threefold
   repetition) or, after ``--max-plies`` plies (300), as a draw.
 * ``scaling``: the engine at 4x the budget against itself at the budget,
-  ``--scaling-games`` games per variant (20): openings of four random plies (seeded), each
-  played twice with colours swapped. The bigger budget should score more than half.
-  Colour and opening decide many games (in Lasca the same colour often wins both games of
-  an opening), so few games say little.
+  ``--scaling-games`` games per variant (20): openings of four random plies (seeded) that
+  the engine judges within half a man of equal (four random plies often hand one side a
+  man in Lasca and the column games, and the colour then decides both games of the pair),
+  each played twice with colours swapped. The bigger budget should score more than half.
 * ``scaling-nodes``: the same with node budgets, ``--small-nodes`` (3,000) against four
   times as many, ``--node-games`` games per variant (40): the same result on every run.
 * ``tactics``: the suite in benchmarks/tactics.json (made by scripts/mine_shots.py; where
@@ -52,6 +52,8 @@ from draughtsboard.board.rules.variants import get_variant, variant_names
 
 TACTICS = pathlib.Path(__file__).with_name("tactics.json")
 OPENING_PLIES = 4
+BALANCED = 50  # hundredths of a man: an opening fit for a scaling game
+OPENING_NODES = 20_000
 
 
 # -- players ----------------------------------------------------------------------------
@@ -158,6 +160,21 @@ def random_opening(variant, seed: str) -> tuple[Move, ...]:
     return tuple(moves)
 
 
+def balanced_opening(variant, seed: str) -> tuple[Move, ...]:
+    """The first random opening (seeds ``seed-0``, ``seed-1`` ...) that the engine judges
+    within ``BALANCED`` of equal with a fixed node budget (the same on every run). Four
+    random plies often hand one side a man in Lasca and the column games, and then the
+    colour decides both games of the pair whatever the budgets."""
+    for attempt in range(100):
+        moves = random_opening(variant, f"{seed}-{attempt}")
+        position = initial_position(variant)
+        for move in moves:
+            position = position.play(move)
+        if abs(Engine(variant).search(position, nodes=OPENING_NODES).score) <= BALANCED:
+            return moves
+    raise RuntimeError(f"no balanced opening for {variant.name} from {seed!r}")
+
+
 def node_player(variant, nodes: int):
     engine = Engine(variant)
 
@@ -170,7 +187,7 @@ def node_player(variant, nodes: int):
 def scaling_game(task: tuple) -> dict:
     name, index, budget, max_plies = task
     variant = get_variant(name)
-    opening = random_opening(variant, f"opening-{name}-{index // 2}")
+    opening = balanced_opening(variant, f"opening-{name}-{index // 2}")
     if isinstance(budget, int):  # a node budget
         big, small = node_player(variant, 4 * budget), node_player(variant, budget)
     else:
