@@ -205,6 +205,7 @@ def _run_play(args) -> int:
         if args.mode == "puzzle":
             puzzles = _load_puzzles(args, config)
             start_fen, resume = puzzles.puzzles[0].start.fen(), False
+            tags = {**puzzles.tags_for(0), **tags}
         opening = choose_opening(recorder, variant=args.variant, start_fen=start_fen,
                                  resume=resume,
                                  fallback_variant=config.variant if config else None)

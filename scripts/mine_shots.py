@@ -194,20 +194,27 @@ def puzzles(args) -> int:
         variant = get_variant(name)
         found = mine(name, args.per_variant, random_game_positions(name, "puzzle"),
                      one_per_game=True)
-        text = []
-        for number, entry in enumerate(found, 1):
-            tags = {"Event": f"draughtsboard puzzles: {variant.title}",
-                    "Round": str(number), "White": "?", "Black": "?",
-                    "Annotator": "made and checked by draughtsboard's engine"}
-            game = Game.from_fen(variant, entry["fen"], tags=tags)
-            game.comment = (f"{'White' if game.start.white_to_move else 'Black'} to play "
-                            f"and win {entry['gain']} piece{'s' if entry['gain'] > 1 else ''}"
-                            f" ({entry['source']})")
-            for move in entry["line"]:
-                game.play(move)
-            text.append(write_game(game, times=False, events=False))
-        (out / f"{name}.pdn").write_text("".join(text), encoding="utf-8")
+        (out / f"{name}.pdn").write_text(puzzle_file(variant, found), encoding="utf-8")
     return 0
+
+
+def puzzle_file(variant, entries: list[dict]) -> str:
+    """The PDN of a puzzle file: each shot a game from its position, the forced line as
+    its moves, what to find as its first comment, where it came from as ``Source``."""
+    text = []
+    for number, entry in enumerate(entries, 1):
+        tags = {"Event": f"draughtsboard puzzles: {variant.title}",
+                "Round": str(number), "White": "?", "Black": "?",
+                "Annotator": "made and checked by draughtsboard's engine",
+                "Source": entry["source"]}
+        game = Game.from_fen(variant, entry["fen"], tags=tags)
+        gain = entry["gain"]
+        game.comment = (f"{'White' if game.start.white_to_move else 'Black'} to play and win "
+                        f"{gain} piece{'s' if gain > 1 else ''}")
+        for move in entry["line"]:
+            game.play(move)
+        text.append(write_game(game, times=False, events=False))
+    return "".join(text)
 
 
 def main() -> int:

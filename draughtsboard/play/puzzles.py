@@ -11,7 +11,7 @@ How a puzzle goes (`PuzzleRunner`, driven by the coach on the controller thread)
 1. **Set-up**: the puzzle begins as a new game from its position; the tracker waits until
    the board matches, and the LEDs say what to do on each square that differs: green,
    put a piece here; blinking orange, take the piece off. For columns the page lists what
-   each column holds, top first.
+   each column of two pieces or more holds, top first.
 2. **Solving**: a move of the solution is accepted; any other move is checked by the
    material prover (in the analyst's thread): if it wins at least as much within the same
    horizon it solves the puzzle too, otherwise the move's squares blink and the page says
@@ -137,7 +137,8 @@ class PuzzleRunner:
                     tuple(p.move for p in game.moves) == puzzle.solution[:game.ply]:
                 self.index = index
                 self.state = "setup" if game.ply == 0 else "solving"
-                self.note = f"Puzzle {puzzle.number} of {len(self.puzzles)}: {puzzle.title}."
+                self.note = ("Set up the position as the lights show (green: put a piece "
+                             "here; blinking orange: take it off), then play.")
                 if game.ply:
                     self._next_step(game)
                 return
@@ -151,10 +152,13 @@ class PuzzleRunner:
             return
         puzzle = self.puzzles[index]
         self.index = index
-        tags = {"Event": "Puzzle", "Round": str(puzzle.number),
+        self.session.begin_game(self.tags_for(index), puzzle.start.fen(),
+                                "puzzle left for the next one", mode="puzzle")
+
+    def tags_for(self, index: int) -> dict[str, str]:
+        """The tags of the game of puzzle ``index``."""
+        return {"Event": "Puzzle", "Round": str(self.puzzles[index].number),
                 "Annotator": self.source or "draughtsboard"}
-        self.session.begin_game(tags, puzzle.start.fen(), "puzzle left for the next one",
-                                mode="puzzle")
 
     def after_event(self, event, game: Game) -> bool:
         """Judge a move or a takeback; True (the coach does nothing more with it)."""
@@ -299,11 +303,11 @@ class PuzzleRunner:
         puzzle = self.puzzle
         position = puzzle.start
         variant = position.variant
-        columns = []
+        columns = []  # what the board cannot show: columns of two pieces or more
         if position.columns is not None:
             for number in variant.geometry.numbers:
                 column = position.column_at(number)
-                if column:
+                if len(column) > 1:
                     columns.append([format_square(variant, number), column])
         return {"number": puzzle.number, "count": len(self.puzzles), "title": puzzle.title,
                 "state": self.state, "note": self.note, "solved": list(self.solved),

@@ -126,9 +126,11 @@
       "Puzzle " + p.number + " of " + p.count + ": " + p.title));
     puzzle.appendChild(el("p", "puzzle-state puzzle-" + p.state, p.note));
     if (p.setup && p.setup.length) {
+      puzzle.appendChild(el("p", "puzzle-columns", "Columns, top first (w, b: men; "
+        + "W, B: officers):"));
       const list = el("ul", "puzzle-setup");
       for (const [square, column] of p.setup) {
-        list.appendChild(el("li", "", square + ": " + column + " (top first)"));
+        list.appendChild(el("li", "", square + ": " + column));
       }
       puzzle.appendChild(list);
     }
