@@ -46,11 +46,11 @@ URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
 
 
 class Play:
-    def __init__(self, data: str, variant: str) -> None:
+    def __init__(self, data: str, variant: str, mode: str = "tournament") -> None:
         env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim", "--variant",
-             variant, "--listen", "127.0.0.1:0", "--data", data],
+             variant, "--listen", "127.0.0.1:0", "--data", data, "--mode", mode],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             text=True, env=env)
         self.url = ""
@@ -191,10 +191,12 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=1000)
     parser.add_argument("--game-length", type=int, default=120)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--mode", default="tournament", help="training: the coach searches "
+                        "after every move (hint, curve, blunder check) beside the game")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as data:
-        play = Play(data, args.variant)
+        play = Play(data, args.variant, args.mode)
         try:
             start_memory = play.memory()
             latencies = measure_latency(play, args.samples)

@@ -12,7 +12,7 @@ import argparse
 import ipaddress
 import sys
 
-from draughtsboard.commands import pdn, replay, rules, token, track
+from draughtsboard.commands import analyse, pdn, replay, rules, token, track
 from draughtsboard.commands.options import add_data_option
 
 
@@ -55,9 +55,12 @@ def _add_play(subparsers) -> None:
         "play", help="play on the board: controller, journal, LEDs and the live web page")
     parser.add_argument("--variant", help="variant (default: the unfinished game's, else the "
                         "config's, else russian)")
-    parser.add_argument("--mode", default=None, choices=[m.value for m in Mode],
-                        help="mode of a new game (default tournament); a resumed game "
-                        "keeps its own")
+    parser.add_argument("--mode", default=None, choices=[*(m.value for m in Mode), "puzzle"],
+                        help="mode of a new game (default tournament; a resumed game keeps "
+                        "its own); puzzle: solve the positions of --puzzles on the board")
+    parser.add_argument("--puzzles", metavar="FILE", help="puzzle mode: a PDN file of "
+                        "positions (FEN tags) and their solutions (default: the puzzles "
+                        "shipped for the variant)")
     parser.add_argument("--backend", default="auto", choices=PLAY_BACKENDS,
                         help="auto: gpio where a GPIO chip and a board config exist, "
                         "otherwise the simulator")
@@ -340,6 +343,31 @@ def _open_play_board(backend: str, variant: str, args, config, occupied: list[in
     raise PlayConfigError(f"unknown backend {backend!r}")
 
 
+def _load_puzzles(args, config):
+    """Puzzle mode: the puzzles of ``--puzzles`` (default: the shipped file of the
+    variant); `PuzzleError` (a `ValueError`) in one line when they cannot be used."""
+    from draughtsboard.board.rules import get_variant
+    from draughtsboard.play.puzzles import PuzzleRunner, load_puzzles, shipped_puzzles
+
+    variant = get_variant(args.variant or (config.variant if config else "russian"))
+    path = args.puzzles or shipped_puzzles(variant)
+    return PuzzleRunner(load_puzzles(path, variant), source=str(path))
+
+
+def _wire_hint_button(source, session, coach, log) -> None:
+    """The board's button named ``hint`` in its config asks the coach for a hint."""
+    button = getattr(source, "buttons", {}).get("hint")
+    if button is None:
+        return
+
+    def told(future) -> None:
+        if future.exception() is not None:
+            log.info("hint button: %s", future.exception())
+
+    button.when_pressed = lambda: session.submit(coach.request_hint).add_done_callback(told)
+    log.info("the hint button asks the coach for a hint")
+
+
 def _run_play(args) -> int:
     """``play``, in an order that touches nothing before it is sure to run: the settings
     are checked, the data directory is locked (a second process stops here), the page's
@@ -352,6 +380,7 @@ def _run_play(args) -> int:
     from draughtsboard.board.ports import squares_from_mask
     from draughtsboard.play import PlaySession, choose_opening
     from draughtsboard.play.clock import TimeControl
+    from draughtsboard.play.coach import Coach
     from draughtsboard.play.token import ArbiterToken, TokenFileError
     from draughtsboard.recording import Recorder
     from draughtsboard.web.server import bind_socket, configure_logging, serve
@@ -369,7 +398,13 @@ def _run_play(args) -> int:
     check_hands_exposure(backend, host, args.allow_remote_hands)
     config = _load_board_config(backend, args)
     recorder = Recorder(args.data)
+    puzzles = None
     try:
+        start_fen, resume = args.fen, not args.new
+        if args.mode == "puzzle":
+            puzzles = _load_puzzles(args, config)
+            start_fen, resume = puzzles.puzzles[0].start.fen(), False
+            tags = {**puzzles.tags_for(0), **tags}
         recorder.lock()
         token = os.environ.get(ENV_TOKEN) or None
         if token is None:
@@ -383,8 +418,8 @@ def _run_play(args) -> int:
                      "replaces it)", store.path)
         sock = bind_socket(host, port)
         try:
-            opening = choose_opening(recorder, variant=args.variant, start_fen=args.fen,
-                                     resume=not args.new,
+            opening = choose_opening(recorder, variant=args.variant, start_fen=start_fen,
+                                     resume=resume,
                                      fallback_variant=config.variant if config else None)
             variant = opening.variant.name
             source, sink, hands, close = _open_play_board(
@@ -399,10 +434,14 @@ def _run_play(args) -> int:
                 irregular_leds = args.irregularity_leds == "on"
             else:
                 irregular_leds = config.irregularity_leds if config else True
-            session = PlaySession(variant, source, sink, recorder, mode=args.mode, tags=tags,
+            mode = "training" if args.mode == "puzzle" else args.mode
+            session = PlaySession(variant, source, sink, recorder, mode=mode, tags=tags,
                                   hands=hands, backend=backend, opening=opening, token=token,
                                   link_problem=getattr(source, "problem", None),
                                   irregular=irregular, irregular_leds=irregular_leds)
+            coach = Coach(session, puzzles=puzzles)
+            session.attach_coach(coach)
+            _wire_hint_button(source, session, coach, log)
             link = _hall_link(args, session, source, log)
             if link is not None:
                 link.start()
@@ -467,6 +506,7 @@ def build_parser() -> argparse.ArgumentParser:
     track.add_parsers(subparsers)
     pdn.add_parsers(subparsers)
     token.add_parsers(subparsers)
+    analyse.add_parsers(subparsers)
     replay.add_parsers(subparsers, REPLAY_BACKENDS)
     _add_diag(subparsers)
     _add_play(subparsers)

@@ -74,9 +74,10 @@ class ArbiterError(ValueError):
 
 
 class _RememberingLeds:
-    """The backend's LED sink, remembering the last frame for the page, with the squares
-    of moves not yet recorded (``held``) blinking fast in red on top: the board's own
-    "not recorded" flag."""
+    """The backend's LED sink, remembering the last frame for the page. With a coach, the
+    coach's intents (a hint, a blunder warning) are rendered with the tracker's; the
+    squares of moves not yet recorded (``held``) blink fast in red on top of everything:
+    the board's own "not recorded" flag."""
 
     def __init__(self, sink: LedSink) -> None:
         self.sink = sink
@@ -84,8 +85,14 @@ class _RememberingLeds:
         self.frame = LedFrame.blank(sink.square_count)
         self._base = self.frame
         self.held: tuple[int, ...] = ()
+        self.tracker_intents: Callable[[], dict] | None = None
+        self.coach_intents: Callable[[], dict] | None = None
 
     def show(self, frame: LedFrame) -> None:
+        if self.coach_intents is not None and self.tracker_intents is not None:
+            extra = self.coach_intents()
+            if extra:
+                frame = render({**self.tracker_intents(), **extra}, self.square_count)
         self._base = frame
         frame = self._with_held(frame)
         self.sink.show(frame)
@@ -174,6 +181,7 @@ class PlaySession:
         self.damage: DamagedGame | None = None  # the arbiter must decide (see `repair`)
         self.link_problem = link_problem
         self.error: BaseException | None = None
+        self.coach: Any = None  # a `coach.Coach`, attached with `attach_coach`
         # called (on the controller thread) if it dies: the server stops, so that systemd
         # restarts the program and the game resumes
         self.on_failure: Callable[[], None] | None = None
@@ -192,6 +200,8 @@ class PlaySession:
     def start(self) -> None:
         """Begin (or resume) the game and start the controller thread."""
         self._open_game()
+        if self.coach is not None:
+            self.coach.game_started()  # before the thread: nothing else runs yet
         latest = self.source.latest()
         self._occupied = latest.occupied if latest is not None else 0
         self.leds.show(render(self.tracker.intents, self.square_count))
@@ -206,6 +216,8 @@ class PlaySession:
         self._stopping.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
+        if self.coach is not None:
+            self.coach.close()
 
     def begin_shutdown(self) -> None:
         """Tell live streams to end (the server is going down)."""
@@ -301,6 +313,10 @@ class PlaySession:
             return
         log.info("unfinished game %s closed (%s)", opening.closes, reason)
 
+    def recorded_game(self) -> Game:
+        """The game as recorded (read-only); see `_game`. For the coach."""
+        return self._game()
+
     def _game(self) -> Game:
         """The recorded game (a read-only copy the recorder keeps until it changes); while
         a damaged journal waits for the arbiter, the part of it that is good."""
@@ -382,6 +398,8 @@ class PlaySession:
             elif isinstance(event, TakebackEvent):
                 self.game_clock.after_takeback(game)
         self._after_recording(entries)
+        if self.coach is not None and not self.held.held:
+            self.coach.after_event(event)  # (behind held moves it waits for the next one)
 
     def _retry_held(self) -> None:
         entries = self.held.retry(self.clock())
@@ -451,9 +469,12 @@ class PlaySession:
     # -- requests from other threads ---------------------------------------------------------
 
     def submit(self, action: Callable[[], Any]) -> concurrent.futures.Future:
-        """Run ``action`` on the controller thread; its result through the future."""
+        """Run ``action`` on the controller thread; its result through the future.
+        Before `start` the action waits for the thread; after `stop` it is refused."""
         future: concurrent.futures.Future = concurrent.futures.Future()
-        if not self.running:
+        thread = self._thread
+        if self._stopping.is_set() or (thread is not None and thread.ident is not None
+                                       and not thread.is_alive()):
             future.set_exception(RuntimeError("the session is not running"))
             return future
         self._commands.put((action, future))
@@ -514,42 +535,66 @@ class PlaySession:
     def new_game(self, tags: dict[str, str] | None = None, fen: str | None = None) -> str:
         """The arbiter starts a new game (the unfinished one is closed as abandoned); its id."""
         try:
-            position = parse_fen(self.variant, fen) if fen else initial_position(self.variant)
+            if fen:
+                parse_fen(self.variant, fen)  # refused here, before anything is recorded
             merged = {**carried_tags(self.initial_tags), **clean_tags(tags or {})}
             _check_time_control(merged)
         except DraughtsError as error:
             raise ArbiterError(str(error)) from None
 
         def action() -> str:
-            if self.held.held:
-                raise ArbiterError(f"{len(self.held.held_moves)} move(s) are not recorded yet "
-                                   f"({self.held.error}): a new game would lose them")
-            if self.damage is not None:
-                text, _ = self.recorder.repair(self.game_id, "abandon", self.clock(),
-                                               self.wall())
-                log.warning("arbiter: %s", text)
-                self.damage = None
-            elif self._game().result is None:
-                self.recorder.record_result(self.game_id, "*",
-                                            "abandoned: the arbiter started a new game",
-                                            self.clock(), self.wall())
-            self.game_id = self.recorder.start_game(
-                self.variant, self._tags_of_new_game(merged), fen, self.mode.value,
-                t_monotonic=self.clock(), t_wall=self.wall())
-            self.tracker.reset(position, check_start=True)
-            self.moves_recorded = 0
-            self.game_clock.reset()
-            self._notices.clear()
-            self._draw_offered = ""
-            self._log.clear()
-            self._unacknowledged = 0
-            latest = self.source.latest()
-            if latest is not None:
-                self.controller.handle(latest)
+            self.begin_game(self._tags_of_new_game(merged), fen,
+                            "abandoned: the arbiter started a new game")
             log.info("arbiter: new game %s", self.game_id)
             return self.game_id
 
         return self.call(action)
+
+    def begin_game(self, tags: dict[str, str], fen: str | None, why: str,
+                   mode: str | None = None) -> str:
+        """Close the current game (``*``, ``why``; a damaged journal is closed by the
+        recorder's repair) unless it has its result, and begin a new one from ``fen``
+        (checked by the caller). Runs on the controller thread (the arbiter's new game,
+        the coach's next puzzle); ``mode`` is what the journal records (default the
+        session's). Refused while moves wait to be recorded: they would be lost."""
+        if self.held.held:
+            raise ArbiterError(f"{len(self.held.held_moves)} move(s) are not recorded yet "
+                               f"({self.held.error}): a new game would lose them")
+        position = parse_fen(self.variant, fen) if fen else initial_position(self.variant)
+        if self.damage is not None:
+            text, _ = self.recorder.repair(self.game_id, "abandon", self.clock(), self.wall())
+            log.warning("%s", text)
+            self.damage = None
+        elif self._game().result is None:
+            self.recorder.record_result(self.game_id, "*", why, self.clock(), self.wall())
+        self.game_id = self.recorder.start_game(
+            self.variant, tags, fen, mode or self.mode.value, t_monotonic=self.clock(),
+            t_wall=self.wall())
+        self.tracker.reset(position, check_start=True)
+        self.moves_recorded = 0
+        self.game_clock.reset()
+        self._notices.clear()
+        self._draw_offered = ""
+        self._log.clear()
+        self._unacknowledged = 0
+        if self.coach is not None:
+            self.coach.game_started()
+        latest = self.source.latest()
+        if latest is not None:
+            self.controller.handle(latest)
+        return self.game_id
+
+    def attach_coach(self, coach: Any) -> None:
+        """Let a coach (hints, blunder warnings, puzzles: `coach.Coach`) follow the game
+        and add its LEDs and its part of the page. Before `start`."""
+        self.coach = coach
+        self.leds.tracker_intents = lambda: self.tracker.intents if self.tracker else {}
+        self.leds.coach_intents = coach.led_intents
+
+    def refresh_leds(self) -> None:
+        """Show the LEDs again (the coach's intents changed). Controller thread."""
+        if self.tracker is not None:
+            self.leds.show(render(self.tracker.intents, self.square_count))
 
     def repair(self, action: str) -> str:
         """The arbiter's answer to a damaged journal: ``resume`` from its last good record
@@ -569,6 +614,8 @@ class PlaySession:
             game = self._game()
             self.tracker.reset(game.position, check_start=True)
             self.moves_recorded = game.ply
+            if self.coach is not None:
+                self.coach.game_started()
             self._note_log("note", text)
             log.warning("arbiter: %s", text)
             latest = self.source.latest()
@@ -615,6 +662,8 @@ class PlaySession:
             text = reason or "declared by the arbiter"
             self.recorder.record_result(self.game_id, result, text, self.clock(), self.wall())
             self._note_log("result", f"{result} ({text})")
+            if self.coach is not None:
+                self.coach.game_finished()
             log.info("arbiter: result %s (%s)", result, text)
             return self._game().result_text()
 
@@ -806,7 +855,8 @@ class PlaySession:
             held=[event.notation for event in self.held.held_moves],
             recording_error=self.held.error or None,
             damage=self._damage_view(),
-            link_problem=self.link_problem() if self.link_problem is not None else None)
+            link_problem=self.link_problem() if self.link_problem is not None else None,
+            coach=self.coach.view() if self.coach is not None else None)
         if view == self._view:
             return
         self._view = view

@@ -28,14 +28,16 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
                clocks: dict[str, Any] | None = None,
                notices: Iterable[str] = (), held: list[str] | None = None,
                recording_error: str | None = None, damage: dict[str, Any] | None = None,
-               link_problem: str | None = None) -> dict[str, Any]:
+               link_problem: str | None = None,
+               coach: dict[str, Any] | None = None) -> dict[str, Any]:
     """The view (see the module doc). ``switches`` is the simulated board's switch mask,
     ``None`` on a real board (the page then has no hands); ``clocks`` the game clock's
     view (`GameClock.view`); ``notices`` what the page says until the next game.
     ``held`` are moves played but not recorded yet (a write failed: "not recorded" until
     they are), ``damage`` a damaged journal waiting for the arbiter, ``link_problem``
     what is wrong with the board's link; each also shows as a flag, so a page that knows
-    only flags shows them."""
+    only flags shows them. ``coach`` is the coach's part (hints, warnings, the evaluation
+    curve, a puzzle), ``None`` without a coach."""
     position = tracker.position
     variant = position.variant
     geometry = variant.geometry
@@ -115,6 +117,7 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "recording_error": recording_error,
         "damage": damage,
         "link_problem": link_problem,
+        "coach": coach,
     }
 
 

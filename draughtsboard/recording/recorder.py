@@ -46,7 +46,7 @@ ENV_DATA_DIR = "DRAUGHTSBOARD_DATA"
 FORMAT_VERSION = 1
 _ID = re.compile(r"^(\d{5,})-\d{8}-\d{6}$")
 FINISHED_KEPT = 4  # finished games kept in memory (a page shows the last one after its result)
-EVENT_RECORDS = ("illegal", "irregularity", "resume", "note", "draw-offer")
+EVENT_RECORDS = ("illegal", "irregularity", "resume", "note", "draw-offer", "hint", "coach")
 # Events that carry both clocks: the clock started, paused or restarted, a flag fell.
 CLOCK_RECORDS = ("clock-start", "clock-pause", "clock-resume", "flag")
 CLOCK_ACTIONS = ("start", "pause", "resume")
@@ -377,6 +377,16 @@ class Recorder:
                       t_wall: float | None = None) -> None:
         """Note that play resumed after a restart (monotonic times restart there)."""
         self._event(game_id, "resume", "play resumed after a restart", t_monotonic, t_wall)
+
+    def record_hint(self, game_id: str, text: str, t_monotonic: float | None = None,
+                    t_wall: float | None = None) -> None:
+        """A hint the player asked for (training): the PDN notes it where it was given."""
+        self._event(game_id, "hint", text, t_monotonic, t_wall)
+
+    def record_coach_note(self, game_id: str, text: str, t_monotonic: float | None = None,
+                          t_wall: float | None = None) -> None:
+        """What the coach said or was told (a blunder warning, hints switched off)."""
+        self._event(game_id, "coach", text, t_monotonic, t_wall)
 
     def record_tags(self, game_id: str, tags: dict[str, str], t_monotonic: float | None = None,
                     t_wall: float | None = None) -> dict[str, str]:

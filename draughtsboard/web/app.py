@@ -32,6 +32,8 @@ from starlette.staticfiles import StaticFiles
 
 from draughtsboard.board.rules.errors import DraughtsError
 
+from .coach_routes import COACH_ROUTES
+
 STATIC_PACKAGE = ("draughtsboard.web", "static")
 MAX_BODY = 16 * 1024
 MAX_STREAMS = 32  # live streams at once; the oldest is dropped for a new one
@@ -438,6 +440,7 @@ ROUTES = [
     Route("/api/arbiter/repair", arbiter(repair), methods=["POST"]),
     Route("/api/arbiter/accept-position", arbiter(accept_position), methods=["POST"]),
     Route("/api/arbiter/take-back", arbiter(take_back), methods=["POST"]),
+    *COACH_ROUTES,
 ]
 
 

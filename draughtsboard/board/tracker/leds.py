@@ -15,8 +15,14 @@ from ..ports import LedFrame, LedPattern
 # Most urgent first: (intent, pattern, colour).
 STYLE: tuple[tuple[str, LedPattern, str], ...] = (
     ("illegal", LedPattern.FAST_BLINK, "red"),
+    ("setup_fill", LedPattern.ON, "green"),  # a puzzle's set-up: put a piece here
+    ("setup_empty", LedPattern.SLOW_BLINK, "orange"),  # ... take the piece off
     ("ambiguous", LedPattern.FAST_BLINK, "magenta"),
     ("restore", LedPattern.ON, "orange"),
+    # the coach (training): a blunder to take back, a hint, a puzzle's set-up
+    ("blunder", LedPattern.SLOW_BLINK, "red"),
+    ("hint", LedPattern.ON, "cyan"),
+    ("hint_path", LedPattern.SLOW_BLINK, "cyan"),
     ("must_capture", LedPattern.SLOW_BLINK, "yellow"),
     ("path", LedPattern.SLOW_BLINK, "green"),
     ("destination", LedPattern.ON, "green"),

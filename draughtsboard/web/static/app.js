@@ -621,6 +621,7 @@ function connect() {
   source.onmessage = (event) => {
     const v = JSON.parse(event.data);
     draw(v);
+    document.dispatchEvent(new CustomEvent("draughtsboard:view", { detail: v }));
     document.body.dataset.version = v.version;
   };
   source.addEventListener("now", (event) => {

@@ -1,0 +1,325 @@
+"""The engine's strength, tactics and speed, in every variant (the last line is JSON).
+
+Parts (``--part``, all by default):
+
+* ``strength``: the engine at ``--budget`` seconds a move (0.2) against a greedy one-ply
+  material player (it plays the move after which it has the most material, men 1 and
+  kings or officers 3, ties broken by a seeded random choice, so no two games are alike),
+  ``--games`` games per variant (40), colours alternating. Score = (wins + draws / 2) /
+  games. Games end by the rules (no legal move, the variant's draw rules, threefold
+  repetition) or, after ``--max-plies`` plies (300), as a draw.
+* ``scaling``: the engine at 4x the budget against itself at the budget,
+  ``--scaling-games`` games per variant (20): openings of four random plies (seeded) that
+  the engine judges within half a man of equal (four random plies often hand one side a
+  man in Lasca and the column games, and the colour then decides both games of the pair),
+  each played twice with colours swapped. The bigger budget should score more than half.
+* ``scaling-nodes``: the same with node budgets, ``--small-nodes`` (3,000) against four
+  times as many, ``--node-games`` games per variant (40): the same result on every run.
+* ``tactics``: the suite in benchmarks/tactics.json (made by scripts/mine_shots.py; where
+  each position comes from is written beside it): the engine gets ``--tactics-seconds``
+  (1 s) per position, and a position is solved when the move it plays wins material by
+  force within the suite's ``check_horizon`` (four quiet plies, where every listed
+  solution was verified), as `MaterialProver` proves it.
+* ``speed``: nodes per second of the search, and the time to a hint at depth 6 from the
+  initial position of each variant (median of ``--repeat`` runs, 5).
+
+Times are CPU seconds of the process that plays (the engine's clock is
+``time.process_time``), so that a machine shared with other work gives the same budgets;
+games run in ``--jobs`` processes (2).
+
+    .venv/bin/python benchmarks/engine.py [--part strength,scaling,scaling-nodes,tactics,speed]
+        [--variants russian,...] [--games 40] [--scaling-games 20] [--budget 0.2] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules import initial_position, parse_fen
+from draughtsboard.board.rules.engine import Engine
+from draughtsboard.board.rules.engine.material import MaterialProver
+from draughtsboard.board.rules.notation import format_move
+from draughtsboard.board.rules.position import Move, Position
+from draughtsboard.board.rules.variants import get_variant, variant_names
+
+TACTICS = pathlib.Path(__file__).with_name("tactics.json")
+OPENING_PLIES = 4
+BALANCED = 50  # hundredths of a man: an opening fit for a scaling game
+OPENING_NODES = 20_000
+
+
+# -- players ----------------------------------------------------------------------------
+
+def greedy_material(position: Position) -> int:
+    """The material of the side that just moved, minus the other side's: men 1, kings 3;
+    in column games the pieces each side commands (those in the columns it tops)."""
+    white_moved = not position.white_to_move
+    if position.columns is None:
+        white = position.white.bit_count() + 2 * (position.white & position.kings).bit_count()
+        black = position.black.bit_count() + 2 * (position.black & position.kings).bit_count()
+    else:
+        white = black = 0
+        for column in position.columns:
+            if not column:
+                continue
+            top_white = column[0] in "wW"
+            for piece in column:
+                if (piece in "wW") == top_white:
+                    worth = 3 if piece in "WB" else 1
+                    if top_white:
+                        white += worth
+                    else:
+                        black += worth
+    return white - black if white_moved else black - white
+
+
+def greedy_move(game: Game, rng: random.Random) -> Move:
+    position = game.position
+    scored = [(greedy_material(position.play(move)), move) for move in position.legal_moves()]
+    best = max(score for score, _ in scored)
+    return rng.choice([move for score, move in scored if score == best])
+
+
+def engine_player(variant, seconds: float):
+    engine = Engine(variant, clock=time.process_time)
+
+    def play(game: Game) -> Move:
+        return engine.search(game.position, seconds=seconds,
+                             history=game.positions[:-1]).move
+
+    return play
+
+
+def play_game(variant, white, black, max_plies: int,
+              opening: tuple[Move, ...] = ()) -> tuple[str, int]:
+    """('white' | 'black' | 'draw', plies) of one game."""
+    game = Game(variant)
+    for move in opening:
+        game.play(move)
+    while True:
+        outcome = game.outcome()
+        if outcome is not None:
+            result, _ = outcome
+            if result == variant.results[0]:
+                return "white", game.ply
+            if result == variant.results[2]:
+                return "black", game.ply
+            return "draw", game.ply
+        if game.ply >= max_plies:
+            return "draw", game.ply
+        player = white if game.position.white_to_move else black
+        game.play(player(game))
+
+
+def score_of(results: list[str]) -> float:
+    return (results.count("win") + results.count("draw") / 2) / len(results)
+
+
+# -- strength against the greedy player -------------------------------------------------
+
+def strength_game(task: tuple) -> dict:
+    name, index, budget, max_plies = task
+    variant = get_variant(name)
+    rng = random.Random(f"greedy-{name}-{index}")
+    engine = engine_player(variant, budget)
+
+    def greedy(game: Game) -> Move:
+        return greedy_move(game, rng)
+
+    engine_white = index % 2 == 0
+    started = time.process_time()
+    winner, plies = play_game(variant, engine if engine_white else greedy,
+                              greedy if engine_white else engine, max_plies)
+    side = "white" if engine_white else "black"
+    outcome = "draw" if winner == "draw" else ("win" if winner == side else "loss")
+    return {"variant": name, "game": index, "engine": side, "outcome": outcome,
+            "plies": plies, "cpu": time.process_time() - started}
+
+
+# -- scaling: 4x budget against 1x ------------------------------------------------------
+
+def random_opening(variant, seed: str) -> tuple[Move, ...]:
+    rng = random.Random(seed)
+    position = initial_position(variant)
+    moves = []
+    for _ in range(OPENING_PLIES):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        move = rng.choice(legal)
+        moves.append(move)
+        position = position.play(move)
+    return tuple(moves)
+
+
+def balanced_opening(variant, seed: str) -> tuple[Move, ...]:
+    """The first random opening (seeds ``seed-0``, ``seed-1`` ...) that the engine judges
+    within ``BALANCED`` of equal with a fixed node budget (the same on every run). Four
+    random plies often hand one side a man in Lasca and the column games, and then the
+    colour decides both games of the pair whatever the budgets."""
+    for attempt in range(100):
+        moves = random_opening(variant, f"{seed}-{attempt}")
+        position = initial_position(variant)
+        for move in moves:
+            position = position.play(move)
+        if abs(Engine(variant).search(position, nodes=OPENING_NODES).score) <= BALANCED:
+            return moves
+    raise RuntimeError(f"no balanced opening for {variant.name} from {seed!r}")
+
+
+def node_player(variant, nodes: int):
+    engine = Engine(variant)
+
+    def play(game: Game) -> Move:
+        return engine.search(game.position, nodes=nodes, history=game.positions[:-1]).move
+
+    return play
+
+
+def scaling_game(task: tuple) -> dict:
+    name, index, budget, max_plies = task
+    variant = get_variant(name)
+    opening = balanced_opening(variant, f"opening-{name}-{index // 2}")
+    if isinstance(budget, int):  # a node budget
+        big, small = node_player(variant, 4 * budget), node_player(variant, budget)
+    else:
+        big, small = engine_player(variant, 4 * budget), engine_player(variant, budget)
+    big_white = index % 2 == 0
+    winner, plies = play_game(variant, big if big_white else small,
+                              small if big_white else big, max_plies, opening)
+    side = "white" if big_white else "black"
+    outcome = "draw" if winner == "draw" else ("win" if winner == side else "loss")
+    return {"variant": name, "game": index, "big": side, "outcome": outcome, "plies": plies}
+
+
+def run_games(function, tasks: list[tuple], jobs: int, label: str) -> list[dict]:
+    results = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for result in pool.map(function, tasks):
+            results.append(result)
+            print(f"{label} {result['variant']} game {result['game']}: {result['outcome']} "
+                  f"in {result['plies']} plies", file=sys.stderr, flush=True)
+    return results
+
+
+def summarise(results: list[dict], variants: list[str]) -> dict:
+    out = {}
+    for name in variants:
+        outcomes = [r["outcome"] for r in results if r["variant"] == name]
+        if outcomes:
+            out[name] = {"games": len(outcomes), "wins": outcomes.count("win"),
+                         "draws": outcomes.count("draw"), "losses": outcomes.count("loss"),
+                         "score": round(score_of(outcomes), 3)}
+    return out
+
+
+# -- tactics ----------------------------------------------------------------------------
+
+def tactics(variants: list[str], seconds: float) -> dict:
+    suite = json.loads(TACTICS.read_text())
+    horizon = suite["check_horizon"]
+    out = {}
+    for name in variants:
+        variant = get_variant(name)
+        engine = Engine(variant, clock=time.process_time)
+        prover = MaterialProver(variant)
+        entries = [entry for entry in suite["positions"] if entry["variant"] == name]
+        solved = 0
+        failures = []
+        times = []
+        for entry in entries:
+            position = parse_fen(variant, entry["fen"])
+            result = engine.search(position, seconds=seconds)
+            gain = prover.gain(position, result.move, horizon, nodes=2_000_000)
+            times.append(result.seconds)
+            if gain is not None and gain >= 1:
+                solved += 1
+            else:
+                failures.append({"id": entry["id"],
+                                 "played": format_move(position, result.move),
+                                 "solutions": entry["solutions"]})
+        if entries:
+            out[name] = {"positions": len(entries), "solved": solved,
+                         "share": round(solved / len(entries), 3),
+                         "median_seconds": round(statistics.median(times), 3),
+                         "unsolved": failures}
+        print(f"tactics {name}: {solved}/{len(entries)}", file=sys.stderr, flush=True)
+    return out
+
+
+# -- speed ------------------------------------------------------------------------------
+
+def speed(variants: list[str], repeat: int) -> dict:
+    out = {}
+    for name in variants:
+        variant = get_variant(name)
+        position = initial_position(variant)
+        engine = Engine(variant, clock=time.process_time)
+        hint_times, rates = [], []
+        for _ in range(repeat):
+            started = time.process_time()
+            result = engine.search(position, depth=6)
+            spent = time.process_time() - started
+            hint_times.append(spent)
+        for _ in range(repeat):
+            started = time.process_time()
+            result = engine.search(position, depth=8)
+            spent = time.process_time() - started
+            rates.append(result.nodes / spent)
+        out[name] = {"hint_depth6_seconds": round(statistics.median(hint_times), 3),
+                     "nodes_per_second": round(statistics.median(rates)),
+                     "depth8_nodes": result.nodes}
+        print(f"speed {name}: {out[name]}", file=sys.stderr, flush=True)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", default="strength,scaling,scaling-nodes,tactics,speed")
+    parser.add_argument("--variants", default=",".join(variant_names()))
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--scaling-games", type=int, default=20)
+    parser.add_argument("--small-nodes", type=int, default=3000)
+    parser.add_argument("--node-games", type=int, default=40)
+    parser.add_argument("--budget", type=float, default=0.2)
+    parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--tactics-seconds", type=float, default=1.0)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    parts = args.part.split(",")
+    variants = args.variants.split(",")
+    report: dict = {"budget_seconds": args.budget, "clock": "process CPU time"}
+    if "speed" in parts:
+        report["speed"] = speed(variants, args.repeat)
+    if "tactics" in parts:
+        report["tactics"] = tactics(variants, args.tactics_seconds)
+    if "strength" in parts:
+        tasks = [(name, i, args.budget, args.max_plies) for name in variants
+                 for i in range(args.games)]
+        report["strength"] = summarise(run_games(strength_game, tasks, args.jobs, "strength"),
+                                       variants)
+    if "scaling" in parts:
+        tasks = [(name, i, args.budget, args.max_plies) for name in variants
+                 for i in range(args.scaling_games)]
+        report["scaling"] = summarise(run_games(scaling_game, tasks, args.jobs, "scaling"),
+                                      variants)
+    if "scaling-nodes" in parts:
+        tasks = [(name, i, args.small_nodes, args.max_plies) for name in variants
+                 for i in range(args.node_games)]
+        report["scaling_nodes"] = summarise(
+            run_games(scaling_game, tasks, args.jobs, "scaling-nodes"), variants)
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,414 @@
+"""The coach: hints, blunder warnings and the evaluation curve of a board in play.
+
+What it does, by mode (docs/user-guide.md, "Training with the engine"):
+
+* **training**: hints on request, in two stages (first the piece to move, then, on a
+  second request, its whole path), switchable off for the game; a warning after each
+  move that loses material by force within the horizon when another move did not
+  (`MaterialProver`), with the move's squares blinking until it is taken back or the
+  game goes on; the evaluation of every position for the page's curve;
+* **free** (analysis): hints and the curve, no warnings;
+* **tournament**: nothing while the game is played (no outside help); once it has a
+  result, the curve of the whole game.
+
+Every hint given and every warning is journalled (`Recorder.record_hint`,
+`record_coach_note`), so the PDN shows them where they happened; switching hints or
+warnings off is journalled too and holds when the game is resumed.
+
+Threads: every method here runs on the controller thread (the session calls
+`after_event` and `game_started`; the web page and the hardware button reach
+`request_hint` and `set_options` through ``session.call``/``submit``). Searches run on
+the analyst's thread (`analyst.Analyst`) and come back through ``session.submit``. A
+job whose position is gone (a move was played meanwhile) is dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from draughtsboard.board.game.analysis import format_score
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules.engine import MATE, Engine, SearchResult
+from draughtsboard.board.rules.engine.material import MaterialProver
+from draughtsboard.board.rules.notation import format_move, format_square
+from draughtsboard.board.rules.position import Move, Position
+from draughtsboard.board.tracker import Mode
+
+from .analyst import Analyst, Job
+
+log = logging.getLogger("draughtsboard.coach")
+
+HINT_DEPTH = 6  # plies: the search behind a hint (about 0.1 s from an opening here)
+HINT_NODES = 150_000  # and its cap, for the middle game and slower boards
+CURVE_DEPTH = 4  # the post-game curve of a tournament game: quicker per position
+BLUNDER_HORIZON = 3  # quiet plies (captures are followed to the end)
+BLUNDER_NODES = 150_000
+CACHE = 16  # positions whose search is kept (a takeback comes back to one)
+LIVE_SEARCHES = 2  # searches of the game in play kept queued: the newest ones
+
+HINTS_OFF = "hints switched off for this game"
+HINTS_ON = "hints switched on"
+WARNINGS_OFF = "blunder warnings switched off for this game"
+WARNINGS_ON = "blunder warnings switched on"
+
+
+class CoachError(ValueError):
+    """A coach request that cannot be done now: tournament mode, hints switched off, a
+    finished game, no legal move."""
+
+
+def _pieces(count: int) -> str:
+    return f"{count} piece{'s' if count != 1 else ''}"
+
+
+class Coach:
+    """The coach of one play session (see the module doc). ``analyst``: where searches
+    run (default a worker thread); ``post``: how answers get back to the controller
+    thread (default ``session.submit``)."""
+
+    def __init__(self, session, *, analyst: Any = None,
+                 post: Callable[[Callable[[], Any]], Any] | None = None,
+                 hint_depth: int = HINT_DEPTH, hint_nodes: int = HINT_NODES,
+                 blunder_nodes: int = BLUNDER_NODES, puzzles: Any = None) -> None:
+        self.session = session
+        self.analyst = analyst if analyst is not None else Analyst()
+        self.post = post if post is not None else session.submit
+        self.hint_depth = hint_depth
+        self.hint_nodes = hint_nodes
+        self.blunder_nodes = blunder_nodes
+        self.puzzles = puzzles
+        self.hints_on = True
+        self.warnings_on = True
+        self.hint: dict[str, Any] | None = None
+        self.warning: dict[str, Any] | None = None
+        self.note = ""
+        self.curve: dict[int, int] = {}
+        self._searched: OrderedDict[Position, SearchResult] = OrderedDict()
+        self._asked: dict[Position, int] = {}  # position -> its search's number (-1: backfill)
+        self._hint_wanted = False
+        self._generation = 0
+        self._searches = 0
+        self._game_id = ""
+        self._engines: dict[str, Engine] = {}
+        self._provers: dict[str, MaterialProver] = {}
+        if puzzles is not None:
+            puzzles.coach = self
+
+    # -- what the session asks ----------------------------------------------------------
+
+    @property
+    def mode(self) -> Mode:
+        return self.session.mode
+
+    def game(self) -> Game:
+        return self.session.recorded_game()
+
+    def position(self) -> Position:
+        return self.session.tracker.position
+
+    def led_intents(self) -> dict[str, tuple[int, ...]]:
+        """The coach's LED intents, rendered with the tracker's (`render`)."""
+        out: dict[str, tuple[int, ...]] = {}
+        if self.warning is not None:
+            out["blunder"] = tuple(self.warning["squares"])
+        if self.hint is not None and self.hint.get("squares"):
+            out["hint"] = (self.hint["squares"][0],)
+            if self.hint["stage"] == 2:
+                out["hint_path"] = tuple(self.hint["squares"][1:])
+        if self.puzzles is not None:
+            out.update(self.puzzles.led_intents())
+        return out
+
+    def view(self) -> dict[str, Any]:
+        """The coach's part of the page."""
+        game = self.game()
+        live = self.mode is not Mode.TOURNAMENT or game.result is not None
+        return {
+            "available": self.mode is not Mode.TOURNAMENT,
+            "hints": self.hints_on and self.mode is not Mode.TOURNAMENT,
+            "warnings": self.warnings_on and self.mode is Mode.TRAINING,
+            "hint": self.hint,
+            "warning": self.warning,
+            "note": self.note,
+            "curve": [[ply, score] for ply, score in sorted(self.curve.items())] if live
+            else [],
+            "plies": game.ply,
+            "puzzle": self.puzzles.view() if self.puzzles is not None else None,
+        }
+
+    def close(self) -> None:
+        self.analyst.close()
+
+    # -- the game as it goes ---------------------------------------------------------------
+
+    def game_started(self) -> None:
+        """A game began or was resumed: forget the last one; settings from the journal."""
+        self._generation += 1
+        self._asked.clear()
+        self._game_id = self.session.game_id
+        self.hint = self.warning = None
+        self.note = ""
+        self.curve = {}
+        self._hint_wanted = False
+        self.hints_on = self.warnings_on = True
+        for event in self.game().events:
+            if event.kind == "coach":
+                if event.text in (HINTS_OFF, HINTS_ON):
+                    self.hints_on = event.text == HINTS_ON
+                elif event.text in (WARNINGS_OFF, WARNINGS_ON):
+                    self.warnings_on = event.text == WARNINGS_ON
+        if self.puzzles is not None:
+            self.puzzles.game_started()
+        self._follow()
+
+    def after_event(self, event) -> None:
+        """A tracker event was recorded (controller thread)."""
+        if event.kind not in ("move", "takeback", "game_over"):
+            return
+        game = self.game()
+        if event.kind == "game_over" or game.result is not None:
+            self._game_over(game)
+            return
+        self._generation += 1
+        self.hint = None
+        self._hint_wanted = False
+        self.warning = None
+        self.note = ""
+        if event.kind == "takeback":
+            for ply in [p for p in self.curve if p > game.ply]:
+                del self.curve[ply]
+        if self.puzzles is not None and self.puzzles.after_event(event, game):
+            self.session.refresh_leds()
+            return  # a puzzle judges its own moves
+        if event.kind == "move" and self.mode is Mode.TRAINING and self.warnings_on \
+                and game.ply:
+            self._check_blunder(game)
+        self._follow()
+        self.session.refresh_leds()
+
+    def game_finished(self) -> None:
+        """The game got its result outside the tracker (the arbiter declared it)."""
+        self._game_over(self.game())
+
+    def _follow(self) -> None:
+        """Search the position on the board (the curve, and the next hint ready)."""
+        game = self.game()
+        if self.mode is Mode.TOURNAMENT and game.result is None:
+            return
+        self._analyse(game.position, game.ply, game.positions[:-1])
+
+    def _game_over(self, game: Game) -> None:
+        self.hint = None
+        self._hint_wanted = False
+        if self.puzzles is not None:
+            self.puzzles.game_over(game)
+        positions = game.positions
+        for ply, position in enumerate(positions):
+            if ply not in self.curve:
+                self._analyse(position, ply, positions[:ply], depth=CURVE_DEPTH)
+        self.session.refresh_leds()
+
+    # -- searches ---------------------------------------------------------------------------
+
+    def engine(self, position: Position) -> Engine:
+        engine = self._engines.get(position.variant.name)
+        if engine is None:
+            engine = self._engines[position.variant.name] = Engine(position.variant)
+        return engine
+
+    def _analyse(self, position: Position, ply: int, history, depth: int | None = None) -> None:
+        found = self._searched.get(position)
+        if found is not None:
+            self._analysed(self._generation, ply, position, found)
+            return
+        if position.is_game_over():  # lost by the side to move: the curve's end
+            self.curve[ply] = -MATE if position.white_to_move else MATE
+            return
+        asked = self._asked.get(position)
+        if asked is not None and (asked < 0 or self._searches - asked < LIVE_SEARCHES):
+            return  # already on its way
+        backfill = depth is not None
+        self._searches += 1
+        number = self._searches
+        self._asked[position] = -1 if backfill else number
+        generation = self._generation
+        game_id = self.session.game_id
+        engine = self.engine(position)
+        limits = {"depth": depth or self.hint_depth, "nodes": self.hint_nodes}
+
+        def work(stop):
+            return engine.search(position, history=history, stop=stop, **limits)
+
+        def done(result: SearchResult) -> None:
+            self.post(lambda: self._analysed(generation, ply, position, result))
+
+        def stale() -> bool:
+            # a position of the game in play gives way to newer ones (fast play must
+            # not pile up searches); the curve's gaps are filled when the game ends
+            return self.session.game_id != game_id or (
+                not backfill and self._searches - number >= LIVE_SEARCHES)
+
+        # the newest position first: its hint may be asked for
+        self.analyst.submit(Job(f"search at ply {ply}", work, done, stale,
+                                priority=(1, -number)))
+
+    def _analysed(self, generation: int, ply: int, position: Position,
+                  result: SearchResult) -> None:
+        """A search came back (controller thread)."""
+        self._asked.pop(position, None)
+        if result.move is None:
+            return
+        self._searched[position] = result
+        self._searched.move_to_end(position)
+        while len(self._searched) > CACHE:
+            self._searched.popitem(last=False)
+        game = self.game()
+        if ply <= game.ply and game.positions[ply] == position:
+            self.curve[ply] = result.white_score
+        if self._hint_wanted and position == self.position():
+            self._hint_wanted = False
+            self._show_hint(1, result)
+
+    # -- hints ------------------------------------------------------------------------------
+
+    def request_hint(self) -> dict[str, Any]:
+        """The next stage of the hint for the position on the board (controller thread):
+        stage 1 the piece, stage 2 its path. `CoachError` when no hint may be given."""
+        if self.mode is Mode.TOURNAMENT:
+            raise CoachError("no hints in tournament mode")
+        if not self.hints_on:
+            raise CoachError("hints are switched off for this game")
+        game = self.game()
+        if game.result is not None:
+            raise CoachError("the game is over")
+        position = self.position()
+        if position.is_game_over():
+            raise CoachError("no legal move: nothing to hint")
+        stage = 1 if self.hint is None or self.hint.get("stage", 0) == 0 else 2
+        if self.hint is not None and self.hint.get("stage") == 2:
+            return self.hint  # both stages given: nothing more to say
+        found = self._searched.get(position)
+        if found is None:
+            self._hint_wanted = True
+            self.hint = {"stage": 0, "squares": [], "text": "", "thinking": True}
+            self._analyse(position, game.ply, game.positions[:-1])
+            return self.hint
+        self._show_hint(stage, found)
+        return self.hint
+
+    def _show_hint(self, stage: int, result: SearchResult) -> None:
+        position = self.position()
+        move = result.move
+        variant = position.variant
+        start = format_square(variant, move.start)
+        if stage == 1:
+            text = f"move the piece on {start}"
+            journal = f"hint 1 (the piece): {start}"
+        else:
+            notation = format_move(position, move)
+            text = f"play {notation}"
+            journal = f"hint 2 (the move): {notation} ({format_score(result.white_score)})"
+        squares = [move.start] if stage == 1 else [move.start, *move.path[1:]]
+        self.hint = {"stage": stage, "squares": squares, "text": text, "thinking": False}
+        self.note = f"Hint: {text}."
+        self.session.recorder.record_hint(self.session.game_id, journal,
+                                          self.session.clock(), self.session.wall())
+        self.session.refresh_leds()
+
+    def set_options(self, hints: bool | None = None, warnings: bool | None = None) -> dict:
+        """Switch hints or blunder warnings on or off for this game (journalled)."""
+        if self.mode is Mode.TOURNAMENT:
+            raise CoachError("no coach in tournament mode")
+        if self.game().result is not None:
+            raise CoachError("the game is over")
+        changes = []
+        if hints is not None and hints != self.hints_on:
+            self.hints_on = hints
+            changes.append(HINTS_ON if hints else HINTS_OFF)
+            if not hints:
+                self.hint = None
+                self._hint_wanted = False
+        if warnings is not None and warnings != self.warnings_on:
+            self.warnings_on = warnings
+            changes.append(WARNINGS_ON if warnings else WARNINGS_OFF)
+            if not warnings:
+                self.warning = None
+        for text in changes:
+            self.session.recorder.record_coach_note(self.session.game_id, text,
+                                                    self.session.clock(), self.session.wall())
+        self.session.refresh_leds()
+        return {"hints": self.hints_on, "warnings": self.warnings_on}
+
+    # -- blunder warnings -----------------------------------------------------------------------
+
+    def prover(self, position: Position) -> MaterialProver:
+        prover = self._provers.get(position.variant.name)
+        if prover is None:
+            prover = self._provers[position.variant.name] = MaterialProver(position.variant)
+        return prover
+
+    def _check_blunder(self, game: Game) -> None:
+        before = game.positions[-2]
+        move = game.moves[-1].move
+        generation = self._generation
+        prover = self.prover(before)
+        nodes = self.blunder_nodes
+
+        def work(stop):
+            verdict = prover.better_than(before, move, BLUNDER_HORIZON, nodes, stop)
+            if verdict is None or verdict[1] is None or verdict[0] >= 0:
+                return verdict, ()
+            after = before.play(move)
+            left = BLUNDER_HORIZON - (0 if move.captures else 1)
+            outcomes = prover.outcomes(after, left, nodes, stop)
+            return verdict, outcomes[0].line[:4] if outcomes else ()
+
+        def done(answer) -> None:
+            verdict, refutation = answer
+            self.post(lambda: self._judged(generation, before, move, verdict, refutation))
+
+        def stale() -> bool:
+            return self._generation != generation
+
+        self.analyst.submit(Job(f"blunder check at ply {game.ply}", work, done, stale,
+                                priority=(0,)))
+
+    def _judged(self, generation: int, before: Position, move: Move, verdict,
+                refutation: tuple[Move, ...]) -> None:
+        """The blunder check came back (controller thread)."""
+        if generation != self._generation or verdict is None:
+            return
+        played, better = verdict
+        if better is None or played >= 0 or better.gain <= played:
+            return
+        variant = before.variant
+        text = format_move(before, move)
+        line = []
+        current = before.play(move)
+        for step in refutation:
+            line.append(format_move(current, step))
+            current = current.play(step)
+        alternative = format_move(before, better.move)
+        lost = -played
+        if better.gain >= 0:
+            said = f"{text} loses {_pieces(lost)} by force; {alternative} did not"
+        else:
+            said = (f"{text} loses {_pieces(lost)} by force; {alternative} loses "
+                    f"{_pieces(-better.gain)}")
+        if line:
+            said += f" (then {' '.join(line)})"
+        squares = sorted({move.start, move.end, *move.captures})
+        self.warning = {"move": text, "lost": lost, "line": line, "better": alternative,
+                        "text": said, "squares": squares,
+                        "takeback": f"put {format_square(variant, move.end)} back on "
+                                    f"{format_square(variant, move.start)}"
+                                    + (" and the pieces it took" if move.captures else "")
+                                    + " to take the move back"}
+        self.note = f"Blunder: {said}."
+        self.session.recorder.record_coach_note(self.session.game_id,
+                                                f"blunder warning: {said}",
+                                                self.session.clock(), self.session.wall())
+        self.session.refresh_leds()

@@ -1,0 +1,315 @@
+"""Puzzles on the board: set up a position, find the winning line, on to the next one.
+
+A puzzle file is PDN: each game a puzzle, its ``FEN`` tag the position, its moves the
+solution (the solver's moves and the replies, in turn), its first comment what to find
+("White to play and win 2 pieces"). The project ships one file per variant
+(``draughtsboard/play/puzzles/<variant>.pdn``, made by scripts/mine_shots.py: positions
+from seeded games, each solution proved by the engine's material prover).
+
+How a puzzle goes (`PuzzleRunner`, driven by the coach on the controller thread):
+
+1. **Set-up**: the puzzle begins as a new game from its position; the tracker waits until
+   the board matches, and the LEDs say what to do on each square that differs: green,
+   put a piece here; blinking orange, take the piece off. For columns the page lists what
+   each column of two pieces or more holds, top first.
+2. **Solving**: a move of the solution is accepted; any other move is checked by the
+   material prover (in the analyst's thread): if it wins at least as much within the same
+   horizon it solves the puzzle too, otherwise the move's squares blink and the page says
+   to take it back (training's takeback: put the pieces back).
+3. **Replies**: the other side's move is shown on the board as a hint (the piece, then
+   its path) for the solver to play for it; the solution's reply when the file gives one,
+   else the engine's.
+4. **Solved**: the page says so and the next puzzle begins (its set-up lights at once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules.engine.material import MaterialProver
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.notation import format_move, format_square
+from draughtsboard.board.rules.position import Move, Position
+from draughtsboard.board.rules.variants import Variant
+from draughtsboard.board.tracker import State
+
+from .analyst import Job
+
+MAX_FILE = 4 * 1024 * 1024
+CHECK_HORIZON = 3
+CHECK_NODES = 100_000
+REPLY_NODES = 20_000
+
+
+class PuzzleError(ValueError):
+    """A puzzle file that cannot be used (unreadable, no puzzle in it, wrong variant)."""
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    number: int
+    start: Position
+    solution: tuple[Move, ...]
+    title: str
+
+
+def shipped_puzzles(variant: Variant) -> Path:
+    """The puzzle file that ships for ``variant``."""
+    return Path(str(resources.files("draughtsboard.play").joinpath(
+        f"puzzles/{variant.name}.pdn")))
+
+
+def load_puzzles(path: str | Path, variant: Variant) -> list[Puzzle]:
+    """The puzzles of a PDN file; `PuzzleError` (one line) when none can be used."""
+    path = Path(path)
+    try:
+        if path.stat().st_size > MAX_FILE:
+            raise PuzzleError(f"{path}: larger than {MAX_FILE // (1024 * 1024)} MB")
+        text = decode_pdn(path.read_bytes())
+    except OSError as error:
+        raise PuzzleError(f"{path}: {error.strerror or error}") from None
+    try:
+        read = read_pdn(text, variant=variant, source=str(path))
+    except DraughtsError as error:
+        raise PuzzleError(str(error)) from None
+    if read.errors:
+        raise PuzzleError(str(read.errors[0]))
+    puzzles = []
+    for entry in read.games:
+        game: Game = entry.game
+        if game.variant is not variant:
+            raise PuzzleError(f"{path}: game {entry.number} is {game.variant.name}, "
+                              f"not {variant.name}")
+        if not game.moves:
+            raise PuzzleError(f"{path}: game {entry.number} has no solution moves")
+        side = "White" if game.start.white_to_move else "Black"
+        title = game.comment or f"{side} to play and win"
+        puzzles.append(Puzzle(len(puzzles) + 1, game.start,
+                              tuple(played.move for played in game.moves), title))
+    if not puzzles:
+        raise PuzzleError(f"{path}: no puzzle in the file")
+    return puzzles
+
+
+class PuzzleRunner:
+    """The puzzles of one play session (see the module doc). The coach sets ``coach``
+    and forwards the game's events."""
+
+    def __init__(self, puzzles: list[Puzzle], source: str = "") -> None:
+        self.puzzles = puzzles
+        self.source = source
+        self.coach: Any = None
+        self.index = 0
+        self.state = "setup"  # setup, solving, wrong, checking, solved, done
+        self.note = ""
+        self.solved: list[int] = []
+        self._wrong: tuple[int, ...] = ()
+        self._reply: Move | None = None
+        self._reply_position: Position | None = None
+        self._generation = 0
+        self._prover: MaterialProver | None = None
+
+    @property
+    def puzzle(self) -> Puzzle:
+        return self.puzzles[self.index]
+
+    @property
+    def session(self):
+        return self.coach.session
+
+    def solver_is_white(self) -> bool:
+        return self.puzzle.start.white_to_move
+
+    # -- the coach's hooks ---------------------------------------------------------------
+
+    def game_started(self) -> None:
+        """A game began: which puzzle is it? (A game that is none: begin the first.)"""
+        self._generation += 1
+        self._wrong, self._reply = (), None
+        game = self.coach.game()
+        for index, puzzle in enumerate(self.puzzles):
+            if puzzle.start == game.start and \
+                    tuple(p.move for p in game.moves) == puzzle.solution[:game.ply]:
+                self.index = index
+                self.state = "setup" if game.ply == 0 else "solving"
+                self.note = ("Set up the position as the lights show (green: put a piece "
+                             "here; blinking orange: take it off), then play.")
+                if game.ply:
+                    self._next_step(game)
+                return
+        self.coach.post(lambda: self.begin(0))
+
+    def begin(self, index: int) -> None:
+        """Begin puzzle ``index`` as a new game (controller thread)."""
+        if index >= len(self.puzzles):
+            self.state = "done"
+            self.note = f"All {len(self.puzzles)} puzzles done ({len(self.solved)} solved)."
+            return
+        puzzle = self.puzzles[index]
+        self.index = index
+        self.session.begin_game(self.tags_for(index), puzzle.start.fen(),
+                                "puzzle left for the next one", mode="puzzle")
+
+    def tags_for(self, index: int) -> dict[str, str]:
+        """The tags of the game of puzzle ``index``."""
+        return {"Event": "Puzzle", "Round": str(self.puzzles[index].number),
+                "Annotator": self.source or "draughtsboard"}
+
+    def after_event(self, event, game: Game) -> bool:
+        """Judge a move or a takeback; True (the coach does nothing more with it)."""
+        self._generation += 1
+        self._wrong, self._reply = (), None
+        if event.kind == "takeback":
+            self._next_step(game)
+            return True
+        puzzle = self.puzzle
+        ply = game.ply - 1
+        played = game.moves[-1].move
+        before = game.positions[-2]
+        solver_moved = before.white_to_move == self.solver_is_white()
+        expected = puzzle.solution[ply] if ply < len(puzzle.solution) else None
+        if played == expected or (not solver_moved and expected is None):
+            self._next_step(game)
+        elif solver_moved:
+            self._check_alternative(before, played, game.ply)
+        else:
+            self._refuse(played, "that is not the reply shown: take it back")
+        return True
+
+    def game_over(self, game: Game) -> None:
+        if self.state not in ("solved", "done"):
+            self._next_step(game)
+
+    # -- steps --------------------------------------------------------------------------------
+
+    def _next_step(self, game: Game) -> None:
+        puzzle = self.puzzle
+        position = game.position
+        solver_to_move = position.white_to_move == self.solver_is_white()
+        solver_moves_left = [i for i in range(game.ply, len(puzzle.solution))
+                             if (i % 2 == 0)]
+        if not solver_moves_left and (solver_to_move or game.ply >= len(puzzle.solution)):
+            self._solved(f"Solved: puzzle {puzzle.number}.")
+            return
+        self.state = "solving"
+        if solver_to_move:
+            self.note = f"Puzzle {puzzle.number} of {len(self.puzzles)}: your move."
+            return
+        if game.ply < len(puzzle.solution):
+            self._show_reply(position, puzzle.solution[game.ply])
+        else:
+            self._engine_reply(game)
+
+    def _show_reply(self, position: Position, move: Move) -> None:
+        self._reply, self._reply_position = move, position
+        side = "White" if position.white_to_move else "Black"
+        self.note = f"{side} replies {format_move(position, move)}: play it on the board."
+
+    def _engine_reply(self, game: Game) -> None:
+        position = game.position
+        engine = self.coach.engine(position)
+        generation = self._generation
+
+        def work(stop):
+            return engine.search(position, nodes=REPLY_NODES, stop=stop,
+                                 history=game.positions[:-1])
+
+        def done(result) -> None:
+            def deliver() -> None:
+                if generation == self._generation and result.move is not None:
+                    self._show_reply(position, result.move)
+                    self.session.refresh_leds()
+            self.coach.post(deliver)
+
+        self.coach.analyst.submit(Job("puzzle reply", work, done,
+                                      lambda: generation != self._generation))
+
+    def _check_alternative(self, before: Position, played: Move, ply: int) -> None:
+        """Another move than the solution's: does it win as much? (analyst's thread)"""
+        self.state = "checking"
+        self.note = "Checking your move..."
+        self._wrong = tuple(sorted({played.start, played.end}))
+        puzzle = self.puzzle
+        generation = self._generation
+        if self._prover is None or self._prover.variant is not before.variant:
+            self._prover = MaterialProver(before.variant)
+        prover = self._prover
+
+        def work(stop):
+            needed = prover.gain(before, puzzle.solution[ply - 1], CHECK_HORIZON,
+                                 CHECK_NODES, stop) if ply - 1 < len(puzzle.solution) else 1
+            got = prover.gain(before, played, CHECK_HORIZON, CHECK_NODES, stop)
+            return needed, got
+
+        def done(answer) -> None:
+            def deliver() -> None:
+                if generation != self._generation:
+                    return
+                needed, got = answer
+                if got is not None and needed is not None and got >= max(needed, 1):
+                    self._solved(f"Solved another way: {format_move(before, played)} wins "
+                                 f"as much.")
+                else:
+                    self._refuse(played, "not the solution: take it back (put the pieces "
+                                         "back)")
+                self.session.refresh_leds()
+            self.coach.post(deliver)
+
+        self.coach.analyst.submit(Job("puzzle check", work, done,
+                                      lambda: generation != self._generation))
+
+    def _refuse(self, played: Move, why: str) -> None:
+        self.state = "wrong"
+        self._wrong = tuple(sorted({played.start, played.end}))
+        self.note = why[0].upper() + why[1:] + "."
+
+    def _solved(self, text: str) -> None:
+        self.state = "solved"
+        if self.puzzle.number not in self.solved:
+            self.solved.append(self.puzzle.number)
+        following = self.index + 1
+        more = following < len(self.puzzles)
+        self.note = text + (f" Next: puzzle {following + 1}: set up the board as the lights "
+                            f"show." if more else "")
+        self.coach.session.recorder.record_coach_note(
+            self.session.game_id, text, self.session.clock(), self.session.wall())
+        self.coach.post(lambda: self.begin(following))
+
+    # -- what the board and the page show ---------------------------------------------------
+
+    def led_intents(self) -> dict[str, tuple[int, ...]]:
+        tracker = self.session.tracker
+        out: dict[str, tuple[int, ...]] = {}
+        if tracker is None:
+            return out
+        if tracker.state is State.SETUP:
+            wanted = tracker.position.occupancy()
+            differ = tracker.intents.get("restore", ())
+            out["setup_fill"] = tuple(s for s in differ if wanted >> (s - 1) & 1)
+            out["setup_empty"] = tuple(s for s in differ if not wanted >> (s - 1) & 1)
+        if self._wrong:
+            out["blunder"] = self._wrong
+        if self._reply is not None and self._reply_position == tracker.position:
+            out["hint"] = (self._reply.start,)
+            out["hint_path"] = tuple(self._reply.path[1:])
+        return out
+
+    def view(self) -> dict[str, Any]:
+        puzzle = self.puzzle
+        position = puzzle.start
+        variant = position.variant
+        columns = []  # what the board cannot show: columns of two pieces or more
+        if position.columns is not None:
+            for number in variant.geometry.numbers:
+                column = position.column_at(number)
+                if len(column) > 1:
+                    columns.append([format_square(variant, number), column])
+        return {"number": puzzle.number, "count": len(self.puzzles), "title": puzzle.title,
+                "state": self.state, "note": self.note, "solved": list(self.solved),
+                "solver": "White" if self.solver_is_white() else "Black",
+                "setup": columns}

@@ -1,0 +1,84 @@
+"""The coach's requests from the page: a hint, and hints or warnings on or off.
+
+No arbiter token: the coach exists only in training and free play, where the page is the
+trainee's (in tournament mode every request is refused, 409). Each request runs on the
+session's controller thread (``session.call``), like every other change to the game.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from draughtsboard.play.coach import CoachError
+
+MAX_BODY = 1024  # the coach's requests are a few bytes
+
+
+def error_response(status: int, text: str) -> JSONResponse:
+    return JSONResponse({"error": text}, status_code=status)
+
+
+async def json_body(request: Request) -> dict[str, Any]:
+    """The request's small JSON object; `ValueError` saying what is wrong otherwise."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise ValueError("send JSON (Content-Type: application/json)")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise ValueError("request too large")
+    data = json.loads(body or b"{}")
+    if not isinstance(data, dict):
+        raise ValueError("expected a JSON object")
+    return data
+
+
+def _coach(request: Request):
+    return getattr(request.app.state.session, "coach", None)
+
+
+async def _run(request: Request, action) -> Response:
+    session = request.app.state.session
+    if _coach(request) is None:
+        return error_response(404, "this board has no coach")
+    try:
+        result = await run_in_threadpool(session.call, action)
+    except CoachError as error:
+        return error_response(409, str(error))
+    except (RuntimeError, TimeoutError) as error:
+        return error_response(503, str(error) or "the board is busy")
+    return JSONResponse({"ok": True, "result": result})
+
+
+async def hint(request: Request) -> Response:
+    """The next stage of the hint: ``{"result": {"stage", "squares", "text"}}``."""
+    coach = _coach(request)
+    return await _run(request, lambda: coach.request_hint())
+
+
+async def options(request: Request) -> Response:
+    """``{"hints": true|false, "warnings": true|false}`` (either may be left out)."""
+    try:
+        data = await json_body(request)
+        changes = {}
+        for key in ("hints", "warnings"):
+            if key in data:
+                if not isinstance(data[key], bool):
+                    raise ValueError(f"{key}: expected true or false")
+                changes[key] = data[key]
+    except ValueError as error:
+        return error_response(400, str(error))
+    coach = _coach(request)
+    return await _run(request, lambda: coach.set_options(**changes))
+
+
+COACH_ROUTES = [
+    Route("/api/coach/hint", hint, methods=["POST"]),
+    Route("/api/coach/options", options, methods=["POST"]),
+]
