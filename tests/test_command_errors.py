@@ -51,7 +51,8 @@ def test_play_with_a_bad_board_config_is_a_config_error(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("factory", [None, "lgpio"])
-def test_play_without_a_gpio_chip_is_unavailable(tmp_path, capsys, monkeypatch, factory):
+def test_play_without_a_gpio_chip_is_unavailable(tmp_path, capsys, monkeypatch, recwarn,
+                                                 factory):
     if factory:
         monkeypatch.setenv("GPIOZERO_PIN_FACTORY", factory)  # its library is not here
     else:
@@ -61,6 +62,8 @@ def test_play_without_a_gpio_chip_is_unavailable(tmp_path, capsys, monkeypatch, 
                        "--listen", "127.0.0.1:0"], capsys)
     assert status == cli.EXIT_UNAVAILABLE, err
     only_line(err, "play")
+    # gpiozero's "falling back from ..." warnings would come before the one line
+    assert [str(w.message) for w in recwarn if w.category.__name__ == "PinFactoryFallback"] == []
     assert Recorder(tmp_path).game_ids() == []  # no game opened for a board that is not there
 
 

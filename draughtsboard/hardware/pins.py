@@ -7,23 +7,32 @@ is opened, never when a module is imported.
 
 from __future__ import annotations
 
+import logging
 import threading
 import warnings
 
 from gpiozero import Device
-from gpiozero.exc import SPISoftwareFallback
+from gpiozero.exc import PinFactoryFallback, SPISoftwareFallback
 from gpiozero.pins import SPI, Factory
 from gpiozero.pins.mock import MockFactory
 
 
 def resolve_pin_factory(pin_factory: Factory | None) -> Factory:
-    """The factory to use: the one given, else gpiozero's default (chosen lazily)."""
+    """The factory to use: the one given, else gpiozero's default (chosen lazily).
+
+    gpiozero warns once for every library it tries and cannot use; on a machine without
+    GPIO those warnings would come before the command's one-line error, and on a Pi they
+    say nothing the log line naming the chosen factory does not."""
     if pin_factory is not None:
         return pin_factory
-    Device.ensure_pin_factory()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PinFactoryFallback)
+        Device.ensure_pin_factory()
+    log.info("GPIO pins through gpiozero's %s", type(Device.pin_factory).__name__)
     return Device.pin_factory
 
 
+log = logging.getLogger(__name__)
 _GLOBAL_FACTORY_LOCK = threading.Lock()
 
 
