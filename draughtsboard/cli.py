@@ -114,8 +114,9 @@ def _run_hall(args) -> int:
     import secrets
 
     from draughtsboard.hall.server import serve
-    from draughtsboard.hall.service import HallService
+    from draughtsboard.hall.service import HallService, hall_client_id
     from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
+    from draughtsboard.recording import DataDirLock
     from draughtsboard.web.server import configure_logging
 
     configure_logging()
@@ -132,10 +133,14 @@ def _run_hall(args) -> int:
     except BrokerURLError as error:
         print(f"draughtsboard hall: --broker: {error}", file=sys.stderr)
         return 2
-    token = os.environ.get(ENV_HALL_TOKEN) or secrets.token_urlsafe(12)
-    service = HallService(address, args.data)
-    return serve(service, token=token, delay=args.delay * 60, host=host.strip("[]"),
-                 port=int(port_text))
+    # One hall per data directory (a second one stops here, exit 75); the broker knows
+    # the hall by its directory, so a restarted hall finds the messages the broker kept
+    # for it and a second hall with its own directory does not push the first one off.
+    with DataDirLock(args.data):
+        token = os.environ.get(ENV_HALL_TOKEN) or secrets.token_urlsafe(12)
+        service = HallService(address, args.data, client_id=hall_client_id(args.data))
+        return serve(service, token=token, delay=args.delay * 60, host=host.strip("[]"),
+                     port=int(port_text))
 
 
 ENV_HALL_TOKEN = "DRAUGHTSBOARD_HALL_TOKEN"

@@ -11,6 +11,7 @@ flood is dropped, not stored; what was dropped is asked for again like any gap.
 from __future__ import annotations
 
 import concurrent.futures
+import hashlib
 import logging
 import queue
 import threading
@@ -37,6 +38,15 @@ log = logging.getLogger("draughtsboard.hall")
 QUEUE_LIMIT = 50_000  # messages waiting for the ingest thread
 TICK = 1.0  # seconds between looks for missing moves
 REPLY_TIMEOUT = 5.0
+
+
+def hall_client_id(data_dir: Path | str) -> str:
+    """The hall's MQTT client id: the same for every start on one data directory (the
+    broker keeps the hall's session and queued messages across a restart), different for
+    another directory (two halls on one broker, a main one and a standby, would otherwise
+    throw each other off for ever: a broker drops the older of two clients with one id)."""
+    digest = hashlib.sha256(str(Path(data_dir).resolve()).encode()).hexdigest()[:12]
+    return f"draughtsboard-hall-{digest}"
 
 
 class HallService:

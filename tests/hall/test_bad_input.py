@@ -137,3 +137,24 @@ def test_a_client_without_a_password_is_refused(broker):
         assert outcome[0].is_failure
     finally:
         client.loop_stop()
+
+
+def test_a_second_hall_on_one_data_directory_stops_in_one_line(tmp_path, capsys):
+    from draughtsboard import cli
+    from draughtsboard.recording import DataDirLock
+
+    data = tmp_path / "hall"
+    with DataDirLock(data):  # a hall already running on the directory
+        status = cli.main(["hall", "--broker", "mqtt://hall:pw@127.0.0.1:1", "--data",
+                           str(data), "--listen", "127.0.0.1:0"])
+    err = capsys.readouterr().err
+    assert status == cli.EXIT_BUSY, err
+    assert err.strip().splitlines()[-1].startswith("draughtsboard hall: data directory")
+
+
+def test_a_hall_keeps_its_broker_identity_across_restarts_and_two_halls_differ(tmp_path):
+    from draughtsboard.hall.service import hall_client_id
+
+    first = hall_client_id(tmp_path / "main-hall")
+    assert first == hall_client_id(str(tmp_path / "main-hall"))  # a restart: same session
+    assert first != hall_client_id(tmp_path / "standby-hall")  # no fight over one id
