@@ -186,16 +186,22 @@ def _hall_link(args, session, backend_source, log):
     if settings is None:
         return None
     return HallLink(session, settings.address, settings.board, software=__version__,
-                    health=_health_probe(backend_source, session),
+                    health=health_probe(backend_source, session),
                     read_game=session.recorder.game)
 
 
-def _health_probe(source, session):
+def health_probe(source, session, clock=None):
     """The board's own health for the hall: the reed matrix's scan counters and the
-    squares whose switch chatters (a failing reed), or the serial link's counters."""
+    squares whose switch chatters (a failing reed), or the serial link's counters; and
+    the squares whose switch has disagreed with the game's position at every look for a
+    while (``stuck``: `SwitchWatch`). ``clock`` is monotonic time (an input for tests)."""
     import dataclasses
+    import time
+
+    from draughtsboard.play.health import SwitchWatch
 
     sensors = getattr(source, "sensors", None)  # a HardwareBoard's reed matrix
+    watch = SwitchWatch()
 
     def health() -> dict:
         out: dict = {"error": str(session.error) if session.error else None}
@@ -206,6 +212,11 @@ def _health_probe(source, session):
         bounces = getattr(sensors, "bounces_by_square", None)
         if bounces is not None:
             out["chattering"] = sorted(s for s, n in bounces().items() if n >= CHATTERING)
+        latest, tracker = source.latest(), session.tracker
+        if latest is not None and tracker is not None:
+            now = (clock or time.monotonic)()
+            watch.look(now, latest.occupied, tracker.position.occupancy())
+            out["stuck"] = watch.suspects(now)
         return out
 
     return health

@@ -33,7 +33,7 @@ def needs_arbiter(live: BoardLive, hall_game: HallGame | None) -> list[str]:
     if live.unacknowledged:
         reasons.append(f"{live.unacknowledged} flag(s) to acknowledge")
     health = live.health or {}
-    if health.get("error") or health.get("chattering"):
+    if health.get("error") or health.get("chattering") or health.get("stuck"):
         reasons.append("board health")
     if live.problems:
         reasons.append("bad messages")
@@ -68,10 +68,35 @@ def board_summary(board: int, live: BoardLive, hall_game: HallGame | None) -> di
     return out
 
 
+def health_notes(health: Any) -> list[str]:
+    """The board's health report in sentences for the arbiter (what a board sent is
+    input: anything of the wrong shape is left out)."""
+    if not isinstance(health, dict):
+        return []
+    notes = []
+    if isinstance(health.get("error"), str) and health["error"]:
+        notes.append(f"board error: {health['error']}")
+    chattering = [s for s in health.get("chattering") or [] if isinstance(s, int)]
+    if chattering:
+        notes.append("switch chatters (a loose or failing reed) on square(s) "
+                     + ", ".join(map(str, chattering)))
+    for suspect in health.get("stuck") or []:
+        if not isinstance(suspect, dict) or not isinstance(suspect.get("square"), int):
+            continue
+        state = "closed where no piece should be" if suspect.get("closed") else \
+            "open under a piece"
+        seconds = suspect.get("seconds")
+        for_how_long = f" for {seconds} s" if isinstance(seconds, int) else ""
+        notes.append(f"switch {suspect['square']} {state}{for_how_long}: stuck, or a "
+                     "piece out of place")
+    return notes
+
+
 def board_detail(board: int, live: BoardLive, hall_game: HallGame | None,
                  games: list[HallGame]) -> dict[str, Any]:
     out = board_summary(board, live, hall_game)
     out.update({"software": live.software, "uptime": live.uptime, "health": live.health,
+                "health_notes": health_notes(live.health),
                 "unacknowledged": live.unacknowledged, "events": list(live.events),
                 "problems": list(live.problems),
                 "games": [{"game": g.game_id, "round": g.round, "ply": g.ply,

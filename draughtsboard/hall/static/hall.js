@@ -111,7 +111,8 @@ async function refreshDetail() {
   $("detail-title").textContent = "Board " + d.board + (d.result ? " · " + d.result : "");
   $("detail-players").textContent = d.game ? (d.white || "?") + " – " + (d.black || "?") + " (round " + (d.round || "?") + ", " + d.variant + ")" : "no game";
   $("detail-status").textContent = (d.online ? "online" : "offline") + (d.software ? " · software " + d.software : "") + (d.uptime ? " · up " + Math.round(d.uptime) + " s" : "");
-  $("detail-needs").replaceChildren(...d.needs.map((n) => el("li", "", n)));
+  $("detail-needs").replaceChildren(...d.needs.map((n) => el("li", "", n)),
+    ...(d.health_notes || []).map((n) => el("li", "", n)));
   $("detail-moves").replaceChildren(...(d.moves || []).map((m) => el("li", "", m)));
   const tags = $("detail-tags");
   tags.replaceChildren();
