@@ -25,12 +25,12 @@ def carried_tags(command_line_tags: Mapping[str, str]) -> dict[str, str]:
 
 
 def resume_refusals(game_id: str, recorded_mode: str, recorded_tags: Mapping[str, str],
-                    requested_mode: str | None,
-                    requested_tags: Mapping[str, str]) -> list[str]:
+                    requested_mode: str | None, requested_tags: Mapping[str, str],
+                    requested_fen: str | None = None) -> list[str]:
     """One sentence per option that a resumed game does not take: a ``--mode`` other
-    than the recorded one, ``--tag`` values that differ from the recorded ones. The game
-    goes on as recorded; ``--new`` starts a new game with the options, and the arbiter
-    can change tags on the page."""
+    than the recorded one, ``--tag`` values that differ from the recorded ones, a start
+    position (``--fen``). The game goes on as recorded; ``--new`` starts a new game with
+    the options, and the arbiter can change tags on the page."""
     refused = []
     if requested_mode is not None and requested_mode != recorded_mode:
         refused.append(
@@ -43,4 +43,8 @@ def resume_refusals(game_id: str, recorded_mode: str, recorded_tags: Mapping[str
             f"--tag {listed} not applied: game {game_id} is resumed with its recorded "
             "tags (the arbiter can change them on the page; --new starts a new game "
             "with them)")
+    if requested_fen:
+        refused.append(
+            f"--fen not applied: game {game_id} is resumed where it stands (--new starts "
+            "a new game from the FEN)")
     return refused

@@ -27,7 +27,8 @@ class Opening:
     ``variant`` from ``start_fen`` (``None``: the initial position). A new game that
     replaces an unfinished one names it in ``closes`` (and why in ``closes_reason``): the
     session closes it as unfinished (a damaged one through the recorder's repair, which
-    keeps a copy), so that it is not resumed by surprise later."""
+    keeps a copy), so that it is not resumed by surprise later. ``unused_fen`` is a
+    start position asked for that a resumed game does not take (the session says so)."""
 
     variant: Variant
     resume_id: str | None = None
@@ -36,6 +37,7 @@ class Opening:
     closes: str | None = None
     closes_reason: str = ""
     damaged: DamagedGame | None = None
+    unused_fen: str | None = None
 
     @property
     def resumes(self) -> bool:
@@ -95,7 +97,8 @@ def choose_opening(recorder: Recorder, *, variant: str | None = None,
         closes_reason = f"a {chosen.name} game was started instead"
         resume = False
     if unfinished is not None and resume:
-        return Opening(chosen, resume_id=unfinished[0], game=unfinished[1])
+        return Opening(chosen, resume_id=unfinished[0], game=unfinished[1],
+                       unused_fen=start_fen or None)
     if start_fen:
         parse_fen(chosen, start_fen)  # a bad FEN is refused before a game is opened
     if unfinished is not None:

@@ -288,8 +288,9 @@ class PlaySession:
         """Options a resumed game does not take (`continuity.resume_refusals`): each is
         a log line, a note in the record and a notice on the page."""
         requested = self.requested_mode.value if self.requested_mode is not None else None
+        unused_fen = self.opening.unused_fen if self.opening is not None else None
         for text in resume_refusals(self.game_id, self.mode.value, game.tags, requested,
-                                    self.initial_tags):
+                                    self.initial_tags, unused_fen):
             log.warning("%s", text)
             self.recorder.record_note(self.game_id, text, self.clock(), self.wall())
             self._notices.append(text)

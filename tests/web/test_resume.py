@@ -41,6 +41,19 @@ def test_a_resumed_game_refuses_another_mode_and_other_tags_out_loud(start_sessi
     assert len(notes) == 2  # in the record for the arbiter too
 
 
+def test_a_resumed_game_refuses_a_start_position_out_loud(start_session, tmp_path):
+    data = tmp_path / "data"
+    game_id = _unfinished_tournament_game(data)
+    with Recorder(data) as recorder:
+        opening = choose_opening(recorder, start_fen="W:W21-32:B1-12")
+    assert opening.resume_id == game_id and opening.unused_fen == "W:W21-32:B1-12"
+    session = start_session(opening=opening, data=data, mode="tournament")
+    v = view_of(session)
+    assert v["notices"] == [f"--fen not applied: game {game_id} is resumed where it stands "
+                            "(--new starts a new game from the FEN)"]
+    assert v["moves"] == ["c3-d4"]  # the recorded game goes on
+
+
 def test_the_same_options_on_a_resume_say_nothing(start_session, tmp_path):
     data = tmp_path / "data"
     _unfinished_tournament_game(data)
