@@ -13,6 +13,8 @@ import signal
 
 import uvicorn
 
+from draughtsboard.http_limits import HeaderDeadlineProtocol, connection_limit
+
 from .app import create_app
 
 log = logging.getLogger("draughtsboard.hall")
@@ -43,8 +45,10 @@ def _ignore(signum, frame) -> None:
 def serve(service, *, token: str, delay: float, host: str, port: int) -> int:
     app = create_app(service, token=token, delay=delay)
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
-                            lifespan="off", loop="asyncio", http="h11", ws="none",
-                            timeout_graceful_shutdown=3)
+                            lifespan="off", loop="asyncio", http=HeaderDeadlineProtocol,
+                            ws="none", timeout_graceful_shutdown=3,
+                            limit_concurrency=connection_limit(), timeout_keep_alive=5,
+                            h11_max_incomplete_event_size=16 * 1024)
     server = _Server(config, service)
     signal.signal(signal.SIGTERM, _ignore)
     signal.signal(signal.SIGINT, _ignore)

@@ -22,7 +22,8 @@ import sys
 import time
 
 import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from draughtsboard.http_limits import HeaderDeadlineProtocol, connection_limit
 
 from .app import create_app
 
@@ -40,9 +41,6 @@ class _JournaldFormatter(logging.Formatter):
         return f"<{priority}>" + super().format(record)
 
 
-MAX_CONNECTIONS = 64
-HEADER_TIMEOUT = 10.0  # seconds a new connection has to send its first request's headers
-RESERVED_FDS = 40  # journal, serial port, GPIO, logs ... besides the connections
 
 
 class RateLimitFilter(logging.Filter):
@@ -73,43 +71,6 @@ class RateLimitFilter(logging.Filter):
             self._last.clear()
         self._last[key] = (now, 0)
         return True
-
-
-class HeaderDeadlineProtocol(H11Protocol):
-    """uvicorn's h11 protocol with a deadline for a new connection's first request: a
-    client that connects and sends nothing, or drips its headers, is closed after
-    ``HEADER_TIMEOUT`` seconds. (uvicorn times out only idle connections *after* a
-    response, so without this a few dozen silent connections would hold the connection
-    cap for ever and every page request would get 503.)"""
-
-    def connection_made(self, transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._header_deadline = self.loop.call_later(HEADER_TIMEOUT, self._header_timeout)
-
-    def _header_timeout(self) -> None:
-        if self.cycle is None and not self.transport.is_closing():
-            self.transport.close()
-
-    def connection_lost(self, exc) -> None:
-        self._header_deadline.cancel()
-        super().connection_lost(exc)
-
-
-def connection_limit() -> int:
-    """How many connections to serve at once: ``MAX_CONNECTIONS``, less when the file
-    descriptor limit (raised to its hard limit first) would not leave room for them."""
-    try:
-        import resource
-
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        if hard == resource.RLIM_INFINITY or hard > soft:
-            wanted = 4096 if hard == resource.RLIM_INFINITY else min(hard, 4096)
-            if wanted > soft:
-                resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-                soft = wanted
-    except (ImportError, ValueError, OSError):
-        return MAX_CONNECTIONS
-    return max(4, min(MAX_CONNECTIONS, (soft - RESERVED_FDS) // 2))
 
 
 def bind_socket(host: str, port: int) -> socket.socket:

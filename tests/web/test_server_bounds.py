@@ -100,10 +100,11 @@ def test_silent_connections_are_closed_so_they_cannot_hold_the_cap(tmp_path, mon
     import asyncio
     import time
 
+    from draughtsboard import http_limits
     from draughtsboard.web import server
     from draughtsboard.web.app import create_app
 
-    monkeypatch.setattr(server, "HEADER_TIMEOUT", 0.2)
+    monkeypatch.setattr(http_limits, "HEADER_TIMEOUT", 0.2)
 
     class Session:  # enough of a session for the app to be made
         token = TOKEN
@@ -112,7 +113,7 @@ def test_silent_connections_are_closed_so_they_cannot_hold_the_cap(tmp_path, mon
     sock = server.bind_socket("127.0.0.1", 0)
     address = sock.getsockname()
     config = server.uvicorn.Config(create_app(Session()), log_config=None,
-                                   http=server.HeaderDeadlineProtocol, lifespan="off")
+                                   http=http_limits.HeaderDeadlineProtocol, lifespan="off")
     uv = server.uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(uv.serve(sockets=[sock])),
                               daemon=True)
@@ -125,6 +126,21 @@ def test_silent_connections_are_closed_so_they_cannot_hold_the_cap(tmp_path, mon
         assert silent.recv(100) == b""  # closed by the server
         assert time.monotonic() - started < 5
         silent.close()
+        # a kept-alive connection whose next request drips in a byte at a time
+        dripping = socket.create_connection(address, timeout=5)
+        dripping.sendall(b"GET /no-such-page HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert dripping.recv(4096).startswith(b"HTTP/1.1 404")
+        closed = False
+        for byte in b"GET /api/state HTTP/1.1\r\nX-Slow: " + b"a" * 200:
+            try:
+                dripping.sendall(bytes([byte]))
+                time.sleep(0.05)  # the drip is the input: a byte every 50 ms
+            except OSError:  # the server closed it
+                closed = True
+                break
+        closed = closed or dripping.recv(100) == b""
+        assert closed  # well before the 12 s the drip would last
+        dripping.close()
     finally:
         uv.should_exit = True
         thread.join(10)

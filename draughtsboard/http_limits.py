@@ -1,0 +1,67 @@
+"""Limits that keep a small web server answering whatever its clients do.
+
+Both servers (a board's page and the hall) run uvicorn on a Raspberry Pi, where a few
+hundred connections is all the file descriptors and memory there are. A client that
+connects and never finishes its request, or drips it in a byte at a time, would hold a
+connection for ever; enough of them and every page request is refused. The protocol here
+gives every request a deadline for its headers, and `connection_limit` caps connections
+below the process's file-descriptor limit (uvicorn answers 503 past it).
+"""
+
+from __future__ import annotations
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+MAX_CONNECTIONS = 64
+HEADER_TIMEOUT = 10.0  # seconds a request has for its headers (new or kept-alive connection)
+RESERVED_FDS = 40  # journal, serial port, GPIO, logs ... besides the connections
+
+
+class HeaderDeadlineProtocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for every request's headers: a client that
+    connects and sends nothing, or drips its headers, on a new connection or on a kept-
+    alive one after a response, is closed after ``HEADER_TIMEOUT`` seconds. (uvicorn
+    times out only connections that send nothing at all after a response, and any byte
+    cancels that, so without this a few dozen dripping connections would hold the
+    connection cap for ever and every page request would get 503.)"""
+
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm_header_deadline()
+
+    def on_response_complete(self) -> None:
+        # armed before uvicorn starts a pipelined request: that request ends the wait
+        self._header_deadline.cancel()
+        self._arm_header_deadline()
+        super().on_response_complete()
+
+    def _arm_header_deadline(self) -> None:
+        """Close the connection unless a request begins within ``HEADER_TIMEOUT``
+        (a new request is a new cycle: the one current now is the one waited after)."""
+        self._header_deadline = self.loop.call_later(HEADER_TIMEOUT, self._header_timeout,
+                                                     self.cycle)
+
+    def _header_timeout(self, waited_after) -> None:
+        if self.cycle is waited_after and not self.transport.is_closing():
+            self.transport.close()
+
+    def connection_lost(self, exc) -> None:
+        self._header_deadline.cancel()
+        super().connection_lost(exc)
+
+
+def connection_limit() -> int:
+    """How many connections to serve at once: ``MAX_CONNECTIONS``, less when the file
+    descriptor limit (raised to its hard limit first) would not leave room for them."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or hard > soft:
+            wanted = 4096 if hard == resource.RLIM_INFINITY else min(hard, 4096)
+            if wanted > soft:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+                soft = wanted
+    except (ImportError, ValueError, OSError):
+        return MAX_CONNECTIONS
+    return max(4, min(MAX_CONNECTIONS, (soft - RESERVED_FDS) // 2))
