@@ -333,6 +333,9 @@ class PlaySession:
     def call(self, action: Callable[[], Any], timeout: float = 5.0) -> Any:
         return self.submit(action).result(timeout)
 
+    def export_pdn(self) -> str:
+        return self.call(lambda: self.recorder.export_pdn(self.game_id))
+
     def check_token(self, token: str | None) -> bool:
         """Whether ``token`` is the arbiter's token now (a token file that cannot be
         read refuses every token, with a log line). Compared as UTF-8 bytes, so any
@@ -426,9 +429,6 @@ class PlaySession:
         """Show the LEDs again (the coach's intents changed). Controller thread."""
         if self.tracker is not None:
             self.leds.show(render(self.tracker.intents, self.square_count))
-
-    def export_pdn(self) -> str:
-        return self.call(lambda: self.recorder.export_pdn(self.game_id))
 
 
     # -- arbiter actions (`arbiter.ArbiterDesk`; callers check the token first) ------------
