@@ -1,63 +1,61 @@
-"""A play session: the controller thread and the people watching, together.
+"""A play session: the controller thread, and the game it plays.
 
 `PlaySession` owns one thread, the controller thread: it alone feeds the tracker and
 writes the journal, so the core stays single-threaded. Everybody else talks to it through
 a queue: the web page's arbiter actions and PDN export are callables run on that thread
-between two snapshots, their answers handed back through futures. After each change (a
-snapshot, a move, an LED frame, an arbiter action) the session builds the page's view
-(`view.build_view`) and tells its subscribers (the web app's live streams) when it is new.
+between two snapshots, their answers handed back through futures. The session opens the
+game (a new one, a resumed one, a damaged journal waiting for the arbiter) and begins the
+next; after each change (a snapshot, a move, an LED frame, an arbiter action) it builds
+the page's view (`view.build_view`) and publishes it when it is new.
 
-The parts it joins live elsewhere: which game to open (`opening.choose_opening`), what a
-tracker event becomes in the journal (`recording.tracker_events`), what the page shows
-(`view`). The session is given its sensor source, LED sink and, for a simulated board,
-the switches the page's hands act on: it never imports a backend; ``draughtsboard.cli``
-chooses them.
+The parts it joins live elsewhere: which game to open (`opening.choose_opening`), what
+the board's play becomes in the journal (`record_keeper`, with the held records, the
+draw offers and the game clock), the arbiter's actions (`arbiter`), the arbiter's log
+(`arbiter_log`), the LEDs (`leds`), the published view and its subscribers
+(`publisher`), what the page shows (`view`). The session is given its sensor source, LED
+sink and, for a simulated board, the switches the page's hands act on: it never imports
+a backend; ``draughtsboard.cli`` chooses them.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import json
 import logging
 import queue
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from draughtsboard.board.game.record import Game, normalise_result
-from draughtsboard.board.game.tags import clean_tags
-from draughtsboard.board.ports import LedFrame, LedPattern, LedSink, SensorSource
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.ports import LedSink, SensorSource
 from draughtsboard.board.rules import DraughtsError, get_variant, initial_position, parse_fen
 from draughtsboard.board.tracker import (
     POLICY_TAG,
     Controller,
     IrregularityPolicy,
     Mode,
-    MoveEvent,
-    State,
-    TakebackEvent,
     Tracker,
-    TrackerEvent,
     policy_for,
     render,
 )
 from draughtsboard.recording import DamagedGame, JournalDamagedError, Recorder
 from draughtsboard.recording.tracker_events import HeldRecords
 
-from .clock import TimeControl, TimeControlError
-from .continuity import carried_tags, resume_refusals
-from .game_clock import ClockActionError, GameClock
+from .arbiter import ArbiterDesk, ArbiterError
+from .arbiter_log import ArbiterLog
+from .continuity import resume_refusals
+from .game_clock import GameClock
+from .leds import RememberingLeds
 from .opening import Opening, choose_opening
-from .view import build_view, plain_reason
+from .publisher import Publisher
+from .record_keeper import RecordKeeper
+from .view import build_view, damage_view
 
 log = logging.getLogger("draughtsboard.play")
 
-LOG_LENGTH = 50  # arbiter log entries kept for the page
-# the log entries the arbiter acknowledges
-FLAGGED_KINDS = ("illegal", "disturbed", "irregularity", "error", "flag", "draw", "notice")
+__all__ = ["ArbiterError", "PlaySession", "SimulatedSwitches"]
 
 
 class SimulatedSwitches(Protocol):
@@ -67,56 +65,6 @@ class SimulatedSwitches(Protocol):
     def occupied(self) -> int: ...
 
     def set_switch(self, square: int, closed: bool) -> None: ...
-
-
-class ArbiterError(ValueError):
-    """An arbiter action that cannot be done as asked (bad result, bad tag, bad FEN)."""
-
-
-class _RememberingLeds:
-    """The backend's LED sink, remembering the last frame for the page. With a coach, the
-    coach's intents (a hint, a blunder warning) are rendered with the tracker's; the
-    squares of moves not yet recorded (``held``) blink fast in red on top of everything:
-    the board's own "not recorded" flag."""
-
-    def __init__(self, sink: LedSink) -> None:
-        self.sink = sink
-        self.square_count = sink.square_count
-        self.frame = LedFrame.blank(sink.square_count)
-        self._base = self.frame
-        self.held: tuple[int, ...] = ()
-        self.tracker_intents: Callable[[], dict] | None = None
-        self.coach_intents: Callable[[], dict] | None = None
-
-    def show(self, frame: LedFrame) -> None:
-        if self.coach_intents is not None and self.tracker_intents is not None:
-            extra = self.coach_intents()
-            if extra:
-                frame = render({**self.tracker_intents(), **extra}, self.square_count)
-        self._base = frame
-        frame = self._with_held(frame)
-        self.sink.show(frame)
-        self.frame = frame
-
-    def set_held(self, squares: tuple[int, ...]) -> None:
-        """Change the "not recorded" squares and show the frame again if they changed."""
-        if squares != self.held:
-            self.held = squares
-            self.show(self._base)
-
-    def _with_held(self, frame: LedFrame) -> LedFrame:
-        if not self.held:
-            return frame
-        patterns = list(frame.patterns)
-        colours = list(frame.colours or (None,) * len(patterns))
-        for square in self.held:
-            if 1 <= square <= len(patterns):
-                patterns[square - 1] = LedPattern.FAST_BLINK
-                colours[square - 1] = "red"
-        return LedFrame(tuple(patterns), tuple(colours))
-
-    def close(self) -> None:
-        self.sink.close()
 
 
 class PlaySession:
@@ -156,26 +104,20 @@ class PlaySession:
         self.clock = clock
         self.wall = wall
         self.poll = poll
-        self.leds = _RememberingLeds(leds)
+        self.leds = RememberingLeds(leds)
         self._commands: queue.SimpleQueue = queue.SimpleQueue()
         self._hands_lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self._closing = False
-        self._subscribers: list[Callable[[], None]] = []
-        self._subscribers_lock = threading.Lock()
-        self._view: dict[str, Any] = {}
-        self._current = (0, "{}")  # (version, JSON text), replaced whole
-        self._published: tuple[str, Game | None, dict[str, Any]] = ("", None, {})
-        self._log: deque[dict[str, Any]] = deque(maxlen=LOG_LENGTH)
-        self._unacknowledged = 0
+        self._publisher = Publisher()
+        self.arbiter_log = ArbiterLog(wall)
         self.game_id = ""
         self.tracker: Tracker | None = None
         self.controller: Controller | None = None
         self._occupied = 0
         self.game_clock = GameClock(clock, wall)
         self._notices: list[str] = []  # what the page says until the next game (resume)
-        self._draw_offered = ""  # the draw reasons last offered to the arbiter
         self.moves_recorded = 0
         self.held = HeldRecords(recorder)
         self.damage: DamagedGame | None = None  # the arbiter must decide (see `repair`)
@@ -185,6 +127,8 @@ class PlaySession:
         # called (on the controller thread) if it dies: the server stops, so that systemd
         # restarts the program and the game resumes
         self.on_failure: Callable[[], None] | None = None
+        self.record_keeper = RecordKeeper(self)
+        self.arbiter_desk = ArbiterDesk(self)
 
     @property
     def square_count(self) -> int:
@@ -222,7 +166,7 @@ class PlaySession:
     def begin_shutdown(self) -> None:
         """Tell live streams to end (the server is going down)."""
         self._closing = True
-        self._notify()
+        self._publisher.notify()
 
     @property
     def closing(self) -> bool:
@@ -242,7 +186,7 @@ class PlaySession:
             self.game_id = self.damage.game_id
             log.error("%s: play waits for the arbiter (resume from the last good record, or "
                       "a new game)", self.damage.describe())
-            self._note_log("error", self.damage.describe())
+            self.arbiter_log.note("error", self.damage.describe())
         elif opening.resumes:
             self.game_id = opening.resume_id
             game = opening.game
@@ -255,7 +199,7 @@ class PlaySession:
             if opening.closes is not None:
                 self._close_replaced(opening)
             self.game_id = self.recorder.start_game(
-                self.variant, self._tags_of_new_game(self.initial_tags), opening.start_fen,
+                self.variant, self.tags_of_new_game(self.initial_tags), opening.start_fen,
                 self.mode.value, t_monotonic=self.clock(), t_wall=self.wall())
             log.info("new %s game %s (%s mode)", self.variant.name, self.game_id,
                      self.mode.value)
@@ -263,20 +207,21 @@ class PlaySession:
         policy = self._policy()
         self.tracker = Tracker(position, self.mode, check_start=True, policy=policy)
         self.controller = Controller(
-            self.source, self.tracker, self.leds, record=self._record_safely,
+            self.source, self.tracker, self.leds, record=self.record_keeper.record,
             dark_irregularities=not policy.board_leds and self.mode is Mode.TOURNAMENT)
         log.info("irregularities: %s", policy.name)
-        self.moves_recorded = self._game().ply
+        self.moves_recorded = self.recorded_game().ply
 
-    def _tags_of_new_game(self, tags: dict[str, str]) -> dict[str, str]:
-        """The tags of a new game, with the irregularity policy it is played under."""
+    def tags_of_new_game(self, tags: dict[str, str]) -> dict[str, str]:
+        """The tags of a new game, with the irregularity policy it is played under (public:
+        the arbiter's new game (`arbiter.ArbiterDesk.new_game`) takes them too)."""
         name = policy_for(self.variant.name, self.irregular).name
         return {**tags, POLICY_TAG: name}
 
     def _policy(self) -> IrregularityPolicy:
         """The game's irregularity policy: its journal's tag, else the one asked for, else
         the variant's default."""
-        name = self._game().tags.get(POLICY_TAG) or self.irregular
+        name = self.recorded_game().tags.get(POLICY_TAG) or self.irregular
         try:
             return policy_for(self.variant.name, name, board_leds=self.irregular_leds)
         except ValueError:
@@ -294,7 +239,7 @@ class PlaySession:
             log.warning("%s", text)
             self.recorder.record_note(self.game_id, text, self.clock(), self.wall())
             self._notices.append(text)
-            self._note_log("notice", text)
+            self.arbiter_log.note("notice", text)
 
     def _close_replaced(self, opening: Opening) -> None:
         """Close the unfinished game a new one replaces (``--new``, or another variant
@@ -315,12 +260,9 @@ class PlaySession:
         log.info("unfinished game %s closed (%s)", opening.closes, reason)
 
     def recorded_game(self) -> Game:
-        """The game as recorded (read-only); see `_game`. For the coach."""
-        return self._game()
-
-    def _game(self) -> Game:
         """The recorded game (a read-only copy the recorder keeps until it changes); while
-        a damaged journal waits for the arbiter, the part of it that is good."""
+        a damaged journal waits for the arbiter, the part of it that is good. For the
+        session's parts (the record keeper, the arbiter's desk) and the coach."""
         if self.damage is not None:
             if self.damage.game is not None:
                 return self.damage.game.read_only_copy()
@@ -334,21 +276,22 @@ class PlaySession:
             while not self._stopping.is_set():
                 self._run_commands()
                 snapshot = self.source.read(timeout=self.poll)
-                if self.held.held:
-                    self._retry_held()
+                if self.held.held and self.record_keeper.retry_held():
+                    self._publish()
                 if snapshot is not None:
                     self._occupied = snapshot.occupied
                     if self.damage is None:  # nothing is played until the arbiter decides
                         self.controller.handle(snapshot)
-                        self._keep_time()
+                        self.record_keeper.keep_time()
                     self._publish()
                     continue
                 changed = False
                 if self.damage is None:
                     changed = bool(self.controller.tick(self.clock()))
-                    changed = self._keep_time() or changed
+                    changed = self.record_keeper.keep_time() or changed
+                shown = self._publisher.published()[2].get("link_problem")
                 if changed or (self.link_problem is not None
-                               and self.link_problem() != self._view.get("link_problem")):
+                               and self.link_problem() != shown):
                     self._publish()  # time passed, or the link's state changed
         except BaseException as error:  # noqa: BLE001 - reported, then the thread ends
             self.error = error
@@ -356,7 +299,7 @@ class PlaySession:
             try:
                 self._publish()  # the page shows the error
             except Exception:  # noqa: BLE001 - the view itself may be what failed
-                self._notify()
+                self._publisher.notify()
             if self.on_failure is not None:
                 self.on_failure()
 
@@ -374,99 +317,6 @@ class PlaySession:
                 future.set_exception(error)
             self._publish()
 
-    def _record_safely(self, event: TrackerEvent) -> None:
-        """The controller's record callback: it returns once the record is on disk, and
-        the controller shows the confirming LEDs only after that. A record that cannot be
-        written is held (`HeldRecords`), with every event after it, and the board and the
-        page show "not recorded" until it is written."""
-        now_wall = self.wall()
-        plies = self._game().ply
-        clock = None
-        if isinstance(event, MoveEvent) and not self.held.held:
-            # (while records are held the recorded game is behind the board: the clocks
-            # of a held move are left to the thinking times)
-            try:
-                clock = self.game_clock.before_move(self.recorder, self.game_id,
-                                                    amends=bool(event.replaces))
-            except (DraughtsError, OSError) as error:
-                log.error("could not record the clock: %s", error)
-                self._note_log("error", f"could not record the clock: {error}")
-        entries = self.held.add(self.game_id, event, now_wall, self.clock(), clock=clock)
-        if not self.held.held:
-            game = self._game()
-            if isinstance(event, MoveEvent) and game.ply >= plies:
-                self.game_clock.after_move(game)
-            elif isinstance(event, TakebackEvent):
-                self.game_clock.after_takeback(game)
-        self._after_recording(entries)
-        if self.coach is not None and not self.held.held:
-            self.coach.after_event(event)  # (behind held moves it waits for the next one)
-
-    def _retry_held(self) -> None:
-        entries = self.held.retry(self.clock())
-        if entries or not self.held.held:
-            if not self.held.held:
-                self.game_clock.after_move(self._game())
-            self._after_recording(entries)
-            self._publish()
-
-    def _after_recording(self, entries) -> None:
-        self.moves_recorded = self._game().ply
-        for entry in entries:
-            self._note_log(entry.kind, entry.text)
-        held = tuple(event.path[-1] for event in self.held.held_moves if event.path)
-        self.leds.set_held(held)
-        if not self.held.held:
-            self._offer_draw()
-
-    def _offer_draw(self) -> None:
-        """A draw the rules declare is offered to the arbiter (once, while it holds),
-        or recorded at once where the preset says the rule ends the game."""
-        game = self._game()
-        reasons = game.draw_reasons() if game.result is None else []
-        text = "; ".join(plain_reason(r) for r in reasons)
-        if text == self._draw_offered:
-            return
-        self._draw_offered = text
-        if not reasons:
-            return
-        try:
-            if game.rules.automatic:
-                reason = f"{text} (the rules end the game: recorded without the arbiter)"
-                self.recorder.record_result(self.game_id, game.variant.results[1], reason,
-                                            self.clock(), self.wall())
-                self._note_log("result", f"{game.variant.results[1]} ({reason})")
-                return
-            self.recorder.record_draw_offer(self.game_id, text, self.clock(), self.wall())
-        except (DraughtsError, OSError) as error:
-            log.error("could not record the draw: %s", error)
-            self._note_log("error", f"could not record the draw: {error}")
-            return
-        log.info("draw offered to the arbiter: %s", text)
-        self._note_log("draw", f"{text}: the rules declare a draw; the arbiter may "
-                               "declare it")
-
-    def _keep_time(self) -> bool:
-        """The game clock's turn on the controller thread; whether something changed."""
-        try:
-            note = self.game_clock.tick(
-                self.recorder, self.game_id,
-                board_matches=self.tracker.state is State.READY)
-        except (DraughtsError, OSError) as error:
-            log.error("could not record the clock: %s", error)
-            self._note_log("error", f"could not record the clock: {error}")
-            return True
-        if note is None:
-            return False
-        log.info("%s", note.text)
-        self._note_log(note.kind, note.text)
-        return True
-
-    def _note_log(self, kind: str, text: str) -> None:
-        self._log.append({"kind": kind, "text": text, "t_wall": self.wall()})
-        if kind in FLAGGED_KINDS:
-            self._unacknowledged += 1
-
     # -- requests from other threads ---------------------------------------------------------
 
     def submit(self, action: Callable[[], Any]) -> concurrent.futures.Future:
@@ -483,6 +333,9 @@ class PlaySession:
 
     def call(self, action: Callable[[], Any], timeout: float = 5.0) -> Any:
         return self.submit(action).result(timeout)
+
+    def export_pdn(self) -> str:
+        return self.call(lambda: self.recorder.export_pdn(self.game_id))
 
     def check_token(self, token: str | None) -> bool:
         """Whether ``token`` is the arbiter's token now (a token file that cannot be
@@ -531,25 +384,7 @@ class PlaySession:
             if bool(hands.occupied >> (square - 1) & 1) != closed:
                 hands.set_switch(square, closed)
 
-    # arbiter actions: run on the controller thread (callers check the token first)
-
-    def new_game(self, tags: dict[str, str] | None = None, fen: str | None = None) -> str:
-        """The arbiter starts a new game (the unfinished one is closed as abandoned); its id."""
-        try:
-            if fen:
-                parse_fen(self.variant, fen)  # refused here, before anything is recorded
-            merged = {**carried_tags(self.initial_tags), **clean_tags(tags or {})}
-            _check_time_control(merged)
-        except DraughtsError as error:
-            raise ArbiterError(str(error)) from None
-
-        def action() -> str:
-            self.begin_game(self._tags_of_new_game(merged), fen,
-                            "abandoned: the arbiter started a new game")
-            log.info("arbiter: new game %s", self.game_id)
-            return self.game_id
-
-        return self.call(action)
+    # -- a new game, a coach ---------------------------------------------------------------
 
     def begin_game(self, tags: dict[str, str], fen: str | None, why: str,
                    mode: str | None = None) -> str:
@@ -566,7 +401,7 @@ class PlaySession:
             text, _ = self.recorder.repair(self.game_id, "abandon", self.clock(), self.wall())
             log.warning("%s", text)
             self.damage = None
-        elif self._game().result is None:
+        elif self.recorded_game().result is None:
             self.recorder.record_result(self.game_id, "*", why, self.clock(), self.wall())
         self.game_id = self.recorder.start_game(
             self.variant, tags, fen, mode or self.mode.value, t_monotonic=self.clock(),
@@ -575,9 +410,8 @@ class PlaySession:
         self.moves_recorded = 0
         self.game_clock.reset()
         self._notices.clear()
-        self._draw_offered = ""
-        self._log.clear()
-        self._unacknowledged = 0
+        self.record_keeper.forget_draw_offer()
+        self.arbiter_log.clear()
         if self.coach is not None:
             self.coach.game_started()
         latest = self.source.latest()
@@ -597,282 +431,84 @@ class PlaySession:
         if self.tracker is not None:
             self.leds.show(render(self.tracker.intents, self.square_count))
 
+
+    # -- arbiter actions (`arbiter.ArbiterDesk`; callers check the token first) ------------
+
+    def new_game(self, tags: dict[str, str] | None = None, fen: str | None = None) -> str:
+        """See `ArbiterDesk.new_game`."""
+        return self.arbiter_desk.new_game(tags, fen)
+
     def repair(self, action: str) -> str:
-        """The arbiter's answer to a damaged journal: ``resume`` from its last good record
-        (a copy of the damaged file is kept); a new game is `new_game`. What was done."""
-        if action != "resume":
-            raise ArbiterError("repair: 'resume' (a new game is the new-game action)")
-
-        def run() -> str:
-            damage = self.damage
-            if damage is None:
-                raise ArbiterError("no damaged journal is waiting")
-            if not damage.resumable:
-                raise ArbiterError(f"{damage.describe()}: it cannot be resumed, start a new "
-                                   "game")
-            text, _ = self.recorder.repair(self.game_id, "resume", self.clock(), self.wall())
-            self.damage = None
-            game = self._game()
-            self.tracker.reset(game.position, check_start=True)
-            self.moves_recorded = game.ply
-            if self.coach is not None:
-                self.coach.game_started()
-            self._note_log("note", text)
-            log.warning("arbiter: %s", text)
-            latest = self.source.latest()
-            if latest is not None:
-                self.controller.handle(latest)
-            return text
-
-        return self.call(run)
+        """See `ArbiterDesk.repair`."""
+        return self.arbiter_desk.repair(action)
 
     def set_tags(self, tags: dict[str, str]) -> dict[str, str]:
-        """The arbiter sets tags of the game in progress; every tag afterwards."""
-        try:
-            cleaned = clean_tags(tags)
-            _check_time_control(cleaned)
-        except DraughtsError as error:
-            raise ArbiterError(str(error)) from None
-
-        def action() -> dict[str, str]:
-            if self.damage is not None:
-                raise ArbiterError("the journal is damaged: resume it or start a new game first")
-            if self._game().result is not None:
-                raise ArbiterError("the game is finished: start a new game to change tags")
-            return self.recorder.record_tags(self.game_id, cleaned, self.clock(), self.wall())
-
-        return self.call(action)
+        """See `ArbiterDesk.set_tags`."""
+        return self.arbiter_desk.set_tags(tags)
 
     def declare_result(self, result: str, reason: str = "") -> str:
-        """The arbiter declares the result; the result as recorded. ``*`` is not a
-        result to declare: a new game closes this one as unfinished."""
-        try:
-            if normalise_result(self.variant, result) is None:
-                raise ArbiterError("choose a result: '*' is no result (to abandon the game, "
-                                   "start a new one)")
-        except DraughtsError as error:
-            raise ArbiterError(str(error)) from None
-
-        def action() -> str:
-            if self.damage is not None or self.held.held:
-                raise ArbiterError("moves are not recorded yet, or the journal is damaged: "
-                                   "no result can be recorded now")
-            if self._game().result is not None:
-                raise ArbiterError(f"the game already has a result ({self._game().result}): "
-                                   "withdraw it first")
-            text = reason or "declared by the arbiter"
-            self.recorder.record_result(self.game_id, result, text, self.clock(), self.wall())
-            self._note_log("result", f"{result} ({text})")
-            if self.coach is not None:
-                self.coach.game_finished()
-            log.info("arbiter: result %s (%s)", result, text)
-            return self._game().result_text()
-
-        return self.call(action)
+        """See `ArbiterDesk.declare_result`."""
+        return self.arbiter_desk.declare_result(result, reason)
 
     def accept_draw(self) -> str:
-        """The arbiter accepts the draw the rules declare now; the result recorded."""
-        def action() -> str:
-            game = self._game()
-            if game.result is not None:
-                raise ArbiterError(f"the game already has a result ({game.result})")
-            reasons = game.draw_reasons()
-            if not reasons:
-                raise ArbiterError("the rules declare no draw in this position")
-            text = "; ".join(reasons) + " (accepted by the arbiter)"
-            draw = game.variant.results[1]
-            self.recorder.record_result(self.game_id, draw, text, self.clock(), self.wall())
-            self._note_log("result", f"{draw} ({text})")
-            log.info("arbiter: result %s (%s)", draw, text)
-            return draw
-
-        return self.call(action)
+        """See `ArbiterDesk.accept_draw`."""
+        return self.arbiter_desk.accept_draw()
 
     def withdraw_result(self) -> str:
-        """The arbiter takes back the result of the game in progress (until the next
-        game starts): play goes on once the board shows the recorded position again.
-        A game the rules ended (no legal move) keeps its result."""
-        def action() -> str:
-            game = self._game()
-            if game.result is None:
-                raise ArbiterError("the game has no result to withdraw")
-            outcome = game.outcome()
-            if outcome is not None and game.position.is_game_over():
-                raise ArbiterError(f"the rules ended this game ({outcome[1]}): its result "
-                                   "stands")
-            text = f"result {game.result} withdrawn by the arbiter"
-            self.recorder.record_result_withdrawn(self.game_id, text, self.clock(),
-                                                  self.wall())
-            self._note_log("result", text)
-            log.info("arbiter: %s", text)
-            self._draw_offered = ""
-            self.tracker.reset(self._game().position, check_start=True)
-            latest = self.source.latest()
-            if latest is not None:
-                self.controller.handle(latest)
-            return text
-
-        return self.call(action)
+        """See `ArbiterDesk.withdraw_result`."""
+        return self.arbiter_desk.withdraw_result()
 
     def clock_action(self, action: str) -> str:
-        """The arbiter starts, pauses or resumes the game clock; what was done."""
-        def run() -> str:
-            if self._game().result is not None:
-                raise ArbiterError("the game has its result: the clock has stopped")
-            try:
-                done = self.game_clock.arbiter(self.recorder, self.game_id, action)
-            except ClockActionError as error:
-                raise ArbiterError(str(error)) from None
-            self._note_log("clock", done + " by the arbiter")
-            log.info("arbiter: %s", done)
-            return done
-
-        return self.call(run)
+        """See `ArbiterDesk.clock_action`."""
+        return self.arbiter_desk.clock_action(action)
 
     def acknowledge(self) -> int:
-        """The arbiter has seen the flags: the count is cleared; how many there were."""
-        def action() -> int:
-            count, self._unacknowledged = self._unacknowledged, 0
-            if count:
-                self._note_log("acknowledged", f"the arbiter acknowledged {count} flag(s)")
-            return count
-
-        return self.call(action)
+        """See `ArbiterDesk.acknowledge`."""
+        return self.arbiter_desk.acknowledge()
 
     def accept_position(self, white_to_move: bool, fen: str | None = None) -> str:
-        """The arbiter accepts the position on the board (or the one ``fen`` gives) as the
-        current position, with ``white_to_move``: an arbiter correction in the record;
-        play goes on from it. Its FEN."""
-        given = None
-        if fen:
-            try:
-                given = parse_fen(self.variant, fen)
-            except DraughtsError as error:
-                raise ArbiterError(str(error)) from None
-
-        def action() -> str:
-            if self._game().result is not None:
-                raise ArbiterError("the game is finished: start a new game")
-            position = given
-            if position is None:
-                position = self.tracker.board_position(bool(white_to_move))
-                if position is None:
-                    raise ArbiterError("the switches alone cannot tell this position (a "
-                                       "piece appeared where none was): give it as FEN")
-            elif position.white_to_move != bool(white_to_move):
-                raise ArbiterError("the FEN and the side to move disagree")
-            side = "White" if position.white_to_move else "Black"
-            text = f"position accepted by the arbiter, {side} to move: {position.fen()}"
-            self.recorder.record_correction(self.game_id, position.fen(), text, self.clock(),
-                                            self.wall())
-            self.controller.accept(position, self.clock())
-            self._note_log("correction", text)
-            log.info("arbiter: %s", text)
-            return position.fen()
-
-        return self.call(action)
+        """See `ArbiterDesk.accept_position`."""
+        return self.arbiter_desk.accept_position(white_to_move, fen)
 
     def take_back_to(self, ply: int) -> str:
-        """The arbiter takes the game back to ``ply`` (0: the start); the board lights
-        what differs until it shows that position. The position's FEN."""
-        if isinstance(ply, bool) or not isinstance(ply, int):
-            raise ArbiterError(f"ply: expected a whole number, got {ply!r}")
+        """See `ArbiterDesk.take_back_to`."""
+        return self.arbiter_desk.take_back_to(ply)
 
-        def action() -> str:
-            game = self._game()
-            if game.result is not None:
-                raise ArbiterError("the game is finished: start a new game")
-            if not 0 <= ply <= game.ply:
-                raise ArbiterError(f"no ply {ply}: the game is at ply {game.ply}")
-            text = f"taken back by the arbiter to ply {ply} (from ply {game.ply})"
-            self.recorder.record_takeback_to(self.game_id, ply, text, self.clock(),
-                                             self.wall())
-            position = self._game().position
-            self.controller.accept(position, self.clock())
-            self.moves_recorded = ply
-            self._note_log("takeback", text)
-            log.info("arbiter: %s", text)
-            return position.fen()
-
-        return self.call(action)
-
-    def export_pdn(self) -> str:
-        return self.call(lambda: self.recorder.export_pdn(self.game_id))
-
-    # -- the view ---------------------------------------------------------------------------------
+    # -- the view (`publisher.Publisher`) ----------------------------------------------------
 
     def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
         """Call ``wake()`` (from any thread) whenever a new view is ready; returns the
         function that unsubscribes."""
-        with self._subscribers_lock:
-            self._subscribers.append(wake)
-
-        def unsubscribe() -> None:
-            with self._subscribers_lock:
-                if wake in self._subscribers:
-                    self._subscribers.remove(wake)
-
-        return unsubscribe
+        return self._publisher.subscribe(wake)
 
     def view(self) -> tuple[int, str]:
         """The latest view as (version, JSON text)."""
-        return self._current
+        return self._publisher.view()
 
     @property
     def version(self) -> int:
-        return self._current[0]
-
-    def _notify(self) -> None:
-        with self._subscribers_lock:
-            wakes = list(self._subscribers)
-        for wake in wakes:
-            try:
-                wake()
-            except RuntimeError:  # an event loop that has closed
-                pass
+        return self._publisher.version
 
     def published(self) -> tuple[str, Game | None, dict[str, Any]]:
         """The latest publication's game id, recorded game (a read-only copy: safe to read
         on any thread) and view, all three from the same moment (the hall link reads
         them)."""
-        return self._published
-
-    def _damage_view(self) -> dict[str, Any] | None:
-        if self.damage is None:
-            return None
-        return {"game_id": self.damage.game_id, "text": self.damage.describe(),
-                "good_records": self.damage.good, "resumable": self.damage.resumable}
+        return self._publisher.published()
 
     def _publish(self) -> None:
-        game = self._game()
+        """Build the page's view from the session's parts and publish it if it is new."""
+        game = self.recorded_game()
         view = build_view(
             tracker=self.tracker, game=game, game_id=self.game_id,
             mode=self.mode.value, backend=self.backend, frame=self.leds.frame,
             occupied=self._occupied,
             switches=self.hands.occupied if self.hands is not None else None,
-            log=self._log, unacknowledged=self._unacknowledged,
+            log=self.arbiter_log.entries, unacknowledged=self.arbiter_log.unacknowledged,
             error=str(self.error) if self.error else None,
             clocks=self.game_clock.view(game), notices=self._notices,
             held=[event.notation for event in self.held.held_moves],
             recording_error=self.held.error or None,
-            damage=self._damage_view(),
+            damage=damage_view(self.damage),
             link_problem=self.link_problem() if self.link_problem is not None else None,
             coach=self.coach.view() if self.coach is not None else None)
-        if view == self._view:
-            return
-        self._view = view
-        self._published = (self.game_id, game, view)
-        version = self._current[0] + 1
-        self._current = (version, json.dumps(dict(view, version=version),
-                                             separators=(",", ":")))
-        self._notify()
-
-
-def _check_time_control(tags: dict[str, str]) -> None:
-    """A ``TimeControl`` tag the clock cannot run is refused with the reason."""
-    text = tags.get("TimeControl", "").strip()
-    if text and text not in ("-", "?"):
-        try:
-            TimeControl.parse(text)
-        except TimeControlError as error:
-            raise ArbiterError(str(error)) from None
+        self._publisher.publish(self.game_id, game, view)

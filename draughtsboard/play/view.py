@@ -14,12 +14,22 @@ from typing import Any
 from draughtsboard.board.game.record import STANDARD_TAGS, Game
 from draughtsboard.board.ports import LedFrame, squares_from_mask
 from draughtsboard.board.tracker import State, Tracker
+from draughtsboard.recording import DamagedGame
 
 from .guidance import guidance
 
 # The tracker's intents that the page shows as flags, and their words.
 FLAG_OF_INTENT = {"illegal": "illegal", "must_capture": "must capture", "restore": "restore",
                   "ambiguous": "ambiguous"}
+
+
+def damage_view(damage: DamagedGame | None) -> dict[str, Any] | None:
+    """The page's part of a damaged journal waiting for the arbiter; ``None`` without
+    one."""
+    if damage is None:
+        return None
+    return {"game_id": damage.game_id, "text": damage.describe(),
+            "good_records": damage.good, "resumable": damage.resumable}
 
 
 def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend: str,
