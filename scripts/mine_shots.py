@@ -8,7 +8,9 @@ and kept only if:
 * the side to move has no capture (a shot begins with a quiet move);
 * it has at least four legal moves, and at most two of them win material by force;
 * the winning line has a capture of two to five pieces by the side that plays the shot;
-* the best move still wins material with a horizon one quiet ply longer.
+* the best move still wins material with a horizon one quiet ply longer (and so does
+  every other move listed as a solution: one that wins only at the shorter horizon is
+  not listed).
 
 The suite records both horizons: ``horizon`` (where the position was found and its
 ``solutions`` listed) and ``check_horizon`` (one ply longer, where every solution was
@@ -89,8 +91,12 @@ def shot(prover: MaterialProver, position: Position) -> dict | None:
     for move in line:
         texts.append(format_move(current, move))
         current = current.play(move)
+    # a second winner is a solution only if it too still wins one ply further
+    solutions = [o for o in winners if o is best or
+                 (gain := prover.gain(position, o.move, HORIZON + 1, NODES * 4)) is not None
+                 and gain >= 1]
     return {"fen": position.fen(), "gain": min(best.gain, LOST),
-            "solutions": [format_move(position, o.move, legal) for o in winners],
+            "solutions": [format_move(position, o.move, legal) for o in solutions],
             "line": texts}
 
 

@@ -70,3 +70,29 @@ def test_a_side_left_without_moves_has_lost_everything():
     position = parse_fen(get_variant("russian"), "W:W22:B18")
     outcome = MaterialProver(position.variant).outcomes(position)[0]
     assert outcome.gain >= LOST - 1
+
+
+def test_every_solution_the_tactics_suite_lists_wins_at_its_check_horizon():
+    """The benchmark judges a move by the prover at ``check_horizon``; a listed solution
+    that wins only at the shorter horizon would tell a reader the engine missed a shot
+    it was shown to find."""
+    import json
+    import pathlib
+
+    from draughtsboard.board.rules.notation import format_move
+
+    suite = json.loads((pathlib.Path(__file__).resolve().parents[3] / "benchmarks" /
+                        "tactics.json").read_text(encoding="utf-8"))
+    wrong = []
+    for entry in suite["positions"]:
+        variant = get_variant(entry["variant"])
+        position = parse_fen(variant, entry["fen"])
+        prover = MaterialProver(variant)
+        legal = position.legal_moves()
+        listed = {format_move(position, move, legal): move for move in legal}
+        assert entry["solutions"] and set(entry["solutions"]) <= set(listed), entry["id"]
+        for text in entry["solutions"]:
+            gain = prover.gain(position, listed[text], suite["check_horizon"], nodes=2_000_000)
+            if gain is None or gain < 1:
+                wrong.append((entry["id"], text, gain))
+    assert wrong == []
