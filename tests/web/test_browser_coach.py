@@ -4,33 +4,17 @@ evaluation curve grows. Screenshots in test-artifacts/."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
+from ..browser import ARGS, ARTIFACTS, CHROMIUM, playwright_api
 from .helpers import PlayProcess, wait_until
-
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-background-networking", "--disable-component-update", "--no-first-run"]
-
-
-def _browser_or_skip():
-    if not os.path.exists(CHROMIUM) and not shutil.which("chromium"):
-        if os.geteuid() == 0:
-            pytest.fail("chromium is missing; scripts/test.sh installs it (apt-get install "
-                        "chromium) when run as root")
-        pytest.skip("chromium is not installed and cannot be installed without root")
-    return pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture
 def page(tmp_path):
-    api = _browser_or_skip()
+    api = playwright_api()
     with PlayProcess(tmp_path / "data", "--mode", "training") as play:
         with api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
