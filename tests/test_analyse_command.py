@@ -95,6 +95,8 @@ def test_a_recorded_game_from_the_journal(capsys, tmp_path):
     (["--fen", "W:Wxx"], "bad square 'xx'"),
     (["--nodes", "0"], "--nodes must be positive"),
     (["--time", "-1"], "--time must be positive"),
+    (["--time", "nan"], "--time must be positive"),  # a search without end, before
+    (["--time", "inf"], "--time must be at most 86400"),
     (["/no/such/file.pdn"], "No such file or directory"),
     (["--game", "nonsense"], "not a game id"),
     (["--game", "00009-20240101-000000", "--journal", "/nonexistent"], "no recorded game"),

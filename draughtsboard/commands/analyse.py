@@ -27,7 +27,12 @@ from draughtsboard.board.game.analysis import annotated, format_score, judge_gam
 from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import Game
-from draughtsboard.board.rules.engine import Engine, SearchLimitError, SearchResult
+from draughtsboard.board.rules.engine import (
+    MAX_SECONDS,
+    Engine,
+    SearchLimitError,
+    SearchResult,
+)
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.fen import initial_position, parse_fen
 from draughtsboard.board.rules.notation import format_move
@@ -99,9 +104,12 @@ def run_analyse(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         limits = _limits(args)
         for name, value in limits.items():
-            if value <= 0:
-                raise SearchLimitError(f"--{'time' if name == 'seconds' else name} must be "
-                                       f"positive, got {value}")
+            option = f"--{'time' if name == 'seconds' else name}"
+            if not value > 0:  # (NaN is not > 0 either)
+                raise SearchLimitError(f"{option} must be positive, got {value}")
+            if name == "seconds" and not value <= MAX_SECONDS:
+                raise SearchLimitError(f"{option} must be at most {MAX_SECONDS} (a day), "
+                                       f"got {value}")
     except SearchLimitError as error:
         return _fail(str(error))
     if args.file is not None:

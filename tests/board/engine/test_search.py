@@ -102,6 +102,10 @@ def test_bad_requests_are_refused_with_a_reason():
         engine.search(initial_position(russian))
     with pytest.raises(SearchLimitError, match="nodes must be positive"):
         engine.search(initial_position(russian), nodes=0)
+    with pytest.raises(SearchLimitError, match="seconds must be positive"):
+        engine.search(initial_position(russian), seconds=float("nan"))
+    with pytest.raises(SearchLimitError, match="seconds must be at most"):
+        engine.search(initial_position(russian), seconds=float("inf"))
     with pytest.raises(SearchLimitError, match="plays russian, not lasca"):
         engine.search(initial_position(get_variant("lasca")), depth=1)
     with pytest.raises(SearchLimitError, match="table_bits"):

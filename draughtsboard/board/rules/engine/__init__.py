@@ -9,7 +9,7 @@ suite mean by "loses material by force"). Pure: no threads, no I/O.
 """
 
 from .evaluation import evaluation_for
-from .search import MATE, MATE_BOUND, Engine, SearchLimitError, SearchResult
+from .search import MATE, MATE_BOUND, MAX_SECONDS, Engine, SearchLimitError, SearchResult
 
-__all__ = ["MATE", "MATE_BOUND", "Engine", "SearchLimitError", "SearchResult",
+__all__ = ["MATE", "MATE_BOUND", "MAX_SECONDS", "Engine", "SearchLimitError", "SearchResult",
            "evaluation_for"]

@@ -53,6 +53,7 @@ MAX_DEPTH = 64
 MAX_PLY = 128  # no extension beyond this ply; quiescence stops here too
 EXTENSION_PLY_LIMIT = 48
 CHECK_EVERY = 256  # nodes between two looks at the clock and the stop callable
+MAX_SECONDS = 86_400  # a time budget beyond a day (or infinite) is a mistake, not a wish
 DEFAULT_TABLE_BITS = 16  # 65,536 slots: at most about 10 MB when every slot is filled
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -148,8 +149,11 @@ class Engine:
         if depth is None and nodes is None and seconds is None:
             raise SearchLimitError("give a depth, a node budget or a time budget")
         for name, value in (("depth", depth), ("nodes", nodes), ("seconds", seconds)):
-            if value is not None and value <= 0:
+            if value is not None and not value > 0:  # (NaN is not > 0 either)
                 raise SearchLimitError(f"{name} must be positive, got {value}")
+        if seconds is not None and not seconds <= MAX_SECONDS:
+            raise SearchLimitError(f"seconds must be at most {MAX_SECONDS} (a day), got "
+                                   f"{seconds}")
         if position.variant is not self.variant:
             raise SearchLimitError(f"this engine plays {self.variant.name}, "
                                    f"not {position.variant.name}")
