@@ -54,6 +54,11 @@ def serve(service, *, token: str, delay: float, host: str, port: int) -> int:
     signal.signal(signal.SIGINT, _ignore)
     service.start()
     log.info("arbiter token: %s", token)
+    if delay:
+        # the delay holds back the feed only: the hall page is the arbiters' live view
+        log.warning("the broadcast feed (/round/...) is %g minute(s) behind; the hall page "
+                    "and /api/* are live: publish only /round/... beyond the arbiters' "
+                    "network", delay / 60)
     try:
         server.run()
     finally:
