@@ -95,6 +95,8 @@ def test_the_hall_page(boards, broker, tmp_path):
                 assert refused.status == 401
                 card[2].click()
                 expect(page.locator("#detail-title")).to_have_text("Board 2")
+                expect(page.locator("#detail-games li")).to_have_count(1)  # its games
+                expect(page.locator("#detail-games li").first).to_contain_text("round")
                 expect(page.locator("#declare-result")).to_be_hidden()
                 page.locator("#token").fill("wrong-token")
                 page.locator("#use-token").click()

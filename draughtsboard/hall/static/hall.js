@@ -121,6 +121,15 @@ async function refreshDetail() {
     tags.appendChild(el("dd", "", value));
   }
   $("detail-events").replaceChildren(...[...(d.events || []), ...(d.problems || []).map((p) => ({ kind: "message", text: p }))].map((e) => el("li", "", e.kind + ": " + e.text)));
+  $("detail-games").replaceChildren(...(d.games || []).slice().reverse().map((g) => {
+    const item = el("li", "", "game " + g.game + (g.round ? " · round " + g.round : "") + " · " + g.ply + " plies · " + (g.result || "in play"));
+    if (g.round) {
+      const link = el("a", "", " PDN");
+      link.href = "/round/" + encodeURIComponent(g.round) + "/" + d.board + ".pdn";
+      item.appendChild(link);
+    }
+    return item;
+  }));
   const pdn = $("detail-pdn");
   pdn.href = d.round ? "/round/" + encodeURIComponent(d.round) + "/" + d.board + ".pdn" : "#";
   const choice = $("result-choice");
