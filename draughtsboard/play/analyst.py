@@ -82,25 +82,26 @@ class Analyst:
             _, _, job = self._jobs.get()
             if job is None:
                 return
-            if job.stale():
-                continue
-
-            def stop(job: Job = job) -> bool:
-                return self._closing.is_set() or job.stale()
-
-            self.busy = True
             try:
-                answer = job.work(stop)
+                self._do(job)
             except Exception:  # noqa: BLE001 - a failed analysis must not stop the board
                 log.exception("analysis %s failed", job.name)
-                continue
-            finally:
-                self.busy = False
-            if not stop():
-                try:
-                    job.done(answer)
-                except Exception:  # noqa: BLE001 - same: log it, keep the worker
-                    log.exception("delivering analysis %s failed", job.name)
+
+    def _do(self, job: Job) -> None:
+        """One job: skipped when stale, searched, its answer delivered unless stale."""
+        if job.stale():
+            return
+
+        def stop() -> bool:
+            return self._closing.is_set() or job.stale()
+
+        self.busy = True
+        try:
+            answer = job.work(stop)
+        finally:
+            self.busy = False
+        if not stop():
+            job.done(answer)
 
 
 class InlineAnalyst:

@@ -160,6 +160,8 @@ class ArbiterDesk:
             session.recorder.record_result(session.game_id, draw, text, session.clock(),
                                            session.wall())
             session.arbiter_log.note("result", f"{draw} ({text})")
+            if session.coach is not None:
+                session.coach.game_finished()
             log.info("arbiter: result %s (%s)", draw, text)
             return draw
 
@@ -186,6 +188,8 @@ class ArbiterDesk:
             log.info("arbiter: %s", text)
             session.record_keeper.forget_draw_offer()
             session.tracker.reset(session.recorded_game().position, check_start=True)
+            if session.coach is not None:
+                session.coach.game_resumed()
             latest = session.source.latest()
             if latest is not None:
                 session.controller.handle(latest)

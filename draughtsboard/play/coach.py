@@ -190,8 +190,21 @@ class Coach:
         self.session.refresh_leds()
 
     def game_finished(self) -> None:
-        """The game got its result outside the tracker (the arbiter declared it)."""
+        """The game got its result outside the tracker (the arbiter declared it, or
+        accepted the draw the rules declare)."""
         self._game_over(self.game())
+
+    def journal_caught_up(self) -> None:
+        """The moves the journal held back are recorded (controller thread): a puzzle
+        that waited for them begins."""
+        if self.puzzles is not None:
+            self.puzzles.journal_caught_up()
+
+    def game_resumed(self) -> None:
+        """The arbiter withdrew the result: the game goes on, and so does the coach."""
+        self._generation += 1
+        self._follow()
+        self.session.refresh_leds()
 
     def _follow(self) -> None:
         """Search the position on the board (the curve, and the next hint ready)."""
@@ -201,6 +214,7 @@ class Coach:
         self._analyse(game.position, game.ply, game.positions[:-1])
 
     def _game_over(self, game: Game) -> None:
+        self._generation += 1  # a blunder check still under way is for a game in play
         self.hint = None
         self._hint_wanted = False
         if self.puzzles is not None:
@@ -267,7 +281,10 @@ class Coach:
             self._searched.popitem(last=False)
         game = self.game()
         if ply <= game.ply and game.positions[ply] == position:
-            self.curve[ply] = result.white_score
+            # every ply the position stood at (a repetition is asked for once)
+            for at, seen in enumerate(game.positions):
+                if seen == position:
+                    self.curve[at] = result.white_score
         if self._hint_wanted and position == self.position():
             self._hint_wanted = False
             self._show_hint(1, result)
@@ -379,7 +396,8 @@ class Coach:
     def _judged(self, generation: int, before: Position, move: Move, verdict,
                 refutation: tuple[Move, ...]) -> None:
         """The blunder check came back (controller thread)."""
-        if generation != self._generation or verdict is None:
+        if generation != self._generation or verdict is None or \
+                self.game().result is not None:
             return
         played, better = verdict
         if better is None or played >= 0 or better.gain <= played:

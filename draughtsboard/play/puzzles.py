@@ -39,6 +39,7 @@ from draughtsboard.board.rules.variants import Variant
 from draughtsboard.board.tracker import State
 
 from .analyst import Job
+from .arbiter import ArbiterError
 
 MAX_FILE = 4 * 1024 * 1024
 CHECK_HORIZON = 3
@@ -113,6 +114,7 @@ class PuzzleRunner:
         self._reply_position: Position | None = None
         self._generation = 0
         self._prover: MaterialProver | None = None
+        self._waiting_to_begin: int | None = None  # a puzzle held back by the journal
 
     @property
     def puzzle(self) -> Puzzle:
@@ -151,9 +153,21 @@ class PuzzleRunner:
             self.note = f"All {len(self.puzzles)} puzzles done ({len(self.solved)} solved)."
             return
         puzzle = self.puzzles[index]
+        try:
+            self.session.begin_game(self.tags_for(index), puzzle.start.fen(),
+                                    "puzzle left for the next one", mode="puzzle")
+        except ArbiterError as error:  # moves not recorded yet: a new game would lose them
+            self._waiting_to_begin = index
+            self.note = f"Puzzle {puzzle.number} waits: {error}."
+            return
+        self._waiting_to_begin = None
         self.index = index
-        self.session.begin_game(self.tags_for(index), puzzle.start.fen(),
-                                "puzzle left for the next one", mode="puzzle")
+
+    def journal_caught_up(self) -> None:
+        """The moves the journal held back are recorded: a puzzle waiting for that
+        begins (controller thread)."""
+        if self._waiting_to_begin is not None:
+            self.begin(self._waiting_to_begin)
 
     def tags_for(self, index: int) -> dict[str, str]:
         """The tags of the game of puzzle ``index``."""
@@ -170,6 +184,10 @@ class PuzzleRunner:
         puzzle = self.puzzle
         ply = game.ply - 1
         played = game.moves[-1].move
+        if not self._on_line(game, game.ply - 1):
+            # a refused move not taken back, or a move made while one was checked
+            self._refuse(played, "first take back the moves that left the puzzle's line")
+            return True
         before = game.positions[-2]
         solver_moved = before.white_to_move == self.solver_is_white()
         expected = puzzle.solution[ply] if ply < len(puzzle.solution) else None
@@ -182,14 +200,35 @@ class PuzzleRunner:
         return True
 
     def game_over(self, game: Game) -> None:
-        if self.state not in ("solved", "done"):
-            self._next_step(game)
+        if self.state in ("solved", "done"):
+            return
+        self._generation += 1  # a check still under way is answered here
+        position = game.position
+        won_off_line = (game.ply > 0 and self._on_line(game, game.ply - 1)
+                        and not self._on_line(game, game.ply)
+                        and position.white_to_move != self.solver_is_white()
+                        and not position.legal_moves())
+        if won_off_line:  # another move than the solution's that wins the game outright
+            self._solved(f"Solved another way: "
+                         f"{format_move(game.positions[-2], game.moves[-1].move)} wins the "
+                         "game.")
+            return
+        self._next_step(game)
+
+    def _on_line(self, game: Game, plies: int) -> bool:
+        """Whether the game's first ``plies`` moves are the solution's."""
+        played = tuple(p.move for p in game.moves[:plies])
+        return played == self.puzzle.solution[:len(played)]
 
     # -- steps --------------------------------------------------------------------------------
 
     def _next_step(self, game: Game) -> None:
         puzzle = self.puzzle
         position = game.position
+        if not self._on_line(game, game.ply):
+            self.state = "wrong"
+            self.note = "Take back the moves that left the puzzle's line."
+            return
         solver_to_move = position.white_to_move == self.solver_is_white()
         solver_moves_left = [i for i in range(game.ply, len(puzzle.solution))
                              if (i % 2 == 0)]
@@ -251,7 +290,10 @@ class PuzzleRunner:
                 if generation != self._generation:
                     return
                 needed, got = answer
-                if got is not None and needed is not None and got >= max(needed, 1):
+                if got is None or needed is None:  # the check ran out of nodes
+                    self._refuse(played, "this move could not be checked in time: take it "
+                                         "back and try the move you are sure of")
+                elif got >= max(needed, 1):
                     self._solved(f"Solved another way: {format_move(before, played)} wins "
                                  f"as much.")
                 else:

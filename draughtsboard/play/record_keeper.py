@@ -70,6 +70,8 @@ class RecordKeeper:
             if not held.held:
                 session.game_clock.after_move(session.recorded_game())
             self._after_recording(entries)
+            if not held.held and session.coach is not None:
+                session.coach.journal_caught_up()
             return True
         return False
 

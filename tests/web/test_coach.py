@@ -179,6 +179,80 @@ def test_tournament_mode_has_no_coach_until_the_result(tmp_path):
         recorder.close()
 
 
+def test_an_accepted_draw_and_a_withdrawn_result_reach_the_coach(tmp_path):
+    from .helpers import move
+
+    # the kings shuttle until the position has stood three times: the rules declare a draw
+    session, board, recorder = open_session(tmp_path, mode="tournament",
+                                            fen="W:WK29,31,32:BK12,1,2")
+    try:
+        for start, end in [(29, 25), (12, 16), (25, 29), (16, 12)] * 2:
+            move(session, start, end)
+        assert coach_view(session)["curve"] == []  # tournament: nothing during the game
+        assert session.accept_draw() == "1/2-1/2"
+        curve = wait_until(lambda: (c := coach_view(session)["curve"]) and len(c) == 9 and c,
+                           what="the curve once the draw is accepted")
+        assert [ply for ply, _ in curve] == list(range(9))
+        session.withdraw_result()  # play goes on: the coach is quiet again in a tournament
+        assert session.call(lambda: session.coach.game().result) is None
+    finally:
+        session.stop()
+        board.close()
+        recorder.close()
+
+
+class QueuedAnalyst:
+    """Holds the coach's jobs until the test runs them: a search still under way."""
+
+    busy = False
+
+    def __init__(self) -> None:
+        self.jobs = []
+
+    def submit(self, job) -> None:
+        self.jobs.append(job)
+
+    def run(self) -> None:
+        jobs, self.jobs = self.jobs, []
+        for job in jobs:
+            if not job.stale():
+                job.done(job.work(lambda: False))
+
+    def close(self, timeout: float = 5.0) -> None:
+        pass
+
+
+def test_a_blunder_check_still_running_when_the_result_comes_warns_of_nothing():
+    from types import SimpleNamespace
+
+    from draughtsboard.board.game.record import Game
+    from draughtsboard.board.tracker import Mode
+
+    game = Game.from_fen(get_variant("russian"), BLUNDER_FEN)
+    journal = []
+    recorder = SimpleNamespace(
+        record_coach_note=lambda game_id, text, *times: journal.append(text),
+        record_hint=lambda game_id, text, *times: journal.append(text))
+    class Tracker:  # the board shows the recorded game
+        position = property(lambda _: game.position)
+
+    session = SimpleNamespace(game_id="g", recorder=recorder, clock=lambda: 0.0,
+                              wall=lambda: 0.0, refresh_leds=lambda: None,
+                              mode=Mode.TRAINING, recorded_game=lambda: game,
+                              tracker=Tracker())
+    analyst = QueuedAnalyst()
+    coach = Coach(session, analyst=analyst, post=lambda action: action(), hint_depth=4,
+                  hint_nodes=20_000)
+    coach.game_started()
+    analyst.run()
+    game.play("d6-c5")  # the blunder: its check waits on the analyst
+    coach.after_event(SimpleNamespace(kind="move"))
+    game.set_result("1-0", "Black resigned")  # the arbiter's result comes first
+    coach.game_finished()
+    analyst.run()
+    assert coach.warning is None and journal == []
+
+
 def test_the_hint_button_named_in_the_board_config(tmp_path):
     import tomllib
     from importlib import resources

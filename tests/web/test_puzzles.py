@@ -124,6 +124,54 @@ def test_a_puzzle_from_set_up_to_solved_and_the_next_one(solving):
     assert done["solved"] == [1, 2] and done["note"] == "All 2 puzzles done (2 solved)."
 
 
+def _play_on_board(session, move) -> None:
+    """The hands make ``move`` on the simulated board: lift, place, take the prisoners."""
+    session.hand([("lift", move.start), ("place", move.end),
+                  *(("lift", square) for square in move.captures)])
+
+
+def test_a_move_made_after_a_refused_one_is_refused_too_until_both_are_taken_back(solving):
+    session = solving
+    wait_until(lambda: view(session)["state"] == "setup")
+    session.hand([("setup", None)])
+    wait_until(lambda: session.tracker.state is State.READY, what="the board set up")
+    session.hand([("lift", 20), ("place", 16)])  # h4-g5 wins nothing: refused
+    wait_until(lambda: puzzle_view(session)["state"] == "wrong")
+    reply = session.tracker.position.legal_moves()[0]
+    _play_on_board(session, reply)  # Black plays on instead of the take-back
+    wait_until(lambda: len(view(session)["moves"]) == 2, what="the reply recorded")
+    after = wait_until(lambda: (p := puzzle_view(session)) and "line" in p["note"] and p)
+    assert after["state"] == "wrong" and after["solved"] == []
+    game = session.recorder.load(session.game_id)
+    assert not any(e.kind == "coach" and e.text.startswith("Solved") for e in game.events)
+
+
+def test_a_puzzle_that_cannot_begin_while_moves_wait_to_be_recorded_begins_after():
+    from types import SimpleNamespace
+
+    from draughtsboard.play.arbiter import ArbiterError
+
+    variant = get_variant("russian")
+    runner = PuzzleRunner(load_puzzles(shipped_puzzles(variant), variant))
+    begun = []
+    held = [True]
+
+    def begin_game(tags, fen, why, mode=None):
+        if held[0]:
+            raise ArbiterError("1 move(s) are not recorded yet (disk full): a new game "
+                               "would lose them")
+        begun.append(tags["Round"])
+
+    runner.coach = SimpleNamespace(session=SimpleNamespace(begin_game=begin_game))
+    runner.begin(1)
+    assert begun == [] and runner.note.startswith("Puzzle 2 waits: 1 move(s) are not")
+    held[0] = False
+    runner.journal_caught_up()
+    assert begun == [str(runner.puzzles[1].number)] and runner.index == 1
+    runner.journal_caught_up()  # nothing waits any more
+    assert len(begun) == 1
+
+
 @pytest.mark.parametrize("text, message", [
     ("", "no puzzle in the file"),
     ('[Event "x"]\n[FEN "W:W22:B18"]\n[GameType "25"]\n\n*\n', "has no solution moves"),
