@@ -384,20 +384,48 @@ def _wire_hint_button(source, session, coach, log) -> None:
     log.info("the hint button asks the coach for a hint")
 
 
+def _arbiter_token(data_dir, log):
+    """The arbiter's token: ``DRAUGHTSBOARD_TOKEN`` if set; else the one kept in the data
+    directory (made there the first time), given as the function that reads it, so that
+    `draughtsboard token --rotate` takes effect on a running board."""
+    import os
+
+    from draughtsboard.play.token import ArbiterToken, TokenFileError
+
+    token = os.environ.get(ENV_TOKEN) or None
+    if token is not None:
+        return token
+    store = ArbiterToken(data_dir)
+    try:
+        store.current()
+    except TokenFileError as error:
+        raise PlayConfigError(f"arbiter token: {error}") from None
+    log.info("the arbiter token is kept in %s (`draughtsboard token --rotate` replaces it)",
+             store.path)
+    return store.current
+
+
+def _irregularity_options(args, config) -> tuple[str | None, bool]:
+    """The irregularity policy (``None``: the variant's) and whether the board's LEDs show
+    irregularities: the command line first, then the board config."""
+    irregular = args.irregular or (config.irregular if config else None)
+    if args.irregularity_leds is not None:
+        return irregular, args.irregularity_leds == "on"
+    return irregular, config.irregularity_leds if config else True
+
+
 def _run_play(args) -> int:
     """``play``, in an order that touches nothing before it is sure to run: the settings
     are checked, the data directory is locked (a second process stops here), the page's
     socket is bound (a port in use stops here), and only then is a game opened or a
     record written."""
     import logging
-    import os
 
     from draughtsboard.board.game.tags import parse_tag_options
     from draughtsboard.board.ports import squares_from_mask
     from draughtsboard.play import PlaySession, choose_opening
     from draughtsboard.play.clock import TimeControl
     from draughtsboard.play.coach import Coach
-    from draughtsboard.play.token import ArbiterToken, TokenFileError
     from draughtsboard.recording import Recorder
     from draughtsboard.web.server import bind_socket, configure_logging, serve
 
@@ -422,16 +450,7 @@ def _run_play(args) -> int:
             start_fen, resume = puzzles.puzzles[0].start.fen(), False
             tags = {**puzzles.tags_for(0), **tags}
         recorder.lock()
-        token = os.environ.get(ENV_TOKEN) or None
-        if token is None:
-            store = ArbiterToken(recorder.directory)
-            try:
-                store.current()
-            except TokenFileError as error:
-                raise PlayConfigError(f"arbiter token: {error}") from None
-            token = store.current
-            log.info("the arbiter token is kept in %s (`draughtsboard token --rotate` "
-                     "replaces it)", store.path)
+        token = _arbiter_token(recorder.directory, log)
         sock = bind_socket(host, port)
         try:
             opening = choose_opening(recorder, variant=args.variant, start_fen=start_fen,
@@ -445,11 +464,7 @@ def _run_play(args) -> int:
             sock.close()
             raise
         try:
-            irregular = args.irregular or (config.irregular if config else None)
-            if args.irregularity_leds is not None:
-                irregular_leds = args.irregularity_leds == "on"
-            else:
-                irregular_leds = config.irregularity_leds if config else True
+            irregular, irregular_leds = _irregularity_options(args, config)
             mode = "training" if args.mode == "puzzle" else args.mode
             session = PlaySession(variant, source, sink, recorder, mode=mode, tags=tags,
                                   hands=hands, backend=backend, opening=opening, token=token,
