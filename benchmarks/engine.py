@@ -19,7 +19,9 @@ Parts (``--part``, all by default):
   each position comes from is written beside it): the engine gets ``--tactics-seconds``
   (1 s) per position, and a position is solved when the move it plays wins material by
   force within the suite's ``check_horizon`` (four quiet plies, where every listed
-  solution was verified), as `MaterialProver` proves it.
+  solution was verified), as `MaterialProver` proves it. Each unsolved position says what
+  the move played gains two quiet plies further on (a deeper shot, or a miss); that does
+  not count it as solved.
 * ``speed``: nodes per second of the search, and the time to a hint at depth 6 from the
   initial position of each variant (median of ``--repeat`` runs, 5).
 
@@ -243,9 +245,13 @@ def tactics(variants: list[str], seconds: float) -> dict:
             if gain is not None and gain >= 1:
                 solved += 1
             else:
+                # not counted as solved; said beside it: whether the move played wins
+                # material by force further on (a deeper shot than the suite's)
+                deeper = prover.gain(position, result.move, horizon + 2, nodes=2_000_000)
                 failures.append({"id": entry["id"],
                                  "played": format_move(position, result.move),
-                                 "solutions": entry["solutions"]})
+                                 "solutions": entry["solutions"],
+                                 f"gain_at_horizon_{horizon + 2}": deeper})
         if entries:
             out[name] = {"positions": len(entries), "solved": solved,
                          "share": round(solved / len(entries), 3),
