@@ -135,6 +135,26 @@ def test_the_opponents_piece_moved(policy):
         check_stands(hand, "not_on_turn")
 
 
+# Lasca, White to move: f4 is a white man on a black king. d6-e5 (Black's man moved out of
+# turn) leaves the same switches as White's f4-e5 and Black's d6xf4 at once (the capture
+# takes the white man off e5 and leaves the king there), but f4 never left its square.
+LASCA_NOT_ON_TURN = ("W:a1=w,g1=Bbww,b2=w,f2=bww,a3=w,e3=bww,f4=wB,a5=wb,b6=b,d6=b,c7=b,"
+                     "e7=b,g7=b")
+
+
+@pytest.mark.parametrize("policy", [RESTORE, FMJD])
+def test_a_piece_moved_out_of_turn_is_not_two_moves_whose_first_never_left(policy):
+    """(Random game 8 of the lasca replay from seed 53 at --irregular-rate 0.05: the two
+    moves were recorded, the first of them never played.)"""
+    hand = board(policy, LASCA_NOT_ON_TURN, variant="lasca")
+    hand.move("d6", "e5")
+    assert hand.moves() == []
+    if policy is RESTORE:
+        check_restore(hand, "not_on_turn", [("e5", False), ("d6", True)])
+    else:
+        check_stands(hand, "not_on_turn")
+
+
 # -- a piece played when a capture is possible -------------------------------------------------
 
 @pytest.mark.parametrize("policy", [RESTORE, FMJD])
