@@ -169,6 +169,23 @@ def test_a_piece_played_when_a_capture_is_possible(policy):
         check_stands(hand, "capture_required")
 
 
+@pytest.mark.parametrize("policy", [RESTORE, FMJD])
+def test_a_king_stopped_on_the_way_of_its_capture_is_seen_when_the_opponent_acts(policy):
+    """Black's king must take f2 (b6:g1) and is put down on d4, on its way: to the switches
+    the capture is still under way, and nothing is flagged until the opponent acts."""
+    hand = board(policy, "B:Wf2,h2:BKb6,h8")
+    hand.move("b6", "d4").wait(5)
+    assert hand.flags() == [] and hand.tracker.state is State.MOVING
+    hand.lift("h2").wait(hand.tracker.hold_timeout + 0.5)  # the opponent begins his reply
+    assert hand.flags("illegal")[-1].irregularity == "capture_required"
+    if policy is RESTORE:
+        check_restore(hand, "capture_required", [("h2", True), ("d4", False), ("b6", True)])
+    else:
+        hand.place("g3")
+        (stood,) = irregular_events(hand)
+        assert stood.notation == "b6-d4" and hand.moves() == ["h2-g3"]
+
+
 # -- fewer pieces captured than possible; a multiple capture stopped ------------------------------
 
 INTERNATIONAL = "W:W36,39:B23,31,33"  # a3 may take b4; g3 must take f4 and f6 (majority)
