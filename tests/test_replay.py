@@ -113,6 +113,47 @@ def test_the_noisy_hand_never_lifts_a_prisoner_left_on_the_board():
     assert stats.injected["not_removed"] and stats.unflagged == []
 
 
+@pytest.mark.parametrize("variant,index,policy", [("lasca", 8, "restore"),
+                                                   ("column", 8, "fmjd")])
+def test_a_column_piece_moved_out_of_turn_is_flagged_not_read_as_two_moves(variant, index,
+                                                                           policy):
+    """A man of the side not on turn moved onto the square next to a column: the switches
+    showed the same board as the side to move's piece stepping there and the other side
+    capturing it (the column's rest stays on the square), and the tracker recorded both,
+    the first never played; the game stalled. (Random games of the replay command's random
+    games from 53 at --irregular-rate 0.05.)"""
+    from draughtsboard.board.replay.irregular_play import play_irregular_game
+    from draughtsboard.board.tracker.policy import policy_for
+
+    start = initial_position(get_variant(variant))
+    report, stats = play_irregular_game(f"{variant} {index}", start, _board,
+                                        seed=53 * 100003 + index, rate=0.05,
+                                        policy=policy_for(variant, policy))
+    assert (report.mismatches, report.false_alarms, report.stalls) == (0, 0, 0), \
+        report.line()
+    assert stats.injected["not_on_turn"] and stats.unflagged == []
+
+
+def test_a_king_stopped_on_the_way_of_its_capture_is_no_irregularity_until_played_on():
+    """The king on c5 had to take f2 (c5xg1) and was put down on e3 instead: the switches
+    show the capture under way, and the board can tell it stopped only when the opponent
+    begins his reply (tests/board/test_irregularities.py); the opponent objected at once,
+    with nothing on the board to see, and the irregularity counted as unflagged. Such a
+    move is injected as a capture stopped half-way is: the opponent begins his reply
+    first, and where he has none but to take a piece the king could still take, nobody
+    would ever see it. (Random game 189 of the column-7x7 replay from seed 53 at
+    --irregular-rate 0.05.)"""
+    from draughtsboard.board.replay.irregular_play import play_irregular_game
+    from draughtsboard.board.tracker.policy import RESTORE
+
+    start = initial_position(get_variant("column-7x7"))
+    report, stats = play_irregular_game("column-7x7 189", start, _board,
+                                        seed=53 * 100003 + 189, rate=0.05, policy=RESTORE)
+    assert (report.mismatches, report.false_alarms, report.stalls) == (0, 0, 0), \
+        report.line()
+    assert stats.unflagged == []
+
+
 def test_the_recorded_games_pdn_is_compared_with_the_files():
     from draughtsboard.commands.replay import recorded_pdn_differs
 

@@ -135,6 +135,26 @@ def test_the_opponents_piece_moved(policy):
         check_stands(hand, "not_on_turn")
 
 
+# Lasca, White to move: f4 is a white man on a black king. d6-e5 (Black's man moved out of
+# turn) leaves the same switches as White's f4-e5 and Black's d6xf4 at once (the capture
+# takes the white man off e5 and leaves the king there), but f4 never left its square.
+LASCA_NOT_ON_TURN = ("W:a1=w,g1=Bbww,b2=w,f2=bww,a3=w,e3=bww,f4=wB,a5=wb,b6=b,d6=b,c7=b,"
+                     "e7=b,g7=b")
+
+
+@pytest.mark.parametrize("policy", [RESTORE, FMJD])
+def test_a_piece_moved_out_of_turn_is_not_two_moves_whose_first_never_left(policy):
+    """(Random game 8 of the lasca replay from seed 53 at --irregular-rate 0.05: the two
+    moves were recorded, the first of them never played.)"""
+    hand = board(policy, LASCA_NOT_ON_TURN, variant="lasca")
+    hand.move("d6", "e5")
+    assert hand.moves() == []
+    if policy is RESTORE:
+        check_restore(hand, "not_on_turn", [("e5", False), ("d6", True)])
+    else:
+        check_stands(hand, "not_on_turn")
+
+
 # -- a piece played when a capture is possible -------------------------------------------------
 
 @pytest.mark.parametrize("policy", [RESTORE, FMJD])
@@ -147,6 +167,23 @@ def test_a_piece_played_when_a_capture_is_possible(policy):
         check_restore(hand, "capture_required", [("h4", False), ("g3", True)])
     else:
         check_stands(hand, "capture_required")
+
+
+@pytest.mark.parametrize("policy", [RESTORE, FMJD])
+def test_a_king_stopped_on_the_way_of_its_capture_is_seen_when_the_opponent_acts(policy):
+    """Black's king must take f2 (b6:g1) and is put down on d4, on its way: to the switches
+    the capture is still under way, and nothing is flagged until the opponent acts."""
+    hand = board(policy, "B:Wf2,h2:BKb6,h8")
+    hand.move("b6", "d4").wait(5)
+    assert hand.flags() == [] and hand.tracker.state is State.MOVING
+    hand.lift("h2").wait(hand.tracker.hold_timeout + 0.5)  # the opponent begins his reply
+    assert hand.flags("illegal")[-1].irregularity == "capture_required"
+    if policy is RESTORE:
+        check_restore(hand, "capture_required", [("h2", True), ("d4", False), ("b6", True)])
+    else:
+        hand.place("g3")
+        (stood,) = irregular_events(hand)
+        assert stood.notation == "b6-d4" and hand.moves() == ["h2-g3"]
 
 
 # -- fewer pieces captured than possible; a multiple capture stopped ------------------------------

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from ..rules.position import Move, Position
 from ..tracker import FlagEvent, Mode
 from ..tracker.irregular import moved
+from ..tracker.move_table import MoveTable
 from ..tracker.policy import IrregularityPolicy
 from .hand import SwitchAction
 from .harness import GameReplay, GameReport, OpenBoard
@@ -63,6 +64,13 @@ class _Attempt:
     # lift one by the way (whose hand took a piece off, the switches cannot tell: lifting
     # one finishes the capture)
     left_on: tuple[int, ...] = ()
+    # the board it makes is a legal move under way (a king put down on the way of its
+    # capture): seen only once the opponent starts to play on, as those kinds are
+    under_way: bool = False
+
+    @property
+    def seen_when_played_on(self) -> bool:
+        return self.under_way or self.kind in SEEN_WHEN_PLAYED_ON
 
 
 def play_irregular_game(name: str, start: Position, open_board: OpenBoard, *, seed: int,
@@ -182,7 +190,7 @@ class _IrregularReplay(GameReplay):
         replies = [m for m in attempt.after.legal_moves()
                    if (attempt.kind != "takeback" or previous is None or m != previous[1])
                    and not set(m.path) & set(attempt.left_on)]
-        if attempt.kind in SEEN_WHEN_PLAYED_ON and not replies:
+        if attempt.seen_when_played_on and not replies:
             return position, previous  # nobody would ever see it: not an irregularity yet
         stats.injected[attempt.kind] += 1
         self.expecting_flag = True
@@ -190,7 +198,7 @@ class _IrregularReplay(GameReplay):
         self.steps(attempt.steps)
         self.board_occupancy = attempt.after.occupancy()
         play_on = policy_lets_stand(tracker) and replies and rng.random() < 0.5
-        if attempt.kind in SEEN_WHEN_PLAYED_ON and not play_on and replies:
+        if attempt.seen_when_played_on and not play_on and replies:
             # the opponent starts his reply: he lifts his piece and holds it, which shows
             # the move unfinished (it is flagged once the lift lasts); then he objects
             first = rng.choice(replies)
@@ -286,8 +294,12 @@ def _make_irregular_move(position, previous, rng):
     if not options:
         return None
     start, end = rng.choice(options)
+    # a square on the way of a legal capture from ``start`` (a king's, going on past it):
+    # to the switches the capture is still under way there
+    under_way = bool(MoveTable(position).consistent(1 << (start - 1), 1 << (end - 1)))
     return _Attempt("irregular_move", ((start, False), (end, True)),
-                    moved(position, start, end, ()), (start, end))
+                    moved(position, start, end, ()), (start, end),
+                    _capturable(position, start, ()) if under_way else (), under_way)
 
 
 def _make_not_on_turn(position, previous, rng):

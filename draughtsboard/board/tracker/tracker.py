@@ -468,13 +468,19 @@ class Tracker:
         took off empty."""
         found = None
         lifted_at = self._progress.lifted_at
-        placed = {placement.square for placement in self._progress.placements}
+        placed: dict[int, float] = {}  # square: when a piece was last put down there
+        for placement in self._progress.placements:
+            placed[placement.square] = placement.at
         for shape in self.table.shapes:
             after = self._table_of(shape.after)
             # this move's own squares show it done, its piece down on its end; or its
-            # piece was seen put down there and the reply, complete, took it (the board
-            # is exactly the two moves)
-            took_it = (shape.move.end in placed and any(
+            # piece was seen put down there, after it had left its start, and the reply,
+            # complete, took it (the board is exactly the two moves). A piece put down
+            # there while the start was still full came from elsewhere: a column game's
+            # capture may leave the same board as a man of the side not on turn moved
+            start_left = lifted_at.get(shape.move.start)
+            took_it = (shape.move.end in placed and start_left is not None
+                       and start_left <= placed[shape.move.end] and any(
                 shape.move.end in reply.move.captures
                 for reply in after.by_occupancy.get(occupied, ())))
             if complete_only and not took_it:
