@@ -465,8 +465,10 @@ class Tracker:
         complete; the board then shows that move plus the start of the reply. Only when
         exactly one legal move explains it is that move taken as played, and only when its
         own squares show it done: its piece down on its end, its start and the pieces it
-        took off empty."""
+        took off empty. When only lifts follow it (no reply seen begun), it is taken only
+        if no other plies explain the board (`_other_plies_show`)."""
         found = None
+        lifts_only = False  # ``found`` is seen done only with pieces lifted after it
         lifted_at = self._progress.lifted_at
         placed: dict[int, float] = {}  # square: when a piece was last put down there
         for placement in self._progress.placements:
@@ -501,12 +503,46 @@ class Tracker:
                                            if s in lifted_at):
                 continue  # the "reply" began before this move was done: not what happened
             # the next player's move begun, or any piece just lifted (a hand adjusting)
-            if after.by_occupancy.get(occupied) or after.consistent(removed, added) or \
-                    (removed and not added):
+            if after.by_occupancy.get(occupied) or after.consistent(removed, added):
                 if found is not None:
                     return None
                 found = shape
+            elif removed and not added:
+                if found is not None:
+                    return None
+                found = shape
+                lifts_only = True
+        if found is not None and lifts_only and self._other_plies_show(found, occupied):
+            return None  # the lifts prove nothing: other moves leave the same board
         return found
+
+    def _other_plies_show(self, shape: MoveShape, occupied: int) -> bool:
+        """Whether up to three plies that do not begin with ``shape`` (another move, the
+        reply, a recapture), with pieces lifted after them, also leave this board: then
+        ``shape`` followed by lifts is one reading among others, not proven. (Snapshots
+        lost on a line can hide a move, its reply taking the piece it put down and the
+        recapture landing where ``shape`` would have ended.)"""
+
+        for first in self.table.shapes:
+            if first is shape:
+                continue
+            # squares full on the board and empty after the plies so far: each ply
+            # still to come fills one (its end); the rest of the board is pieces lifted
+            missing = occupied & ~first.after_occupancy
+            if not missing:
+                return True
+            if missing.bit_count() > 2:
+                continue
+            for reply in self._table_of(first.after).shapes:
+                missing = occupied & ~reply.after_occupancy
+                if not missing:
+                    return True
+                if missing & (missing - 1):
+                    continue
+                if any(not occupied & ~third.after_occupancy
+                       for third in MoveTable(reply.after).shapes if third.end_bit == missing):
+                    return True
+        return False
 
     def _track_progress(self, occupied: int, now: float) -> None:
         """Remember the placements (with their times) and removals since the position
