@@ -78,7 +78,7 @@ def test_a_reply_put_down_before_its_piece_left_is_not_a_reply():
 AFTER_44_39 = "B:W27,28,32-43,45-50:B1-10,12-20,26"
 
 
-def test_a_move_and_lifts_of_its_own_side_after_it_are_not_that_move():
+def test_a_move_seen_done_with_lifts_after_it_is_not_taken_when_other_plies_explain_the_board():
     from draughtsboard.board.ports import Snapshot
 
     for policy in (FMJD, RESTORE):
