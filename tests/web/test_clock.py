@@ -95,12 +95,13 @@ def test_the_arbiter_starts_pauses_and_resumes_the_clock(start_session):
     time.advance(20)
     assert session.clock_action("pause") == "clock paused"
     clocks = view_of(session)["clocks"]
-    assert clocks["status"] == "paused" and 279 < clocks["white"] <= 280
+    # (real seconds pass too, a few on a loaded machine: the bounds allow them)
+    assert clocks["status"] == "paused" and 275 < clocks["white"] <= 280
     time.advance(600)  # a dispute: nobody's time goes
     session.clock_action("resume")
     time.advance(10)
     clocks = move(session, 22, 18)["clocks"]
-    assert 268 < clocks["white"] <= 270 and clocks["black"] == 300
+    assert 260 < clocks["white"] <= 270 and clocks["black"] == 300  # the 600 s not charged
     with pytest.raises(ArbiterError, match="already started"):
         session.clock_action("start")
     with pytest.raises(ArbiterError, match="start, pause or resume"):
