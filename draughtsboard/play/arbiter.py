@@ -127,19 +127,11 @@ class ArbiterDesk:
             raise ArbiterError(str(error)) from None
 
         def action() -> str:
-            if session.damage is not None or session.held.held:
-                raise ArbiterError("moves are not recorded yet, or the journal is damaged: "
-                                   "no result can be recorded now")
+            self._refuse_while_unrecorded()
             if session.recorded_game().result is not None:
                 raise ArbiterError(f"the game already has a result "
                                    f"({session.recorded_game().result}): withdraw it first")
-            text = reason or "declared by the arbiter"
-            session.recorder.record_result(session.game_id, result, text, session.clock(),
-                                           session.wall())
-            session.arbiter_log.note("result", f"{result} ({text})")
-            if session.coach is not None:
-                session.coach.game_finished()
-            log.info("arbiter: result %s (%s)", result, text)
+            self._record_result(result, reason or "declared by the arbiter")
             return session.recorded_game().result_text()
 
         return session.call(action)
@@ -149,23 +141,36 @@ class ArbiterDesk:
         session = self.session
 
         def action() -> str:
+            self._refuse_while_unrecorded()
             game = session.recorded_game()
             if game.result is not None:
                 raise ArbiterError(f"the game already has a result ({game.result})")
             reasons = game.draw_reasons()
             if not reasons:
                 raise ArbiterError("the rules declare no draw in this position")
-            text = "; ".join(reasons) + " (accepted by the arbiter)"
             draw = game.variant.results[1]
-            session.recorder.record_result(session.game_id, draw, text, session.clock(),
-                                           session.wall())
-            session.arbiter_log.note("result", f"{draw} ({text})")
-            if session.coach is not None:
-                session.coach.game_finished()
-            log.info("arbiter: result %s (%s)", draw, text)
+            self._record_result(draw, "; ".join(reasons) + " (accepted by the arbiter)")
             return draw
 
         return session.call(action)
+
+    def _refuse_while_unrecorded(self) -> None:
+        """A result needs the recorded game to be the game played: not while moves wait
+        to be recorded, nor while the journal is damaged (controller thread)."""
+        if self.session.damage is not None or self.session.held.held:
+            raise ArbiterError("moves are not recorded yet, or the journal is damaged: "
+                               "no result can be recorded now")
+
+    def _record_result(self, result: str, reason: str) -> None:
+        """Record the result with its reason, log it and tell the coach (controller
+        thread)."""
+        session = self.session
+        session.recorder.record_result(session.game_id, result, reason, session.clock(),
+                                       session.wall())
+        session.arbiter_log.note("result", f"{result} ({reason})")
+        if session.coach is not None:
+            session.coach.game_finished()
+        log.info("arbiter: result %s (%s)", result, reason)
 
     def withdraw_result(self) -> str:
         """The arbiter takes back the result of the game in progress (until the next

@@ -52,6 +52,10 @@ def test_a_full_disk_holds_moves_shows_not_recorded_then_records_them(session, m
     wait_until(lambda: view(session)["held"] == ["c3-d4", "f6-g5"], what="two held moves")
     with pytest.raises(ArbiterError, match="not recorded yet"):
         session.new_game()
+    with pytest.raises(ArbiterError, match="not recorded yet"):  # the game played is ahead
+        session.declare_result("1-0", "Black resigned")
+    with pytest.raises(ArbiterError, match="not recorded yet"):
+        session.accept_draw()
     disk.full = False
     v = wait_until(lambda: (v := view(session))["moves"] == ["c3-d4", "f6-g5"] and v,
                    what="the held moves recorded")
