@@ -1,4 +1,5 @@
-"""Limits that keep a small web server answering whatever its clients do.
+"""What both web servers (a board's page and the hall) keep to, whatever their clients do:
+limits, and the security headers of every answer.
 
 Both servers (a board's page and the hall) run uvicorn on a Raspberry Pi, where a few
 hundred connections is all the file descriptors and memory there are. A client that
@@ -6,6 +7,8 @@ connects and never finishes its request, or drips it in a byte at a time, would 
 connection for ever; enough of them and every page request is refused. The protocol here
 gives every request a deadline for its headers, and `connection_limit` caps connections
 below the process's file-descriptor limit (uvicorn answers 503 past it).
+`SecurityHeaders` adds the same content-security and framing headers to every answer of
+both.
 """
 
 from __future__ import annotations
@@ -65,3 +68,34 @@ def connection_limit() -> int:
     except (ImportError, ValueError, OSError):
         return MAX_CONNECTIONS
     return max(4, min(MAX_CONNECTIONS, (soft - RESERVED_FDS) // 2))
+
+
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class SecurityHeaders:
+    """Pure ASGI middleware (streams pass through untouched) adding `SECURITY_HEADERS` to
+    every answer."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

@@ -26,6 +26,7 @@ from draughtsboard.board.game.record import normalise_result
 from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.http_limits import SecurityHeaders
 
 from .feed import round_games
 from .pairings import PairingsError, parse_pairings
@@ -37,34 +38,6 @@ MAX_PAIRINGS_BODY = 512 * 1024
 MAX_STREAMS = 100
 KEEPALIVE_SECONDS = 15.0
 STREAM_INTERVAL = 0.1  # seconds: a stream sends at most this often (changes are merged)
-SECURITY_HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-]
-
-
-class SecurityHeaders:
-    """Pure ASGI middleware (streams pass untouched) adding the headers above."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message) -> None:
-            if message["type"] == "http.response.start":
-                message = dict(message)
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
 
 
 class BodyError(ValueError):

@@ -31,6 +31,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.http_limits import SecurityHeaders
 
 from .coach_routes import COACH_ROUTES
 
@@ -40,34 +41,6 @@ MAX_STREAMS = 32  # live streams at once; the oldest is dropped for a new one
 SEND_TIMEOUT = 10.0  # seconds a live stream may take to accept one update
 KEEPALIVE_SECONDS = 15.0
 BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
-SECURITY_HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-]
-
-
-class _SecurityHeaders:
-    """Pure ASGI middleware (streams pass through untouched) adding the headers above."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message) -> None:
-            if message["type"] == "http.response.start":
-                message = dict(message)
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
 
 
 class _BodyLimit:
@@ -452,6 +425,6 @@ def create_app(session, *, allow_remote_hands: bool = False) -> Starlette:
     app.state.static = static
     app.state.streams = []
     app.state.allow_remote_hands = allow_remote_hands
-    app.add_middleware(_SecurityHeaders)
+    app.add_middleware(SecurityHeaders)
     app.add_middleware(_BodyLimit)  # added last: outermost, before routes and tokens
     return app
