@@ -312,16 +312,24 @@ class PlaySession:
             if not future.set_running_or_notify_cancel():
                 continue
             try:
-                future.set_result(action())
-            except BaseException as error:  # noqa: BLE001 - handed to the caller
-                future.set_exception(error)
-            self._publish()
+                result, error = action(), None
+            except BaseException as failure:  # noqa: BLE001 - handed to the caller
+                result, error = None, failure
+            try:
+                self._publish()  # publish, then answer: the caller reads the new view
+            finally:
+                if error is None:
+                    future.set_result(result)
+                else:
+                    future.set_exception(error)
 
     # -- requests from other threads ---------------------------------------------------------
 
     def submit(self, action: Callable[[], Any]) -> concurrent.futures.Future:
-        """Run ``action`` on the controller thread; its result through the future.
-        Before `start` the action waits for the thread; after `stop` it is refused."""
+        """Run ``action`` on the controller thread; its result through the future, which
+        is answered only once the view the action caused is published (publish, then
+        answer). Before `start` the action waits for the thread; after `stop` it is
+        refused."""
         future: concurrent.futures.Future = concurrent.futures.Future()
         thread = self._thread
         if self._stopping.is_set() or (thread is not None and thread.ident is not None
@@ -332,6 +340,7 @@ class PlaySession:
         return future
 
     def call(self, action: Callable[[], Any], timeout: float = 5.0) -> Any:
+        """`submit` and wait: when this returns, `view` shows what ``action`` did."""
         return self.submit(action).result(timeout)
 
     def export_pdn(self) -> str:

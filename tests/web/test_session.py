@@ -165,3 +165,23 @@ def test_the_view_is_built_without_a_thread_or_a_board():
                                  "steps": ["Capture with the piece on c3"]}]
     assert view["clocks"] is None and view["last_move"] is None
     assert view["fen"] == "W:W22:B18" and view["moves"] == []
+
+
+def test_a_call_answers_only_after_the_view_it_caused_is_published(session):
+    """Publish, then answer: whoever waits on `call` reads the view the action made. (The
+    answer's callback runs on the controller thread when the future is answered; the
+    action waits until that callback is in place.)"""
+    import threading
+
+    in_place = threading.Event()
+
+    def action() -> None:
+        in_place.wait(5)
+        session.arbiter_log.note("note", "a change")
+
+    future = session.submit(action)
+    seen_when_answered = []
+    future.add_done_callback(lambda _: seen_when_answered.append(view(session)["log"]))
+    in_place.set()
+    future.result(5)
+    assert [entry["text"] for entry in seen_when_answered[0]][-1:] == ["a change"]
