@@ -36,6 +36,11 @@ class InvalidResultError(DraughtsError):
     """A result text that is not a result."""
 
 
+class GameFinishedError(DraughtsError):
+    """A change asked of a game that has its result (a move, a takeback, a correction,
+    a tag): the result must be withdrawn first."""
+
+
 class ReadOnlyGameError(DraughtsError):
     """A change asked of a read-only copy of a game (the recorder's copies are read-only:
     changes go through the recorder, which journals them first)."""
@@ -250,7 +255,8 @@ class Game:
         """
         self._check_writable()
         if self.result is not None:
-            raise DraughtsError(f"the game is over ({self.result}); no move {move!s} after it")
+            raise GameFinishedError(f"the game is over ({self.result}); no move {move!s} "
+                                    "after it")
         position = self.position
         if isinstance(move, str):
             move = parse_move(position, move)
@@ -282,7 +288,7 @@ class Game:
         irregularity in the PDN."""
         self._check_writable()
         if self.result is not None:
-            raise DraughtsError(f"the game is over ({self.result}); no move {text} after it")
+            raise GameFinishedError(f"the game is over ({self.result}); no move {text} after it")
         if after.variant is not self.variant:
             raise DraughtsError(f"irregular move {text}: a position of another variant")
         played = PlayedMove(move, text, t_monotonic, t_wall, comment=comment, after=after,
@@ -297,7 +303,7 @@ class Game:
         takes the correction back with it."""
         self._check_writable()
         if self.result is not None:
-            raise DraughtsError(f"the game is over ({self.result}); no correction")
+            raise GameFinishedError(f"the game is over ({self.result}); no correction")
         if position.variant is not self.variant:
             raise DraughtsError("a correction to a position of another variant")
         self._seen[self._positions[-1]] -= 1
@@ -320,7 +326,7 @@ class Game:
         if not self.moves:
             raise DraughtsError("no move to take back")
         if self.result is not None:
-            raise DraughtsError(f"the game is over ({self.result}); no takeback")
+            raise GameFinishedError(f"the game is over ({self.result}); no takeback")
         played = self.moves.pop()
         after = self._positions.pop()
         self._counters.pop()
