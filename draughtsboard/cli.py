@@ -247,11 +247,13 @@ def _default_config_path(args):
 # Exit statuses (sysexits.h), one per kind of failure; the unit's RestartPreventExitStatus
 # lists those a restart cannot cure.
 EXIT_USAGE = 64  # bad arguments
-EXIT_DATA = 65  # bad input: a FEN, a PDN file, an unknown variant, a damaged journal
+EXIT_DATA = 65  # bad input (the core's DraughtsError): a FEN, a PDN file, a game id
 EXIT_UNAVAILABLE = 69  # hardware that is not there: no GPIO chip
 EXIT_SOFTWARE = 70  # a bug: an exception nobody expected (still one line)
-EXIT_IO = 74  # the operating system said no: a file, a directory, a port, a full disk
-EXIT_BUSY = 75  # another process has the data directory: trying again later may work
+# storage (an OSError: a file, a port, a full disk, and recording's RecordingError: a
+# journal damaged or changed under its writer)
+EXIT_IO = 74
+EXIT_BUSY = 75  # another process has the data directory (DataDirBusyError): try later
 EXIT_CONFIG = 78  # the board config, or a setting that is refused (open simulator hands)
 
 

@@ -8,7 +8,7 @@ connection for ever; enough of them and every page request is refused. The proto
 gives every request a deadline for its headers, and `connection_limit` caps connections
 below the process's file-descriptor limit (uvicorn answers 503 past it).
 `SecurityHeaders` adds the same content-security and framing headers to every answer of
-both.
+both, and `failure_status` answers every error by its cause.
 """
 
 from __future__ import annotations
@@ -99,3 +99,31 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def failure_status(error: BaseException) -> int | None:
+    """The HTTP status of an error, by its cause; ``None`` for a bug (a 500).
+
+    * busy, another process has the data (``BlockingIOError``: `DataDirBusyError`): 409;
+    * storage, the record could not be kept (``OSError``: a full disk, a journal that is
+      damaged or changed under its writer, `RecordingError`), or the board did not answer
+      in time (``RuntimeError``, ``TimeoutError``): 503;
+    * bad input (``ValueError``, ``TypeError``: the core's `DraughtsError`, a bad body,
+      an action refused as asked): 400.
+    """
+    if isinstance(error, BlockingIOError):
+        return 409
+    if isinstance(error, (OSError, RuntimeError)):
+        return 503
+    if isinstance(error, (ValueError, TypeError)):
+        return 400
+    return None
+
+
+def failure_text(error: BaseException) -> str:
+    """The one-line reason sent with `failure_status`."""
+    if isinstance(error, TimeoutError) or (isinstance(error, RuntimeError) and not str(error)):
+        return str(error) or "the board did not answer in time"
+    if isinstance(error, OSError) and not isinstance(error, BlockingIOError):
+        return f"could not record: {error.strerror or error}"
+    return str(error) or type(error).__name__

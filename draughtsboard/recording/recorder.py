@@ -28,21 +28,15 @@ from pathlib import Path
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import Game, GameFinishedError
 from draughtsboard.board.game.tags import clean_tags
-from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.notation import format_move, parse_move
 from draughtsboard.board.rules.position import Move
 from draughtsboard.board.rules.variants import Variant, get_variant
 
-from .journal import (
-    Journal,
-    JournalDamagedError,
-    JournalError,
-    load_journal,
-    repair_journal,
-    set_aside,
-)
+from .errors import GameIdError, JournalDamagedError, JournalError
+from .journal import Journal, load_journal, repair_journal, set_aside
 from .lock import DataDirLock
 from .records import (
+    RecordMismatchError,
     apply_record,
     game_of_start,
     is_closed,
@@ -136,7 +130,7 @@ class Recorder:
 
     def path_of(self, game_id: str) -> Path:
         if not _ID.match(game_id):
-            raise JournalError(f"not a game id: {game_id!r}")
+            raise GameIdError(f"not a game id: {game_id!r}")
         return self.games_dir / f"{game_id}.jsonl"
 
     def game_ids(self) -> list[str]:
@@ -168,7 +162,7 @@ class Recorder:
             self.lock()
             path = self.path_of(game_id)
             if not path.exists():
-                raise JournalError(f"no recorded game {game_id!r} in {self.games_dir}")
+                raise GameIdError(f"no recorded game {game_id!r} in {self.games_dir}")
             journal = Journal(path, sync=self.sync, chunk_size=self.chunk_size)
             game, _, problem = rebuild_prefix(journal.records)
             if problem:
@@ -313,7 +307,7 @@ class Recorder:
         follows this record is the one played."""
         _, game = self._journal(game_id)
         if not game.moves:
-            raise DraughtsError("no move to take back")
+            raise RecordMismatchError("no move to take back")
         last = game.moves[-1].text
         if amended_by:
             kind = "amendment"
@@ -366,7 +360,7 @@ class Recorder:
         reopened) and the record keeps both the result and its withdrawal."""
         _, game = self._journal(game_id)
         if game.result is None:
-            raise DraughtsError(f"game {game_id} has no result to withdraw")
+            raise RecordMismatchError(f"game {game_id} has no result to withdraw")
         text = text or f"result {game.result} withdrawn by the arbiter"
         self._event(game_id, "result-withdrawn", text, t_monotonic, t_wall)
         self._finished.pop(game_id, None)

@@ -19,7 +19,7 @@ from draughtsboard.board.rules.fen import format_fen, initial_position, parse_fe
 from draughtsboard.board.rules.position import Move
 from draughtsboard.board.rules.variants import Variant, get_variant
 
-from .journal import JournalError
+from .errors import JournalError
 
 FORMAT_VERSION = 1
 EVENT_RECORDS = ("illegal", "irregularity", "resume", "note", "draw-offer", "hint", "coach")

@@ -30,8 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from draughtsboard.board.rules.errors import DraughtsError
-from draughtsboard.http_limits import SecurityHeaders
+from draughtsboard.http_limits import SecurityHeaders, failure_status, failure_text
 
 from .coach_routes import COACH_ROUTES
 
@@ -95,6 +94,15 @@ class _BodyLimit:
 
 def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": " ".join(str(text).split())[:300]}, status_code=status)
+
+
+def _failure(error: Exception) -> JSONResponse:
+    """An error answered by its cause (`http_limits.failure_status`): bad input 400, busy
+    409, storage or a board that did not answer 503; anything else is a bug, raised."""
+    status = failure_status(error)
+    if status is None:
+        raise error
+    return _error(status, failure_text(error))
 
 
 def _reject_constant(name: str) -> float:
@@ -297,8 +305,8 @@ async def pdn(request: Request) -> Response:
     session = _session(request)
     try:
         text = await run_in_threadpool(session.export_pdn)
-    except (DraughtsError, RuntimeError) as error:
-        return _error(503, str(error))
+    except Exception as error:  # noqa: BLE001 - answered by its cause, or raised
+        return _failure(error)
     name = f"{session.game_id or 'game'}.pdn"
     return Response(text, media_type="text/plain; charset=utf-8",
                     headers={"content-disposition": f'attachment; filename="{name}"',
@@ -318,12 +326,8 @@ def arbiter(action):
         try:
             data = await _json_body(request)
             result = await run_in_threadpool(action, session, data)
-        except (ValueError, TypeError, DraughtsError) as error:
-            return _error(400, str(error))
-        except (RuntimeError, TimeoutError) as error:
-            return _error(503, str(error) or "the board did not answer in time")
-        except OSError as error:
-            return _error(503, f"could not record: {error.strerror or error}")
+        except Exception as error:  # noqa: BLE001 - answered by its cause, or raised
+            return _failure(error)
         return JSONResponse({"ok": True, "result": result})
 
     return endpoint

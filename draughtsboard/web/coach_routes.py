@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from draughtsboard.http_limits import failure_status, failure_text
 from draughtsboard.play.coach import CoachError
 
 MAX_BODY = 1024  # the coach's requests are a few bytes
@@ -49,10 +50,13 @@ async def _run(request: Request, action) -> Response:
         return error_response(404, "this board has no coach")
     try:
         result = await run_in_threadpool(session.call, action)
-    except CoachError as error:
+    except CoachError as error:  # refused in this mode or this state of the game
         return error_response(409, str(error))
-    except (RuntimeError, TimeoutError) as error:
-        return error_response(503, str(error) or "the board is busy")
+    except Exception as error:  # noqa: BLE001 - answered by its cause, or raised
+        status = failure_status(error)
+        if status is None:
+            raise
+        return error_response(status, failure_text(error))
     return JSONResponse({"ok": True, "result": result})
 
 
