@@ -49,13 +49,13 @@ def _add_diag(subparsers) -> None:
 
 
 def _add_play(subparsers) -> None:
-    from draughtsboard.board.tracker import Mode
+    from draughtsboard.board.mode import Mode
 
     parser = subparsers.add_parser(
         "play", help="play on the board: controller, journal, LEDs and the live web page")
     parser.add_argument("--variant", help="variant (default: the unfinished game's, else the "
                         "config's, else russian)")
-    parser.add_argument("--mode", default=None, choices=[*(m.value for m in Mode), "puzzle"],
+    parser.add_argument("--mode", default=None, choices=[m.value for m in Mode],
                         help="mode of a new game (default tournament; a resumed game keeps "
                         "its own); puzzle: solve the positions of --puzzles on the board")
     parser.add_argument("--puzzles", metavar="FILE", help="puzzle mode: a PDN file of "
@@ -467,8 +467,7 @@ def _run_play(args) -> int:
             raise
         try:
             irregular, irregular_leds = _irregularity_options(args, config)
-            mode = "training" if args.mode == "puzzle" else args.mode
-            session = PlaySession(variant, source, sink, recorder, mode=mode, tags=tags,
+            session = PlaySession(variant, source, sink, recorder, mode=args.mode, tags=tags,
                                   hands=hands, backend=backend, opening=opening, token=token,
                                   link_problem=getattr(source, "problem", None),
                                   irregular=irregular, irregular_leds=irregular_leds)

@@ -26,11 +26,14 @@ DEVICE_ONLY = {"draughtsboard.firmware_bridge.firmware.main"}
 CORE_LAYERS = {
     "draughtsboard.board.rules": ("draughtsboard.board.rules",),
     "draughtsboard.board.ports": (),
-    "draughtsboard.board.game": ("draughtsboard.board.rules", "draughtsboard.board.game"),
+    "draughtsboard.board.mode": ("draughtsboard.board.rules",),
+    "draughtsboard.board.game": ("draughtsboard.board.rules", "draughtsboard.board.mode",
+                                 "draughtsboard.board.game"),
     "draughtsboard.board.tracker": ("draughtsboard.board.rules", "draughtsboard.board.ports",
-                                    "draughtsboard.board.tracker"),
+                                    "draughtsboard.board.mode", "draughtsboard.board.tracker"),
     "draughtsboard.board.replay": ("draughtsboard.board.rules", "draughtsboard.board.ports",
-                                   "draughtsboard.board.tracker", "draughtsboard.board.replay"),
+                                   "draughtsboard.board.mode", "draughtsboard.board.tracker",
+                                   "draughtsboard.board.replay"),
 }
 # Libraries that do I/O, start threads or drive hardware: never in the pure core.
 IMPURE = {"os", "io", "sys", "socket", "select", "selectors", "threading", "multiprocessing",

@@ -155,7 +155,7 @@ class PuzzleRunner:
         puzzle = self.puzzles[index]
         try:
             self.session.begin_game(self.tags_for(index), puzzle.start.fen(),
-                                    "puzzle left for the next one", mode="puzzle")
+                                    "puzzle left for the next one")
         except ArbiterError as error:  # moves not recorded yet: a new game would lose them
             self._waiting_to_begin = index
             self.note = f"Puzzle {puzzle.number} waits: {error}."

@@ -191,7 +191,7 @@ class PlaySession:
             self.game_id = opening.resume_id
             game = opening.game
             self.recorder.record_resume(self.game_id, self.clock(), self.wall())
-            self.mode = Mode(game.mode) if game.mode in {m.value for m in Mode} else self.mode
+            self.mode = game.mode
             log.info("resuming game %s at ply %d: put the pieces as the LEDs show",
                      self.game_id, game.ply)
             self._refuse_changes_on_resume(game)
@@ -395,13 +395,12 @@ class PlaySession:
 
     # -- a new game, a coach ---------------------------------------------------------------
 
-    def begin_game(self, tags: dict[str, str], fen: str | None, why: str,
-                   mode: str | None = None) -> str:
+    def begin_game(self, tags: dict[str, str], fen: str | None, why: str) -> str:
         """Close the current game (``*``, ``why``; a damaged journal is closed by the
         recorder's repair) unless it has its result, and begin a new one from ``fen``
         (checked by the caller). Runs on the controller thread (the arbiter's new game,
-        the coach's next puzzle); ``mode`` is what the journal records (default the
-        session's). Refused while moves wait to be recorded: they would be lost."""
+        the coach's next puzzle), in the session's mode. Refused while moves wait to be
+        recorded: they would be lost."""
         if self.held.held:
             raise ArbiterError(f"{len(self.held.held_moves)} move(s) are not recorded yet "
                                f"({self.held.error}): a new game would lose them")
@@ -413,7 +412,7 @@ class PlaySession:
         elif self.recorded_game().result is None:
             self.recorder.record_result(self.game_id, "*", why, self.clock(), self.wall())
         self.game_id = self.recorder.start_game(
-            self.variant, tags, fen, mode or self.mode.value, t_monotonic=self.clock(),
+            self.variant, tags, fen, self.mode, t_monotonic=self.clock(),
             t_wall=self.wall())
         self.tracker.reset(position, check_start=True)
         self.moves_recorded = 0

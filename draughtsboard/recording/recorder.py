@@ -28,6 +28,7 @@ from pathlib import Path
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import Game, GameFinishedError
 from draughtsboard.board.game.tags import clean_tags
+from draughtsboard.board.mode import Mode
 from draughtsboard.board.rules.notation import format_move, parse_move
 from draughtsboard.board.rules.position import Move
 from draughtsboard.board.rules.variants import Variant, get_variant
@@ -212,7 +213,7 @@ class Recorder:
         return game
 
     def start_game(self, variant: Variant | str, tags: dict[str, str] | None = None,
-                   start_fen: str | None = None, mode: str = "tournament", *,
+                   start_fen: str | None = None, mode: Mode | str = Mode.TOURNAMENT, *,
                    draw_preset: str | None = None, t_monotonic: float | None = None,
                    t_wall: float | None = None) -> str:
         """Begin a game; its id. The start record is durable when this returns."""

@@ -14,6 +14,7 @@ journal is damaged from that record on.
 from __future__ import annotations
 
 from draughtsboard.board.game.record import Game, GameFinishedError
+from draughtsboard.board.mode import Mode
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.fen import format_fen, initial_position, parse_fen
 from draughtsboard.board.rules.position import Move
@@ -33,7 +34,7 @@ class RecordMismatchError(DraughtsError):
     of a result the game does not have."""
 
 
-def start_record(variant: Variant, tags: dict[str, str], fen: str | None, mode: str,
+def start_record(variant: Variant, tags: dict[str, str], fen: str | None, mode: Mode | str,
                  draw_preset: str | None, t_monotonic: float | None,
                  t_wall: float | None) -> dict:
     """The record that begins a game (``fen`` checked, and left out when it is the
@@ -42,7 +43,7 @@ def start_record(variant: Variant, tags: dict[str, str], fen: str | None, mode: 
         position = parse_fen(variant, fen)
         fen = None if position == initial_position(variant) else format_fen(position)
     return {"type": "start", "version": FORMAT_VERSION, "variant": variant.name,
-            "tags": tags, "fen": fen, "mode": mode, "draw_preset": draw_preset,
+            "tags": tags, "fen": fen, "mode": Mode.parse(mode).value, "draw_preset": draw_preset,
             "t_mono": t_monotonic, "t_wall": t_wall}
 
 

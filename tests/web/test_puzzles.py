@@ -211,7 +211,7 @@ def test_play_in_puzzle_mode_from_the_command_line(tmp_path, puzzles_file):
         state = wait_until(lambda: (s := play.state()) and s["coach"]["puzzle"] and s)
         assert state["coach"]["puzzle"]["number"] == 1
         assert state["coach"]["puzzle"]["count"] == 2
-        assert state["fen"] == "W:W17,19,20:B9-11,13" and state["mode"] == "training"
+        assert state["fen"] == "W:W17,19,20:B9-11,13" and state["mode"] == "puzzle"
         assert state["tags"]["Event"] == "Puzzle" and state["tags"]["Round"] == "1"
         assert play.stop() == 0
     bad = tmp_path / "bad.pdn"

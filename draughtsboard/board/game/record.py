@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from ..mode import Mode
 from ..rules.draws import Counters, DrawRules, draw_rules
 from ..rules.errors import DraughtsError
 from ..rules.fen import format_fen, initial_position, parse_fen
@@ -119,12 +120,13 @@ class Game:
     result: str | None = None
     result_reason: str = ""
     comment: str = ""  # comment before the first move
-    mode: str = "tournament"
+    mode: Mode = Mode.TOURNAMENT  # a name is read as the mode it names (`Mode.parse`)
     start_monotonic: float | None = None  # when the game started (thinking time of move 1)
     start_wall: float | None = None
 
     def __post_init__(self) -> None:
         self._read_only = False
+        self.mode = Mode.parse(self.mode)
         if self.start is None:
             self.start = initial_position(self.variant)
         self.rules: DrawRules = draw_rules(self.variant.draw_rules, self.draw_preset)
