@@ -284,7 +284,7 @@ def set_tags(service, data) -> Any:
     tags = data.get("tags")
     if not isinstance(tags, dict) or not tags:
         raise BodyError("tags: expected a non-empty object")
-    return service.command(_board(data), "set_tags", tags=clean_tags(tags))
+    return service.set_tags(_board(data), clean_tags(tags))
 
 
 def arbiter_log(service, data) -> Any:

@@ -67,8 +67,8 @@ class Resend:
 class Claim:
     """Something a board says that the hall cannot prove: shown to the arbiter until
     confirmed (the hall then follows it) or dismissed. ``kind``: ``game`` (a game the hall
-    did not expect), ``moves`` (the board's moves differ from the hall's), ``result`` (a
-    result the position does not prove). ``record`` is the board's whole game, when the
+    did not expect), ``moves`` (the board's moves differ from the hall's), ``tags`` (the
+    board changed a game's tags), ``result`` (a result the position does not prove). ``record`` is the board's whole game, when the
     claim came with one."""
 
     kind: str
@@ -290,7 +290,7 @@ class Ingest:
                 self.store.truncate(hall_game, common,
                                     min(record.changes, hall_game.changes + 2 * removed), now)
             else:
-                self._claim(board, Claim(
+                self._dispute(hall_game, common + 1, Claim(
                     "moves", record.game,
                     f"the board's game differs from the hall's from move {common + 1} "
                     f"({_text_at(record.moves, common)} on the board, "
@@ -302,9 +302,23 @@ class Ingest:
             self.store.add_moves(hall_game, added,
                                  min(record.changes, hall_game.changes + len(added)), now)
         self._drop_claim(board, ("moves", record.game))
-        if record.tags != dict(hall_game.game.tags):
-            self.store.set_tags(hall_game, record.tags)
+        self._tags(hall_game, record, now)
         self._result(hall_game, record, now)
+
+    def _tags(self, hall_game: HallGame, record: GameRecord, now: float) -> None:
+        """Tags a game began with are the board's; a change after that is a claim (the
+        hall's own arbiter changes them through the hall, which records them first)."""
+        key = ("tags", hall_game.game_id)
+        have = dict(hall_game.game.tags)
+        if record.tags == have:
+            self._drop_claim(hall_game.board, key)
+            return
+        changed = sorted(set(have) | set(record.tags))
+        words = ", ".join(f"{name} {have.get(name, '')!r} -> {record.tags.get(name, '')!r}"
+                          for name in changed if have.get(name) != record.tags.get(name))
+        self._claim(hall_game.board, Claim("tags", hall_game.game_id,
+                                           f"the board changed the tags ({words[:300]}): "
+                                           "confirm to follow it", now, record))
 
     def _result(self, hall_game: HallGame, record: GameRecord, now: float) -> None:
         board, key = hall_game.board, ("result", hall_game.game_id)
@@ -359,10 +373,23 @@ class Ingest:
             live.claims.popitem(last=False)
         live.version += 1
 
+    def _dispute(self, hall_game: HallGame, move_number: int, claim: Claim) -> None:
+        """The board's moves differ from the hall's from ``move_number`` on: the feed
+        shows the game up to the move before, until the arbiter settles it."""
+        if hall_game.disputed_from is None or move_number < hall_game.disputed_from:
+            hall_game.disputed_from = move_number
+            hall_game.version += 1
+        self._claim(hall_game.board, claim)
+
     def _drop_claim(self, board: int, key: tuple[str, str]) -> None:
         live = self.boards.get(board)
         if live is not None and live.claims.pop(key, None) is not None:
             live.version += 1
+        if key[0] == "moves":
+            hall_game = self.store.game(board, key[1])
+            if hall_game is not None and hall_game.disputed_from is not None:
+                hall_game.disputed_from = None
+                hall_game.version += 1
 
     def confirm(self, board: int, kind: str, game_id: str, now: float) -> str:
         """The arbiter confirms a board's claim: the hall follows the board. What was
@@ -393,6 +420,10 @@ class Ingest:
             self._drop_claim(board, claim.key)
             self._reconcile(hall_game, record, now)
             return f"board {board}'s game {game_id} followed as the board has it"
+        if kind == "tags":
+            self.store.set_tags(hall_game, record.tags)
+            self._drop_claim(board, claim.key)
+            return f"the tags of board {board}'s game {game_id} followed as the board has them"
         result = record.result or "*"
         self.store.set_result(hall_game, result, record.result_reason or "confirmed by the "
                               "arbiter", now, "arbiter")
@@ -410,6 +441,14 @@ class Ingest:
             self._dismissed.popitem(last=False)
         self._drop_claim(board, claim.key)
         return f"{kind} claim of board {board} about game {game_id} dismissed"
+
+    def arbiter_tags(self, board: int, game_id: str, tags: dict[str, str]) -> None:
+        """The arbiter's tags in the hall (merged into the game's, as the board does)."""
+        hall_game = self.store.game(board, game_id)
+        if hall_game is None:
+            raise ClaimError(f"board {board} has no game {game_id} in the hall")
+        self.store.set_tags(hall_game, {**hall_game.game.tags, **tags})
+        self._drop_claim(board, ("tags", game_id))
 
     def arbiter_result(self, board: int, game_id: str, result: str, reason: str,
                        now: float) -> None:
@@ -439,10 +478,11 @@ class Ingest:
                 return []  # a duplicate (QoS 1 is at least once; resends)
             if not (hall_game.takebacks_allowed and message.changes > hall_game.changes):
                 if not hall_game.takebacks_allowed:
-                    self._claim(board, Claim(
-                        "moves", message.game,
-                        f"move {seq}: the board sent {message.move.text}, the hall's record "
-                        f"has {here.text}: asked for the board's whole game", now))
+                    if ("moves", message.game) not in self.live(board).claims:
+                        self._dispute(hall_game, seq, Claim(
+                            "moves", message.game,
+                            f"move {seq}: the board sent {message.move.text}, the hall's "
+                            f"record has {here.text}: asked for the board's whole game", now))
                     return self._ask(board, message.game, None, None, now)
                 return []  # older than what the hall has
             removed = hall_game.ply - seq + 1

@@ -250,17 +250,31 @@ class HallService:
         """The arbiter's result: in the hall's record at once (no board message can
         replace it), then sent to the board, whose answer is returned."""
         with self.store.lock:
-            live = self.ingest.live(board)
-            latest = self.store.latest(board)
-            game_id = live.current or (latest.game_id if latest else None)
-            if game_id is None:
-                raise ValueError(f"board {board} has no game in the hall")
+            game_id = self._current_game(board)
             self.ingest.arbiter_result(board, game_id, result, reason, self.wall())
             self.version += 1
         self._notify()
         answer = self.answer(*self.send_command(board, "result", game=game_id, result=result,
                                                 reason=reason))
         return {**answer, "recorded": f"{result} recorded in the hall for game {game_id}"}
+
+    def set_tags(self, board: int, tags: dict[str, str]) -> dict[str, Any]:
+        """The arbiter's tags: in the hall's record at once, then sent to the board."""
+        with self.store.lock:
+            game_id = self._current_game(board)
+            self.ingest.arbiter_tags(board, game_id, tags)
+            self.version += 1
+        self._notify()
+        return self.answer(*self.send_command(board, "set_tags", game=game_id, tags=tags))
+
+    def _current_game(self, board: int) -> str:
+        """The board's current game in the hall (`ValueError` if it has none)."""
+        live = self.ingest.live(board)
+        latest = self.store.latest(board)
+        game_id = live.current or (latest.game_id if latest else None)
+        if game_id is None:
+            raise ValueError(f"board {board} has no game in the hall")
+        return game_id
 
     def confirm(self, board: int, kind: str, game_id: str) -> str:
         """The arbiter confirms a board's claim (`ClaimError` if there is none)."""

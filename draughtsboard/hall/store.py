@@ -58,6 +58,7 @@ class HallGame:
     finished: bool = False
     result_received: float | None = None
     result_source: str = ""
+    disputed_from: int | None = None  # a move number the board's copy differs at (a claim)
     version: int = 0
 
     @property

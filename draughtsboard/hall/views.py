@@ -13,9 +13,9 @@ from .ingest import BoardLive
 from .store import HallGame
 
 NEEDS_ARBITER_FLAGS = ("illegal", "disturbed", "ambiguous")
-CLAIM_KINDS = ("result", "moves", "game")
+CLAIM_KINDS = ("result", "moves", "tags", "game")
 CLAIM_NEEDS = {"result": "result to confirm", "moves": "moves differ from the board's",
-               "game": "a game the hall did not expect"}
+               "tags": "tags changed on the board", "game": "a game the hall did not expect"}
 
 
 def variants_view() -> dict[str, Any]:
