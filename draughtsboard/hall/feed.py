@@ -7,7 +7,8 @@ A round's games are, for each board, its latest game whose ``Round`` tag is the 
 The feed holds only moves the rules accepted (the hall checks each again), so a bad
 message from a board can never stop or spoil it; a result proven by the position or set
 by the arbiter closes the game here (a board's claim does not: docs/hall.md); a game
-whose moves two messages of its board dispute shows up to the move before the dispute. The arbiter's notes (illegal attempts) stay out of the broadcast.
+whose moves two messages of its board dispute shows up to the move before the dispute.
+The arbiter's notes (illegal attempts) stay out of the broadcast.
 """
 
 from __future__ import annotations

@@ -68,8 +68,8 @@ class Claim:
     """Something a board says that the hall cannot prove: shown to the arbiter until
     confirmed (the hall then follows it) or dismissed. ``kind``: ``game`` (a game the hall
     did not expect), ``moves`` (the board's moves differ from the hall's), ``tags`` (the
-    board changed a game's tags), ``result`` (a result the position does not prove). ``record`` is the board's whole game, when the
-    claim came with one."""
+    board changed a game's tags), ``result`` (a result the position does not prove).
+    ``record`` is the board's whole game, when the claim came with one."""
 
     kind: str
     game: str

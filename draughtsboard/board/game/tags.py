@@ -1,9 +1,10 @@
 """Tag pairs as PDN allows them, checked before they reach a game record.
 
 A tag name is ASCII letters, digits and ``_``, starting with a letter; a value is one line
-of at most 200 printable characters (tags come from the arbiter's page and the command line, and end up
-in PDN files that other programs read). Tags the record derives from its own data
-(``Result``, ``FEN``, ``GameType``, ``SetUp``, ``Variant``) cannot be set.
+of at most 200 printable characters (tags come from the arbiter's page, the command line
+and the boards of a hall, and end up in PDN files that other programs read). Tags the
+record derives from its own data (``Result``, ``FEN``, ``GameType``, ``SetUp``,
+``Variant``) cannot be set.
 """
 
 from __future__ import annotations
