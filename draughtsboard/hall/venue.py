@@ -81,14 +81,15 @@ def mosquitto_conf(directory: Path, host: str, port: int, *, websockets_port: in
         f"max_queued_bytes {MAX_QUEUED_BYTES}",
         "max_inflight_messages 100",
         f"message_size_limit {MESSAGE_SIZE_LIMIT}",
-        "use_username_as_clientid true",
         "persistent_client_expiration 14d",
         f"listener {port} {host}",
+        "use_username_as_clientid true",  # a listener's option: after each listener
     ]
     if run_as:  # started as root, mosquitto switches to this user (default: mosquitto)
         lines.insert(1, f"user {run_as}")
     if websockets_port is not None:
-        lines += [f"listener {websockets_port} {host}", "protocol websockets"]
+        lines += [f"listener {websockets_port} {host}", "protocol websockets",
+                  "use_username_as_clientid true"]
     lines += [f"log_dest file {log_file}" if log_file else "log_dest stderr",
               "log_type error", "log_type warning", "log_type notice",
               "connection_messages true"]
