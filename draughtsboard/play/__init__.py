@@ -4,7 +4,7 @@
 `draughtsboard.cli` gives the session its sensor source, LED sink and (for a simulated
 board) switches."""
 
-from .arbiter import ArbiterError
+from .errors import ArbiterError
 from .opening import Opening, choose_opening
 from .session import PlaySession, SimulatedSwitches
 from .view import build_view

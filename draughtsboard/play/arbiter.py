@@ -17,15 +17,11 @@ from draughtsboard.board.game.record import normalise_result
 from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.rules import DraughtsError, parse_fen
 
-from .clock import TimeControl, TimeControlError
+from .clock import TimeControl
 from .continuity import carried_tags
-from .game_clock import ClockActionError
+from .errors import ArbiterError, ClockActionError, TimeControlError
 
 log = logging.getLogger("draughtsboard.play")
-
-
-class ArbiterError(ValueError):
-    """An arbiter action that cannot be done as asked (bad result, bad tag, bad FEN)."""
 
 
 def check_time_control(tags: dict[str, str]) -> None:

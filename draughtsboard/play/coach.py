@@ -38,6 +38,7 @@ from draughtsboard.board.rules.position import Move, Position
 from draughtsboard.board.tracker import Mode
 
 from .analyst import Analyst, Job
+from .errors import CoachError
 
 log = logging.getLogger("draughtsboard.coach")
 
@@ -53,11 +54,6 @@ HINTS_OFF = "hints switched off for this game"
 HINTS_ON = "hints switched on"
 WARNINGS_OFF = "blunder warnings switched off for this game"
 WARNINGS_ON = "blunder warnings switched on"
-
-
-class CoachError(ValueError):
-    """A coach request that cannot be done now: tournament mode, hints switched off, a
-    finished game, no legal move."""
 
 
 def _pieces(count: int) -> str:

@@ -39,16 +39,12 @@ from draughtsboard.board.rules.variants import Variant
 from draughtsboard.board.tracker import State
 
 from .analyst import Job
-from .arbiter import ArbiterError
+from .errors import ArbiterError, PuzzleError
 
 MAX_FILE = 4 * 1024 * 1024
 CHECK_HORIZON = 3
 CHECK_NODES = 100_000
 REPLY_NODES = 20_000
-
-
-class PuzzleError(ValueError):
-    """A puzzle file that cannot be used (unreadable, no puzzle in it, wrong variant)."""
 
 
 @dataclass(frozen=True)

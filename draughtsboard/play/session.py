@@ -43,9 +43,10 @@ from draughtsboard.board.tracker import (
 from draughtsboard.recording import DamagedGame, JournalDamagedError, Recorder
 from draughtsboard.recording.tracker_events import HeldRecords
 
-from .arbiter import ArbiterDesk, ArbiterError
+from .arbiter import ArbiterDesk
 from .arbiter_log import ArbiterLog
 from .continuity import resume_refusals
+from .errors import ArbiterError
 from .game_clock import GameClock
 from .leds import RememberingLeds
 from .opening import Opening, choose_opening

@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from draughtsboard.http_limits import failure_status, failure_text
-from draughtsboard.play.coach import CoachError
+from draughtsboard.play.errors import CoachError
 
 MAX_BODY = 1024  # the coach's requests are a few bytes
 

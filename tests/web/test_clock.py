@@ -11,7 +11,8 @@ from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules import get_variant
 from draughtsboard.play import ArbiterError, choose_opening
-from draughtsboard.play.clock import TimeControl, TimeControlError, read_clock
+from draughtsboard.play.clock import TimeControl, read_clock
+from draughtsboard.play.errors import TimeControlError
 from draughtsboard.recording import Recorder
 
 from .conftest import ShiftedTime

@@ -21,7 +21,8 @@ from draughtsboard.board.tracker import State
 from draughtsboard.hardware.backends import open_simulated_board
 from draughtsboard.hardware.config import builtin_config, config_from_dict
 from draughtsboard.play import PlaySession
-from draughtsboard.play.coach import Coach, CoachError
+from draughtsboard.play.coach import Coach
+from draughtsboard.play.errors import CoachError
 from draughtsboard.recording import Recorder
 from draughtsboard.web.app import create_app
 

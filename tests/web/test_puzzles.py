@@ -16,7 +16,8 @@ from draughtsboard.cli import EXIT_DATA
 from draughtsboard.hardware.backends import open_simulated_board
 from draughtsboard.play import PlaySession
 from draughtsboard.play.coach import Coach
-from draughtsboard.play.puzzles import PuzzleError, PuzzleRunner, load_puzzles, shipped_puzzles
+from draughtsboard.play.errors import PuzzleError
+from draughtsboard.play.puzzles import PuzzleRunner, load_puzzles, shipped_puzzles
 from draughtsboard.recording import Recorder
 
 from .helpers import TOKEN, wait_until
@@ -149,7 +150,7 @@ def test_a_move_made_after_a_refused_one_is_refused_too_until_both_are_taken_bac
 def test_a_puzzle_that_cannot_begin_while_moves_wait_to_be_recorded_begins_after():
     from types import SimpleNamespace
 
-    from draughtsboard.play.arbiter import ArbiterError
+    from draughtsboard.play.errors import ArbiterError
 
     variant = get_variant("russian")
     runner = PuzzleRunner(load_puzzles(shipped_puzzles(variant), variant))
