@@ -194,7 +194,7 @@ def _hall_link(args, session, backend_source, log):
         return None
     return HallLink(session, settings.address, settings.board, software=__version__,
                     health=health_probe(backend_source, session),
-                    read_game=session.recorder.game)
+                    read_game=session.game.recorder.game)
 
 
 def health_probe(source, session, clock=None):
@@ -219,10 +219,10 @@ def health_probe(source, session, clock=None):
         bounces = getattr(sensors, "bounces_by_square", None)
         if bounces is not None:
             out["chattering"] = sorted(s for s, n in bounces().items() if n >= CHATTERING)
-        latest, tracker = source.latest(), session.tracker
-        if latest is not None and tracker is not None:
+        latest = source.latest()
+        if latest is not None:
             now = (clock or time.monotonic)()
-            watch.look(now, latest.occupied, tracker.position.occupancy())
+            watch.look(now, latest.occupied, session.game.tracker.position.occupancy())
             out["stuck"] = watch.suspects(now)
         return out
 
@@ -478,14 +478,15 @@ def _run_play(args) -> int:
                                   hands=hands, backend=backend, opening=opening, token=token,
                                   link_problem=getattr(source, "problem", None),
                                   irregular=irregular, irregular_leds=irregular_leds)
-            coach = Coach(session, puzzles=puzzles)
-            session.attach_coach(coach)
+            coach = Coach(session.game, post=session.submit, puzzles=puzzles)
+            session.game.attach(coach)
             _wire_hint_button(source, session, coach, log)
             link = _hall_link(args, session, source, log)
             if link is not None:
                 link.start()
             try:
-                return serve(session, sock=sock, allow_remote_hands=args.allow_remote_hands)
+                return serve(session, sock=sock, coach=coach,
+                             allow_remote_hands=args.allow_remote_hands)
             finally:
                 if link is not None:
                     link.stop()

@@ -1,8 +1,9 @@
 """The board's web page: a live view for everyone, the hands of a simulated board, and the
 arbiter's actions behind a token.
 
-`create_app(session)` builds a Starlette app around a `PlaySession` (or anything with the
-same methods). Live updates are server-sent events: each is the session's whole view as
+`create_app(session)` builds a Starlette app around a `PlaySession`; the arbiter's
+actions go to its desk (``session.arbiter``), the coach's requests to the coach it is
+given. Live updates are server-sent events: each is the session's whole view as
 JSON, sent when a new one is ready. Nothing in the page is built from HTML strings: the
 script sets text only, and a Content-Security-Policy forbids inline scripts besides.
 
@@ -20,7 +21,6 @@ import asyncio
 import ipaddress
 import json
 import math
-import time
 from typing import Any
 
 from starlette.applications import Starlette
@@ -31,6 +31,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from draughtsboard.http_limits import SecurityHeaders, failure_status, failure_text
+from draughtsboard.play.coach import Coach
+from draughtsboard.play.session import PlaySession
 
 from .coach_routes import COACH_ROUTES
 
@@ -172,7 +174,7 @@ def _token_of(request: Request) -> str | None:
     return request.headers.get("x-arbiter-token")
 
 
-def _session(request: Request):
+def _session(request: Request) -> PlaySession:
     return request.app.state.session
 
 
@@ -197,7 +199,7 @@ class _EventStream:
     each keep-alive), so that a page on a phone whose clock differs, or a board whose
     clock the network has not set yet, counts the game clock right."""
 
-    def __init__(self, session, streams: list[_EventStream]) -> None:
+    def __init__(self, session: PlaySession, streams: list[_EventStream]) -> None:
         self.session = session
         self.streams = streams
         self.ready = asyncio.Event()
@@ -257,8 +259,7 @@ class _EventStream:
                 self.streams.remove(self)
 
     def _now(self) -> str:
-        wall = getattr(self.session, "wall", time.time)
-        return f"event: now\ndata: {wall():.3f}\n\n"
+        return f"event: now\ndata: {self.session.wall():.3f}\n\n"
 
     async def _body(self, send, text: str) -> None:
         await self._send(send, {"type": "http.response.body", "body": text.encode(),
@@ -307,7 +308,7 @@ async def pdn(request: Request) -> Response:
         text = await run_in_threadpool(session.export_pdn)
     except Exception as error:  # noqa: BLE001 - answered by its cause, or raised
         return _failure(error)
-    name = f"{session.game_id or 'game'}.pdn"
+    name = f"{session.game.game_id or 'game'}.pdn"
     return Response(text, media_type="text/plain; charset=utf-8",
                     headers={"content-disposition": f'attachment; filename="{name}"',
                              "cache-control": "no-store"})
@@ -333,49 +334,49 @@ def arbiter(action):
     return endpoint
 
 
-def new_game(session, data: dict) -> Any:
+def new_game(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/new-game``: ``{"tags": {...}, "fen": "..."}``."""
-    return session.new_game(_tags(data, required=False), _text(data, "fen") or None)
+    return session.arbiter.new_game(_tags(data, required=False), _text(data, "fen") or None)
 
 
-def set_tags(session, data: dict) -> Any:
+def set_tags(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/tags``: ``{"tags": {...}}``."""
-    return session.set_tags(_tags(data, required=True))
+    return session.arbiter.set_tags(_tags(data, required=True))
 
 
-def declare_result(session, data: dict) -> Any:
+def declare_result(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/result``: ``{"result": "1-0", "reason": "..."}``."""
-    return session.declare_result(_text(data, "result"), _text(data, "reason"))
+    return session.arbiter.declare_result(_text(data, "result"), _text(data, "reason"))
 
 
-def repair(session, data: dict) -> Any:
+def repair(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/repair``: ``{"action": "resume"}``: a damaged journal is resumed
     from its last good record (a copy of the damaged file is kept); a new game is
     ``new-game``."""
-    return session.repair(_text(data, "action"))
+    return session.arbiter.repair(_text(data, "action"))
 
 
-def withdraw_result(session, data: dict) -> Any:
+def withdraw_result(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/withdraw-result``: the result is taken back."""
-    return session.withdraw_result()
+    return session.arbiter.withdraw_result()
 
 
-def accept_draw(session, data: dict) -> Any:
+def accept_draw(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/accept-draw``: the draw the rules declare is recorded."""
-    return session.accept_draw()
+    return session.arbiter.accept_draw()
 
 
-def clock(session, data: dict) -> Any:
+def clock(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/clock``: ``{"action": "start" | "pause" | "resume"}``."""
-    return session.clock_action(str(data.get("action", "")))
+    return session.arbiter.clock_action(str(data.get("action", "")))
 
 
-def acknowledge(session, data: dict) -> Any:
+def acknowledge(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/acknowledge``: the flags are seen."""
-    return session.acknowledge()
+    return session.arbiter.acknowledge()
 
 
-def accept_position(session, data: dict) -> Any:
+def accept_position(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/accept-position``: ``{"white_to_move": true, "fen": "..."}``
     (``fen`` optional: without it, the position the board shows)."""
     white = data.get("white_to_move")
@@ -384,18 +385,18 @@ def accept_position(session, data: dict) -> Any:
     fen = data.get("fen") or None
     if fen is not None and not isinstance(fen, str):
         raise ValueError("fen: expected a string")
-    return session.accept_position(white, fen)
+    return session.arbiter.accept_position(white, fen)
 
 
-def take_back(session, data: dict) -> Any:
+def take_back(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/take-back``: ``{"ply": 12}`` (0: the start)."""
     ply = data.get("ply")
     if isinstance(ply, bool) or not isinstance(ply, int):
         raise ValueError("ply: expected a whole number")
-    return session.take_back_to(ply)
+    return session.arbiter.take_back_to(ply)
 
 
-def check_token(session, data: dict) -> Any:
+def check_token(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/check``: whether the token is accepted."""
     return "token accepted"
 
@@ -421,11 +422,14 @@ ROUTES = [
 ]
 
 
-def create_app(session, *, allow_remote_hands: bool = False) -> Starlette:
-    """The web app for one play session (kept on ``app.state.session``)."""
+def create_app(session: PlaySession, *, coach: Coach | None = None,
+               allow_remote_hands: bool = False) -> Starlette:
+    """The web app for one play session (kept on ``app.state.session``) and its coach,
+    if it has one (``app.state.coach``)."""
     static = StaticFiles(packages=[STATIC_PACKAGE])
     app = Starlette(routes=[*ROUTES, Mount("/static", static, name="static")])
     app.state.session = session
+    app.state.coach = coach
     app.state.static = static
     app.state.streams = []
     app.state.allow_remote_hands = allow_remote_hands

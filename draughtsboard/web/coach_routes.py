@@ -2,7 +2,8 @@
 
 No arbiter token: the coach exists only in training and free play, where the page is the
 trainee's (in tournament mode every request is refused, 409). Each request runs on the
-session's controller thread (``session.call``), like every other change to the game.
+session's controller thread (``session.call``), like every other change to the game. The
+coach is the one the app was made with (``app.state.coach``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from draughtsboard.http_limits import failure_status, failure_text
+from draughtsboard.play.coach import Coach
 from draughtsboard.play.errors import CoachError
 
 MAX_BODY = 1024  # the coach's requests are a few bytes
@@ -40,8 +42,8 @@ async def json_body(request: Request) -> dict[str, Any]:
     return data
 
 
-def _coach(request: Request):
-    return getattr(request.app.state.session, "coach", None)
+def _coach(request: Request) -> Coach | None:
+    return request.app.state.coach
 
 
 async def _run(request: Request, action) -> Response:

@@ -24,6 +24,8 @@ import time
 import uvicorn
 
 from draughtsboard.http_limits import HeaderDeadlineProtocol, connection_limit
+from draughtsboard.play.coach import Coach
+from draughtsboard.play.session import PlaySession
 
 from .app import create_app
 
@@ -114,7 +116,7 @@ def configure_logging(level: int = logging.INFO) -> None:
 
 
 class _Server(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config, session) -> None:
+    def __init__(self, config: uvicorn.Config, session: PlaySession) -> None:
         super().__init__(config)
         self.session = session
         self.address: tuple[str, int] | None = None
@@ -138,14 +140,16 @@ def _ignore(signum, frame) -> None:
     graceful shutdown, and this makes that second delivery harmless (exit status 0)."""
 
 
-def serve(session, host: str = "127.0.0.1", port: int = 8080, *,
-          sock: socket.socket | None = None, allow_remote_hands: bool = False) -> int:
-    """Start the session, serve its page until SIGINT/SIGTERM, stop everything; 0 if the
-    controller ran to the end without an error. ``sock``: a socket bound already
-    (`bind_socket`); without it one is bound here, before the session starts."""
+def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 8080, *,
+          sock: socket.socket | None = None, coach: Coach | None = None,
+          allow_remote_hands: bool = False) -> int:
+    """Start the session, serve its page (and the coach's requests, with a coach) until
+    SIGINT/SIGTERM, stop everything; 0 if the controller ran to the end without an
+    error. ``sock``: a socket bound already (`bind_socket`); without it one is bound
+    here, before the session starts."""
     if sock is None:
         sock = bind_socket(host, port)
-    app = create_app(session, allow_remote_hands=allow_remote_hands)
+    app = create_app(session, coach=coach, allow_remote_hands=allow_remote_hands)
     config = uvicorn.Config(app, log_config=None, access_log=False,
                             lifespan="off", loop="asyncio", http=HeaderDeadlineProtocol,
                             ws="none",

@@ -354,7 +354,7 @@ def test_an_organiser_may_keep_irregularities_off_a_tournament_board():
     for dark in (False, True):
         tracker = Tracker(position, Mode.TOURNAMENT, check_start=False, policy=FMJD)
         sink = FrameSink()
-        controller = Controller(None, tracker, sink, dark_irregularities=dark)
+        controller = Controller(tracker, sink, dark_irregularities=dark)
         occupied = position.occupancy()
         occupied &= ~(1 << (22 - 1))  # c3 lifted
         controller.handle(Snapshot(occupied, 0.1))

@@ -81,7 +81,7 @@ def test_the_hall_page(boards, broker, tmp_path):
 
                 # an illegal move on board 5 (a piece of Black's put on a wrong square)
                 linked[4].session.hand([("lift", 9), ("place", 17)])
-                wait_until(lambda: linked[4].session.tracker.state is State.ILLEGAL,
+                wait_until(lambda: linked[4].session.game.tracker.state is State.ILLEGAL,
                            what="the illegal move on board 5")
                 expect(card[5]).to_have_class(re.compile(r"\bneeds\b"))
                 expect(card[5].locator(".needs-text")).to_contain_text("illegal")

@@ -62,7 +62,7 @@ def test_the_health_report_of_a_board_in_play_names_a_stuck_switch(tmp_path):
                           token=TOKEN, backend="sim")
     session.start()
     try:
-        wait_until(lambda: session.tracker.state is State.READY, what="the board set up")
+        wait_until(lambda: session.game.tracker.state is State.READY, what="the board set up")
         now = [0.0]
         health = health_probe(board, session, clock=lambda: now[0])
         assert health()["stuck"] == []

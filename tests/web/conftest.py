@@ -55,7 +55,7 @@ def start_session(tmp_path):
         play.start()
         if ready:
             # the first scans must see the start position before a hand acts
-            wait_until(lambda: play.tracker.state is State.READY, what="the board set up")
+            wait_until(lambda: play.game.tracker.state is State.READY, what="the board set up")
         return play
 
     yield start

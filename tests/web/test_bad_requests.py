@@ -158,7 +158,7 @@ def test_a_flood_of_one_log_line_is_cut_to_one_per_interval():
 
 def test_a_journal_changed_under_the_board_answers_503_not_400(session, client):
     """Storage, not bad input: another process appended to the game's journal."""
-    with session.recorder.path_of(session.game_id).open("ab") as other_writer:
+    with session.game.recorder.path_of(session.game.game_id).open("ab") as other_writer:
         other_writer.write(b"00000000 {}\n")
     response = client.post("/api/arbiter/tags", json={"tags": {"Event": "Final"}},
                            headers=AUTH)
