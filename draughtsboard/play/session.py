@@ -251,24 +251,6 @@ class PlaySession:
             if bool(hands.occupied >> (square - 1) & 1) != closed:
                 hands.set_switch(square, closed)
 
-    # -- what the hall link still asks of the session itself (it moves to `arbiter`) -----------
-
-    @property
-    def game_id(self) -> str:
-        return self.game.game_id
-
-    def new_game(self, tags: dict[str, str] | None = None, fen: str | None = None) -> str:
-        return self.arbiter.new_game(tags, fen)
-
-    def set_tags(self, tags: dict[str, str]) -> dict[str, str]:
-        return self.arbiter.set_tags(tags)
-
-    def declare_result(self, result: str, reason: str = "") -> str:
-        return self.arbiter.declare_result(result, reason)
-
-    def acknowledge(self) -> int:
-        return self.arbiter.acknowledge()
-
     # -- the view (`publisher.Publisher`) ----------------------------------------------------
 
     def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
