@@ -154,12 +154,6 @@ class _Admitted:
         await self.app(scope, receive, send)
 
 
-def connection_limit() -> int:
-    """How many connections to serve at once: ``MAX_CONNECTIONS``, less when the file
-    descriptor limit (raised to its hard limit first) would not leave room for them."""
-    return max(4, min(MAX_CONNECTIONS, connection_room()))
-
-
 def connection_room() -> int:
     """How many connections the file-descriptor limit (raised to its hard limit first)
     leaves room for."""

@@ -182,7 +182,7 @@ def _feed(request: Request):
     cutoff = service.wall() - delay if delay else None
     round_name = request.path_params["round"]
     with service.store.lock:
-        return round_games(service.store, round_name, cutoff)
+        return round_games(service.store, round_name, cutoff, service.arbiter.round_games)
 
 
 async def round_pdn(request: Request) -> Response:

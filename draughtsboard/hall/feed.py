@@ -3,7 +3,9 @@
 ``delay`` seconds ago (anti-cheat), counted on the hall's clock from when each move
 reached the hall.
 
-A round's games are, for each board, its latest game whose ``Round`` tag is the round.
+A round's games are, for each board, the game it started when the hall asked it to for
+the round's pairing, or (a board the hall did not start the round on) its latest game
+whose ``Round`` tag is the round.
 The feed holds only moves the rules accepted (the hall checks each again), so a bad
 message from a board can never stop or spoil it; a result proven by the position or set
 by the arbiter closes the game here (a board's claim does not: docs/hall.md); a game
@@ -14,6 +16,7 @@ The arbiter's notes (illegal attempts) stay out of the broadcast.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from draughtsboard.board.game.pdn_writer import write_game
@@ -50,14 +53,18 @@ def game_at(hall_game: HallGame, cutoff: float | None) -> tuple[Game, bool]:
     return copy, False
 
 
-def round_games(store: HallStore, round_name: str, cutoff: float | None) -> list[FeedGame]:
-    """The round's games, by board number (call with the store's lock held)."""
+def round_games(store: HallStore, round_name: str, cutoff: float | None,
+                paired: Mapping[tuple[int, str], str] | None = None) -> list[FeedGame]:
+    """The round's games, by board number (call with the store's lock held): on a board
+    the hall started the round's game on (``paired``: (board, round) -> the game id the
+    board answered with), that game; on another, its latest game with the round's tag."""
     out = []
     for board in sorted(store.games):
         chosen = None
+        bound = (paired or {}).get((board, round_name))
         for hall_game in store.board_games(board):
-            if hall_game.round == round_name and (
-                    cutoff is None or hall_game.started_received <= cutoff):
+            if hall_game.round == round_name and (bound is None or hall_game.game_id == bound) \
+                    and (cutoff is None or hall_game.started_received <= cutoff):
                 chosen = hall_game
         if chosen is None:
             continue

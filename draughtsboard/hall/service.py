@@ -196,8 +196,10 @@ class HallService:
                     self.ingest.give_up(board, request.game, reply.error)
             return
         try:
-            self.arbiter.note("reply", self.wall(), board=board, id=reply.id, ok=reply.ok,
-                              error=reply.error)
+            with self.store.lock:  # the round's games change with a new game's answer
+                self.arbiter.note("reply", self.wall(), board=board, id=reply.id,
+                                  ok=reply.ok, error=reply.error,
+                                  result=reply.result if isinstance(reply.result, str) else None)
         except OSError as error:
             log.error("arbiter log: %s", error)
         if future is not None and not future.done():

@@ -4,6 +4,7 @@ moves the boards recorded, the results they or the arbiter set, and the delay.""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 from starlette.testclient import TestClient
@@ -87,6 +88,7 @@ def test_the_delayed_feed_shows_each_game_as_it_stood(tmp_path):
     class Service:
         def __init__(self) -> None:
             self.store = store
+            self.arbiter = SimpleNamespace(round_games={})  # no round started by the hall
 
         def wall(self) -> float:
             return clock["now"]

@@ -368,3 +368,32 @@ def test_a_full_disk_is_shown_and_the_game_asked_for_again_once_it_is_freed(inge
     assert hall_texts(ingest) == ["c3-d4", "f6-g5"]
     assert ingest.store.write_error is None
     assert ("result", GID) in ingest.live(1).claims  # an agreed draw: the arbiter confirms
+
+
+def test_the_rounds_game_is_the_one_the_board_started_for_the_pairing(tmp_path):
+    """A game the board's password starts with the round's tags, even the next of the
+    board, does not replace the game the board started when the hall asked it to."""
+    from draughtsboard.hall.arbiter_log import ArbiterLog
+    from draughtsboard.hall.pairings import parse_pairings
+
+    store = HallStore(tmp_path, sync=False)
+    ingest = Ingest(store)
+    log = ArbiterLog(tmp_path / "arbiter.jsonl", sync=False)
+    log.import_pairings(parse_pairings("round,board,white,black\n1,1,Ann,Bob\n"), 1.0)
+    paired = Board(ingest, tags={"Round": "1", "White": "Ann", "Black": "Bob"})
+    log.note("command", 2.0, board=1, id="hall-1", cmd="new_game",
+             tags={"Round": "1", "White": "Ann", "Black": "Bob"})
+    paired.state()
+    log.note("reply", 3.0, board=1, id="hall-1", ok=True, result=GID)
+    paired.play("c3-d4")
+    forged = Board(ingest, game_id="00003-20261201-120000",
+                   tags={"Round": "1", "White": "Mallory", "Black": "Bob"})
+    forged.state()  # the next of the board: taken into the record, not into the feed
+    games = [read_pdn(g.pdn).games[0].game
+             for g in round_games(store, "1", None, log.round_games)]
+    assert [(g.tags["White"], g.ply) for g in games] == [("Ann", 1)]
+    log.close()
+    again = ArbiterLog(tmp_path / "arbiter.jsonl", sync=False)  # read back after a restart
+    assert again.round_games == {(1, "1"): GID}
+    again.close()
+    store.close()
