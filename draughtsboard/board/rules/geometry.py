@@ -192,8 +192,52 @@ def iter_bits(bits: int):
         bits ^= low
 
 
-# The board of each variant name, so that adapters (switch matrices, LED chains) can lay
-# out a board without loading the rules.
+# The boards the games are played on, each with its usual numbering: what a board config
+# names (`board_geometry`), so that adapters (switch matrices, LED chains) lay out a board
+# without knowing which game is played on it.
+USUAL_NUMBERING = {7: Numbering.FROM_BOTTOM_LEFT, 8: Numbering.FROM_TOP_LEFT,
+                   10: Numbering.FROM_TOP_LEFT}
+
+
+def board_geometry(size: int, numbering: Numbering | str | None = None) -> Geometry:
+    """The geometry of a board of ``size`` (7, 8 or 10) numbered as ``numbering`` says
+    (``"top-left"``, ``"bottom-left"``; default: the usual numbering of that size);
+    ValueError naming what is known."""
+    if size not in USUAL_NUMBERING:
+        known = ", ".join(f"{n}x{n}" for n in sorted(USUAL_NUMBERING))
+        raise ValueError(f"no board of size {size!r} (known: {known})")
+    if numbering is None:
+        numbering = USUAL_NUMBERING[size]
+    elif not isinstance(numbering, Numbering):
+        try:
+            numbering = Numbering(numbering)
+        except ValueError:
+            known = ", ".join(repr(n.value) for n in Numbering)
+            raise ValueError(f"no numbering {numbering!r} (known: {known})") from None
+    return geometry(size, numbering)
+
+
+def board_name(board: Geometry) -> str:
+    """A board's name for people and files: ``8x8``, with the numbering when it is not the
+    usual one for the size (``8x8-bottom-left``)."""
+    name = f"{board.size}x{board.size}"
+    if USUAL_NUMBERING.get(board.size) is not board.numbering:
+        name += f"-{board.numbering.value}"
+    return name
+
+
+def board_of_name(name: str) -> Geometry:
+    """The geometry `board_name` names; ValueError naming the usual boards otherwise."""
+    size_text, _, numbering = name.partition("-")
+    first, x, second = size_text.partition("x")
+    if not (x and first == second and first.isascii() and first.isdigit()):
+        known = ", ".join(f"{n}x{n}" for n in sorted(USUAL_NUMBERING))
+        raise ValueError(f"no board {name!r} (known: {known})")
+    return board_geometry(int(first), numbering or None)
+
+
+# The board of each variant name (what adapters used before a board config named its
+# geometry; kept until they take geometries).
 BOARD_OF_VARIANT: dict[str, tuple[int, Numbering]] = {
     "russian": (8, Numbering.FROM_TOP_LEFT),
     "international": (10, Numbering.FROM_TOP_LEFT),
