@@ -91,7 +91,8 @@ def run_worker(args) -> int:
                     "Board": str(number), "White": f"White {number}",
                     "Black": f"Black {number}", "Event": "hall benchmark"}
             occupied = squares_from_mask(opening.expected_position.occupancy())
-            self.board = open_simulated_board(args.variant, occupied=occupied, real_time=True)
+            self.board = open_simulated_board(opening.variant.geometry, occupied=occupied,
+                                              real_time=True)
             self.session = PlaySession(args.variant, self.board, self.board, self.recorder,
                                        hands=self.board.simulation, opening=opening,
                                        tags=tags, token="x")

@@ -20,7 +20,7 @@ def replay_on_simulated_board(position, args):
     """Replay backend ``sim``: the simulated board and the real reed-matrix driver."""
     from draughtsboard.hardware.virtual import open_virtual_time_board
 
-    return open_virtual_time_board(position.variant.name, position.occupancy())
+    return open_virtual_time_board(position.variant.geometry, position.occupancy())
 
 
 def replay_on_emulated_device(position, args):
@@ -29,11 +29,11 @@ def replay_on_emulated_device(position, args):
     from draughtsboard.firmware_bridge.virtual import EmulatedVirtualBoard
     from draughtsboard.hardware.virtual import simulated_switches
 
-    variant = position.variant.name
-    switches = simulated_switches(variant, position.occupancy())
+    board = position.variant.geometry
+    switches = simulated_switches(board, position.occupancy())
     # faults seeded per game: every game meets its own damaged bytes
     seed = (args.noise or 0) * 100003 + getattr(args, "game_index", 0)
-    return EmulatedVirtualBoard(variant, switches, fault_rate=args.fault_rate, seed=seed)
+    return EmulatedVirtualBoard(board, switches, fault_rate=args.fault_rate, seed=seed)
 
 
 REPLAY_BACKENDS = {"sim": replay_on_simulated_board, "serial-emulated": replay_on_emulated_device}
@@ -54,7 +54,8 @@ def _add_play(subparsers) -> None:
     parser = subparsers.add_parser(
         "play", help="play on the board: controller, journal, LEDs and the live web page")
     parser.add_argument("--variant", help="variant (default: the unfinished game's, else the "
-                        "config's, else russian)")
+                        "board's own game: russian on 8x8, international on 10x10, lasca on "
+                        "7x7; any variant of the board's size plays, e.g. column on 8x8)")
     parser.add_argument("--mode", default=None, choices=[m.value for m in Mode],
                         help="mode of a new game (default tournament; a resumed game keeps "
                         "its own); puzzle: solve the positions of --puzzles on the board")
@@ -336,45 +337,58 @@ def check_hands_exposure(backend: str, host: str, allow_remote_hands: bool) -> N
             "on 127.0.0.1, or give --allow-remote-hands")
 
 
-def _open_play_board(backend: str, variant: str, args, config, occupied: list[int]):
+def _open_play_board(backend: str, variant, args, config, occupied: list[int]):
     """(sensor source, LED sink, switches for the page's hands or None, closer) for the
-    chosen backend; ``config`` is the gpio backend's board config."""
+    chosen backend, on the board ``variant`` (a `Variant`) is played on; ``config`` is the
+    gpio backend's board config, whose board must be that one."""
+    board = variant.geometry
     if backend == "sim":
         from draughtsboard.hardware.backends import open_simulated_board
 
-        board = open_simulated_board(variant, occupied=occupied, real_time=True)
-        return board, board, board.simulation, board.close
+        simulated = open_simulated_board(board, occupied=occupied, real_time=True)
+        return simulated, simulated, simulated.simulation, simulated.close
     if backend == "gpio":
+        from draughtsboard.board.rules import board_name
         from draughtsboard.hardware.backends import open_gpio_board
 
-        if config.variant != variant:
-            raise PlayConfigError(f"the board config is a {config.variant} board, the game "
-                                  f"is {variant}")
-        board = open_gpio_board(config)
-        return board, board, None, board.close
+        if config.geometry is not board:
+            raise PlayConfigError(
+                f"the board config's board is {config.board}; {variant.name} is played on "
+                f"{board_name(board)} (give another --variant, or the config of that board)")
+        wood = open_gpio_board(config)
+        return wood, wood, None, wood.close
     if backend == "serial":
         from draughtsboard.firmware_bridge.backends import DEFAULT_PORT, open_serial_board
 
-        link = open_serial_board(args.port or DEFAULT_PORT, variant)
+        link = open_serial_board(args.port or DEFAULT_PORT, board)
         return link, link, None, link.close
     if backend == "serial-emulated":
         from draughtsboard.firmware_bridge.backends import open_emulated_board
         from draughtsboard.hardware.config import builtin_config
         from draughtsboard.hardware.simulation import SimulatedBoard
 
-        switches = SimulatedBoard(builtin_config(variant), occupied=occupied)
-        link = open_emulated_board(variant, switches=switches)
+        switches = SimulatedBoard(builtin_config(board), occupied=occupied)
+        link = open_emulated_board(board, switches=switches)
         return link, link, switches, link.close
     raise PlayConfigError(f"unknown backend {backend!r}")
+
+
+def _board_game(config) -> str | None:
+    """The game a board plays unless told otherwise: the first variant of its geometry
+    (Russian on 8x8); ``None`` without a board config."""
+    from draughtsboard.board.rules import variants_on
+
+    return variants_on(config.geometry)[0].name if config is not None else None
 
 
 def _load_puzzles(args, config):
     """Puzzle mode: the puzzles of ``--puzzles`` (default: the shipped file of the
     variant); `PuzzleError` (a `ValueError`) in one line when they cannot be used."""
     from draughtsboard.board.rules import get_variant
+    from draughtsboard.play.opening import DEFAULT_VARIANT
     from draughtsboard.play.puzzles import PuzzleRunner, load_puzzles, shipped_puzzles
 
-    variant = get_variant(args.variant or (config.variant if config else "russian"))
+    variant = get_variant(args.variant or _board_game(config) or DEFAULT_VARIANT)
     path = args.puzzles or shipped_puzzles(variant)
     return PuzzleRunner(load_puzzles(path, variant), source=str(path))
 
@@ -464,8 +478,8 @@ def _run_play(args) -> int:
         try:
             opening = choose_opening(recorder, variant=args.variant, start_fen=start_fen,
                                      resume=resume,
-                                     fallback_variant=config.variant if config else None)
-            variant = opening.variant.name
+                                     fallback_variant=_board_game(config))
+            variant = opening.variant
             source, sink, hands, close = _open_play_board(
                 backend, variant, args, config,
                 squares_from_mask(opening.expected_position.occupancy()))
@@ -474,7 +488,8 @@ def _run_play(args) -> int:
             raise
         try:
             irregular, irregular_leds = _irregularity_options(args, config)
-            session = PlaySession(variant, source, sink, recorder, mode=args.mode, tags=tags,
+            session = PlaySession(variant.name, source, sink, recorder, mode=args.mode,
+                                  tags=tags,
                                   hands=hands, backend=backend, opening=opening, token=token,
                                   link_problem=getattr(source, "problem", None),
                                   irregular=irregular, irregular_leds=irregular_leds)

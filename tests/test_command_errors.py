@@ -42,7 +42,7 @@ def only_line(err: str, command: str) -> str:
 
 def test_play_with_a_bad_board_config_is_a_config_error(tmp_path, capsys):
     config = tmp_path / "board.toml"
-    config.write_text('[board]\nvariant = "russian"\nbogus = 1\n')
+    config.write_text('[board]\nsize = 8\nbogus = 1\n')
     status, err = run(["play", "--backend", "gpio", "--config", str(config), "--data",
                        str(tmp_path / "d"), "--listen", "127.0.0.1:0"], capsys)
     assert status == cli.EXIT_CONFIG
@@ -58,7 +58,7 @@ def test_play_without_a_gpio_chip_is_unavailable(tmp_path, capsys, monkeypatch, 
     else:
         monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     status, err = run(["play", "--backend", "gpio", "--config",
-                       os.path.join(CONFIGS, "russian.toml"), "--data", str(tmp_path),
+                       os.path.join(CONFIGS, "8x8.toml"), "--data", str(tmp_path),
                        "--listen", "127.0.0.1:0"], capsys)
     assert status == cli.EXIT_UNAVAILABLE, err
     only_line(err, "play")

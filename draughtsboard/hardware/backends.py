@@ -15,6 +15,7 @@ from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
 from draughtsboard.board.ports import LedFrame, Snapshot
+from draughtsboard.board.rules.geometry import Geometry
 
 from .blink import BlinkingSink
 from .config import BoardConfig, builtin_config
@@ -145,18 +146,18 @@ def open_gpio_board(config: BoardConfig, pin_factory: Factory | None = None, *,
     return _open(config, resolve_pin_factory(pin_factory), start, time.monotonic, None)
 
 
-def open_simulated_board(variant_or_config: str | BoardConfig, *,
+def open_simulated_board(board: Geometry | BoardConfig, *,
                          occupied: Iterable[int] = (), real_time: bool = False,
                          pin_factory: MockFactory | None = None) -> HardwareBoard:
-    """The same drivers on a :class:`SimulatedBoard`.
+    """The same drivers on a :class:`SimulatedBoard` of ``board``: a config, or a board's
+    geometry (with the reference wiring, `builtin_config`).
 
     By default in virtual time: nothing runs in the background; call
     ``board.sensors.scan_once(now)`` (or ``board.step(now)``), which first moves the
     simulated hand to ``now``, and read snapshots with ``board.read(timeout=0)``. With
     ``real_time=True`` the scan and LED threads run on the monotonic clock, as on a Pi.
     """
-    config = (builtin_config(variant_or_config) if isinstance(variant_or_config, str)
-              else variant_or_config)
+    config = board if isinstance(board, BoardConfig) else builtin_config(board)
     simulation = SimulatedBoard(config, pin_factory=pin_factory, occupied=occupied)
     if real_time:
         return _open(config, simulation.factory, True, time.monotonic, simulation)

@@ -20,9 +20,9 @@ from draughtsboard.hardware.virtual import simulated_switches
 
 def emulated_board(position, fault_rate, seed):
     """The simulated board's switches behind the emulated microcontroller."""
-    variant = position.variant.name
-    switches = simulated_switches(variant, position.occupancy())
-    return EmulatedVirtualBoard(variant, switches, fault_rate=fault_rate, seed=seed)
+    board = position.variant.geometry
+    switches = simulated_switches(board, position.occupancy())
+    return EmulatedVirtualBoard(board, switches, fault_rate=fault_rate, seed=seed)
 
 DATA = pathlib.Path(__file__).parents[1] / "data"
 FAULT_RATE = 0.02

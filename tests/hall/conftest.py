@@ -33,7 +33,8 @@ class LinkedBoard:
         self.recorder = Recorder(directory / f"board{number}", sync=False)
         opening = choose_opening(self.recorder, variant=variant)  # resumes a game
         occupied = squares_from_mask(opening.expected_position.occupancy())
-        self.board = open_simulated_board(variant, occupied=occupied, real_time=True)
+        self.board = open_simulated_board(opening.variant.geometry, occupied=occupied,
+                                          real_time=True)
         self.session = PlaySession(variant, self.board, self.board, self.recorder,
                                    opening=opening,
                                    hands=self.board.simulation, token="t",

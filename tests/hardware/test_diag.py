@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware import diag
 from draughtsboard.hardware.backends import open_simulated_board
 
@@ -17,22 +18,22 @@ def run(argv: list[str]) -> int:
 def test_once_prints_one_map_of_the_simulated_board(capsys):
     assert run(["--backend", "sim", "--once", "--occupied", "1,2,32"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "russian board (sim), 3 of 32 switches closed"
+    assert out[0] == "8x8 board (sim), 3 of 32 switches closed"
     assert out[1].startswith(" 8   #   #   .   .")
     assert out[8].startswith(" 1 .   .   .   #")
     assert out[9].startswith("   a b c d e f g h")
 
 
-def test_once_on_another_variant(capsys):
-    assert run(["--backend", "sim", "--variant", "lasca", "--once", "--occupied", "1"]) == 0
+def test_once_on_another_board(capsys):
+    assert run(["--backend", "sim", "--board", "7x7", "--once", "--occupied", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "lasca board (sim), 1 of 25 switches closed"
+    assert out[0] == "7x7 board (sim), 1 of 25 switches closed"
     assert out[7].startswith(" 1 #   .   .   .")
 
 
 def test_a_config_file_with_problems_gives_one_line_each(tmp_path, capsys):
     path = tmp_path / "bad.toml"
-    path.write_text('[board]\nvariant = "russian"\n[matrix]\nrows = [1, 1]\n')
+    path.write_text('[board]\nsize = 8\n[matrix]\nrows = [1, 1]\n')
     assert run(["--config", str(path), "--backend", "sim", "--once"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -51,7 +52,7 @@ def test_a_bad_square_is_one_line(capsys):
 
 
 def test_the_report_names_stuck_and_chattering_switches():
-    with open_simulated_board("russian", occupied=[1]) as board:
+    with open_simulated_board(board_geometry(8), occupied=[1]) as board:
         sim = board.simulation
         sim.place(5, at=0.1)
         sim.lift(5, at=0.3)

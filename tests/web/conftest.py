@@ -46,7 +46,7 @@ def start_session(tmp_path):
         if opening is not None:
             position = opening.expected_position
         occupied = [n for n in chosen.geometry.numbers if position.occupancy() >> (n - 1) & 1]
-        board = open_simulated_board(variant, occupied=occupied, real_time=True)
+        board = open_simulated_board(chosen.geometry, occupied=occupied, real_time=True)
         recorder = Recorder(data or tmp_path / "data")
         options.setdefault("token", TOKEN)
         play = PlaySession(variant, board, board, recorder, hands=board.simulation,

@@ -69,3 +69,57 @@ def test_the_irregularity_policy_and_its_leds_are_play_options(capsys):
     with pytest.raises(SystemExit):
         args(irregular="lenient")
     assert "invalid choice: 'lenient'" in capsys.readouterr().err
+
+
+def test_column_draughts_start_on_the_shipped_8x8_board_config(tmp_path):
+    """A config names a board, not a game: the 8x8 wood plays Russian column draughts
+    without an edit (on gpiozero's mock pins here: no GPIO chip on this machine)."""
+    import json
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+    from importlib import resources
+
+    config = resources.files("draughtsboard.hardware").joinpath("configs/8x8.toml")
+    env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "draughtsboard", "play", "--variant", "column", "--backend",
+         "gpio", "--config", str(config), "--data", str(tmp_path), "--listen",
+         "127.0.0.1:0"], stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env=env)
+    try:
+        lines = []
+        for line in process.stderr:
+            lines.append(line)
+            found = re.search(r"the board's page: (http://[0-9.]+:\d+)/", line)
+            if found:
+                break
+        assert found, "".join(lines)
+        with urllib.request.urlopen(found.group(1) + "/api/state", timeout=10) as response:
+            state = json.loads(response.read())
+        assert state["variant"] == "column" and state["backend"] == "gpio"
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+
+
+def test_a_game_of_another_board_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    from importlib import resources
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    config = resources.files("draughtsboard.hardware").joinpath("configs/8x8.toml")
+    status = cli.main(["play", "--variant", "lasca", "--backend", "gpio", "--config",
+                       str(config), "--data", str(tmp_path), "--listen", "127.0.0.1:0"])
+    assert status == cli.EXIT_CONFIG
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "draughtsboard play: the board config's board is 8x8; lasca is played on 7x7 (give "
+        "another --variant, or the config of that board)")
+    from draughtsboard.recording import Recorder
+
+    assert Recorder(tmp_path).game_ids() == []  # nothing recorded for a board not there

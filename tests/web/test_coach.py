@@ -16,6 +16,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from draughtsboard.board.rules import initial_position, parse_fen
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import State
 from draughtsboard.hardware.backends import open_simulated_board
@@ -48,7 +49,8 @@ def open_session(tmp_path, mode="training", fen=None, config=None, **coach_optio
     variant = get_variant("russian")
     position = parse_fen(variant, fen) if fen else initial_position(variant)
     occupied = [n for n in variant.geometry.numbers if position.occupancy() >> (n - 1) & 1]
-    board = open_simulated_board(config or "russian", occupied=occupied, real_time=True)
+    board = open_simulated_board(config or variant.geometry, occupied=occupied,
+                                 real_time=True)
     recorder = Recorder(tmp_path / "data", sync=False)
     session = PlaySession("russian", board, board, recorder, hands=board.simulation,
                           token=TOKEN, backend="sim", mode=mode, start_fen=fen)
@@ -82,11 +84,11 @@ def test_the_hint_button_named_in_the_board_config(tmp_path):
     import tomllib
     from importlib import resources
 
-    text = resources.files("draughtsboard.hardware").joinpath("configs/russian.toml").read_text()
+    text = resources.files("draughtsboard.hardware").joinpath("configs/8x8.toml").read_text()
     data = tomllib.loads(text)
     data["buttons"] = {"hint": 4}
     config = config_from_dict(data, "test config with a hint button")
-    assert builtin_config("russian").buttons != config.buttons
+    assert builtin_config(board_geometry(8)).buttons != config.buttons
     session, board, recorder, coach = open_session(tmp_path, config=config)
     try:
         import logging
