@@ -234,24 +234,3 @@ def board_of_name(name: str) -> Geometry:
         known = ", ".join(f"{n}x{n}" for n in sorted(USUAL_NUMBERING))
         raise ValueError(f"no board {name!r} (known: {known})")
     return board_geometry(int(first), numbering or None)
-
-
-# The board of each variant name (what adapters used before a board config named its
-# geometry; kept until they take geometries).
-BOARD_OF_VARIANT: dict[str, tuple[int, Numbering]] = {
-    "russian": (8, Numbering.FROM_TOP_LEFT),
-    "international": (10, Numbering.FROM_TOP_LEFT),
-    "lasca": (7, Numbering.FROM_BOTTOM_LEFT),
-    "column": (8, Numbering.FROM_TOP_LEFT),
-    "column-7x7": (7, Numbering.FROM_BOTTOM_LEFT),
-}
-
-
-def geometry_for_variant(name: str) -> Geometry:
-    """The board geometry of a variant name; ValueError naming the known ones."""
-    try:
-        size, numbering = BOARD_OF_VARIANT[name]
-    except KeyError:
-        known = ", ".join(sorted(BOARD_OF_VARIANT))
-        raise ValueError(f"unknown variant {name!r} (known: {known})") from None
-    return geometry(size, numbering)
