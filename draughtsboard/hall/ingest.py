@@ -37,6 +37,7 @@ from draughtsboard.hall_protocol.messages import (
     StatusMessage,
 )
 
+from .log_limit import LogLimiter
 from .store import HallGame, HallStore, game_number
 
 log = logging.getLogger("draughtsboard.hall")
@@ -128,6 +129,7 @@ class Ingest:
         self._given_up: set[tuple[int, str]] = set()
         self._wanted: dict[tuple[int, str], str] = {}  # whole games to ask for, and why
         self._dismissed: OrderedDict[tuple[int, str, str, str], None] = OrderedDict()
+        self.quiet = LogLimiter()
 
     def live(self, board: int) -> BoardLive:
         live = self.boards.get(board)
@@ -362,7 +364,9 @@ class Ingest:
         if known is not None and known.text == claim.text and known.record == claim.record:
             return
         if known is None:
-            log.warning("board %d: %s", board, claim.text)
+            quiet = self.quiet.allow(("claim", board))
+            if quiet is not None:
+                log.warning("board %d: %s%s", board, claim.text, quiet)
         live.claims[claim.key] = claim
         live.claims.move_to_end(claim.key)
         if unexpected:
