@@ -416,10 +416,9 @@ class Firmware:
         fast = (now // FAST_BLINK_MS) % 2 == 0
         lit = self._lit
         nibbles = self.nibbles
-        set_led = self.hw.set_led
         for i in range(self.square_count):
             pattern = nibbles[i] & 3
             on = 1 if pattern == 1 or (pattern == 2 and slow) or (pattern == 3 and fast) else 0
             if on != lit[i]:
                 lit[i] = on
-                set_led(i + 1, on == 1)
+                self.hw.set_led(i + 1, on == 1)  # not kept as a bound method: that allocates
