@@ -138,7 +138,9 @@ class SimulatedBoard:
                 pin, pin_class=SimOutputPin, on_change=self._row_watcher(r)))
         for c, pin in enumerate(matrix.columns):
             self.pins.append(self.factory.pin(pin, pin_class=SimColumnPin, board=self, column=c))
-        self.led_chain = _ShiftChain(self, config) if config.leds.driver == "shift-register" else None
+        # the emulated 74HC595 chain (None without LEDs): latched outputs and OE
+        self.led_chain = (_ShiftChain(self, config) if config.leds.driver == "shift-register"
+                          else None)
         self.set_occupied(occupied)
 
     def _apply_faults(self, matrix) -> None:
