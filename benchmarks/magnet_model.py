@@ -115,7 +115,7 @@ def main() -> None:
     out: dict = {}
     print(f"6 x 2 mm disc magnet, Br = {br} T")
     print("field on its axis, below its face:")
-    for mm in (5, 8, 10, 15):
+    for mm in (5, 8, 10, 12, 15):
         exact = axis_field_exact(0.006, 0.002, br, mm / 1000) * 1000
         summed = field(disc, 0, 0, -mm / 1000)[2] * 1000
         out[f"axis_mT_{mm}mm"] = round(exact, 1)
