@@ -540,6 +540,9 @@ def failure(error: BaseException) -> tuple[int, str] | None:
 
 
 def _is_gpio_error(error: BaseException) -> bool:
+    """gpiozero's errors, and lgpio's own (``lgpio.error``, a bare Exception)."""
+    if type(error).__module__ == "lgpio":
+        return True
     try:
         from gpiozero.exc import GPIOZeroError
     except ImportError:  # pragma: no cover - gpiozero is a dependency

@@ -75,7 +75,10 @@ def run(args: argparse.Namespace) -> int:
     except BoardBusyError as error:
         print(f"draughtsboard diag: {error}", file=sys.stderr)
         return 2
-    except (GPIOZeroError, OSError, ValueError) as error:
+    except Exception as error:
+        if not isinstance(error, (GPIOZeroError, OSError, ValueError)) and (
+                type(error).__module__ != "lgpio"):  # lgpio.error is a bare Exception
+            raise
         gpio = args.backend == "gpio" and not isinstance(error, ValueError)
         hint = " (no GPIO here? try --backend sim)" if gpio else ""
         print(f"draughtsboard diag: cannot open the {args.backend} board: {error}{hint}",

@@ -173,3 +173,28 @@ def test_the_lock_is_held_across_processes_and_dropped_when_the_holder_ends(tmp_
     with open_gpio_board(builtin_config("russian"), MockFactory(), start=False,
                          lock=BoardLock(lock_path)) as board:
         assert board.lock is not None  # free again once the holder ended
+
+
+class BrokenFactory(MockFactory):
+    """Mock pins whose every claim fails as lgpio fails on a chip it cannot use."""
+
+    def pin(self, spec, **kwargs):
+        raise LgpioError("bad GPIO number")
+
+
+def test_any_other_lgpio_error_is_one_line_too(tmp_path, capsys):
+    Device.pin_factory = BrokenFactory()
+    try:
+        assert run_diag(["--once"]) == 2
+        status = cli.main(["play", "--backend", "gpio", "--config",
+                           str(resources.files("draughtsboard.hardware").joinpath(
+                               "configs/russian.toml")),
+                           "--data", str(tmp_path / "data"), "--listen", "127.0.0.1:0"])
+    finally:
+        Device.pin_factory.close()
+        Device.pin_factory = None
+    err = capsys.readouterr().err.splitlines()
+    assert ("draughtsboard diag: cannot open the gpio board: bad GPIO number "
+            "(no GPIO here? try --backend sim)") in err
+    assert status == cli.EXIT_UNAVAILABLE
+    assert err[-1] == "draughtsboard play: GPIO: bad GPIO number"
