@@ -92,6 +92,9 @@ def _add_play(subparsers) -> None:
                         "broker, mqtt://USER:PASS@HOST:PORT (or [hall] in the board config; "
                         "credentials also from DRAUGHTSBOARD_HALL_USER/_PASSWORD/_PASSWORD_FILE)")
     parser.add_argument("--board", type=int, metavar="N", help="this board's number in the hall")
+    parser.add_argument("--sim-fault", action="append", default=[], metavar="FAULT",
+                        help="sim backend: a wiring fault built into the simulated board "
+                        "(row:R:open, column:C:open, short:column:A,B, stuck:N; see diag)")
     parser.set_defaults(handler=_run_play)
 
 
@@ -337,10 +340,19 @@ def check_hands_exposure(backend: str, host: str, allow_remote_hands: bool) -> N
 def _open_play_board(backend: str, variant: str, args, config, occupied: list[int]):
     """(sensor source, LED sink, switches for the page's hands or None, closer) for the
     chosen backend; ``config`` is the gpio backend's board config."""
+    faults = getattr(args, "sim_fault", None) or []
+    if faults and backend != "sim":
+        raise UsageError("--sim-fault needs the sim backend")
     if backend == "sim":
         from draughtsboard.hardware.backends import open_simulated_board
+        from draughtsboard.hardware.simulation import WiringFault
 
-        board = open_simulated_board(variant, occupied=occupied, real_time=True)
+        try:
+            wiring = [WiringFault.parse(text) for text in faults]
+            board = open_simulated_board(variant, occupied=occupied, real_time=True,
+                                         faults=wiring)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
         return board, board, board.simulation, board.close
     if backend == "gpio":
         from draughtsboard.hardware.backends import open_gpio_board
@@ -499,6 +511,7 @@ def failure(error: BaseException) -> tuple[int, str] | None:
     """The exit status and one-line reason for an error that ends a command, or ``None``
     for one the handler must not swallow (KeyboardInterrupt, SystemExit)."""
     from draughtsboard.board.rules.errors import DraughtsError
+    from draughtsboard.hardware.board_lock import BoardBusyError
     from draughtsboard.hardware.config import ConfigError
     from draughtsboard.recording import DataDirBusyError
 
@@ -512,7 +525,7 @@ def failure(error: BaseException) -> tuple[int, str] | None:
         return EXIT_CONFIG, str(error)
     if isinstance(error, UsageError):
         return EXIT_USAGE, str(error)
-    if isinstance(error, DataDirBusyError):
+    if isinstance(error, (DataDirBusyError, BoardBusyError)):
         return EXIT_BUSY, str(error)
     if isinstance(error, OSError):
         where = f"{error.filename}: " if getattr(error, "filename", None) else ""
@@ -527,6 +540,9 @@ def failure(error: BaseException) -> tuple[int, str] | None:
 
 
 def _is_gpio_error(error: BaseException) -> bool:
+    """gpiozero's errors, and lgpio's own (``lgpio.error``, a bare Exception)."""
+    if type(error).__module__ == "lgpio":
+        return True
     try:
         from gpiozero.exc import GPIOZeroError
     except ImportError:  # pragma: no cover - gpiozero is a dependency
