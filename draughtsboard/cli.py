@@ -110,22 +110,25 @@ def _add_hall(subparsers) -> None:
 
 
 def _run_hall(args) -> int:
+    import math
     import os
     import secrets
 
     from draughtsboard.hall.server import serve
     from draughtsboard.hall.service import HallService, hall_client_id
+    from draughtsboard.hall.venue import plain_host
     from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
+    from draughtsboard.http_limits import ascii_number
     from draughtsboard.recording import DataDirLock
     from draughtsboard.web.server import configure_logging
 
     configure_logging()
     host, _, port_text = args.listen.rpartition(":")
-    if not host or not port_text.isdigit():
+    if not host or not ascii_number(port_text) or not plain_host(host.strip("[]")):
         print(f"draughtsboard hall: --listen {args.listen!r}: expected HOST:PORT",
               file=sys.stderr)
         return 2
-    if args.delay < 0:
+    if not math.isfinite(args.delay) or args.delay < 0:
         print("draughtsboard hall: --delay must be 0 or more minutes", file=sys.stderr)
         return 2
     try:
@@ -137,10 +140,11 @@ def _run_hall(args) -> int:
     # the hall by its directory, so a restarted hall finds the messages the broker kept
     # for it and a second hall with its own directory does not push the first one off.
     with DataDirLock(args.data):
-        token = os.environ.get(ENV_HALL_TOKEN) or secrets.token_urlsafe(12)
+        chosen = os.environ.get(ENV_HALL_TOKEN, "").strip()
+        token = chosen or secrets.token_urlsafe(12)
         service = HallService(address, args.data, client_id=hall_client_id(args.data))
         return serve(service, token=token, delay=args.delay * 60, host=host.strip("[]"),
-                     port=int(port_text))
+                     port=int(port_text), show_token=not chosen)
 
 
 ENV_HALL_TOKEN = "DRAUGHTSBOARD_HALL_TOKEN"
@@ -157,11 +161,14 @@ def _add_venue(subparsers) -> None:
 
 
 def _run_venue(args) -> int:
-    from draughtsboard.hall.venue import VenueError, write_venue
+    from draughtsboard.hall.venue import VenueError, plain_host, write_venue
+    from draughtsboard.http_limits import ascii_number
 
     host, _, port_text = args.listen.rpartition(":")
-    if not host or not port_text.isdigit() or not 1 <= args.boards <= 9999:
-        print("draughtsboard venue: --listen HOST:PORT and --boards 1-9999", file=sys.stderr)
+    if not plain_host(host) or not ascii_number(port_text) or not 1 <= int(port_text) <= 65535 \
+            or not 1 <= args.boards <= 9999:
+        print("draughtsboard venue: --listen HOST:PORT (an address or a host name, a port "
+              "1-65535) and --boards 1-9999", file=sys.stderr)
         return 2
     try:
         venue = write_venue(args.out, args.boards, host=host, port=int(port_text))

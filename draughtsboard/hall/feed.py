@@ -5,8 +5,9 @@ reached the hall.
 
 A round's games are, for each board, its latest game whose ``Round`` tag is the round.
 The feed holds only moves the rules accepted (the hall checks each again), so a bad
-message from a board can never stop or spoil it; a result from the board or the arbiter
-closes the game here. The arbiter's notes (illegal attempts) stay out of the broadcast.
+message from a board can never stop or spoil it; a result proven by the position or set
+by the arbiter closes the game here (a board's claim does not: docs/hall.md); a game
+whose moves two messages of its board dispute shows up to the move before the dispute. The arbiter's notes (illegal attempts) stay out of the broadcast.
 """
 
 from __future__ import annotations
@@ -29,13 +30,17 @@ class FeedGame:
 
 
 def game_at(hall_game: HallGame, cutoff: float | None) -> tuple[Game, bool]:
-    """The game as the hall had it at ``cutoff`` (None: now), and whether it was over."""
+    """The game as the hall had it at ``cutoff`` (None: now), and whether it was over;
+    a game whose moves the board disputes, up to the move before the dispute."""
     game = hall_game.game
-    if cutoff is None:
+    disputed = hall_game.disputed_from
+    if cutoff is None and disputed is None:
         return game, hall_game.finished
-    shown = bisect_right(hall_game.received, cutoff)
+    shown = game.ply if cutoff is None else bisect_right(hall_game.received, cutoff)
+    if disputed is not None:
+        shown = min(shown, disputed - 1)
     finished = hall_game.finished and hall_game.result_received is not None \
-        and hall_game.result_received <= cutoff
+        and (cutoff is None or hall_game.result_received <= cutoff)
     if shown == game.ply and finished:
         return game, True
     copy = Game(game.variant, game.start, dict(game.tags), game.draw_preset,
