@@ -12,7 +12,7 @@ import argparse
 import ipaddress
 import sys
 
-from draughtsboard.commands import analyse, pdn, replay, rules, token, track
+from draughtsboard.commands import analyse, hub, pdn, replay, rules, token, track
 from draughtsboard.commands.options import add_data_option
 
 
@@ -561,6 +561,7 @@ def build_parser() -> argparse.ArgumentParser:
     pdn.add_parsers(subparsers)
     token.add_parsers(subparsers)
     analyse.add_parsers(subparsers)
+    hub.add_parsers(subparsers)
     replay.add_parsers(subparsers, REPLAY_BACKENDS)
     _add_diag(subparsers)
     _add_play(subparsers)
