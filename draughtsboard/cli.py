@@ -12,7 +12,7 @@ import argparse
 import ipaddress
 import sys
 
-from draughtsboard.commands import analyse, pdn, replay, rules, token, track
+from draughtsboard.commands import analyse, hub, pdn, replay, rules, token, track
 from draughtsboard.commands.options import add_data_option
 
 
@@ -93,6 +93,9 @@ def _add_play(subparsers) -> None:
                         "broker, mqtt://USER:PASS@HOST:PORT (or [hall] in the board config; "
                         "credentials also from DRAUGHTSBOARD_HALL_USER/_PASSWORD/_PASSWORD_FILE)")
     parser.add_argument("--board", type=int, metavar="N", help="this board's number in the hall")
+    parser.add_argument("--sim-fault", action="append", default=[], metavar="FAULT",
+                        help="sim backend: a wiring fault built into the simulated board "
+                        "(row:R:open, column:C:open, short:column:A,B, stuck:N; see diag)")
     parser.set_defaults(handler=_run_play)
 
 
@@ -342,10 +345,19 @@ def _open_play_board(backend: str, variant, args, config, occupied: list[int]):
     chosen backend, on the board ``variant`` (a `Variant`) is played on; ``config`` is the
     gpio backend's board config, whose board must be that one."""
     board = variant.geometry
+    faults = getattr(args, "sim_fault", None) or []
+    if faults and backend != "sim":
+        raise UsageError("--sim-fault needs the sim backend")
     if backend == "sim":
         from draughtsboard.hardware.backends import open_simulated_board
+        from draughtsboard.hardware.simulation import WiringFault
 
-        simulated = open_simulated_board(board, occupied=occupied, real_time=True)
+        try:
+            wiring = [WiringFault.parse(text) for text in faults]
+            simulated = open_simulated_board(board, occupied=occupied, real_time=True,
+                                             faults=wiring)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
         return simulated, simulated, simulated.simulation, simulated.close
     if backend == "gpio":
         from draughtsboard.board.rules import board_name
@@ -516,6 +528,7 @@ def failure(error: BaseException) -> tuple[int, str] | None:
     """The exit status and one-line reason for an error that ends a command, or ``None``
     for one the handler must not swallow (KeyboardInterrupt, SystemExit)."""
     from draughtsboard.board.rules.errors import DraughtsError
+    from draughtsboard.hardware.board_lock import BoardBusyError
     from draughtsboard.hardware.config import ConfigError
     from draughtsboard.recording import DataDirBusyError
 
@@ -529,7 +542,7 @@ def failure(error: BaseException) -> tuple[int, str] | None:
         return EXIT_CONFIG, str(error)
     if isinstance(error, UsageError):
         return EXIT_USAGE, str(error)
-    if isinstance(error, DataDirBusyError):
+    if isinstance(error, (DataDirBusyError, BoardBusyError)):
         return EXIT_BUSY, str(error)
     if isinstance(error, OSError):
         where = f"{error.filename}: " if getattr(error, "filename", None) else ""
@@ -544,6 +557,9 @@ def failure(error: BaseException) -> tuple[int, str] | None:
 
 
 def _is_gpio_error(error: BaseException) -> bool:
+    """gpiozero's errors, and lgpio's own (``lgpio.error``, a bare Exception)."""
+    if type(error).__module__ == "lgpio":
+        return True
     try:
         from gpiozero.exc import GPIOZeroError
     except ImportError:  # pragma: no cover - gpiozero is a dependency
@@ -562,6 +578,7 @@ def build_parser() -> argparse.ArgumentParser:
     pdn.add_parsers(subparsers)
     token.add_parsers(subparsers)
     analyse.add_parsers(subparsers)
+    hub.add_parsers(subparsers)
     replay.add_parsers(subparsers, REPLAY_BACKENDS)
     _add_diag(subparsers)
     _add_play(subparsers)

@@ -27,7 +27,7 @@ class _Server(uvicorn.Server):
 
     def handle_exit(self, sig, frame) -> None:
         log.info("signal %s: stopping", signal.Signals(sig).name)
-        self.service.closing = True
+        self.service.begin_shutdown()
         super().handle_exit(sig, frame)
 
     async def startup(self, sockets=None) -> None:

@@ -95,9 +95,13 @@ class HallService:
         log.info("hall: subscribing to every board through %s", self.address)
         connect(self.client, self.address)
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def begin_shutdown(self) -> None:
+        """The live streams end now (the server is stopping: it need not wait for them)."""
         self.closing = True
         self._notify()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.begin_shutdown()
         self._stopping.set()
         self.client.disconnect()
         self.client.loop_stop()

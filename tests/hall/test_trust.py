@@ -397,3 +397,54 @@ def test_the_rounds_game_is_the_one_the_board_started_for_the_pairing(tmp_path):
     assert again.round_games == {(1, "1"): GID}
     again.close()
     store.close()
+
+
+def test_tag_values_with_quotes_and_backslashes_pass_both_readers(ingest):
+    """What a tag may hold reaches the feed escaped: the feed reads back with the
+    project's reader, `pdn check` and pydraughts, the values intact."""
+    draughts_pdn = pytest.importorskip("draughts.PDN")
+    odd = 'O\'Neil "the \\ quiet" Ivanov — Иванов'
+    board = Board(ingest, tags={"Round": "1", "White": odd, "Black": "x]["})
+    board.state()
+    board.play("c3-d4")
+    text = round_games(ingest.store, "1", None)[0].pdn
+    ours = read_pdn(text)
+    assert ours.errors == [] and ours.games[0].game.tags["White"] == odd
+    assert ours.games[0].game.tags["Black"] == "x]["
+    theirs = draughts_pdn.PDNReader(pdn_text=text).games
+    assert len(theirs) == 1 and theirs[0].moves == ["c3-d4"]
+    assert sum(line.startswith("[Result ") for line in text.splitlines()) == 1
+
+
+def test_a_record_holding_a_line_break_still_writes_one_line_per_tag():
+    """The writer never trusts what a game holds: a value that is not printable (from a
+    journal written by hand, or an older version) is written on one line."""
+    from draughtsboard.board.game.pdn_writer import write_game
+
+    game = Game(get_variant("russian"), tags={"Event": 'x"]\r\n[Result "0-1"]\u2028y',
+                                              'Bad"]': "1"})
+    lines = write_game(game).splitlines()
+    assert sum(line.startswith("[Result ") for line in lines) == 1
+    assert not any(line.startswith('[Bad') for line in lines)
+    assert read_pdn(write_game(game)).errors == []
+
+
+def test_a_move_sent_alone_is_broadcast_only_once_the_boards_state_confirms_it(ingest):
+    """A board sends each move, then its whole game: a ply nobody's state confirms (a
+    forged one, the moment before the real board says otherwise) stays off the feed,
+    and after a while the hall asks the board for its game."""
+    board = Board(ingest)
+    board.state()
+    board.play("c3-d4")
+    forged = move(board.game, "f6-g5")
+    board.send("ply", PlyMessage(GID, 2, 2, forged).to_json())
+    assert hall_texts(ingest) == ["c3-d4", "f6-g5"]  # on the hall's page, live
+    assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4"]  # not broadcast
+    board.send("status", StatusMessage(True, "t", 1.0, GID).to_json())
+    assert ingest.missing(board.now + 1.0) == []
+    assert ingest.missing(board.now + 6.0) == [Resend(1, GID)]
+    board.state()  # the board's game has one move: the two voices disagree
+    assert ("moves", GID) in ingest.live(1).claims
+    assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4"]
+    ingest.dismiss(1, "moves", GID)  # the arbiter keeps the hall's record after all
+    assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4", "f6-g5"]
