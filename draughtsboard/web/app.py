@@ -8,7 +8,8 @@ JSON, sent when a new one is ready. Nothing in the page is built from HTML strin
 script sets text only, and a Content-Security-Policy forbids inline scripts besides.
 
 One client cannot exhaust the server: a request body is refused by its Content-Length, or
-read no further than ``MAX_BODY``, before any route or token check (`_BodyLimit`); live
+read no further than ``MAX_BODY``, before any route or token check (`http_limits.BodyLimit`,
+which also reads every JSON body the same way for both servers); live
 streams are capped (``MAX_STREAMS``, the oldest is dropped for a new one) and a client
 too slow to take an update within ``SEND_TIMEOUT`` is dropped; every bad request is a 4xx
 with a one-line reason. A simulated board's hands answer only on loopback unless the app
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import json
 import math
 from typing import Any
 
@@ -30,7 +30,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from draughtsboard.http_limits import SecurityHeaders, failure_status, failure_text
+from draughtsboard.http_limits import (
+    BodyLimit,
+    SecurityHeaders,
+    failure_status,
+    failure_text,
+    read_json,
+)
 from draughtsboard.play.coach import Coach
 from draughtsboard.play.session import PlaySession
 
@@ -42,57 +48,6 @@ MAX_STREAMS = 24  # live streams at once, well under the requests admitted; the 
 # is dropped for a new one
 SEND_TIMEOUT = 10.0  # seconds a live stream may take to accept one update
 KEEPALIVE_SECONDS = 15.0
-BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
-
-
-class _BodyLimit:
-    """Pure ASGI middleware, outermost: a request whose Content-Length is over ``MAX_BODY``
-    (or not a number) is answered 413 (400) before anything reads it; a body without a
-    length (chunked) is read up to ``MAX_BODY`` here, and refused past it, then handed on.
-    So neither a route nor the token check ever sees more than ``MAX_BODY`` bytes."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http" or scope.get("method") not in BODY_METHODS:
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers") or [])
-        length = headers.get(b"content-length")
-        if length is not None:
-            text = length.decode("latin-1").strip()
-            if not text.isdigit():
-                await _error(400, "bad Content-Length")(scope, receive, send)
-            elif int(text) > MAX_BODY:
-                await _error(413, f"request body over {MAX_BODY} bytes")(scope, receive, send)
-            else:
-                await self.app(scope, receive, send)
-            return
-        chunks, size = [], 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > MAX_BODY:
-                await _error(413, f"request body over {MAX_BODY} bytes")(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        replayed = False
-
-        async def replay():
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
 
 
 def _error(status: int, text: str) -> JSONResponse:
@@ -108,25 +63,8 @@ def _failure(error: Exception) -> JSONResponse:
     return _error(status, failure_text(error))
 
 
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number here")
-
-
 async def _json_body(request: Request) -> dict[str, Any]:
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise ValueError("send JSON (Content-Type: application/json)")
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ValueError("request too large")
-    try:
-        data = json.loads(bytes(body) or b"{}", parse_constant=_reject_constant)
-    except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
-    if not isinstance(data, dict):
-        raise ValueError("expected a JSON object")
-    return data
+    return await read_json(request, MAX_BODY)
 
 
 def _text(data: dict, key: str, default: str = "") -> str:
@@ -435,5 +373,5 @@ def create_app(session: PlaySession, *, coach: Coach | None = None,
     app.state.streams = []
     app.state.allow_remote_hands = allow_remote_hands
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(_BodyLimit)  # added last: outermost, before routes and tokens
+    app.add_middleware(BodyLimit, limit=MAX_BODY)  # last: outermost, before routes and tokens
     return app

@@ -8,15 +8,12 @@ coach is the one the app was made with (``app.state.coach``).
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from draughtsboard.http_limits import failure_status, failure_text
+from draughtsboard.http_limits import failure_status, failure_text, read_json
 from draughtsboard.play.coach import Coach
 from draughtsboard.play.errors import CoachError
 
@@ -25,21 +22,6 @@ MAX_BODY = 1024  # the coach's requests are a few bytes
 
 def error_response(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
-
-
-async def json_body(request: Request) -> dict[str, Any]:
-    """The request's small JSON object; `ValueError` saying what is wrong otherwise."""
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise ValueError("send JSON (Content-Type: application/json)")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ValueError("request too large")
-    data = json.loads(body or b"{}")
-    if not isinstance(data, dict):
-        raise ValueError("expected a JSON object")
-    return data
 
 
 def _coach(request: Request) -> Coach | None:
@@ -71,7 +53,7 @@ async def hint(request: Request) -> Response:
 async def options(request: Request) -> Response:
     """``{"hints": true|false, "warnings": true|false}`` (either may be left out)."""
     try:
-        data = await json_body(request)
+        data = await read_json(request, MAX_BODY)
         changes = {}
         for key in ("hints", "warnings"):
             if key in data:
