@@ -114,6 +114,17 @@ def _add_hall(subparsers) -> None:
 
 
 def _run_hall(args) -> int:
+    """``hall``, logging as a long-running command does (put back when it returns)."""
+    from draughtsboard.logs import configure_logging
+
+    restore_logging = configure_logging()
+    try:
+        return _hall(args)
+    finally:
+        restore_logging()
+
+
+def _hall(args) -> int:
     import math
     import os
     import secrets
@@ -124,9 +135,6 @@ def _run_hall(args) -> int:
     from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
     from draughtsboard.http_limits import ascii_number
     from draughtsboard.recording import DataDirLock
-    from draughtsboard.web.server import configure_logging
-
-    configure_logging()
     host, _, port_text = args.listen.rpartition(":")
     if not host or not ascii_number(port_text) or not plain_host(host.strip("[]")):
         print(f"draughtsboard hall: --listen {args.listen!r}: expected HOST:PORT",
@@ -450,6 +458,17 @@ def _irregularity_options(args, config) -> tuple[str | None, bool]:
 
 
 def _run_play(args) -> int:
+    """``play``, logging as a long-running command does (put back when it returns)."""
+    from draughtsboard.logs import configure_logging
+
+    restore_logging = configure_logging()
+    try:
+        return _play(args)
+    finally:
+        restore_logging()
+
+
+def _play(args) -> int:
     """``play``, in an order that touches nothing before it is sure to run: the settings
     are checked, the data directory is locked (a second process stops here), the page's
     socket is bound (a port in use stops here), and only then is a game opened or a
@@ -462,9 +481,8 @@ def _run_play(args) -> int:
     from draughtsboard.play.clock import TimeControl
     from draughtsboard.play.coach import Coach
     from draughtsboard.recording import Recorder
-    from draughtsboard.web.server import bind_socket, configure_logging, serve
+    from draughtsboard.web.server import bind_socket, serve
 
-    configure_logging()
     log = logging.getLogger("draughtsboard.play")
     host, port = parse_listen(args.listen)
     try:

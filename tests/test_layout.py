@@ -49,7 +49,7 @@ HALL_LAYERS = {
                                 "draughtsboard.hall_link"),
     "draughtsboard.hall": ("draughtsboard.board", "draughtsboard.hall_protocol",
                            "draughtsboard.recording", "draughtsboard.http_limits",
-                           "draughtsboard.hall"),
+                           "draughtsboard.subscribers", "draughtsboard.hall"),
 }
 HALL_PACKAGES = tuple(HALL_LAYERS)
 # Adapters may use these of the core, and never each other.

@@ -141,7 +141,7 @@ def test_simulated_hands_answer_only_on_loopback(session):
 def test_a_flood_of_one_log_line_is_cut_to_one_per_interval():
     import logging
 
-    from draughtsboard.web.server import RateLimitFilter
+    from draughtsboard.logs import RateLimitFilter
 
     now = [0.0]
     limit = RateLimitFilter(interval=10.0, clock=lambda: now[0])

@@ -6,7 +6,7 @@ import argparse
 import logging
 
 from draughtsboard import cli
-from draughtsboard.web.server import configure_logging
+from draughtsboard.logs import configure_logging
 
 
 def args(**options) -> argparse.Namespace:
@@ -48,16 +48,30 @@ def test_bad_listen_and_tag_are_usage_errors(tmp_path, capsys):
 def test_under_systemd_each_line_carries_its_priority(monkeypatch, capsys):
     root = logging.getLogger()
     saved = root.handlers[:], root.level
+    monkeypatch.setenv("JOURNAL_STREAM", "8:1234")
+    restore = configure_logging()
     try:
-        monkeypatch.setenv("JOURNAL_STREAM", "8:1234")
-        configure_logging()
         logging.getLogger("draughtsboard.test").warning("a switch is stuck")
         logging.getLogger("draughtsboard.test").info("move 1: c3-d4")
         err = capsys.readouterr().err.splitlines()
         assert err[-2:] == ["<4>draughtsboard.test: a switch is stuck",
                             "<6>draughtsboard.test: move 1: c3-d4"]
     finally:
-        root.handlers[:], root.level = saved[0], saved[1]
+        restore()
+    assert (root.handlers, root.level) == saved
+
+
+def test_a_command_run_in_process_puts_the_logging_back(tmp_path, capsys):
+    """``cli.main(["play", ...])`` inside another program (a test) leaves the root logger
+    as it found it, and its handler never writes to a stream that has gone."""
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    flooded = logging.getLogger("asyncio").filters[:]
+    assert cli.main(["play", "--backend", "sim", "--listen", "0.0.0.0:0", "--data",
+                     str(tmp_path)]) == cli.EXIT_CONFIG
+    assert (root.handlers, root.level) == saved
+    assert logging.getLogger("asyncio").filters == flooded
+    assert "--allow-remote-hands" in capsys.readouterr().err
 
 
 def test_the_irregularity_policy_and_its_leds_are_play_options(capsys):
