@@ -209,7 +209,6 @@ class SocketEmulator:
         self.port = self._listener.getsockname()[1]
         self._conn: socket.socket | None = None
         self._stop = threading.Event()
-        self._connected = threading.Event()
         self.device.power_on()
         self._thread = threading.Thread(target=self._run, name="emulated-device", daemon=True)
         self._thread.start()
@@ -226,14 +225,10 @@ class SocketEmulator:
         with self.lock:
             self._drop_connection()
 
-    def wait_for_connection(self, timeout: float) -> bool:
-        return self._connected.wait(timeout)
-
     def _drop_connection(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
-            self._connected.clear()
             self.up.clear()
             self.down.clear()
 
@@ -279,7 +274,6 @@ class SocketEmulator:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._conn = conn
         self.connections += 1
-        self._connected.set()
 
     def close(self) -> None:
         """Stop the device thread and close the socket (safe twice)."""

@@ -30,7 +30,6 @@ from draughtsboard.board.game.record import Game
 
 from .errors import TimeControlError
 
-CLOCK_KINDS = ("clock-start", "clock-pause", "clock-resume", "flag")
 # Pauses that end by themselves once the board shows the recorded position again.
 AUTO_RESUMED = ("resume", "result-withdrawn")
 TAKEBACK_KINDS = ("takeback", "amendment")

@@ -153,10 +153,6 @@ class Game:
         copy._read_only = True
         return copy
 
-    @property
-    def is_read_only(self) -> bool:
-        return self._read_only
-
     def __setattr__(self, name: str, value) -> None:
         if self.__dict__.get("_read_only"):
             raise ReadOnlyGameError(f"this game is a read-only copy: {name} cannot be set")

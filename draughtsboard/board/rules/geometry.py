@@ -167,16 +167,6 @@ class Geometry:
             object.__setattr__(self, "_byte_tables_cache", cached)
         return cached
 
-    def bits_of_mask(self, mask: int) -> int:
-        """Occupancy mask over square numbers -> engine bitboard."""
-        bits = 0
-        bit_of_number = self.bit_of_number
-        while mask:
-            low = mask & -mask
-            bits |= 1 << bit_of_number[low.bit_length()]
-            mask ^= low
-        return bits
-
 
 @cache
 def geometry(size: int, numbering: Numbering) -> Geometry:
