@@ -154,7 +154,7 @@ def test_each_replayed_game_meets_its_own_faults():
 # command's per-game fault seed, noise 48): in game 36 the last move's snapshot came
 # 0.44 s late and the hand had gone (the harness stopped looking at once); in game 38 a
 # move and the reply that lands on its start were seen at once and flagged as one
-# irregular move (reply d6:b4 to b4-c5, see tests/board/test_tracker_lossy.py).
+# irregular move (reply d6:b4 to b4-c5, see tests/board/tracker/test_tracker_lossy.py).
 @pytest.mark.parametrize("number", [36, 38])
 def test_a_lossy_line_neither_loses_the_last_move_nor_merges_two_moves(number):
     start, moves = recorded_game("russian-ussr-championship-part1.pdn", "russian", number)
@@ -170,7 +170,7 @@ def test_a_line_too_bad_to_follow_records_no_wrong_move():
     """At 20% damaged bytes a frame of 21 bytes crosses whole about one time in thirty:
     whole moves go unseen and the board stops (a flag for the arbiter). It once recorded
     an irregular move and a reply nobody made (game 74, see
-    tests/board/test_tracker_lossy.py); what it records now is what was played."""
+    tests/board/tracker/test_tracker_lossy.py); what it records now is what was played."""
     start, moves = recorded_game("russian-ussr-championship-part1.pdn", "russian", 74)
     report = replay_game("ussr 74", start, moves,
                          lambda position: emulated_board(position, 0.2, 48 * 100003 + 74),

@@ -6,7 +6,7 @@ Squares are algebraic from White's side; `summary` lists each legal move as
 
 from draughtsboard.board.rules.notation import parse_move
 
-from .helpers import notations, position, summary
+from ..helpers import notations, position, summary
 
 # -- shared by both games -------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from draughtsboard.board.rules.notation import format_move, parse_move
 from draughtsboard.board.rules.perft import perft
 from draughtsboard.board.rules.variants import get_variant
 
-TABLES = json.loads((pathlib.Path(__file__).parents[1] / "data" / "perft_columns.json")
+TABLES = json.loads((pathlib.Path(__file__).parents[2] / "data" / "perft_columns.json")
                     .read_text())
 LASCA = get_variant("lasca")
 

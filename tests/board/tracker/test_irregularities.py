@@ -14,7 +14,7 @@ from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import Mode, State, Tracker
 from draughtsboard.board.tracker.policy import FMJD, RESTORE
 
-from .hand import TrackerHand
+from ..hand import TrackerHand
 
 OPENING = [("c3", "d4"), ("d6", "e5"), ("b2", "c3"), ("e7", "d6"), ("e3", "f4"), ("b6", "a5"),
            ("f2", "e3"), ("c7", "b6"), ("c1", "b2"), ("b6", "c5")]  # White must take d4:b6

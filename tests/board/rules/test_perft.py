@@ -12,7 +12,7 @@ from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.perft import perft
 from draughtsboard.board.rules.variants import get_variant
 
-TABLES = json.loads((pathlib.Path(__file__).parents[1] / "data" / "perft.json").read_text())
+TABLES = json.loads((pathlib.Path(__file__).parents[2] / "data" / "perft.json").read_text())
 SHALLOW = {"russian": 6, "international": 5}
 
 

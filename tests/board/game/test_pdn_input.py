@@ -15,7 +15,7 @@ from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.commands import pdn as pdn_command
 
-DATA = pathlib.Path(__file__).parent.parent / "data"
+DATA = pathlib.Path(__file__).resolve().parents[2] / "data"
 INTERNATIONAL = get_variant("international")
 
 

@@ -7,7 +7,7 @@ from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import Mode, State, Tracker
 from draughtsboard.board.tracker.policy import FMJD, RESTORE
 
-from .hand import TrackerHand
+from ..hand import TrackerHand
 
 # Black to move: c5 must take d4 and f4, landing on e3 and then g5.
 DOUBLE = "B:W18,19,30:B14,1"

@@ -18,7 +18,7 @@ from draughtsboard.board.rules.notation import format_move, parse_move, parse_sq
 from draughtsboard.board.rules.variants import get_variant
 
 DATA = json.loads(
-    (pathlib.Path(__file__).parents[1] / "data" / "seed-examples.json").read_text("utf-8"))
+    (pathlib.Path(__file__).parents[2] / "data" / "seed-examples.json").read_text("utf-8"))
 EXAMPLES = {example["id"]: example for example in DATA["examples"]}
 
 

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from ..web.helpers import wait_until
+from .web.helpers import wait_until
 
 
 @pytest.mark.parametrize("args, words", [

@@ -12,7 +12,7 @@ import pytest
 
 from draughtsboard.play import ArbiterError
 
-from .helpers import TOKEN
+from ..web.helpers import TOKEN
 
 
 def view(session) -> dict:

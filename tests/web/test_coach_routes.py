@@ -73,13 +73,6 @@ def training(tmp_path):
         recorder.close()
 
 
-
-
-
-
-
-
-
 def test_the_hint_button_named_in_the_board_config(tmp_path):
     import tomllib
     from importlib import resources

@@ -1,16 +1,11 @@
-"""The arbiter's token outlives a restart and a running board follows its file; one
-``--data`` name for every command that reads games. (Resuming and starting games:
-tests/play/test_opening.py.)"""
+"""``draughtsboard token`` prints and rotates the arbiter's token; every command that reads
+games takes ``--data`` (the old ``--journal`` warns)."""
 
 from __future__ import annotations
-
-import stat
 
 from draughtsboard import cli
 from draughtsboard.play.token import ArbiterToken
 from draughtsboard.recording import Recorder
-
-from .helpers import TOKEN
 
 
 def _unfinished_tournament_game(data) -> str:
@@ -25,34 +20,6 @@ def _unfinished_tournament_game(data) -> str:
 
 
 
-
-
-def test_the_arbiter_token_is_kept_and_rotated_in_the_data_directory(tmp_path):
-    store = ArbiterToken(tmp_path)
-    first = store.current()
-    assert len(first) >= 12 and ArbiterToken(tmp_path).current() == first  # a restart
-    assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
-    other = ArbiterToken(tmp_path).rotate()  # `draughtsboard token --rotate`, elsewhere
-    assert other != first and store.current() == other  # the running board follows
-    store.path.write_text("short\n")
-    try:
-        store.current()
-    except OSError as error:
-        assert "--rotate" in str(error)
-    else:
-        raise AssertionError("a bad token file was accepted")
-
-
-def test_a_running_session_follows_the_token_file(start_session, tmp_path):
-    store = ArbiterToken(tmp_path / "tokens")
-    session = start_session(token=store.current)
-    old = store.current()
-    assert session.check_token(old)
-    new = ArbiterToken(tmp_path / "tokens").rotate()
-    assert session.check_token(new) and not session.check_token(old)
-    store.path.unlink()
-    store.path.mkdir()  # unreadable as a token: every token is refused, nothing breaks
-    assert not session.check_token(new) and not session.check_token(TOKEN)
 
 
 def test_the_token_command_prints_and_rotates(tmp_path, capsys):
@@ -88,10 +55,3 @@ def test_every_command_that_reads_games_takes_data_and_the_old_name_warns(tmp_pa
         pass
     help_text = capsys.readouterr().out
     assert "--data" in help_text and "--journal" not in help_text
-
-
-def test_a_bad_time_control_on_the_command_line_is_a_usage_error(tmp_path, capsys):
-    status = cli.main(["play", "--tag", "TimeControl=soon", "--data", str(tmp_path)])
-    assert status == cli.EXIT_USAGE
-    last = capsys.readouterr().err.splitlines()[-1]
-    assert last.startswith("draughtsboard play: TimeControl 'soon': expected seconds")

@@ -14,7 +14,7 @@ from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.cli import main, replay_on_simulated_board
 
-DATA = pathlib.Path(__file__).parent / "data"
+DATA = pathlib.Path(__file__).resolve().parents[2] / "data"
 
 
 def _board(position):
@@ -137,7 +137,7 @@ def test_a_column_piece_moved_out_of_turn_is_flagged_not_read_as_two_moves(varia
 def test_a_king_stopped_on_the_way_of_its_capture_is_no_irregularity_until_played_on():
     """The king on c5 had to take f2 (c5xg1) and was put down on e3 instead: the switches
     show the capture under way, and the board can tell it stopped only when the opponent
-    begins his reply (tests/board/test_irregularities.py); the opponent objected at once,
+    begins his reply (tests/board/tracker/test_irregularities.py); the opponent objected at once,
     with nothing on the board to see, and the irregularity counted as unflagged. Such a
     move is injected as a capture stopped half-way is: the opponent begins his reply
     first, and where he has none but to take a piece the king could still take, nobody

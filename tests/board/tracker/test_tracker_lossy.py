@@ -6,7 +6,7 @@ from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import FMJD, RESTORE, State, Tracker
 
-from .hand import TrackerHand
+from ..hand import TrackerHand
 
 # White to move (a Russian championship game, ply 15): b4-c5, and Black's d6 takes c5,
 # landing on b4, the square White's piece has just left.

@@ -10,7 +10,7 @@ from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
 from draughtsboard.board.game.pdn_writer import write_game, write_games
 from draughtsboard.board.rules.variants import get_variant
 
-DATA = pathlib.Path(__file__).parent.parent / "data"
+DATA = pathlib.Path(__file__).resolve().parents[2] / "data"
 SHARED = {
     "international-wk2003.pdn": (None, 23),
     "international-candidate95.pdn": (None, 8),

@@ -94,7 +94,7 @@ def test_every_solution_the_tactics_suite_lists_wins_at_its_check_horizon():
 
     from draughtsboard.board.rules.notation import format_move
 
-    suite = json.loads((pathlib.Path(__file__).resolve().parents[3] / "benchmarks" /
+    suite = json.loads((pathlib.Path(__file__).resolve().parents[4] / "benchmarks" /
                         "tactics.json").read_text(encoding="utf-8"))
     wrong = []
     for entry in suite["positions"]:

@@ -1,4 +1,6 @@
-"""`draughtsboard play`'s command line: options, backend choice, logging for journald."""
+"""`draughtsboard play`'s command line: options, backend choice, the game matched to the
+board config's board, logging for journald and put back afterwards, puzzle mode, the
+board's hint button."""
 
 from __future__ import annotations
 
@@ -137,3 +139,41 @@ def test_a_game_of_another_board_is_refused_in_one_line(tmp_path, capsys, monkey
     from draughtsboard.recording import Recorder
 
     assert Recorder(tmp_path).game_ids() == []  # nothing recorded for a board not there
+
+
+def test_a_bad_time_control_on_the_command_line_is_a_usage_error(tmp_path, capsys):
+    status = cli.main(["play", "--tag", "TimeControl=soon", "--data", str(tmp_path)])
+    assert status == cli.EXIT_USAGE
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("draughtsboard play: TimeControl 'soon': expected seconds")
+
+
+def test_play_in_puzzle_mode_from_the_command_line(tmp_path):
+    """``play --mode puzzle`` serves the first puzzle of the file; a file that cannot be
+    used stops it in one line."""
+    import subprocess
+    import sys
+
+    from .play.test_puzzles import PUZZLES
+    from .web.helpers import PlayProcess, wait_until
+
+    puzzles_file = tmp_path / "puzzles.pdn"
+    puzzles_file.write_text(PUZZLES, encoding="utf-8")
+
+    with PlayProcess(tmp_path / "data", "--mode", "puzzle", "--puzzles",
+                     str(puzzles_file)) as play:
+        state = wait_until(lambda: (s := play.state()) and s["coach"]["puzzle"] and s)
+        assert state["coach"]["puzzle"]["number"] == 1
+        assert state["coach"]["puzzle"]["count"] == 2
+        assert state["fen"] == "W:W17,19,20:B9-11,13" and state["mode"] == "puzzle"
+        assert state["tags"]["Event"] == "Puzzle" and state["tags"]["Round"] == "1"
+        assert play.stop() == 0
+    bad = tmp_path / "bad.pdn"
+    bad.write_text("", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim", "--mode",
+         "puzzle", "--puzzles", str(bad), "--data", str(tmp_path / "data"), "--listen",
+         "127.0.0.1:0"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == cli.EXIT_DATA
+    assert done.stderr.strip().splitlines()[-1] == \
+        f"draughtsboard play: {bad}: no puzzle in the file"

@@ -6,7 +6,7 @@ from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import Mode, State, Tracker, format_transition_table
 
-from .hand import TrackerHand
+from ..hand import TrackerHand
 
 OPENING = "1. c3-d4 d6-e5 2. b2-c3 e7-d6 3. e3-f4 b6-a5 4. f2-e3 c7-b6 5. c1-b2 b6-c5"
 
