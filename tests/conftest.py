@@ -16,6 +16,15 @@ from draughtsboard.recording import Recorder
 from .web.helpers import TOKEN, XSS, wait_until
 
 
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by markers
+def pytest_collection_modifyitems(items) -> None:
+    """Every test that uses the hall's broker fixture starts a mosquitto: marked ``broker``
+    (left out of ``scripts/test.sh --fast``; the browser and slow tests say so themselves)."""
+    for item in items:
+        if "broker" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.broker)
+
+
 @pytest.fixture(autouse=True)
 def private_board_lock(tmp_path, monkeypatch):
     """Each test holds its own board lock file: tests in other checkouts (and the real

@@ -168,6 +168,7 @@ def test_an_unexpected_error_is_still_one_line(capsys, monkeypatch):
     assert status == cli.EXIT_SOFTWARE and "internal error" in only_line(err, "track")
 
 
+@pytest.mark.slow
 def test_a_second_play_on_a_live_directory_exits_without_touching_it(tmp_path):
     from tests.web.helpers import PlayProcess
 

@@ -29,6 +29,7 @@ def test_arguments_the_hall_cannot_use_are_refused_in_one_line(tmp_path, capsys,
     assert status == 2 and words in err and len(err.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_a_token_from_the_environment_is_never_logged(tmp_path):
     token = "operator-chosen-token-5f1e"
     env = dict(os.environ, DRAUGHTSBOARD_HALL_TOKEN=token, PYTHONUNBUFFERED="1")

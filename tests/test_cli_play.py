@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import logging
 
+import pytest
+
 from draughtsboard import cli
 from draughtsboard.logs import configure_logging
 
@@ -87,6 +89,7 @@ def test_the_irregularity_policy_and_its_leds_are_play_options(capsys):
     assert "invalid choice: 'lenient'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_column_draughts_start_on_the_shipped_8x8_board_config(tmp_path):
     """A config names a board, not a game: the 8x8 wood plays Russian column draughts
     without an edit (on gpiozero's mock pins here: no GPIO chip on this machine)."""
@@ -148,6 +151,7 @@ def test_a_bad_time_control_on_the_command_line_is_a_usage_error(tmp_path, capsy
     assert last.startswith("draughtsboard play: TimeControl 'soon': expected seconds")
 
 
+@pytest.mark.slow
 def test_play_in_puzzle_mode_from_the_command_line(tmp_path):
     """``play --mode puzzle`` serves the first puzzle of the file; a file that cannot be
     used stops it in one line."""

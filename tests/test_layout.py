@@ -393,6 +393,7 @@ def test_no_private_reach_across_modules():
 
 # -- each module imports first, in a fresh interpreter ----------------------------------------
 
+@pytest.mark.slow
 def test_every_module_imports_first_in_a_fresh_interpreter():
     names = [name for name in modules() if name not in DEVICE_ONLY]
 

@@ -58,6 +58,7 @@ def test_a_lost_position_says_so(capsys):
     assert json.loads(out)["best"] is None
 
 
+@pytest.mark.slow
 def test_a_game_is_annotated_and_its_blunder_marked(capsys, tmp_path):
     path = tmp_path / "game.pdn"
     path.write_text(GAME, encoding="utf-8")

@@ -14,6 +14,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
                           text=True, timeout=60)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["pdn", "check", "/dev/zero"],
                                      ["analyse", "/dev/zero"],
                                      ["replay", "/dev/zero", "--variant", "russian"]])

@@ -41,6 +41,7 @@ def assert_host_saw_only_real_boards(bench):
     assert times == sorted(times)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_noisy_cable_neither_invents_nor_loses_a_board(seed):
     bench = VirtualBench(board_geometry(10), StaticSwitches(INTERNATIONAL_START),

@@ -12,11 +12,15 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.board.tracker import State
 
 from ..browser import ARGS, ARTIFACTS, CHROMIUM, playwright_api
 from ..web.helpers import wait_until
+
+pytestmark = pytest.mark.browser
 
 HALL_TOKEN = "hall-arbiter-token"
 _URL = re.compile(r"the hall's page: (http://[0-9.]+:\d+)/")

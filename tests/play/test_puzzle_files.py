@@ -27,6 +27,7 @@ def puzzles(name):
     return variant, [pdn_game.game for pdn_game in read.games]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", variant_names())
 def test_every_shipped_puzzle_is_proved(name):
     variant, games = puzzles(name)

@@ -149,6 +149,7 @@ def test_puzzle_files_that_cannot_be_used_are_refused_in_one_line(tmp_path, text
         load_puzzles(tmp_path / "missing.pdn", get_variant("russian"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", variant_names())
 def test_the_shipped_puzzles_win_material_by_force(name):
     variant = get_variant(name)

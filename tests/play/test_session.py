@@ -39,6 +39,7 @@ def test_the_page_hands_are_refused_on_a_real_board(session):
         session.hand([("lift", 22)])
 
 
+@pytest.mark.slow
 def test_play_and_web_import_no_backend():
     code = ("import sys, draughtsboard.play, draughtsboard.web.app, draughtsboard.web.server;"
             "bad = [m for m in sys.modules if m.startswith(('draughtsboard.hardware',"

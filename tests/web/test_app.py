@@ -91,6 +91,7 @@ def test_hands_refuse_nonsense(client):
         "content-type": "text/plain"}).status_code == 400
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("action,body", ARBITER_ACTIONS, ids=[a for a, _ in ARBITER_ACTIONS])
 @pytest.mark.parametrize("token", [None, "wrong-token", ""], ids=["none", "wrong", "empty"])
 def test_arbiter_actions_need_the_token(client, session, action, body, token):

@@ -33,6 +33,7 @@ def shared():
     return {name: read_shared(name) for name in SHARED}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SHARED))
 def test_every_shared_game_reads(shared, name):
     result = shared[name]
@@ -41,6 +42,7 @@ def test_every_shared_game_reads(shared, name):
     assert [g.number for g in result.games] == list(range(1, SHARED[name][1] + 1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SHARED))
 def test_written_pdn_reads_back_the_same(shared, name):
     games = [entry.game for entry in shared[name].games]
@@ -87,6 +89,7 @@ def _pydraughts_moves(text):
     return replayed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SHARED))
 def test_pydraughts_replays_what_we_write(shared, name):
     # pydraughts takes about two seconds a game: a few games per file keep the suite fast.

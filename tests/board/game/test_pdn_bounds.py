@@ -68,6 +68,7 @@ def test_digits_are_scanned_a_bounded_number_of_times():
     assert large <= 4 * small + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", [
     "1" * 200_000,
     "* " * 100_000,

@@ -126,6 +126,7 @@ def test_pdn_check_prints_one_line_per_game_and_fails_on_a_bad_one(capsys):
     assert "Traceback" not in out + err
 
 
+@pytest.mark.slow
 def test_pdn_check_accepts_the_shared_games(capsys):
     status, out, _ = run(["pdn", "check", str(DATA / "international-wk2003.pdn"),
                           str(DATA / "international-candidate95.pdn")], capsys)
@@ -175,6 +176,7 @@ def mutated_pdn(draw):
     return text
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_pdn())

@@ -26,6 +26,7 @@ def _games(name, variant, count):
     return [(g.game.positions[0], [p.move for p in g.game.moves]) for g in result.games[:count]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,variant", [
     ("international-wk2003.pdn", None),
     ("international-candidate95.pdn", None),
@@ -39,6 +40,7 @@ def test_recorded_games_replay_exactly(name, variant, noise):
         assert report.recorded == len(moves)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_name", ["lasca", "column", "column-7x7"])
 def test_random_column_games_replay_exactly_with_noise(variant_name):
     start = initial_position(get_variant(variant_name))
@@ -75,6 +77,7 @@ def test_replay_summary_counts_stalls_and_asks(capsys):
     assert summary["stalls"] == 0 and "asks" in summary and "asks_per_1000_plies" in summary
 
 
+@pytest.mark.slow
 def test_replay_with_irregular_moves_injected(capsys):
     status = main(["replay", "--random", "3", "--seed", "12", "--variant", "russian",
                    "--irregular-rate", "0.2", "--summary-json"])

@@ -173,6 +173,7 @@ def _run(*args, stdin=None):
                           capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_moves_json_uses_the_variant_square_numbers_and_batch_mode_reads_lines():
     result = _run("moves", "--variant", "column-7x7", "--json",
                   stdin="W:a1=w,b2=b\nW:b1=w\nW:d2=W,c3=b,c5=bww,g7=b\n")
@@ -186,6 +187,7 @@ def test_moves_json_uses_the_variant_square_numbers_and_batch_mode_reads_lines()
     assert result.returncode == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "counts"), [("lasca", [6, 6, 18]), ("column", [7, 49, 302]),
                                               ("column-7x7", [6, 6, 18])])
 def test_perft_command_takes_the_column_variants(name, counts):

@@ -134,6 +134,7 @@ def test_russian_numbering_maps_through_algebraic_names():
     assert ours(start) == theirs(start, to_theirs, to_ours)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_name", ["russian", "international"])
 def test_legal_moves_equal_pydraughts_on_random_game_positions(variant_name):
     variant = get_variant(variant_name)

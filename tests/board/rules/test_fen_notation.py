@@ -285,6 +285,7 @@ def test_moves_json_lists_notation_path_and_captures():
     ]
 
 
+@pytest.mark.slow
 def test_moves_plain_prints_one_move_a_line():
     result = run_moves("--variant", "international", "--fen", "W:W31-50:B1-20")
     assert result.returncode == 0

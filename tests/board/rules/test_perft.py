@@ -27,6 +27,7 @@ def test_perft_depth_zero_is_one_node():
     assert perft(initial_position(get_variant("russian")), 0) == 1
 
 
+@pytest.mark.slow
 def test_perft_command_prints_depth_nodes_seconds():
     result = subprocess.run(
         [sys.executable, "-m", "draughtsboard", "perft", "--variant", "international",
@@ -36,6 +37,7 @@ def test_perft_command_prints_depth_nodes_seconds():
     assert all(float(seconds) >= 0 for _, _, seconds in lines)
 
 
+@pytest.mark.slow
 def test_perft_command_rejects_a_bad_fen_in_one_line():
     result = subprocess.run(
         [sys.executable, "-m", "draughtsboard", "perft", "--fen", "W:W99", "--depth", "1"],

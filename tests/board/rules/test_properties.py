@@ -60,6 +60,7 @@ def square_bit(position: Position, square: int) -> int:
     return 1 << (square - 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_name", VARIANTS)
 @WALKS
 @given(seed=SEEDS)
@@ -71,6 +72,7 @@ def test_fen_round_trip(variant_name, seed):
         assert format_fen(again) == text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_name", VARIANTS)
 @WALKS
 @given(seed=SEEDS)
@@ -83,6 +85,7 @@ def test_move_notation_round_trip(variant_name, seed):
             assert format_move(position, move) == text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_name", VARIANTS)
 @WALKS
 @given(seed=SEEDS)
@@ -91,6 +94,7 @@ def test_perft_one_is_the_number_of_legal_moves(variant_name, seed):
         assert perft(position, 1) == len(position.legal_moves()), format_fen(position)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_name", VARIANTS)
 @WALKS
 @given(seed=SEEDS)

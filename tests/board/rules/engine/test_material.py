@@ -85,6 +85,7 @@ def test_a_side_left_without_moves_has_lost_everything():
     assert outcome.gain >= LOST - 1
 
 
+@pytest.mark.slow
 def test_every_solution_the_tactics_suite_lists_wins_at_its_check_horizon():
     """The benchmark judges a move by the prover at ``check_horizon``; a listed solution
     that wins only at the shorter horizon would tell a reader the engine missed a shot

@@ -56,6 +56,7 @@ def test_the_engine_plays_only_legal_moves(variant_name, seed, plies):
     assert result.nodes >= 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_name", VARIANTS)
 def test_the_same_node_budget_gives_the_same_answer(variant_name):
     position = random_position(variant_name, 7, 30)
