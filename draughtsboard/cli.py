@@ -96,7 +96,7 @@ def _add_play(subparsers) -> None:
     parser.add_argument("--sim-fault", action="append", default=[], metavar="FAULT",
                         help="sim backend: a wiring fault built into the simulated board "
                         "(row:R:open, column:C:open, short:column:A,B, stuck:N; see diag)")
-    parser.set_defaults(handler=_run_play)
+    parser.set_defaults(handler=_with_logging(_play))
 
 
 def _add_hall(subparsers) -> None:
@@ -110,18 +110,24 @@ def _add_hall(subparsers) -> None:
                         help="where the hall keeps its games (default ./hall-data)")
     parser.add_argument("--delay", type=float, default=0.0, metavar="MINUTES",
                         help="the broadcast feed shows each game as it stood this long ago")
-    parser.set_defaults(handler=_run_hall)
+    parser.set_defaults(handler=_with_logging(_hall))
 
 
-def _run_hall(args) -> int:
-    """``hall``, logging as a long-running command does (put back when it returns)."""
-    from draughtsboard.logs import configure_logging
+def _with_logging(command):
+    """A long-running command (``play``, ``hall``) logging as a service does
+    (`draughtsboard.logs`), the logging put back when it returns: a command run inside
+    another program (a test calling `main`) leaves that program's logging as it was."""
 
-    restore_logging = configure_logging()
-    try:
-        return _hall(args)
-    finally:
-        restore_logging()
+    def run(args) -> int:
+        from draughtsboard.logs import configure_logging
+
+        restore_logging = configure_logging()
+        try:
+            return command(args)
+        finally:
+            restore_logging()
+
+    return run
 
 
 def _hall(args) -> int:
@@ -455,17 +461,6 @@ def _irregularity_options(args, config) -> tuple[str | None, bool]:
     if args.irregularity_leds is not None:
         return irregular, args.irregularity_leds == "on"
     return irregular, config.irregularity_leds if config else True
-
-
-def _run_play(args) -> int:
-    """``play``, logging as a long-running command does (put back when it returns)."""
-    from draughtsboard.logs import configure_logging
-
-    restore_logging = configure_logging()
-    try:
-        return _play(args)
-    finally:
-        restore_logging()
 
 
 def _play(args) -> int:

@@ -5,21 +5,8 @@ from __future__ import annotations
 
 from draughtsboard import cli
 from draughtsboard.play.token import ArbiterToken
-from draughtsboard.recording import Recorder
 
-
-def _unfinished_tournament_game(data) -> str:
-    with Recorder(data) as recorder:
-        game_id = recorder.start_game("russian", {"White": "Ann", "Black": "Bob",
-                                                  "Event": "Club"}, mode="tournament")
-        recorder.record_move(game_id, "c3-d4", None, None)
-    return game_id
-
-
-
-
-
-
+from ..play.test_opening import unfinished_tournament_game
 
 
 def test_the_token_command_prints_and_rotates(tmp_path, capsys):
@@ -39,7 +26,7 @@ def test_the_token_command_uses_the_default_data_directory(tmp_path, monkeypatch
 
 
 def test_every_command_that_reads_games_takes_data_and_the_old_name_warns(tmp_path, capsys):
-    _unfinished_tournament_game(tmp_path)
+    unfinished_tournament_game(tmp_path)
     parser = cli.build_parser()
     for command in ("games", "export", "token", "play"):
         assert parser.parse_args([command, "--data", str(tmp_path)]).data == str(tmp_path)

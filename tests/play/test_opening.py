@@ -8,7 +8,8 @@ from draughtsboard.play import choose_opening
 from draughtsboard.recording import Recorder
 
 
-def _unfinished_tournament_game(data) -> str:
+def unfinished_tournament_game(data) -> str:
+    """An unfinished tournament game of Ann and Bob in ``data``, one move played; its id."""
     with Recorder(data) as recorder:
         game_id = recorder.start_game("russian", {"White": "Ann", "Black": "Bob",
                                                   "Event": "Club"}, mode="tournament")
@@ -19,7 +20,7 @@ def _unfinished_tournament_game(data) -> str:
 def test_a_resumed_game_refuses_another_mode_and_other_tags_out_loud(start_play, tmp_path,
                                                                      caplog):
     data = tmp_path / "data"
-    game_id = _unfinished_tournament_game(data)
+    game_id = unfinished_tournament_game(data)
     play = start_play(mode="training", tags={"White": "Carl", "Event": "Club"})
     assert play.game.game_id == game_id and play.game.mode == "tournament"
     v = play.view()
@@ -35,7 +36,7 @@ def test_a_resumed_game_refuses_another_mode_and_other_tags_out_loud(start_play,
 
 def test_a_resumed_game_refuses_a_start_position_out_loud(start_play, tmp_path):
     data = tmp_path / "data"
-    game_id = _unfinished_tournament_game(data)
+    game_id = unfinished_tournament_game(data)
     with Recorder(data) as recorder:
         opening = choose_opening(recorder, start_fen="W:W21-32:B1-12")
     assert opening.resume_id == game_id and opening.unused_fen == "W:W21-32:B1-12"
@@ -47,13 +48,13 @@ def test_a_resumed_game_refuses_a_start_position_out_loud(start_play, tmp_path):
 
 
 def test_the_same_options_on_a_resume_say_nothing(start_play, tmp_path):
-    _unfinished_tournament_game(tmp_path / "data")
+    unfinished_tournament_game(tmp_path / "data")
     play = start_play(mode="tournament", tags={"White": "Ann"})
     assert play.view()["notices"] == []
 
 
 def test_new_closes_the_unfinished_game_with_a_note(start_play, tmp_path):
-    old = _unfinished_tournament_game(tmp_path / "data")
+    old = unfinished_tournament_game(tmp_path / "data")
     play = start_play(resume=False)
     assert play.game.game_id != old
     game = play.recorder.game(old)
@@ -65,7 +66,7 @@ def test_new_closes_the_unfinished_game_with_a_note(start_play, tmp_path):
 
 def test_another_variant_closes_the_unfinished_game_too(tmp_path):
     data = tmp_path / "data"
-    old = _unfinished_tournament_game(data)
+    old = unfinished_tournament_game(data)
     with Recorder(data) as recorder:
         opening = choose_opening(recorder, variant="lasca")
     assert not opening.resumes and opening.closes == old
