@@ -48,6 +48,9 @@ class ArbiterLog:
                 self._new_games[str(record.get("id"))] = (record["board"], round_name)
                 while len(self._new_games) > NEW_GAMES_REMEMBERED:
                     self._new_games.pop(next(iter(self._new_games)))
+        elif kind == "round_game" and isinstance(record.get("board"), int) \
+                and isinstance(record.get("round"), str) and isinstance(record.get("game"), str):
+            self.round_games[(record["board"], record["round"])] = record["game"]
         elif kind == "reply" and record.get("ok") is True:
             asked = self._new_games.pop(str(record.get("id")), None)
             game = record.get("result")

@@ -11,8 +11,9 @@ Records (the journal adds its own ``seq``, the record's number in the file, so a
 never uses that name): ``start`` (game id, variant, start FEN, tags, mode, start times),
 ``moves`` (one or more moves from move number ``first``, with the board's ``changes``:
 a whole game caught up in one record, one fsync), ``truncate`` (a takeback: keep the first
-``keep`` moves), ``tags`` and ``result`` (with its ``source``: the ``rules`` proved it,
-the ``arbiter`` set or confirmed it, or the ``board`` closed the game unfinished). Each
+``keep`` moves), ``tags``, ``result`` (with its ``source``: the ``rules`` proved it,
+the ``arbiter`` set or confirmed it, or the ``board`` closed the game unfinished) and
+``reopen`` (the arbiter took a result back to follow the board). Each
 carries ``received``, the hall's wall-clock time: the broadcast's delay is counted on the
 hall's clock, which a board's clock cannot upset. Journals written before the ``moves``
 record (``move`` records, whose number the journal's ``seq`` had overwritten) are read
@@ -243,6 +244,11 @@ class HallStore:
     def set_tags(self, hall_game: HallGame, tags: dict[str, str]) -> None:
         self._write(hall_game, {"type": "tags", "tags": dict(tags)})
 
+    def reopen(self, hall_game: HallGame, received: float) -> None:
+        """Take a game's result back (the arbiter follows a board whose game went on or
+        differs from the one the result closed)."""
+        self._write(hall_game, {"type": "reopen", "received": received})
+
     def set_result(self, hall_game: HallGame, result: str, reason: str, received: float,
                    source: str) -> None:
         """Close the game with ``result`` (``*``: closed unfinished), checked for the
@@ -263,8 +269,17 @@ class HallStore:
         return sorted(self.games.get(board, {}).values(), key=lambda g: g.number)
 
     def latest(self, board: int) -> HallGame | None:
+        """A board's game with the highest running number."""
         games = self.games.get(board)
         return max(games.values(), key=lambda g: g.number) if games else None
+
+    def newest(self, board: int) -> HallGame | None:
+        """A board's game the hall took in last: a board's games follow each other from
+        it (one high number someone sent once does not set where the board's next game
+        must be)."""
+        games = self.games.get(board)
+        return max(games.values(), key=lambda g: (g.started_received, g.number)) \
+            if games else None
 
     def all_games(self) -> Iterator[HallGame]:
         for board in sorted(self.games):
@@ -310,6 +325,11 @@ def _apply(hall_game: HallGame, record: dict) -> None:
         hall_game.result_received = record["received"]
         hall_game.result_source = record.get("source", "board")
         hall_game.confirmed = hall_game.ply  # the rules or the arbiter saw the game whole
+    elif kind == "reopen":
+        hall_game.game.set_result("*")
+        hall_game.finished = False
+        hall_game.result_received = None
+        hall_game.result_source = ""
     else:
         raise JournalError(f"unknown record type {kind!r}")
 
