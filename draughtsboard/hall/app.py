@@ -186,7 +186,8 @@ def _feed(request: Request):
     cutoff = service.wall() - delay if delay else None
     round_name = request.path_params["round"]
     with service.store.lock:
-        return round_games(service.store, round_name, cutoff, service.arbiter.round_games)
+        return round_games(service.store, round_name, cutoff, service.arbiter.round_games,
+                           service.ingest.contested_rounds())
 
 
 async def round_pdn(request: Request) -> Response:

@@ -60,9 +60,9 @@ class Claim:
 
     @property
     def id(self) -> str:
-        """Changes whenever what the claim says changes (text or the board's game)."""
-        record = repr(self.record.fields()) if self.record is not None else ""
-        text = f"{self.kind}\n{self.game}\n{self.text}\n{record}"
+        """Changes whenever what the claim says changes (not when the board plays on:
+        the arbiter confirms what they read while the players go on playing)."""
+        text = f"{self.kind}\n{self.game}\n{self.text}"
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def to_dict(self) -> dict[str, Any]:
@@ -91,7 +91,7 @@ class ClaimBook:
             return False
         claims = self.of(board)
         known = claims.get(claim.key)
-        if known is not None and known.id == claim.id:
+        if known is not None and known.id == claim.id and known.record == claim.record:
             return False
         if known is None:
             quiet = self.quiet.allow(("claim", board))

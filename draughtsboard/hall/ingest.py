@@ -40,7 +40,7 @@ from draughtsboard.hall_protocol.messages import (
 
 from .asking import AskSchedule
 from .claims import Claim, ClaimBook, ClaimError
-from .feed import round_game_of
+from .feed import CONTESTED, round_game_of
 from .store import HallGame, HallStore, game_number
 
 log = logging.getLogger("draughtsboard.hall")
@@ -49,6 +49,7 @@ BUFFERED_LIMIT = 500  # moves held per game while an earlier gap is being filled
 MAX_GAMES_PER_ROUND = 10  # games one board may start in one round
 MAX_NEW_GAMES_PER_HOUR = 120  # games one board may start in an hour (puzzles included)
 MAX_CHANGES = 5000  # changes of one game's move list the hall follows (takebacks included)
+MAX_RECORDS_PER_HOUR = 4000  # journal records one board's games may take in an hour
 UNCONFIRMED_WAIT = 5.0  # seconds a move may wait for its board's state before it is asked
 
 
@@ -82,6 +83,9 @@ class BoardLive:
     status_received: float | None = None
     problems: list[str] = field(default_factory=list)  # bad messages, the last few
     new_games: deque[float] = field(default_factory=deque)  # when its games began here
+    # journal records the board's games took, per minute of the last hour: its budget
+    written: deque[list[int]] = field(default_factory=deque)
+    written_seen: int = 0
     version: int = 0
 
 
@@ -124,6 +128,8 @@ class Ingest:
         if kind == "status":
             self._status(board, StatusMessage.from_json(payload), now)
             return []
+        if kind in ("state", "game", "ply"):
+            self._within_budget(board, now)
         if kind in ("state", "game"):
             try:
                 message = StateMessage.from_json(payload)
@@ -149,6 +155,27 @@ class Ingest:
             return []  # the service matches replies to its commands
         raise MessageError(f"a board does not send {kind!r}")
 
+    def _within_budget(self, board: int, now: float) -> None:
+        """`MessageError` when the board's games have taken more than
+        MAX_RECORDS_PER_HOUR records of the hall's journal in the last hour (a board
+        plays a few hundred moves an hour; a leaked password must not fill the disk). Its
+        messages wait, and what they held is asked for again later."""
+        live = self.live(board)
+        written = self.store.records_written[board]
+        fresh, live.written_seen = written - live.written_seen, written
+        minute = int(now // 60)
+        window = live.written
+        if fresh:
+            if window and window[-1][0] == minute:
+                window[-1][1] += fresh
+            else:
+                window.append([minute, fresh])
+        while window and window[0][0] <= minute - 60:
+            window.popleft()
+        if sum(count for _, count in window) >= MAX_RECORDS_PER_HOUR:
+            raise MessageError(f"board {board}'s games changed more than "
+                               f"{MAX_RECORDS_PER_HOUR} times in an hour: its messages wait")
+
     def _guarded(self, board: int, game_id: str, work) -> list[Resend]:
         """Do ``work``; when the hall's disk refuses it, ask the board for the game again
         once the disk takes writes (the copy in memory is as it was)."""
@@ -171,7 +198,10 @@ class Ingest:
             if status.game is not None:
                 if self.store.game(board, status.game) is not None:
                     self._follow(board, status.game)
-                else:
+                else:  # a game the hall lacks: no game of the hall is the board's now
+                    if live.current is not None:
+                        live.current = None
+                        live.flags, live.unacknowledged, live.events = (), 0, ()
                     self._want_current(board, "the board names it in its status")
         live.status_received = now
         live.version += 1
@@ -199,7 +229,8 @@ class Ingest:
         """Why a game the hall does not have is not expected (None: it is: the hall asked
         for it, or the board has no game here yet, or it is the next after the game the
         hall took in last)."""
-        if (board, game_id) in self._wanted or (board, game_id) in self.store.set_aside_games:
+        if (board, game_id) in self._wanted or (board, game_id) in self.store.set_aside_games \
+                or self._named_by_pairing(board, game_id):
             return None
         newest = self.store.newest(board)
         if newest is None or game_number(game_id) == newest.number + 1:
@@ -212,6 +243,8 @@ class Ingest:
         reason = self._unexpected_reason(board, record.game)
         if reason is not None:
             return reason
+        if self._named_by_pairing(board, record.game):
+            return None  # the game the hall asked for: no cap keeps it out
         round_name = record.tags.get("Round", "")
         if round_name:
             in_round = sum(1 for g in self.store.board_games(board) if g.round == round_name)
@@ -225,13 +258,34 @@ class Ingest:
             return f"game {record.game}: board {board} has begun {len(recent)} games this hour"
         return None
 
-    def _paired(self, hall_game: HallGame) -> bool:
-        return bool(hall_game.round) and \
-            self.paired.get((hall_game.board, hall_game.round)) == hall_game.game_id
+    def _named_by_pairing(self, board: int, game_id: str) -> bool:
+        return any(b == board and game == game_id for (b, _), game in self.paired.items())
+
+    def _round_game(self, hall_game: HallGame) -> bool:
+        """Whether this is a board's game for a round (the pairing's, the arbiter's, or
+        the first with the round's tag): such a game is a tournament game whatever its
+        mode, and only the arbiter closes it unfinished."""
+        return bool(hall_game.round) and round_game_of(
+            self.store, hall_game.board, hall_game.round, self.paired) is hall_game
 
     def _takebacks(self, hall_game: HallGame) -> bool:
         """Whether the board may take moves back on its own in this game."""
-        return hall_game.takebacks_allowed and not self._paired(hall_game)
+        return hall_game.takebacks_allowed and not self._round_game(hall_game)
+
+    def contested_rounds(self) -> set[tuple[int, str]]:
+        """(board, round) pairs whose game for the round the arbiter is asked about and
+        no single answer of the board to the round's pairing names: the feed leaves those
+        boards out until it is settled."""
+        out = set()
+        for board in self.boards:
+            for kind, game_id in self.claims.of(board):
+                hall_game = self.store.game(board, game_id) if kind == "round" else None
+                if hall_game is None:
+                    continue
+                named = self.paired.get((board, hall_game.round))
+                if named is None or named == CONTESTED:  # the board's answer does not say
+                    out.add((board, hall_game.round))
+        return out
 
     # -- a whole game (state or game message) ---------------------------------------------------
 
@@ -259,7 +313,7 @@ class Ingest:
             claim = self.claims.get(board, "result", older.game_id)
             if older.number < hall_game.number and not older.finished and claim is not None \
                     and claim.record is not None and claim.record.result == "*" \
-                    and not self._paired(older):
+                    and not self._round_game(older):
                 self.store.set_result(older, "*", claim.record.result_reason or "abandoned",
                                       now, "board")
                 self._drop_claim(board, claim.key)
@@ -270,17 +324,24 @@ class Ingest:
         round besides the round's own game is a claim (the feed keeps the round's)."""
         if not round_name:
             return
+        contested = self.paired.get((board, round_name)) == CONTESTED
         chosen = round_game_of(self.store, board, round_name, self.paired)
         for hall_game in self.store.board_games(board):
             key = ("round", hall_game.game_id)
-            if hall_game.round != round_name or chosen is None or hall_game is chosen:
+            if hall_game.round != round_name or hall_game is chosen or \
+                    (chosen is None and not contested):
                 self._drop_claim(board, key)
-                continue
-            self._claim(board, Claim(
-                "round", hall_game.game_id,
-                f"board {board} began another game for round {round_name} "
-                f"({hall_game.game_id}; the round's game is {chosen.game_id}): make it "
-                "the round's game?", now))
+            elif contested:
+                self._claim(board, Claim(
+                    "round", hall_game.game_id,
+                    f"board {board} answered round {round_name}'s pairing with two "
+                    f"different games: is {hall_game.game_id} the round's game?", now))
+            else:
+                self._claim(board, Claim(
+                    "round", hall_game.game_id,
+                    f"board {board} began another game for round {round_name} "
+                    f"({hall_game.game_id}; the round's game is {chosen.game_id}): make it "
+                    "the round's game?", now))
 
     def _reconcile(self, hall_game: HallGame, record: GameRecord, now: float) -> None:
         """Bring the hall's copy up to the board's whole game as far as it is believed."""
@@ -294,6 +355,14 @@ class Ingest:
                     f"{hall_game.game.result_text()}, from move {common + 1} "
                     f"({_text_at(record.moves, common)} on the board): confirm to follow "
                     "the board", now, record))
+            elif record.result not in (None, "*") and hall_game.result_source != "arbiter" \
+                    and normalise_result(hall_game.game.variant, record.result) \
+                    != hall_game.game.result:
+                self._claim(board, Claim(
+                    "result", record.game,
+                    f"the board claims {record.result} ({record.result_reason or 'no reason'})"
+                    f"; the hall's record has {hall_game.game.result_text()}: confirm it?",
+                    now, record))
             return
         takebacks = self._takebacks(hall_game)
         if takebacks and record.changes < hall_game.changes:
@@ -349,7 +418,7 @@ class Ingest:
         reason = record.result_reason
         if claimed == "*":
             newest = self.store.newest(board)
-            if not self._paired(hall_game) and newest is not None \
+            if not self._round_game(hall_game) and newest is not None \
                     and newest.number > hall_game.number:
                 self.store.set_result(hall_game, "*", reason or "abandoned", now, "board")
                 self._drop_claim(board, key)
@@ -387,11 +456,8 @@ class Ingest:
         self._confirm_moves(hall_game, min(hall_game.confirmed, move_number - 1))
         self._claim(hall_game.board, claim)
 
-    @staticmethod
-    def _confirm_moves(hall_game: HallGame, count: int) -> None:
-        if hall_game.confirmed != count:
-            hall_game.confirmed = count
-            hall_game.version += 1
+    def _confirm_moves(self, hall_game: HallGame, count: int) -> None:
+        self.store.confirm(hall_game, count)
 
     def confirm(self, board: int, kind: str, game_id: str, claim_id: str, now: float) -> str:
         """The arbiter confirms the claim they read (``claim_id``): the hall follows the

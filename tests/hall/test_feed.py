@@ -90,6 +90,7 @@ def test_the_delayed_feed_shows_each_game_as_it_stood(tmp_path):
         def __init__(self) -> None:
             self.store = store
             self.arbiter = SimpleNamespace(round_games={})  # no round started by the hall
+            self.ingest = SimpleNamespace(contested_rounds=set)  # no question open
 
         def wall(self) -> float:
             return clock["now"]

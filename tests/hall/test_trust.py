@@ -100,7 +100,7 @@ def ingest(tmp_path):
 def test_every_record_kind_is_read_back_after_a_restart(tmp_path, mode):
     store = HallStore(tmp_path)
     ingest = Ingest(store)
-    board = Board(ingest, mode=mode)
+    board = Board(ingest, mode=mode, tags={} if mode == "training" else None)
     board.state()
     board.play("c3-d4", "f6-g5")
     board.game.set_tags({"White": "Ann"})  # a tag corrected, then moves
@@ -230,7 +230,7 @@ def test_a_forged_takeback_cannot_cut_a_tournament_game(ingest):
 
 
 def test_in_training_a_takeback_is_followed_but_changes_only_as_far_as_moves_go(ingest):
-    board = Board(ingest, mode="training")
+    board = Board(ingest, mode="training", tags={})
     board.state()
     board.play("c3-d4", "f6-g5")
     board.takeback()
@@ -312,9 +312,10 @@ def test_a_made_up_game_never_replaces_the_rounds_game(ingest, tmp_path):
     fake = "999999999-20991231-235959"
     board.send("state", StateMessage(game_record(fake, made_up)).to_json())
     board.send("status", StatusMessage(True, "x", 1.0, fake).to_json())
-    assert ingest.store.game(1, fake) is None and ingest.live(1).current == GID
+    assert ingest.store.game(1, fake) is None and ingest.live(1).current is None
     assert ("game", fake) in ingest.claims.of(1)
     board.play("f6-g5")  # the real game goes on, in the record and the feed
+    assert ingest.live(1).current == GID
     assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4", "f6-g5"]
     assert not (tmp_path / "boards" / "1" / f"{fake}.jsonl").exists()
 
@@ -564,7 +565,7 @@ def test_a_board_records_every_game_it_plays_without_a_round(ingest):
 
 def test_a_training_game_follows_at_most_so_many_changes(ingest, monkeypatch):
     monkeypatch.setattr(ingest_module, "MAX_CHANGES", 20)
-    board = Board(ingest, mode="training")
+    board = Board(ingest, mode="training", tags={})
     board.state()
     board.play("c3-d4")
     for _ in range(12):
@@ -587,3 +588,101 @@ def test_ids_and_clocks_a_board_sends_are_ascii_and_bounded():
     huge_clock = MoveRecord("c3-d4", (22, 18), clock=(1e308, 5.0))
     with pytest.raises(MessageError, match="clock"):
         PlyMessage.from_json(PlyMessage(GID, 1, 1, huge_clock).to_json())
+
+
+# -- a second round of review ------------------------------------------------------------------
+
+def test_two_answers_naming_two_games_leave_the_round_to_the_arbiter(tmp_path):
+    from draughtsboard.hall.arbiter_log import ArbiterLog
+
+    store = HallStore(tmp_path, sync=False)
+    log = ArbiterLog(tmp_path / "arbiter.jsonl", sync=False)
+    ingest = Ingest(store, paired=log.round_games)
+    tags = {"Round": "1", "White": "Ann", "Black": "Bob"}
+    log.note("command", 1.0, board=1, id="hall-1", cmd="new_game", tags=tags)
+    forged, real = "00002-20261201-120000", "00003-20261201-120000"
+    log.note("reply", 2.0, board=1, id="hall-1", ok=True, result=forged)  # first, forged
+    Board(ingest, game_id=forged, tags=tags).state()
+    log.note("reply", 3.0, board=1, id="hall-1", ok=True, result=real)  # the board's own
+    board = Board(ingest, game_id=real, tags=tags)
+    board.state()
+    ingest.round_changed(1, "1", 4.0)
+    board.play("c3-d4")
+    contested = ingest.contested_rounds()
+    assert (1, "1") in contested
+    assert round_games(ingest.store, "1", None, log.round_games, contested) == []
+    assert {k for k in ingest.claims.of(1) if k[0] == "round"} == \
+        {("round", forged), ("round", real)}
+    log.close()
+    store.close()
+
+
+def test_a_rounds_game_the_board_tagged_itself_is_never_closed_by_a_board(ingest):
+    board = Board(ingest, tags={"Round": "3"})  # no pairing: the first game of round 3
+    board.state()
+    board.play("c3-d4", "f6-g5")
+    Board(ingest, game_id="00003-20261201-120000", tags={}).state()  # a "next" game
+    abandoned = Game(board.game.variant, board.game.start, dict(board.game.tags),
+                     moves=list(board.game.moves))
+    abandoned.result_reason = "abandoned: forged"
+    board.send("state", StateMessage(game_record(GID, abandoned)).to_json())
+    assert not ingest.store.game(1, GID).finished and ("result", GID) in ingest.claims.of(1)
+
+
+def test_a_closed_game_whose_board_claims_another_result_is_the_arbiters_question(ingest):
+    board = Board(ingest, tags={})
+    board.state()
+    board.play("c3-d4")
+    Board(ingest, game_id="00003-20261201-120000", tags={}).state()
+    board.game.result_reason = "abandoned"  # closed unfinished when the next game began
+    board.state()
+    assert ingest.store.game(1, GID).finished
+    board.game.result, board.game.result_reason = None, ""
+    board.game.set_result("0-1", "White resigned")  # the board says otherwise later
+    board.state()
+    assert "claims 0-1" in ingest.claims.get(1, "result", GID).text
+    settle(ingest, "confirm", 1, "result", GID)
+    assert ingest.store.game(1, GID).game.result == "0-1"
+
+
+def test_the_game_the_pairing_named_is_taken_whatever_the_caps(tmp_path):
+    ingest, paired = paired_ingest(tmp_path, game_id="00020-20261201-120000")
+    for number in range(2, 2 + ingest_module.MAX_GAMES_PER_ROUND):  # forged "next" games
+        Board(ingest, game_id=f"{number:05d}-20261201-120000",
+              tags={"Round": "1", "White": "Mallory"}).state()
+    Board(ingest, game_id="00020-20261201-120000", tags={"Round": "1", "White": "Ann"}).state()
+    assert ingest.store.game(1, "00020-20261201-120000") is not None
+    shown = round_games(ingest.store, "1", None, paired, ingest.contested_rounds())
+    assert [read_pdn(g.pdn).games[0].game.tags["White"] for g in shown] == ["Ann"]
+    ingest.store.close()
+
+
+def test_a_boards_games_may_take_so_many_records_an_hour(ingest, monkeypatch):
+    monkeypatch.setattr(ingest_module, "MAX_RECORDS_PER_HOUR", 30)
+    board = Board(ingest, mode="training", tags={})
+    board.state()
+    with pytest.raises(MessageError, match="in an hour"):
+        for _ in range(40):
+            board.play("c3-d4")
+            board.takeback()
+    board.now += 3600  # an hour later the board is followed again
+    board.state()
+    assert hall_texts(ingest) == [p.text for p in board.game.moves]
+
+
+def test_what_the_feed_broadcast_survives_a_restart_and_no_more(tmp_path):
+    """A ply nobody's state confirmed, and a move the board disputed, stay off the feed
+    after a restart too (the board may be away: nothing else would say so)."""
+    store = HallStore(tmp_path)
+    ingest = Ingest(store)
+    board = Board(ingest)
+    board.state()
+    board.play("c3-d4", "f6-g5")
+    board.send("ply", PlyMessage(GID, 3, 3, move(board.game, "g3-h4")).to_json())
+    store.close()
+    again = HallStore(tmp_path)
+    again.load()
+    shown = [read_pdn(g.pdn).games[0].game for g in round_games(again, "1", None)]
+    assert [p.text for p in shown[0].moves] == ["c3-d4", "f6-g5"]
+    assert [p.text for p in again.game(1, GID).game.moves][-1] == "g3-h4"  # on the page
+    again.close()
