@@ -23,6 +23,12 @@ STYLE: tuple[tuple[str, LedPattern, str], ...] = (
     ("blunder", LedPattern.SLOW_BLINK, "red"),
     ("hint", LedPattern.ON, "cyan"),
     ("hint_path", LedPattern.SLOW_BLINK, "cyan"),
+    # a captured piece to take off (the opponent's capture, or one's own once it is down),
+    # then the opponent's move to carry out: the piece, the landing squares still to come
+    ("opponent_take", LedPattern.FAST_BLINK, "violet"),
+    ("take_off", LedPattern.FAST_BLINK, "violet"),
+    ("opponent_from", LedPattern.ON, "violet"),
+    ("opponent_path", LedPattern.SLOW_BLINK, "violet"),
     ("must_capture", LedPattern.SLOW_BLINK, "yellow"),
     ("path", LedPattern.SLOW_BLINK, "green"),
     ("destination", LedPattern.ON, "green"),
