@@ -145,6 +145,12 @@ class Tracker:
         return self._opponents_turn(self.position)
 
     @property
+    def expectation(self) -> tuple[Position, Move] | None:
+        """The opponent's chosen move and the position it was chosen in, as given to
+        `expect` (None: none)."""
+        return self._expected
+
+    @property
     def takeback_owed(self) -> Position | None:
         """After the opponent's move was taken back, the position before the person's
         move, which the board must show next (None: nothing owed)."""
@@ -230,8 +236,11 @@ class Tracker:
         return events
 
     def reset(self, position: Position, *, check_start: bool = True) -> None:
-        """Start again from ``position`` (a new game, or a resumed one)."""
+        """Start again from ``position`` (a new game, or a resumed one); the opponent
+        chooses its move again."""
         self._history.clear()
+        self._expected = None
+        self._limited.clear()
         self._set_position(position)
         self.state = State.SETUP if check_start else State.READY
         self._progress = MoveInProgress()
