@@ -72,6 +72,19 @@ def _add_play(subparsers) -> None:
     parser.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE",
                         help="a PDN tag of a new game (repeatable): Event, White, Black, "
                         "TimeControl (seconds or seconds+increment) ...")
+    parser.add_argument("--opponent", metavar="OPPONENT",
+                        help="the board plays one side: engine[:LEVEL] (the built-in engine, "
+                        "level 1-10, default 10), hub:COMMAND (a Hub engine), dxp:HOST:PORT "
+                        "(a DXP peer the board connects to) or dxp-listen:HOST:PORT (the "
+                        "board waits for a DXP initiator); docs/opponents.md")
+    parser.add_argument("--opponent-side", choices=["white", "black"], default="black",
+                        help="the colour the opponent plays (default black)")
+    parser.add_argument("--opponent-seconds", type=float, default=5.0, metavar="S",
+                        help="an external engine's time per move when the game has no "
+                        "TimeControl (default 5)")
+    parser.add_argument("--coach", choices=["white", "black", "both"], default=None,
+                        help="the side(s) the coach follows in training and free play "
+                        "(default: the side the person plays against an opponent, else both)")
     parser.add_argument("--fen", help="start position of a new game (default: initial)")
     parser.add_argument("--new", action="store_true",
                         help="start a new game even when an unfinished one could be resumed "
@@ -433,6 +446,38 @@ def _wire_hint_button(source, session, coach, log) -> None:
     log.info("the hint button asks the coach for a hint")
 
 
+def _open_opponent(args, variant, opening):
+    """The opponent of ``--opponent`` for ``variant`` (not started), or None; refused in
+    one line (`OpponentError`) when the text names none, the kind cannot play the
+    variant, puzzles are asked for too, or a DXP port cannot be listened on."""
+    import time
+
+    from draughtsboard.opponents import DxpOpponent, open_opponent, parse_opponent
+
+    if not args.opponent:
+        return None, None
+    if args.mode == "puzzle":
+        raise UsageError("--opponent: puzzle mode plays no opponent")
+    if not 0.05 <= args.opponent_seconds <= 3600:
+        raise UsageError("--opponent-seconds: 0.05 to 3600 seconds")
+    spec = parse_opponent(args.opponent)
+    seed = opening.resume_id or f"{time.time():.0f}"
+    opponent = open_opponent(spec, variant, seed=seed)
+    if isinstance(opponent, DxpOpponent) and spec.kind == "dxp-listen":
+        opponent.listen()  # a port in use stops here, in one line
+    return opponent, spec
+
+
+def _coach_sides(args) -> frozenset[str]:
+    """The sides the coach follows: ``--coach``, else the person's side against an
+    opponent, else both."""
+    if args.coach == "both" or (args.coach is None and not args.opponent):
+        return frozenset({"white", "black"})
+    if args.coach is not None:
+        return frozenset({args.coach})
+    return frozenset({"black" if args.opponent_side == "white" else "white"})
+
+
 def _arbiter_token(data_dir, log):
     """The arbiter's token: ``DRAUGHTSBOARD_TOKEN`` if set; else the one kept in the data
     directory (made there the first time), given as the function that reads it, so that
@@ -475,6 +520,7 @@ def _play(args) -> int:
     from draughtsboard.play import PlaySession, choose_opening
     from draughtsboard.play.clock import TimeControl
     from draughtsboard.play.coach import Coach
+    from draughtsboard.play.opponent_seat import OpponentSeat
     from draughtsboard.recording import Recorder
     from draughtsboard.web.server import bind_socket, serve
 
@@ -505,6 +551,7 @@ def _play(args) -> int:
                                      resume=resume,
                                      fallback_variant=_board_game(config))
             variant = opening.variant
+            opponent, spec = _open_opponent(args, variant, opening)
             source, sink, hands, close = _open_play_board(
                 backend, variant, args, config,
                 squares_from_mask(opening.expected_position.occupancy()))
@@ -518,7 +565,14 @@ def _play(args) -> int:
                                   hands=hands, backend=backend, opening=opening, token=token,
                                   link_problem=getattr(source, "problem", None),
                                   irregular=irregular, irregular_leds=irregular_leds)
-            coach = Coach(session.game, post=session.submit, puzzles=puzzles)
+            if opponent is not None:
+                seat = OpponentSeat(opponent, spec, args.opponent_side == "white",
+                                    post=session.submit, clock=session.game.clock,
+                                    move_seconds=args.opponent_seconds)
+                session.game.attach_opponent(seat)
+                log.info("the board plays %s for %s", opponent.name, args.opponent_side)
+            coach = Coach(session.game, post=session.submit, puzzles=puzzles,
+                          sides=_coach_sides(args))
             session.game.attach(coach)
             _wire_hint_button(source, session, coach, log)
             link = _hall_link(args, session, source, log)
@@ -543,6 +597,7 @@ def failure(error: BaseException) -> tuple[int, str] | None:
     from draughtsboard.board.rules.errors import DraughtsError
     from draughtsboard.hardware.board_lock import BoardBusyError
     from draughtsboard.hardware.config import ConfigError
+    from draughtsboard.opponents import OpponentError
     from draughtsboard.recording import DataDirBusyError
 
     if isinstance(error, (KeyboardInterrupt, SystemExit, GeneratorExit)):
@@ -555,6 +610,8 @@ def failure(error: BaseException) -> tuple[int, str] | None:
         return EXIT_CONFIG, str(error)
     if isinstance(error, UsageError):
         return EXIT_USAGE, str(error)
+    if isinstance(error, OpponentError) and not isinstance(error, ValueError):
+        return EXIT_UNAVAILABLE, str(error)  # it did not start or could not be reached
     if isinstance(error, (DataDirBusyError, BoardBusyError)):
         return EXIT_BUSY, str(error)
     if isinstance(error, OSError):

@@ -56,21 +56,30 @@ class Guidance:
         return {"headline": self.headline, "flags": [f.as_json() for f in self.flags]}
 
 
-def describe_column(column: str) -> str:
+def _officers(words: dict[str, str], officers: bool) -> dict[str, str]:
+    """Lasca and the column games call a crowned piece an officer."""
+    if not officers:
+        return words
+    return {piece: word.replace("king", "officer") for piece, word in words.items()}
+
+
+def describe_column(column: str, officers: bool = False) -> str:
     """A square's contents in words: "a white man", "a black king", or for a column
-    "a column of 3 (top first: white king, black, black)"."""
+    "a column of 3 (top first: white officer, black, black)" (``officers``: a column
+    game, where a crowned piece is an officer)."""
     if not column:
         return "nothing"
     if len(column) == 1:
-        return "a " + PIECE_WORDS.get(column, "piece")
-    tops = ", ".join(TOP_WORDS.get(piece, "?") for piece in column)
+        return "a " + _officers(PIECE_WORDS, officers).get(column, "piece")
+    tops = ", ".join(_officers(TOP_WORDS, officers).get(piece, "?") for piece in column)
     return f"a column of {len(column)} (top first: {tops})"
 
 
-def _names(position: Position, squares: Sequence[int]) -> str:
-    """Square names joined for a sentence: "c5", "c5 or e3", "a1, c1, e1 and 3 more"."""
+def _names(position: Position, squares: Sequence[int], full: bool = False) -> str:
+    """Square names joined for a sentence: "c5", "c5 or e3", "a1, c1, e1 and 3 more"
+    (``full``: every one)."""
     names = [format_square(position.variant, s) for s in squares]
-    if len(names) > MAX_LISTED:
+    if len(names) > MAX_LISTED and not full:
         shown = ", ".join(names[:MAX_LISTED - 1])
         return f"{shown} and {len(names) - MAX_LISTED + 1} more (lit)"
     if len(names) <= 2:
@@ -111,8 +120,11 @@ def carried_columns(position: Position, occupied: int) -> dict[int, str]:
     return {square: column for square in added}
 
 
-def restore_steps(position: Position, occupied: int, *, back: bool = True) -> tuple[str, ...]:
-    """What to do so that the board shows ``position`` again, as sentences.
+def restore_steps(position: Position, occupied: int, *, back: bool = True,
+                  full: bool = False) -> tuple[str, ...]:
+    """What to do so that the board shows ``position`` again, as sentences (``full``:
+    every square named and every kind of piece or column its own sentence, however many:
+    a puzzle's set-up).
 
     A piece that was moved is told to go back ("Put the piece on e3 back on c5"; with
     ``back`` false, while setting up, "Move the piece on e3 to c5") when the board says
@@ -140,7 +152,7 @@ def restore_steps(position: Position, occupied: int, *, back: bool = True) -> tu
         if len(extra) == 1:
             steps.append(f"Take off the piece on {name(extra[0])}")
         else:
-            steps.append(f"Take off the pieces on {_names(position, extra)}")
+            steps.append(f"Take off the pieces on {_names(position, extra, full)}")
     by_contents: dict[str, list[int]] = {}
     for square in missing:
         by_contents.setdefault(position.column_at(square), []).append(square)
@@ -240,7 +252,8 @@ def take_off_steps(position: Position, squares: Sequence[int],
 def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]],
              occupied: int, *, result: str | None = None, result_reason: str = "",
              irregularity: str | None = None, opponent: str | None = None,
-             expected: Move | None = None, owed: Position | None = None) -> Guidance:
+             expected: Move | None = None, owed: Position | None = None,
+             full_setup: bool = False) -> Guidance:
     """The headline and the flags for a tracker in ``state`` (its `State` value)
     expecting ``position`` with these LED ``intents``, while the switches show
     ``occupied`` (see the module doc). ``irregularity``: the irregular move the opponent
@@ -248,7 +261,8 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
     the position back is then one choice, playing on the other. ``opponent``: the name
     of the opponent whose turn it is (None: a person's turn), ``expected`` the move it
     chose, to be carried out on the board; ``owed``: after the opponent's move was taken
-    back, the position before the person's move, which the board must show next."""
+    back, the position before the person's move, which the board must show next;
+    ``full_setup``: the set-up's steps in full (a puzzle)."""
     side = _side(position)
     flags: list[Flag] = []
     if state == "illegal" and opponent is not None:
@@ -263,7 +277,8 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
         flags.append(Flag("illegal", "Illegal move", restore_steps(position, occupied)))
     elif state in ("setup", "disturbed"):
         title = "Set up the position" if state == "setup" else "Position disturbed"
-        steps = restore_steps(position, occupied, back=state != "setup")
+        steps = restore_steps(position, occupied, back=state != "setup",
+                              full=full_setup and state == "setup")
         if steps:
             flags.append(Flag("restore" if state == "setup" else "disturbed", title, steps))
     if intents.get("ambiguous"):

@@ -82,7 +82,8 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
                                    if tracker.pending_irregularity is not None else None),
                      opponent=opponent["name"] if playing else None,
                      expected=expected.move if expected is not None and playing else None,
-                     owed=tracker.takeback_owed if playing else None)
+                     owed=tracker.takeback_owed if playing else None,
+                     full_setup=mode == "puzzle")
     draw_reasons = [plain_reason(r) for r in game.draw_reasons()] if game.result is None else []
     last = game.moves[-1] if game.moves else None
     return {
@@ -90,6 +91,7 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "title": variant.title,
         "size": geometry.size,
         "algebraic": variant.algebraic_moves,
+        "officers": variant.holds_columns,  # a crowned piece is called an officer
         "squares": [[n, *geometry.coords(n), geometry.name(n)] for n in geometry.numbers],
         "backend": backend,
         "hands": switches is not None,
