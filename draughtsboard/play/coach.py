@@ -168,6 +168,16 @@ class Coach:
     def close(self) -> None:
         self.analyst.close()
 
+    def tick(self, now: float) -> bool:
+        """Time passed (the driver's thread): a puzzle's "Solved" moment ends."""
+        return self.puzzles.tick(now) if self.puzzles is not None else False
+
+    def puzzle_action(self, action: str) -> dict[str, Any]:
+        """The solver's ``next``, ``retry`` or ``solution`` (`PuzzleRunner.act`)."""
+        if self.puzzles is None:
+            raise CoachError("not in puzzle mode")
+        return self.puzzles.act(action)
+
     # -- the game as it goes ---------------------------------------------------------------
 
     def game_started(self) -> None:

@@ -83,9 +83,11 @@ class Follower(Protocol):
 
     def journal_caught_up(self) -> None: ...
 
+    def tick(self, now: float) -> bool: ...
+
     def led_intents(self) -> dict[str, tuple[int, ...]]: ...
 
-    def view(self) -> dict[str, Any]: ...
+    def view(self) -> dict[str, Any] | None: ...
 
     def close(self) -> None: ...
 
@@ -255,6 +257,9 @@ class GameInPlay:
         if self.damage is not None:
             return False
         changed = bool(self.controller.tick(now))
+        if self.follower is not None and self.follower.tick(now):
+            self.refresh_leds()
+            changed = True
         return self.keep_time() or changed
 
     def _look_again(self) -> None:
@@ -506,6 +511,10 @@ class GameInPlay:
     def note_hint(self, text: str) -> None:
         """Journal a hint the coach gave, where it was given."""
         self.recorder.record_hint(self.game_id, text, self.clock(), self.wall())
+
+    def log_note(self, kind: str, text: str) -> None:
+        """A line of the arbiter's log on the page (not journalled)."""
+        self.arbiter_log.note(kind, text)
 
     def note_coach(self, text: str) -> None:
         """Journal what the coach said or was told (a warning, a solved puzzle)."""

@@ -17,6 +17,7 @@ STYLE: tuple[tuple[str, LedPattern, str], ...] = (
     ("illegal", LedPattern.FAST_BLINK, "red"),
     ("setup_fill", LedPattern.ON, "green"),  # a puzzle's set-up: put a piece here
     ("setup_empty", LedPattern.SLOW_BLINK, "orange"),  # ... take the piece off
+    ("solved", LedPattern.ON, "white"),  # a puzzle solved: every piece, for a moment
     ("ambiguous", LedPattern.FAST_BLINK, "magenta"),
     ("restore", LedPattern.ON, "orange"),
     # the coach (training): a blunder to take back, a hint, a puzzle's set-up

@@ -126,13 +126,33 @@
       + (lastScore / 100).toFixed(2) + " (White's view)";
   }
 
+  function puzzleButton(action, text, enabled) {
+    const button = el("button", "", text);
+    button.type = "button";
+    button.id = "puzzle-" + action;
+    button.disabled = !enabled;
+    button.addEventListener("click", () => {
+      post("/api/coach/puzzle", { action }).catch((e) => say(e.message, true));
+    });
+    return button;
+  }
+
   function drawPuzzle(p) {
     puzzle.hidden = !p;
     if (!p) return;
     puzzle.replaceChildren();
     puzzle.appendChild(el("p", "puzzle-title",
       "Puzzle " + p.number + " of " + p.count + ": " + p.title));
-    puzzle.appendChild(el("p", "puzzle-state puzzle-" + p.state, p.note));
+    puzzle.appendChild(el("p", "puzzle-state puzzle-" + p.state,
+      (p.state === "solved" ? "✔ " : "") + p.note));
+    const buttons = el("p", "puzzle-buttons");
+    const open = p.state !== "done";
+    buttons.appendChild(puzzleButton("next", p.state === "solved" ? "Next puzzle" : "Skip",
+      open));
+    buttons.appendChild(puzzleButton("retry", "Try again", open));
+    buttons.appendChild(puzzleButton("solution", "Show the solution",
+      open && p.state !== "solved"));
+    puzzle.appendChild(buttons);
     if (p.setup && p.setup.length) {
       puzzle.appendChild(el("p", "puzzle-columns", "Columns, top first (w, b: men; "
         + "W, B: officers):"));
