@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
-from draughtsboard.board.ports import squares_from_mask
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.ports import squares_from_mask
 from draughtsboard.board.rules.engine import Engine
 from draughtsboard.board.rules.engine.material import MaterialProver
 from draughtsboard.board.rules.errors import DraughtsError

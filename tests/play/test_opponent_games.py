@@ -118,8 +118,8 @@ class BoardGame:
                 move = parse_move(self.person_position(), pending["notation"])
                 self.person.other_side_moved(move)
             view = self.wait_for("the move to be recorded",
-                                 lambda v: len(v["moves"]) > plies or v["result"]
-                                 or v["opponent"]["error"])
+                                 lambda v, plies=plies: len(v["moves"]) > plies
+                                 or v["result"] or v["opponent"]["error"])
             assert view["state"] in ("ready", "game_over"), view["status"]
         return view
 
