@@ -38,6 +38,11 @@ from .publisher import Publisher
 
 log = logging.getLogger("draughtsboard.play")
 
+# While the opponent thinks the thread looks at its queue this often (its answer is
+# shown within that), otherwise every ``poll`` seconds: it waits on the sensors, and an
+# answer handed in meanwhile waits for that wait to end.
+THINKING_POLL = 0.005
+
 __all__ = ["PlaySession", "SimulatedSwitches"]
 
 
@@ -139,7 +144,7 @@ class PlaySession:
         try:
             while not self._stopping.is_set():
                 self._run_commands()
-                snapshot = self.source.read(timeout=self.poll)
+                snapshot = self.source.read(timeout=self._poll())
                 if self.game.retry_held():
                     self._publish()
                 if snapshot is not None:
@@ -160,6 +165,12 @@ class PlaySession:
                 self._publisher.notify()
             if self.on_failure is not None:
                 self.on_failure()
+
+    def _poll(self) -> float:
+        seat = self.game.opponent
+        if seat is not None and seat.thinking:
+            return min(self.poll, THINKING_POLL)
+        return self.poll
 
     def _run_commands(self) -> None:
         while True:
