@@ -75,7 +75,7 @@ class BoardGame:
     def __init__(self, play: PlayProcess) -> None:
         self.play = play
         self.person = BuiltinOpponent(INTERNATIONAL, 3, seed="the person")
-        self.position = initial_position(INTERNATIONAL)
+        self.position = initial_position(INTERNATIONAL)  # as the person sees the game
 
     def hand_move(self, path, captures) -> None:
         """One move by hand: the piece lifted, put down on each landing (resting there),
@@ -107,6 +107,7 @@ class BoardGame:
                 break
             if view["white_to_move"] == self.play_white(view):
                 move = self.person.move(Clocks())
+                self.position = self.position.play(move)
                 self.hand_move(move.path, move.captures)
             else:
                 view = self.wait_for("the opponent's move", lambda v: v["opponent"][
@@ -115,16 +116,14 @@ class BoardGame:
                     continue
                 pending = view["opponent"]["pending"]
                 self.hand_move(pending["path"], pending["captures"])
-                move = parse_move(self.person_position(), pending["notation"])
+                move = parse_move(self.position, pending["notation"])
+                self.position = self.position.play(move)
                 self.person.other_side_moved(move)
             view = self.wait_for("the move to be recorded",
                                  lambda v, plies=plies: len(v["moves"]) > plies
                                  or v["result"] or v["opponent"]["error"])
             assert view["state"] in ("ready", "game_over"), view["status"]
         return view
-
-    def person_position(self):
-        return self.person._track.position
 
     @staticmethod
     def play_white(view) -> bool:
