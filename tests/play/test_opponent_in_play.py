@@ -284,3 +284,63 @@ def test_a_resumed_game_goes_on_against_the_engine(tmp_path, start_play):
     assert view["opponent"]["error"] is None
     assert view["opponent"]["pending"] is not None
 
+
+
+# -- real programs that fail: one line, nothing recorded, the built-in engine goes on ------
+
+def fake_hub(mode: str) -> str:
+    from ..opponents.test_hub_failures import fake
+
+    return "hub:" + fake(mode)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode, words", [
+    ("illegal", "not legal"),
+    ("malformed", "the Hub engine 'Fake 1' said"),
+    ("die", "stopped (exit status 3)"),
+])
+def test_a_hub_engine_that_fails_in_the_game_leaves_the_record_as_the_board_saw_it(
+        start_play, mode, words):
+    play = start_play("international", mode="training", opponent=fake_hub(mode),
+                      opponent_side="white", move_seconds=2.0)
+    view = play.view()
+    if mode == "die":  # it plays its first move, and dies at the second search
+        assert view["opponent"]["pending"] is not None
+        play.carry_out_pending()
+        move = play.game.tracker.position.legal_moves()[0]
+        view = play.carry_out(move.path, move.captures)
+    assert words in view["opponent"]["error"] and "\n" not in view["opponent"]["error"]
+    recorded = view["moves"]
+    assert view["opponent"]["pending"] is None and view["state"] == "ready"
+    assert view["log"][-1]["kind"] == "error"
+    play.call(play.game.continue_with_builtin)
+    view = play.carry_out_pending()
+    assert view["moves"][:len(recorded)] == recorded and len(view["moves"]) == len(recorded) + 1
+    assert view["tags"]["White"] == "draughtsboard engine, level 10"
+
+
+@pytest.mark.slow
+def test_a_hub_program_that_does_not_start_is_one_line_on_the_page(start_play):
+    play = start_play(mode="training", opponent="hub:/nonexistent/engine",
+                      opponent_side="white")
+    error = play.view()["opponent"]["error"]
+    assert error == "cannot start the Hub engine '/nonexistent/engine': No such file or " \
+                    "directory"
+    assert play.view()["moves"] == []
+
+
+@pytest.mark.slow
+def test_a_dxp_peer_that_disconnects_mid_game(start_play):
+    from ..opponents.test_dxp import ScriptedPeer
+
+    peer = ScriptedPeer([None])  # accepts the game, then hangs up
+    play = start_play("international", mode="training",
+                      opponent=f"dxp:127.0.0.1:{peer.port}", opponent_side="white")
+    view = play.view()
+    assert "disconnected" in view["opponent"]["error"]
+    assert view["tags"]["White"] == "scripted"
+    assert view["moves"] == []
+    play.call(play.game.continue_with_builtin)
+    assert play.view()["opponent"]["pending"] is not None
+    peer.server.close()
