@@ -22,9 +22,6 @@ def test_a_board_topic_reads_back_and_anything_else_is_nobody_s():
         board_topic(10_000, "ply")
 
 
-@pytest.mark.xfail(strict=True, reason="found by this test, left to the hall's owner: "
-                   "parse_topic reads non-ASCII digits (str.isdigit), so board/٣/ply is "
-                   "taken as board 3's; http_limits.ascii_number is the check to use")
 def test_a_topic_with_other_digits_names_no_board():
     assert parse_topic("draughtsboard/v1/board/٣/ply") is None
 
