@@ -5,6 +5,7 @@ are skipped elsewhere; screenshots go to test-artifacts/ for people to look at."
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from pathlib import Path
@@ -25,3 +26,18 @@ def playwright_api():
                         "chromium) when run as root")
         pytest.skip("chromium is not installed and cannot be installed without root")
     return pytest.importorskip("playwright.sync_api")
+
+
+@contextlib.contextmanager
+def browser_page(url: str, width: int = 1100, height: int = 900):
+    """A page of Debian's chromium at ``url``, closed afterwards."""
+    api = playwright_api()
+    with api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.set_default_timeout(15_000)
+            page.goto(url)
+            yield page
+        finally:
+            browser.close()

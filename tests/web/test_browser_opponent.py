@@ -11,7 +11,7 @@ import pytest
 from draughtsboard.board.rules import get_variant, parse_fen
 from draughtsboard.board.rules.engine import Engine
 
-from ..browser import ARGS, ARTIFACTS, CHROMIUM, playwright_api
+from ..browser import ARTIFACTS, browser_page, playwright_api
 from .helpers import PlayProcess, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -23,19 +23,12 @@ REST_MS = 200  # a hand resting on a capture's landing (the tracker needs 100 ms
 
 @pytest.fixture
 def page(tmp_path):
-    api = playwright_api()
+    playwright_api()  # (chromium there, or the test fails or is skipped, before play)
     with PlayProcess(tmp_path / "data", "--mode", "training", "--opponent", "engine:1",
                      "--tag", "White=Trainee") as play:
-        with api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-            try:
-                page = browser.new_page(viewport={"width": 1100, "height": 900})
-                page.set_default_timeout(15_000)
-                page.goto(play.url + "/")
-                page.play = play
-                yield page
-            finally:
-                browser.close()
+        with browser_page(play.url + "/") as page:
+            page.play = play
+            yield page
         assert play.stop() == 0
 
 
