@@ -41,3 +41,24 @@ def browser_page(url: str, width: int = 1100, height: int = 900):
             yield page
         finally:
             browser.close()
+
+
+REST_MS = 200  # a hand resting on a capture's landing (the tracker needs 100 ms)
+
+
+def click(page, square: int) -> None:
+    """A click on the page's board: on the simulator, a piece lifted or put down."""
+    page.locator(f'#board [data-square="{square}"]').click()
+
+
+def carry_out(page, path, captures) -> None:
+    """A move by clicking: the piece lifted, put down on each landing, resting there, the
+    captured pieces taken off."""
+    click(page, path[0])
+    for index, square in enumerate(path[1:], start=1):
+        click(page, square)
+        if index < len(path) - 1:
+            page.wait_for_timeout(REST_MS)  # the rest is the input here, not a wait
+            click(page, square)
+    for square in captures:
+        click(page, square)

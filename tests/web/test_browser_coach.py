@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from ..browser import ARTIFACTS, browser_page, playwright_api
+from ..browser import ARTIFACTS, browser_page, click, playwright_api
 from .helpers import TOKEN, PlayProcess, wait_until
 
 pytestmark = pytest.mark.browser
@@ -64,10 +64,6 @@ def test_a_hint_in_two_stages_in_the_browser(page):
 
 BLUNDER_FEN = "B:W17,31:B10,4"  # Black to move: d6-c5 loses a piece by force
 PHONE = {"width": 390, "height": 844}
-
-
-def click(page, square: int) -> None:
-    page.locator(f'#board [data-square="{square}"]').click()
 
 
 def test_on_a_phone_the_blunder_warning_sits_under_the_board_and_reads_in_order(tmp_path):

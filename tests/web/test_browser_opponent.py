@@ -11,14 +11,13 @@ import pytest
 from draughtsboard.board.rules import get_variant, parse_fen
 from draughtsboard.board.rules.engine import Engine
 
-from ..browser import ARTIFACTS, browser_page, playwright_api
+from ..browser import ARTIFACTS, browser_page, carry_out, click, playwright_api
 from .helpers import PlayProcess, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 RUSSIAN = get_variant("russian")
 MAX_PLIES = 200
-REST_MS = 200  # a hand resting on a capture's landing (the tracker needs 100 ms)
 
 
 @pytest.fixture
@@ -30,23 +29,6 @@ def page(tmp_path):
             page.play = play
             yield page
         assert play.stop() == 0
-
-
-def click(page, square: int) -> None:
-    page.locator(f'#board [data-square="{square}"]').click()
-
-
-def carry_out(page, path, captures) -> None:
-    """A move by clicking: the piece lifted, put down on each landing, resting there, the
-    captured pieces taken off."""
-    click(page, path[0])
-    for index, square in enumerate(path[1:], start=1):
-        click(page, square)
-        if index < len(path) - 1:
-            page.wait_for_timeout(REST_MS)
-            click(page, square)
-    for square in captures:
-        click(page, square)
 
 
 def recorded(page, plies: int) -> dict:
