@@ -468,7 +468,7 @@ def _open_opponent(args, variant, opening):
     return opponent, spec
 
 
-def _coach_sides(args) -> frozenset[str]:
+def coach_sides(args) -> frozenset[str]:
     """The sides the coach follows: ``--coach``, else the person's side against an
     opponent, else both."""
     if args.coach == "both" or (args.coach is None and not args.opponent):
@@ -572,7 +572,7 @@ def _play(args) -> int:
                 session.game.attach_opponent(seat)
                 log.info("the board plays %s for %s", opponent.name, args.opponent_side)
             coach = Coach(session.game, post=session.submit, puzzles=puzzles,
-                          sides=_coach_sides(args))
+                          sides=coach_sides(args))
             session.game.attach(coach)
             _wire_hint_button(source, session, coach, log)
             link = _hall_link(args, session, source, log)
