@@ -4,6 +4,7 @@ the clocks; the record naming the opponent; an opponent that fails."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
@@ -344,3 +345,35 @@ def test_a_dxp_peer_that_disconnects_mid_game(start_play):
     play.call(play.game.continue_with_builtin)
     assert play.view()["opponent"]["pending"] is not None
     peer.server.close()
+
+
+def carry_out_by_hand(play, position, move) -> dict:
+    """``move`` of ``position`` by hand: in a column game a jumped column that keeps
+    pieces under its top one is lifted and put back (its switch opens and closes)."""
+    play.carry_out(move.path, ())
+    still = position.play(move).occupancy()
+    for captured in move.captures:
+        play.set_switch(captured, False)
+        if still >> (captured - 1) & 1:
+            play.set_switch(captured, True)
+    return play.view()
+
+
+@pytest.mark.parametrize("variant", ["russian", "international", "lasca", "column",
+                                     "column-7x7"])
+def test_the_builtin_engine_plays_every_variant_on_the_board(start_play, variant):
+    play = start_play(variant, mode="training", opponent="engine:2")
+    rng = random.Random(variant)
+    view = play.view()
+    while view["result"] is None and len(view["moves"]) < 40 and not view["draw_claim"]:
+        assert view["opponent"]["error"] is None and view["state"] == "ready", view["status"]
+        position = play.game.tracker.position
+        pending = view["opponent"]["pending"]
+        move = next(m for m in position.legal_moves() if list(m.path) == pending["path"]
+                    and list(m.captures) == pending["captures"]) if pending else \
+            rng.choice(position.legal_moves())
+        plies = len(view["moves"])
+        view = carry_out_by_hand(play, position, move)
+        assert len(view["moves"]) == plies + 1, view["status"]
+    assert len(view["moves"]) >= 10
+    assert view["tags"]["Black"] == "draughtsboard engine, level 2"
