@@ -253,7 +253,7 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
              occupied: int, *, result: str | None = None, result_reason: str = "",
              irregularity: str | None = None, opponent: str | None = None,
              expected: Move | None = None, owed: Position | None = None,
-             full_setup: bool = False) -> Guidance:
+             opponent_failed: bool = False, full_setup: bool = False) -> Guidance:
     """The headline and the flags for a tracker in ``state`` (its `State` value)
     expecting ``position`` with these LED ``intents``, while the switches show
     ``occupied`` (see the module doc). ``irregularity``: the irregular move the opponent
@@ -262,6 +262,7 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
     of the opponent whose turn it is (None: a person's turn), ``expected`` the move it
     chose, to be carried out on the board; ``owed``: after the opponent's move was taken
     back, the position before the person's move, which the board must show next;
+    ``opponent_failed``: the opponent failed (its error is shown beside the flags);
     ``full_setup``: the set-up's steps in full (a puzzle)."""
     side = _side(position)
     flags: list[Flag] = []
@@ -318,6 +319,8 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
         headline = HEADLINES[state]
     elif owed is not None and state in ("ready", "moving"):
         headline = f"{opponent}'s move is taken back: take your move back too"
+    elif opponent is not None and opponent_failed and state in ("ready", "moving"):
+        headline = f"{side} ({opponent}) failed: the built-in engine can play on"
     elif opponent is not None and expected is None and state in ("ready", "moving"):
         headline = f"{side} ({opponent}) is thinking"
     elif opponent is not None and expected is not None:

@@ -83,6 +83,7 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
                      opponent=opponent["name"] if playing else None,
                      expected=expected.move if expected is not None and playing else None,
                      owed=tracker.takeback_owed if playing else None,
+                     opponent_failed=bool(playing and opponent["error"]),
                      full_setup=mode == "puzzle")
     draw_reasons = [plain_reason(r) for r in game.draw_reasons()] if game.result is None else []
     last = game.moves[-1] if game.moves else None

@@ -221,6 +221,7 @@ def test_a_failing_engine_is_one_line_nothing_recorded_and_the_builtin_goes_on(s
         "the Hub engine 'scan hub' stopped (exit status 1) while thinking"
     assert view["opponent"]["can_continue"] is True
     assert view["opponent"]["pending"] is None and view["moves"] == ["c3-d4"]
+    assert view["status"] == "Black (Scan 3.1) failed: the built-in engine can play on"
     assert view["log"][-1] == {**view["log"][-1], "kind": "error"}
     assert "stopped (exit status 1)" in view["log"][-1]["text"]
     # playing for it now is still refused

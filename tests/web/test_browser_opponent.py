@@ -88,3 +88,36 @@ def test_a_whole_game_against_the_engine_with_a_move_carried_out_wrongly_once(pa
     assert view["result"] is not None and len(view["moves"]) > 10
     pdn = page.play.get("/api/game.pdn").decode()
     assert '[Black "draughtsboard engine, level 1"]' in pdn and "illegal attempt" in pdn
+
+
+def test_an_engine_that_does_not_start_is_one_line_and_the_builtin_plays_on(tmp_path):
+    expect = playwright_api().expect
+    with PlayProcess(tmp_path / "data", "--mode", "training", "--opponent",
+                     "hub:/nonexistent/engine", "--opponent-side", "white") as play:
+        with browser_page(play.url + "/") as page:
+            page.play = play
+            expect(page.locator("#connection")).to_have_text("live")
+            box = page.locator("#opponent-box")
+            expect(box).to_be_visible()
+            expect(page.locator("#opponent-error")).to_have_text(
+                "The opponent failed: cannot start the Hub engine '/nonexistent/engine': "
+                "No such file or directory")
+            expect(page.locator("#status")).to_have_text(
+                "White (Hub engine /nonexistent/engine) failed: the built-in engine can "
+                "play on")
+            # the long line wraps under the board: the board's frame keeps its width
+            board = page.locator("#board").bounding_box()
+            assert box.bounding_box()["width"] <= board["width"] + 40
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "opponent-failed.png"), full_page=True)
+            page.locator("#opponent-continue").click()
+            expect(box).to_be_hidden()
+            expect(page.locator("#white-name")).to_have_text("draughtsboard engine, level 10")
+            # the built-in engine moves first, as White; the person carries it out
+            expect(page.locator("#flags .flag-opponent")).to_be_visible()
+            pending = play.state()["opponent"]["pending"]
+            carry_out(page, pending["path"], pending["captures"])
+            assert recorded(page, 0)["moves"] == [pending["notation"]]
+        assert play.stop() == 0
+    failures = [line for line in play.lines if "cannot start the Hub engine" in line]
+    assert len(failures) == 1, play.stderr  # one line in the log
