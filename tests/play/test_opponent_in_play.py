@@ -39,6 +39,8 @@ def test_the_engines_move_on_the_leds_and_as_steps_then_recorded_once_carried_ou
                                 "pending": None, "error": None, "can_continue": False}
     assert view["tags"]["Black"] == "draughtsboard engine, level 1"
     assert view["tags"]["White"] == "Ann"
+    journalled = play.recorder.load(play.game.game_id).tags  # read back from the journal
+    assert (journalled["White"], journalled["Black"]) == ("Ann", "draughtsboard engine, level 1")
     assert view["tags"]["Irregularities"] == "restore"
     play.thinker.paused = True  # the engine thinks: the board takes no move of Black
     view = play.move(square("c3"), square("d4"))
