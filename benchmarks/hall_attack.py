@@ -571,9 +571,16 @@ def run(args, work: Path, data: Path, mounted: bool, rng: random.Random, log) ->
     pairings = "round,board,white,black\n" + "".join(
         f"{ROUND},{b.number},White {b.number},Black {b.number}\n" for b in boards)
     call(hall.url, "/api/arbiter/pairings", pairings, content_type="text/plain")
-    answers = call(hall.url, "/api/arbiter/start-round", {"round": ROUND})["result"]
+    call(hall.url, "/api/arbiter/start-round", {"round": ROUND})  # answers at once
+    deadline = time.monotonic() + 30
+    while True:  # each board's answer comes as it comes: the hall shows it
+        rows = call(hall.url, "/api/hall", None, token=None)["hall"]["pairings"][ROUND]
+        delivered = sum(row["state"] == "delivered" for row in rows)
+        if delivered == len(boards) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     round_games = {b.number: b.session.game_id for b in boards}
-    log(f"round started: {sum(1 for a in answers if a.get('ok'))} of {len(boards)} boards")
+    log(f"round started: {delivered} of {len(boards)} boards")
 
     probe = ArbiterProbe(hall)
     watcher = Watcher(type("P", (), {"hall_url": hall.url})())

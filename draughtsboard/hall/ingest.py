@@ -51,6 +51,7 @@ UNEXPECTED_KEPT = 3  # games a board sent that the hall did not expect, held for
 MAX_GAMES_PER_ROUND = 10  # games one board may start in one round
 MAX_NEW_GAMES_PER_HOUR = 30  # games one board may start in an hour
 DISMISSED_KEPT = 100
+EXPECTED_KEPT = 10_000  # games boards started at the hall's asking, remembered
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,8 @@ class Ingest:
         self._given_up: set[tuple[int, str]] = set()
         self._wanted: dict[tuple[int, str], str] = {}  # whole games to ask for, and why
         self._dismissed: OrderedDict[tuple[int, str, str, str], None] = OrderedDict()
+        self._expected: OrderedDict[tuple[int, str], None] = OrderedDict()  # hall's asking
+        self._orders: OrderedDict[tuple, None] = OrderedDict()  # the arbiter's, carried out
         self.quiet = LogLimiter()
 
     def live(self, board: int) -> BoardLive:
@@ -141,6 +144,13 @@ class Ingest:
         live = self.live(board)
         live.problems = (live.problems + [text])[-5:]
         live.version += 1
+
+    def clear_problems(self, board: int) -> None:
+        """The arbiter has seen the board's bad messages: they leave its card."""
+        live = self.boards.get(board)
+        if live is not None and live.problems:
+            live.problems = []
+            live.version += 1
 
     # -- one message -------------------------------------------------------------------------
 
@@ -156,6 +166,8 @@ class Ingest:
                     self._want_current(board, "its state could not be read")
                 raise
             game_id = message.record.game
+            if kind == "state":
+                self._said(board, game_id)
             out = self._guarded(board, game_id, now,
                                 lambda: self._record(board, message.record, now))
             if kind == "state" and self.store.game(board, game_id) is not None:
@@ -201,6 +213,22 @@ class Ingest:
         live.status_received = now
         live.version += 1
 
+    def _said(self, board: int, game_id: str) -> None:
+        """The board's state is about ``game_id``: the game it plays now, unless it named
+        a later one (what the hall's commands name; the rules decide what is recorded)."""
+        live = self.live(board)
+        if live.said_current is None or game_number(game_id) >= game_number(live.said_current):
+            if live.said_current != game_id:
+                live.said_current = game_id
+                live.version += 1
+
+    def expect(self, board: int, game_id: str) -> None:
+        """The board started ``game_id`` because the hall asked it to (its answer to a
+        ``new_game``): a game the hall expects, whatever its number."""
+        self._expected[(board, game_id)] = None
+        while len(self._expected) > EXPECTED_KEPT:
+            self._expected.popitem(last=False)
+
     def _want_current(self, board: int, why: str) -> None:
         said = self.live(board).said_current
         if said is not None and self.store.game(board, said) is None \
@@ -222,7 +250,8 @@ class Ingest:
     def _unexpected_reason(self, board: int, game_id: str) -> str | None:
         """Why a game the hall does not have is not expected (None: it is: the hall asked
         for it, or the board has no game here yet, or it is the next of the board)."""
-        if (board, game_id) in self._wanted or (board, game_id) in self.store.set_aside_games:
+        if (board, game_id) in self._wanted or (board, game_id) in self.store.set_aside_games \
+                or (board, game_id) in self._expected:
             return None
         latest = self.store.latest(board)
         if latest is None or game_number(game_id) == latest.number + 1:
@@ -278,34 +307,87 @@ class Ingest:
                 self._drop_claim(board, claim.key)
         return hall_game
 
-    def _reconcile(self, hall_game: HallGame, record: GameRecord, now: float) -> None:
-        """Bring the hall's copy up to the board's whole game as far as it is believed."""
+    def _reconcile(self, hall_game: HallGame, record: GameRecord, now: float, *,
+                   follow: bool = False) -> None:
+        """Bring the hall's copy up to the board's whole game as far as it is believed
+        (``follow``: the arbiter confirmed the board's game: all of it)."""
         if hall_game.finished:
             return
         board = hall_game.board
         if hall_game.takebacks_allowed and record.changes < hall_game.changes:
             return  # an older picture of the game than the hall has
-        common = _common_moves(hall_game, record.moves)
+        theirs = dict(record.corrections)
+        ours = hall_game.corrections
+        common = min(_common_moves(hall_game, record.moves),
+                     _first_difference(ours, theirs, hall_game.ply))
+        if any(ours.get(ply) != theirs.get(ply) for ply in ours if ply <= common) \
+                and not follow:
+            self._dispute(hall_game, common + 1, Claim(
+                "moves", record.game, f"the board's game has no correction of the position "
+                f"the hall's record has at move {common + 1}: the hall keeps its record",
+                now, None))
+            return
         if common < hall_game.ply:  # the board's moves differ from the hall's
             removed = hall_game.ply - common
-            if hall_game.takebacks_allowed and record.changes > hall_game.changes:
+            ordered = self._take_order(board, record.game, "takeback", common)
+            if follow or ordered or (hall_game.takebacks_allowed
+                                     and record.changes > hall_game.changes):
                 self.store.truncate(hall_game, common,
-                                    min(record.changes, hall_game.changes + 2 * removed), now)
+                                    min(max(record.changes, hall_game.changes),
+                                        hall_game.changes + 2 * removed), now,
+                                    by="arbiter" if follow or ordered else "board")
+                self._buffered.pop((board, record.game), None)  # plies of the old line
             else:
                 self._dispute(hall_game, common + 1, Claim(
                     "moves", record.game,
                     f"the board's game differs from the hall's from move {common + 1} "
                     f"({_text_at(record.moves, common)} on the board, "
-                    f"{hall_game.game.moves[common].text} in the hall's record): a correction "
-                    f"on the board? confirm to follow it", now, record))
+                    f"{_text_at(hall_game.game.moves, common)} in the hall's record): a "
+                    f"correction on the board? confirm to follow it", now, record))
                 return
-        added = record.moves[hall_game.ply:]
-        if added:
-            self.store.add_moves(hall_game, added,
-                                 min(record.changes, hall_game.changes + len(added)), now)
+        if not self._follow_moves(hall_game, record, theirs, now, follow):
+            return
         self._drop_claim(board, ("moves", record.game))
         self._tags(hall_game, record, now)
         self._result(hall_game, record, now)
+
+    def _follow_moves(self, hall_game: HallGame, record: GameRecord, theirs: dict[int, str],
+                      now: float, follow: bool) -> bool:
+        """Add the board's moves past the hall's, with the corrections it made on the way:
+        one the hall ordered (`order`), or any when the game's mode lets the board change
+        its moves or the arbiter confirmed (``follow``); another is a claim, and the moves
+        after it wait (False)."""
+        board = hall_game.board
+        while True:
+            ply = hall_game.ply
+            fen = theirs.get(ply)
+            if fen is not None and hall_game.corrections.get(ply) != fen:
+                ordered = self._take_order(board, record.game, "position", fen)
+                if not (follow or ordered or hall_game.takebacks_allowed):
+                    self._dispute(hall_game, ply + 1, Claim(
+                        "moves", record.game, f"the board's position was corrected at "
+                        f"move {ply + 1} ({fen[:80]}), not by the hall's arbiter: confirm "
+                        "to follow it", now, record))
+                    return False
+                self.store.correct(hall_game, fen, now,
+                                   "arbiter" if follow or ordered else "board")
+            later = [p for p in theirs if p > ply]
+            until = min([*later, len(record.moves)])
+            added = record.moves[ply:until]
+            if not added:
+                return True
+            self.store.add_moves(hall_game, added,
+                                 min(record.changes, hall_game.changes + len(added)), now)
+
+    def order(self, board: int, game_id: str, kind: str, value: int | str) -> None:
+        """The board did what the hall's arbiter asked (``takeback`` to a ply, a
+        ``position``): the board's game will show it, and the hall follows it there."""
+        self._orders[(board, game_id, kind, value)] = None
+        while len(self._orders) > EXPECTED_KEPT:
+            self._orders.popitem(last=False)
+
+    def _take_order(self, board: int, game_id: str, kind: str, value: int | str) -> bool:
+        return self._orders.pop((board, game_id, kind, value), False) is None
 
     def _tags(self, hall_game: HallGame, record: GameRecord, now: float) -> None:
         """Tags a game began with are the board's; a change after that is a claim (the
@@ -409,20 +491,16 @@ class Ingest:
         if kind == "game":
             if hall_game is None:
                 hall_game = self._create(board, record, now)
-            self._reconcile(hall_game, record, now)
+            self._reconcile(hall_game, record, now, follow=True)
             self._drop_claim(board, claim.key)
             return f"game {game_id} of board {board} taken into the record"
         if hall_game is None:
             raise ClaimError(f"board {board} has no game {game_id} in the hall")
         if kind == "moves":
-            common = _common_moves(hall_game, record.moves)
             if hall_game.finished:
                 raise ClaimError(f"game {game_id} has its result: take it back first")
-            if common < hall_game.ply:
-                self.store.truncate(hall_game, common, max(hall_game.changes, record.changes),
-                                    now, by="arbiter")
             self._drop_claim(board, claim.key)
-            self._reconcile(hall_game, record, now)
+            self._reconcile(hall_game, record, now, follow=True)
             return f"board {board}'s game {game_id} followed as the board has it"
         if kind == "tags":
             self.store.set_tags(hall_game, record.tags)
@@ -610,8 +688,15 @@ def _common_moves(hall_game: HallGame, moves: tuple[MoveRecord, ...]) -> int:
     return common
 
 
-def _text_at(moves: tuple[MoveRecord, ...], index: int) -> str:
+def _text_at(moves, index: int) -> str:
     return moves[index].text if index < len(moves) else "no move"
+
+
+def _first_difference(ours: dict[int, str], theirs: dict[int, str], ply: int) -> int:
+    """The first ply before ``ply`` (the hall's moves) at which the board's corrections
+    differ from the hall's: the game differs from there (``ply`` if none does)."""
+    return min([p for p in set(ours) | set(theirs) if p < ply and ours.get(p) != theirs.get(p)],
+               default=ply)
 
 
 def _check_result(record: GameRecord) -> None:
