@@ -117,6 +117,13 @@ async def index(request: Request) -> Response:
     return response
 
 
+async def projector(request: Request) -> Response:
+    """The projector view: one round's boards, big, for the playing hall's screen."""
+    response = await request.app.state.static.get_response("projector.html", request.scope)
+    response.headers["cache-control"] = "no-cache"
+    return response
+
+
 def _overview(service) -> dict[str, Any]:
     return {"hall": service.hall_info(), "variants": variants_view(),
             "boards": [summary for _, summary in service.summaries().values()]}
@@ -356,6 +363,7 @@ def arbiter_log(service, data) -> Any:
 
 ROUTES = [
     Route("/", index),
+    Route("/projector", projector),
     Route("/api/hall", hall),
     Route("/api/events", events),
     Route("/api/board/{board:int}", board),

@@ -69,15 +69,16 @@ def test_the_hall_page(boards, broker, tmp_path):
                 expect(page.locator("#connection")).to_have_text("live")
                 expect(page.locator("#boards .card")).to_have_count(8)
                 card = {n: page.locator(f'#boards .card[data-board="{n}"]') for n in range(1, 9)}
-                expect(card[4]).to_contain_text("Player 4 – Rival 4")
+                expect(card[4].locator(".name.white")).to_have_text("Player 4")
+                expect(card[4].locator(".name.black")).to_have_text("Rival 4")
 
                 # every board plays: each move shows on its card
                 for board in linked:
                     board.play(next(m for m in board.legal() if m.path == (22, 18)))
                 for n in range(1, 9):
-                    expect(card[n].locator(".move")).to_have_text("move 1 · c3-d4")
+                    expect(card[n].locator(".move")).to_have_text("1. c3-d4 · Black to move")
                 linked[2].play(next(m for m in linked[2].legal() if m.path == (11, 16)))
-                expect(card[3].locator(".move")).to_have_text("move 1 · f6-g5")
+                expect(card[3].locator(".move")).to_have_text("1… f6-g5 · White to move")
 
                 # an illegal move on board 5 (a piece of Black's put on a wrong square)
                 linked[4].session.hand([("lift", 9), ("place", 17)])

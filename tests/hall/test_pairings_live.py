@@ -113,3 +113,32 @@ def test_a_command_sent_again_is_carried_out_once(boards, broker):
     assert [(r.id, r.ok) for r in replies] == [("hall-twice", True)] * 3 + [("hall-late", False)]
     assert len({r.result for r in replies[:3]}) == 1 == len(one.recorder.game_ids()) - 1
     assert one.session.game_id == replies[0].result != first
+
+
+def test_a_game_closed_unfinished_is_abandoned_and_never_asked_for_again(hall, boards):
+    """The start-up game a round's pairing closes arrives as ``*``: the hall shows it
+    abandoned, and asks for nothing of the board, now or after a restart."""
+    service = hall()
+    one = boards(1)
+    startup = one.session.game_id
+    wait_until(lambda: service.ingest.live(1).current == startup, what="board 1 known")
+    service.import_pairings(parse_pairings("round,board,white,black\n2,1,Ann,Bob\n"))
+    service.start_round("2")
+    wait_until(lambda: delivered(service, 1), what="the pairing")
+
+    def closed() -> bool:
+        game = service.store.game(1, startup)
+        return game is not None and game.finished
+
+    wait_until(closed, what="the start-up game closed in the hall")
+    games = {g["game"]: g["state"] for g in service.detail(1)["games"]}
+    assert games == {startup: "abandoned", delivered(service, 1): "in play"}
+    later = service.wall() + 3600
+    with service.store.lock:
+        assert service.ingest.missing(later) == []
+    service.stop()
+    again = hall()
+    wait_until(lambda: again.ingest.live(1).online, what="the board seen again")
+    with again.store.lock:
+        assert again.store.game(1, startup).finished
+        assert again.ingest.missing(again.wall() + 3600) == []
