@@ -8,8 +8,9 @@ the round's pairing, or (a board the hall did not start the round on) its latest
 whose ``Round`` tag is the round.
 The feed holds only moves the rules accepted (the hall checks each again), so a bad
 message from a board can never stop or spoil it; a result proven by the position or set
-by the arbiter closes the game here (a board's claim does not: docs/hall.md); a game
-whose moves two messages of its board dispute shows up to the move before the dispute.
+by the arbiter closes the game here (a board's claim does not: docs/hall.md); a game shows
+its moves up to the last one its board's whole game confirmed (a ply message alone does
+not, nor a move two messages of the board dispute).
 The arbiter's notes (illegal attempts) stay out of the broadcast.
 """
 
@@ -35,15 +36,14 @@ class FeedGame:
 
 
 def game_at(hall_game: HallGame, cutoff: float | None) -> tuple[Game, bool]:
-    """The game as the hall had it at ``cutoff`` (None: now), and whether it was over;
-    a game whose moves the board disputes, up to the move before the dispute."""
+    """The game as the hall had it at ``cutoff`` (None: now), and whether it was over:
+    its moves up to the last the board's whole game confirmed (a move a board's password
+    sent alone, or one the board disputes, is not broadcast)."""
     game = hall_game.game
-    disputed = hall_game.disputed_from
-    if cutoff is None and disputed is None:
+    if cutoff is None and hall_game.confirmed == game.ply:
         return game, hall_game.finished
     shown = game.ply if cutoff is None else bisect_right(hall_game.received, cutoff)
-    if disputed is not None:
-        shown = min(shown, disputed - 1)
+    shown = min(shown, hall_game.confirmed)
     finished = hall_game.finished and hall_game.result_received is not None \
         and (cutoff is None or hall_game.result_received <= cutoff)
     if shown == game.ply and finished:

@@ -52,6 +52,7 @@ MAX_GAMES_PER_ROUND = 10  # games one board may start in one round
 MAX_NEW_GAMES_PER_HOUR = 30  # games one board may start in an hour
 DISMISSED_KEPT = 100
 EXPECTED_KEPT = 10_000  # games boards started at the hall's asking, remembered
+UNCONFIRMED_WAIT = 5.0  # seconds a move may wait for its board's state before it is asked
 
 
 @dataclass(frozen=True)
@@ -236,12 +237,13 @@ class Ingest:
             self._wanted.setdefault((board, said), why)
 
     def _follow(self, board: int, game_id: str) -> None:
-        """The board's current game becomes ``game_id`` (an accepted game) unless a later
-        one is current already."""
+        """The board's current game becomes ``game_id`` (an accepted game): the game of
+        its latest state or status, which is what the board calls current (not the
+        highest number the hall has: a next game someone else's message started does not
+        take the board's place for good)."""
         live = self.live(board)
-        if live.current is None or game_number(game_id) >= game_number(live.current):
-            if live.current != game_id:
-                live.flags, live.unacknowledged, live.events = (), 0, ()
+        if live.current != game_id:
+            live.flags, live.unacknowledged, live.events = (), 0, ()
             live.current = game_id
             live.version += 1
 
@@ -297,7 +299,6 @@ class Ingest:
         log.info("board %d: game %s (%s)", board, record.game, record.variant)
         self.live(board).new_games.append(now)
         self._drop_claim(board, ("game", record.game))
-        self._follow(board, record.game)
         for older in self.store.board_games(board):  # closed unfinished: now it is over
             claim = self.live(board).claims.get(("result", older.game_id))
             if older.number < hall_game.number and not older.finished and claim is not None \
@@ -347,6 +348,7 @@ class Ingest:
                 return
         if not self._follow_moves(hall_game, record, theirs, now, follow):
             return
+        self._confirm_moves(hall_game, hall_game.ply)  # the board's whole game says so
         self._drop_claim(board, ("moves", record.game))
         self._tags(hall_game, record, now)
         self._result(hall_game, record, now)
@@ -462,20 +464,19 @@ class Ingest:
     def _dispute(self, hall_game: HallGame, move_number: int, claim: Claim) -> None:
         """The board's moves differ from the hall's from ``move_number`` on: the feed
         shows the game up to the move before, until the arbiter settles it."""
-        if hall_game.disputed_from is None or move_number < hall_game.disputed_from:
-            hall_game.disputed_from = move_number
-            hall_game.version += 1
+        self._confirm_moves(hall_game, min(hall_game.confirmed, move_number - 1))
         self._claim(hall_game.board, claim)
+
+    @staticmethod
+    def _confirm_moves(hall_game: HallGame, count: int) -> None:
+        if hall_game.confirmed != count:
+            hall_game.confirmed = count
+            hall_game.version += 1
 
     def _drop_claim(self, board: int, key: tuple[str, str]) -> None:
         live = self.boards.get(board)
         if live is not None and live.claims.pop(key, None) is not None:
             live.version += 1
-        if key[0] == "moves":
-            hall_game = self.store.game(board, key[1])
-            if hall_game is not None and hall_game.disputed_from is not None:
-                hall_game.disputed_from = None
-                hall_game.version += 1
 
     def confirm(self, board: int, kind: str, game_id: str, now: float) -> str:
         """The arbiter confirms a board's claim: the hall follows the board. What was
@@ -522,6 +523,9 @@ class Ingest:
         while len(self._dismissed) > DISMISSED_KEPT:
             self._dismissed.popitem(last=False)
         self._drop_claim(board, claim.key)
+        hall_game = self.store.game(board, game_id)
+        if kind == "moves" and hall_game is not None:
+            self._confirm_moves(hall_game, hall_game.ply)  # the arbiter keeps the hall's
         return f"{kind} claim of board {board} about game {game_id} dismissed"
 
     def arbiter_tags(self, board: int, game_id: str, tags: dict[str, str]) -> None:
@@ -639,8 +643,9 @@ class Ingest:
 
     def missing(self, now: float) -> list[Resend]:
         """Ranges still missing; games the hall wants whole (set aside, refused by its
-        disk, named by a board whose state could not be read); and older games of online
-        boards that never got their result (their end came while the hall was away)."""
+        disk, named by a board whose state could not be read); a game whose last moves no
+        state of the board confirmed; and older games of online boards that never got
+        their result (their end came while the hall was away)."""
         out: list[Resend] = []
         for (board, game_id), held in list(self._buffered.items()):
             hall_game = self.store.game(board, game_id)
@@ -663,6 +668,11 @@ class Ingest:
                 continue
             for hall_game in self.store.board_games(board):
                 key = (board, hall_game.game_id)
+                if not hall_game.finished and hall_game.confirmed < hall_game.ply and \
+                        hall_game.received[hall_game.confirmed] < now - UNCONFIRMED_WAIT \
+                        and ("moves", hall_game.game_id) not in live.claims:
+                    out += self._ask(board, hall_game.game_id, None, None, now)
+                    continue  # a move its state never confirmed: the whole game, to see
                 if hall_game.finished or key in self._given_up or key in self._wanted \
                         or hall_game.number >= game_number(live.current) \
                         or ("result", hall_game.game_id) in live.claims:

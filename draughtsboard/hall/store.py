@@ -66,7 +66,9 @@ class HallGame:
     finished: bool = False
     result_received: float | None = None
     result_source: str = ""
-    disputed_from: int | None = None  # a move number the board's copy differs at (a claim)
+    # moves the board's whole game (its state, or a resend) or the arbiter has confirmed:
+    # the feed shows no more. A ply alone, forged or not, waits for the board's state.
+    confirmed: int = 0
     version: int = 0
 
     @property
@@ -173,6 +175,7 @@ class HallStore:
         if hall_game.finished:
             journal.close()
             hall_game.journal = None
+        hall_game.confirmed = hall_game.ply  # what the hall wrote down, it had believed
         return hall_game
 
     # -- changes: journal first, then memory -------------------------------------------------
@@ -324,6 +327,7 @@ def _apply(hall_game: HallGame, record: dict) -> None:
             hall_game.game.undo()
             hall_game.received.pop()
         hall_game.changes = max(hall_game.changes, record["changes"])
+        hall_game.confirmed = min(hall_game.confirmed, hall_game.ply)
     elif kind == "tags":
         hall_game.game.tags.clear()
         hall_game.game.tags.update(record["tags"])
@@ -343,6 +347,7 @@ def _apply(hall_game: HallGame, record: dict) -> None:
         hall_game.finished = True
         hall_game.result_received = record["received"]
         hall_game.result_source = record.get("source", "board")
+        hall_game.confirmed = hall_game.ply  # the rules or the arbiter saw the game whole
     else:
         raise JournalError(f"unknown record type {kind!r}")
 

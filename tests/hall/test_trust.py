@@ -427,3 +427,24 @@ def test_a_record_holding_a_line_break_still_writes_one_line_per_tag():
     assert sum(line.startswith("[Result ") for line in lines) == 1
     assert not any(line.startswith('[Bad') for line in lines)
     assert read_pdn(write_game(game)).errors == []
+
+
+def test_a_move_sent_alone_is_broadcast_only_once_the_boards_state_confirms_it(ingest):
+    """A board sends each move, then its whole game: a ply nobody's state confirms (a
+    forged one, the moment before the real board says otherwise) stays off the feed,
+    and after a while the hall asks the board for its game."""
+    board = Board(ingest)
+    board.state()
+    board.play("c3-d4")
+    forged = move(board.game, "f6-g5")
+    board.send("ply", PlyMessage(GID, 2, 2, forged).to_json())
+    assert hall_texts(ingest) == ["c3-d4", "f6-g5"]  # on the hall's page, live
+    assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4"]  # not broadcast
+    board.send("status", StatusMessage(True, "t", 1.0, GID).to_json())
+    assert ingest.missing(board.now + 1.0) == []
+    assert ingest.missing(board.now + 6.0) == [Resend(1, GID)]
+    board.state()  # the board's game has one move: the two voices disagree
+    assert ("moves", GID) in ingest.live(1).claims
+    assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4"]
+    ingest.dismiss(1, "moves", GID)  # the arbiter keeps the hall's record after all
+    assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4", "f6-g5"]
