@@ -76,6 +76,7 @@ class ArbiterLog:
             self.journal = Journal(self.path, sync=sync)
         self.pairings: dict[str, list[Pairing]] = {}
         self.round_games: dict[tuple[int, str], str] = {}  # (board, round) -> game id
+        self.game_rounds: dict[tuple[int, str], str] = {}  # (board, game id) -> round
         self.promises: dict[tuple[int, str], Promise] = {}  # (board, round) -> owed
         self.outstanding: OrderedDict[str, dict] = OrderedDict()  # command id -> record
         self.refusals: dict[int, list[Refusal]] = {}  # board -> refused, oldest first
@@ -157,6 +158,7 @@ class ArbiterLog:
             if asked is not None and isinstance(game, str) and GAME_ID.match(game) \
                     and asked[0] == board:
                 self.round_games[asked] = game
+                self.game_rounds[(board, game)] = asked[1]
                 promise = self.promises.get(asked)
                 if promise is not None and (promise.command == ident or (
                         sent is not None and (sent.get("t_wall") or 0.0) >= promise.made)):
@@ -168,10 +170,11 @@ class ArbiterLog:
         if sent is None or not isinstance(board, int) or sent.get("board") != board:
             return
         error = str(record.get("error") or "refused")
-        if asked is not None:
+        if asked is not None:  # a pairing's: its promise shows the refusal
             promise = self.promises.get(asked)
             if promise is not None and promise.command == ident:
                 promise.command, promise.refused = None, (sent.get("game"), error)
+            return
         fields = {k: v for k, v in sent.items()
                   if k not in ("type", "t_wall", "board", "id", "cmd")}
         refusal = Refusal(ident, board, str(sent.get("cmd")), error,

@@ -12,8 +12,9 @@ A pairing is the hall's promise to a board, kept until the board answers the pai
   refused by the board; it is sent again under the same id (a board answers a command it
   has carried out with the same answer) after 5, 10, 20, 40, then every 60 s while the
   board is online and has not answered;
-* a game with moves and no result is never closed for a pairing unless the arbiter
-  confirmed that game (`Promise.close`); the promise waits, and says so;
+* a game with moves and no result, or a round's game not finished (a pairing delivered
+  before), is never closed for a pairing unless the arbiter confirmed that game
+  (`Promise.close`); the promise waits, says so, and goes once the game has its result;
 * a board that refuses it keeps the refusal on its card until its game changes (it is
   then sent again) or the arbiter acts.
 """
@@ -31,12 +32,14 @@ RETRY_AFTER = (5.0, 10.0, 20.0, 40.0, 60.0)  # seconds before each sending again
 class BoardFacts:
     """What the hall knows of a board now: ``online``; ``current``, the game it says it
     plays (None: not said yet); ``moves`` of that game as the hall has it (None: the
-    hall does not have it yet) and whether it is ``finished``."""
+    hall does not have it yet), whether it is ``finished``, and ``round_game``, the
+    round it is the game of (a pairing delivered before)."""
 
     online: bool
     current: str | None
     moves: int | None
     finished: bool = False
+    round_game: str | None = None  # the round whose pairing the current game is
 
 
 @dataclass(frozen=True)
@@ -78,9 +81,14 @@ class Delivery:
             return Decision("waiting", "waits for the board (offline)")
         if facts.current is None or facts.moves is None:
             return Decision("waiting", "waits for the board's game")
-        if facts.moves and not facts.finished and promise.close != facts.current:
-            return Decision("held", f"game {facts.current} has {facts.moves} move(s): the "
-                            "arbiter must confirm closing it")
+        if not facts.finished and promise.close != facts.current:
+            if facts.moves:
+                return Decision("held", f"game {facts.current} has {facts.moves} move(s): "
+                                "the arbiter must confirm closing it")
+            if facts.round_game is not None:
+                return Decision("held", f"game {facts.current} is round "
+                                f"{facts.round_game}'s game, not finished: the arbiter must "
+                                "confirm closing it")
         return Decision("sent", "sent to the board", send=True, game=facts.current)
 
     def _waiting_answer(self, promise: Promise, sent_game: str | None, facts: BoardFacts,

@@ -229,6 +229,7 @@ class Ingest:
         self._expected[(board, game_id)] = None
         while len(self._expected) > EXPECTED_KEPT:
             self._expected.popitem(last=False)
+        self._said(board, game_id)  # its current game now, before its state says so
 
     def _want_current(self, board: int, why: str) -> None:
         said = self.live(board).said_current

@@ -517,7 +517,8 @@ class HallService:
         current = live.said_current or live.current
         hall_game = self.store.game(board, current) if current else None
         if hall_game is not None:
-            return BoardFacts(live.online, current, hall_game.ply, hall_game.finished)
+            return BoardFacts(live.online, current, hall_game.ply, hall_game.finished,
+                              self.arbiter.game_rounds.get((board, current)))
         claimed = live.claims.get(("game", current)) if current else None
         if claimed is not None and claimed.record is not None:
             return BoardFacts(live.online, current, len(claimed.record.moves),
@@ -530,10 +531,15 @@ class HallService:
         out = []
         now = self.wall()
         facts = self._facts(board)
-        for promise in self.arbiter.promises_of(board):
+        owed = sorted(self.arbiter.promises_of(board), key=lambda p: (p.made, len(p.round),
+                                                                     p.round))
+        for index, promise in enumerate(owed):
             sent = self.arbiter.outstanding.get(promise.command) if promise.command else None
-            decision = self.delivery.decide(promise, sent.get("game") if sent else None,
-                                            facts, now)
+            if index and sent is None:  # one pairing at a time, the first promised first
+                decision = Decision("waiting", f"after round {owed[0].round}'s pairing")
+            else:
+                decision = self.delivery.decide(promise, sent.get("game") if sent else None,
+                                                facts, now)
             key = (board, promise.round)
             if self._decisions.get(key) != decision:
                 self._decisions[key] = decision

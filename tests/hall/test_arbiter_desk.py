@@ -149,11 +149,14 @@ def test_promises_are_kept_across_a_restart_until_the_board_answers(tmp_path):
     log.close()
     again = ArbiterLog(tmp_path / "arbiter.jsonl", sync=False)
     assert list(again.promises) == [(8, "2")]
-    assert again.promises[(8, "2")].refused == (GID, "not now")
-    assert [r.cmd for r in again.refusals[8]] == ["new_game"]
+    assert again.promises[(8, "2")].refused == (GID, "not now")  # shown by the promise
+    assert 8 not in again.refusals
     assert again.round_games == {(7, "2"): "00003-20261201-120000"}
     again.start("2", [7, 8], 5.0)  # the round started again: board 7 keeps its game
     assert list(again.promises) == [(8, "2")]
-    again.note("clear", 6.0, board=8)
+    again.note("command", 6.0, board=8, id="hall-9", cmd="withdraw", game=GID)
+    again.note("reply", 6.5, board=8, id="hall-9", ok=False, error="no result")
+    assert [r.cmd for r in again.refusals[8]] == ["withdraw"]  # on the card until seen
+    again.note("clear", 7.0, board=8)
     assert 8 not in again.refusals
     again.close()

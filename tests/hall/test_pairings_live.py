@@ -142,3 +142,41 @@ def test_a_game_closed_unfinished_is_abandoned_and_never_asked_for_again(hall, b
     with again.store.lock:
         assert again.store.game(1, startup).finished
         assert again.ingest.missing(again.wall() + 3600) == []
+
+
+def test_pairings_owed_to_a_board_come_one_at_a_time_each_after_the_last_game_ends(
+        hall, boards, tmp_path, broker):
+    """Rounds 2 and 3 started while board 2 is off: back, it gets round 2's pairing, and
+    round 3's only once its round 2 game has its result (the arbiter's, here); board 1,
+    still playing round 2 when round 3 starts, gets round 3 by itself at its result."""
+    from .conftest import LinkedBoard
+
+    service = hall()
+    one, two = boards(1), boards(2)
+    wait_until(lambda: all(service.ingest.live(n).current for n in (1, 2)), what="boards")
+    two.close()
+    wait_until(lambda: not service.ingest.live(2).online, what="board 2 offline")
+    service.import_pairings(parse_pairings("round,board,white,black\n2,1,Ann,Bob\n"
+                                           "2,2,Cy,Di\n3,1,Ann,Di\n3,2,Cy,Bob\n"))
+    service.start_round("2")
+    wait_until(lambda: delivered(service, 1, "2"), what="board 1's round 2")
+    play_random(one, 2, random.Random(6))
+    rows = {row["board"]: row for row in service.start_round("3")}
+    assert rows[1]["state"] == "held" and rows[2]["state"] == "waiting", rows
+    assert service.pairing_state(2, "3")["note"] == "after round 2's pairing"
+    again = LinkedBoard(tmp_path, broker, 2)
+    try:
+        wait_until(lambda: delivered(service, 2, "2"), what="board 2's round 2")
+        round_two = again.session.game_id
+        state = service.pairing_state(2, "3")
+        assert state["state"] == "held" and "round 2's game" in state["note"], state
+        assert again.session.game_id == round_two  # not closed for round 3
+        service.declare_result(2, "1-0", "Black lost on time")
+        wait_until(lambda: delivered(service, 2, "3"), what="board 2's round 3, by itself")
+        assert again.session.published()[1].tags["Round"] == "3"
+        assert again.recorder.game(round_two).result == "1-0"
+    finally:
+        again.close()
+    service.declare_result(1, "0-1", "White resigned")
+    wait_until(lambda: delivered(service, 1, "3"), what="board 1's round 3, by itself")
+    assert one.session.published()[1].tags["Black"] == "Di"
