@@ -1031,7 +1031,9 @@ def main() -> int:
             watcher.stopping = True
         processes.stop_all()
     events = read_events(work / "events.jsonl")
-    delivery = pairing_delivery(events, late, arbiter.started.get("1", started))
+    delivery = pairing_delivery(events, late, arbiter.started.get("1", started),
+                                [(down, up) for kind, down, up, _ in disruptions
+                                 if kind in ("broker", "hall")])
     closed = closed_unconfirmed(games, arbiter.confirmed_close)
     idle = idle_requests(events, quiet_from, quiet_until, args.boards)
     steady_cpu = [(t, c) for t, c in hall_cpu if t <= started + played_for]

@@ -177,10 +177,13 @@ def read_events(path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def pairing_delivery(events: list[dict], late: set[int], round_started: float) -> dict:
+def pairing_delivery(events: list[dict], late: set[int], round_started: float,
+                     outages: list[tuple[float, float]] = ()) -> dict:
     """Seconds from a board's coming online to its game carrying round 1's pairing: for
     the boards off at the start (from their first connection after coming back), and
-    for the others (from the round's start)."""
+    for the others (from the round's start). ``late_max_s_outside_outages`` leaves out a
+    board whose wait overlapped an outage of the broker or the hall (``outages``: down,
+    up): the hall cannot answer while it is down."""
     on: dict[int, float] = {}
     connected: dict[int, float] = {}
     paired: dict[int, float] = {}
@@ -194,9 +197,13 @@ def pairing_delivery(events: list[dict], late: set[int], round_started: float) -
         elif event["event"] == "paired" and event.get("round") == "1" and board not in paired:
             paired[board] = event["t"]
     late_s = [paired[b] - connected[b] for b in late if b in paired and b in connected]
+    clear = [paired[b] - connected[b] for b in late if b in paired and b in connected
+             and not any(down <= paired[b] and connected[b] <= up + 5 for down, up in outages)]
     others = [paired[b] - round_started for b in paired if b not in late]
     return {"late_boards": len(late), "late_delivered": len(late_s),
             "late_max_s": round(max(late_s), 2) if late_s else None,
+            "late_max_s_outside_outages": round(max(clear), 2) if clear else None,
+            "late_outside_outages": len(clear),
             "late_median_s": round(sorted(late_s)[len(late_s) // 2], 2) if late_s else None,
             "on_time_max_s": round(max(others), 2) if others else None}
 

@@ -137,14 +137,16 @@ class ScriptedSession:
 
     # -- the script -------------------------------------------------------------------------------
 
-    def play_random(self, rng: random.Random) -> bool:
-        """One random legal move in the current game; False when it is over."""
+    def play_random(self, rng: random.Random,
+                    clock: tuple[float, float] | None = None) -> bool:
+        """One random legal move in the current game (``clock``: both clocks after it);
+        False when it is over."""
         with self.lock:
             game = self.games[self.game_id]
             if game.result is not None or game.result_reason:
                 return False
             now = self.wall()
-            game.play(rng.choice(game.position.legal_moves()), time.monotonic(), now)
+            game.play(rng.choice(game.position.legal_moves()), time.monotonic(), now, clock)
             self.moved_at[(self.game_id, game.ply)] = now
             if game.position.is_game_over():  # the board notices the end by the rules
                 game.set_result(*game.outcome())

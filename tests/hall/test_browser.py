@@ -129,6 +129,18 @@ def test_the_hall_page(boards, broker, tmp_path):
                 claim.locator("button", has_text="Confirm").click()
                 expect(page.locator("#arbiter-message")).to_contain_text("confirmed")
                 expect(card[6].locator(".result")).to_have_text("0-1")
+                expect(card[6]).not_to_have_class(re.compile(r"\bneeds\b"))
+
+                # board 5's piece put back, its flag acknowledged: the badge goes
+                linked[4].session.hand([("lift", 17), ("place", 9)])
+                wait_until(lambda: linked[4].session.tracker.state is State.READY,
+                           what="board 5 ready again")
+                card[5].click()
+                expect(page.locator("#detail-title")).to_have_text("Board 5")
+                page.locator("#acknowledge").click()
+                expect(page.locator("#arbiter-message")).to_contain_text("flags on board 5")
+                expect(card[5]).not_to_have_class(re.compile(r"\bneeds\b"))
+                expect(page.locator("#needs-count")).to_have_text("all boards fine")
 
                 # the round's feed
                 with page.expect_download() as info:
