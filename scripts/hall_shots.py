@@ -114,17 +114,26 @@ def hall_with_boards(work: Path, count: int, rng: random.Random):
             raise SystemExit("the boards did not come online")
         time.sleep(0.5)
     call(url, "/api/arbiter/pairings", pairings, content_type="text/plain")
+    # the console's table with more than "delivered": board 3 is off, board 7 still
+    # plays its game of before
+    boards[2].stop()
+    board_seven = boards[6]
+    board_seven.session.new_game({"Round": "4", "Board": "7", "White": names[12],
+                                  "Black": names[13], "Event": "Open Championship"})
+    play_with_clocks(board_seven, 31, rng)
+    time.sleep(2)
     call(url, "/api/arbiter/start-round", {"round": "5"})
     deadline = time.monotonic() + 60
-    while not all(row["state"] == "delivered"
+    while not all(row["state"] == "delivered" or row["board"] in (3, 7)
                   for row in call(url, "/api/hall")["hall"]["pairings"]["5"]):
         if time.monotonic() > deadline:
             raise SystemExit("the pairings were not delivered")
         time.sleep(0.5)
     for board in boards:
-        play_with_clocks(board, rng.randint(8, 45), rng)
+        if board.number not in (3, 7):
+            play_with_clocks(board, rng.randint(8, 45), rng)
     time.sleep(3)
-    for board in boards[1::6]:
+    for board in [b for b in boards[1::6] if b.number not in (3, 7)]:
         result = rng.choice(["1-0", "0-1", "1/2-1/2"])
         call(url, "/api/arbiter/result", {"board": board.number, "result": result,
                                          "reason": "agreed at the board"})
@@ -135,6 +144,8 @@ def hall_with_boards(work: Path, count: int, rng: random.Random):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "images"))
+    parser.add_argument("--review", metavar="DIR",
+                        help="also write PNG copies here, to look at them")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -152,7 +163,9 @@ def main() -> int:
                 page.wait_for_selector("#wall .table")
                 time.sleep(1)
                 page.screenshot(path=str(out / f"hall-projector-{count}.jpg"), type="jpeg",
-                                quality=85)
+                                quality=70)
+                if args.review:
+                    page.screenshot(path=str(Path(args.review) / f"projector-{count}.png"))
                 if count == 20:
                     page = browser.new_page(viewport={"width": 1920, "height": 1080})
                     page.goto(url + "/")
@@ -161,9 +174,16 @@ def main() -> int:
                     page.wait_for_selector("#import-pairings", state="visible")
                     page.locator('#boards .card[data-board="1"]').click()
                     page.wait_for_selector("#detail-moves tr")
+                    page.locator("#show-log").click()
+                    page.wait_for_selector("#arbiter-log li")
+                    page.evaluate("document.getElementById('console').scrollIntoView()")
                     time.sleep(1)
                     page.screenshot(path=str(out / "hall-console.jpg"), type="jpeg",
-                                    quality=85, full_page=True)
+                                    quality=70)
+                    if args.review:
+                        page.screenshot(path=str(Path(args.review) / "console.png"))
+                        page.evaluate("window.scrollTo(0, 0)")
+                        page.screenshot(path=str(Path(args.review) / "hall.png"))
             finally:
                 for board in boards:
                     board.stop()

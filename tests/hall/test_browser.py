@@ -142,6 +142,16 @@ def test_the_hall_page(boards, broker, tmp_path):
                 expect(card[5]).not_to_have_class(re.compile(r"\bneeds\b"))
                 expect(page.locator("#needs-count")).to_have_text("all boards fine")
 
+                # on a phone: the board filter finds a board by a player's name
+                page.set_viewport_size({"width": 390, "height": 844})
+                page.locator("#filter").fill("rival 4")
+                expect(page.locator("#boards .card")).to_have_count(1)
+                expect(page.locator("#boards .card")).to_have_attribute("data-board", "4")
+                page.screenshot(path=str(ARTIFACTS / "hall-phone.png"))
+                page.locator("#filter").fill("")
+                expect(page.locator("#boards .card")).to_have_count(8)
+                page.set_viewport_size({"width": 1300, "height": 900})
+
                 # the round's feed
                 with page.expect_download() as info:
                     page.locator("#feeds a", has_text="round 1 PDN").click()

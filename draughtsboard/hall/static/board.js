@@ -49,10 +49,12 @@ window.HallBoard = (() => {
     return grid;
   }
 
-  // The players of a board: its game's, else the pairing the hall still owes it
+  // The players of a board: its game's, else (a game without players: the start-up
+  // game, or none) the pairing the hall still owes it, marked as owed
   function players(summary) {
     const pairing = summary.pairing;
-    if (pairing && (!summary.game || pairing.state !== "delivered")) {
+    const named = summary.game && (summary.white || summary.black);
+    if (pairing && !named) {
       return { white: pairing.white || "?", black: pairing.black || "?", owed: true };
     }
     return { white: summary.white || "?", black: summary.black || "?", owed: false };

@@ -42,7 +42,7 @@ function card(summary) {
     const side = summary.finished ? "" : summary.white_to_move ? " · White to move" : " · Black to move";
     node.appendChild(el("div", "line move", lastMove(summary) + side));
     if (summary.clocks) {
-      node.appendChild(el("div", "line", "⏱ " + clock(summary.clocks[0]) + " / " + clock(summary.clocks[1])));
+      node.appendChild(el("div", "line clocks", "clocks " + clock(summary.clocks[0]) + " / " + clock(summary.clocks[1])));
     }
   } else {
     node.appendChild(el("div", "line", "no game yet"));

@@ -29,22 +29,33 @@ function roundBoards(name) {
 function player(name, time, toMove, colour) {
   const line = el("div", "player " + colour + (toMove ? " to-move" : ""));
   line.appendChild(el("span", "who", (colour === "white" ? "○ " : "● ") + name));
+  if (toMove) line.appendChild(el("span", "turn", "◀"));
   if (time) line.appendChild(el("span", "time", time));
   return line;
 }
 
+// The board's players in the round shown: its game's when it plays the round's game,
+// else the round's pairing (the board is not there yet)
+function roundPlayers(summary, name) {
+  if (summary.game && summary.round === name) return { ...players(summary), here: true };
+  const row = ((hall.pairings || {})[name] || []).find((r) => r.board === summary.board);
+  if (row) return { white: row.white || "?", black: row.black || "?", owed: true, here: false };
+  return { ...players(summary), here: Boolean(summary.game) };
+}
+
 function table(summary) {
-  const node = el("article", "table" + (summary.finished ? " finished" : ""));
+  const who = roundPlayers(summary, round());
+  const shown = who.here && !who.owed; // its game is the round's
+  const node = el("article", "table" + (shown && summary.finished ? " finished" : ""));
   node.dataset.board = summary.board;
-  const who = players(summary);
-  const running = summary.game && !summary.finished && !who.owed;
-  const clocks = summary.clocks || [null, null];
+  const running = summary.game && !summary.finished && shown;
+  const clocks = (shown && summary.clocks) || [null, null];
   node.appendChild(player(who.black, clock(clocks[1]), running && !summary.white_to_move, "black"));
   const left = el("div", "side");
   node.appendChild(left);
   const info = el("div", "info");
   info.appendChild(el("div", "number", "Board " + summary.board));
-  if (summary.game && !who.owed) {
+  if (summary.game && shown) {
     left.appendChild(miniBoard(summary, variants));
     info.appendChild(el("div", "last", lastMove(summary)));
     if (summary.result) info.appendChild(el("div", "result", summary.result === "*" ? "–" : summary.result));
@@ -69,13 +80,20 @@ function layout(count, width, height) {
   return best;
 }
 
-// A long name gets smaller letters (down to three quarters) before it gets an ellipsis
+// A long name gets a little smaller, then a second line, then smaller letters (down to
+// three quarters) before it loses its end
 function fitNames(wall) {
   for (const name of wall.querySelectorAll(".who")) {
     const base = parseFloat(getComputedStyle(name).fontSize);
     let size = base;
-    while (name.scrollWidth > name.clientWidth && size > base * 0.75) {
-      size *= 0.92;
+    while (name.scrollWidth > name.clientWidth && size > base * 0.86) {
+      size *= 0.95;
+      name.style.fontSize = size + "px";
+    }
+    if (name.scrollWidth <= name.clientWidth) continue;
+    name.classList.add("long");
+    while (name.scrollHeight > name.clientHeight + 1 && size > base * 0.75) {
+      size *= 0.95;
       name.style.fontSize = size + "px";
     }
   }
