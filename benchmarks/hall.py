@@ -89,6 +89,40 @@ LIGHT_WORKER_SIZE = 100  # protocol-level boards in one process
 
 # -- a board worker process ------------------------------------------------------------------------
 
+def watch_link(link, number: int, note) -> None:
+    """A board's link noted in the events file: its connections to the broker and the
+    hall's commands that reach it."""
+    connected, queued = link.outbox.connected, link.commands.put
+
+    def on_connected() -> None:
+        note(board=number, event="connected")
+        connected()
+
+    def command(payload: bytes) -> None:
+        try:
+            cmd = json.loads(payload).get("cmd")
+        except (ValueError, AttributeError):
+            cmd = "?"
+        note(board=number, event="command", cmd=cmd)
+        queued(payload)
+
+    link.outbox.connected = on_connected
+    link.commands.put = command
+
+
+def watch_pairings(session, number: int, note) -> None:
+    """A board's session noted in the events file when it starts a game for the hall's
+    pairing (the hall's ``new_game``)."""
+    started_game = session.new_game
+
+    def new_game(tags=None, fen=None) -> str:
+        game_id = started_game(tags, fen)
+        note(board=number, event="paired", round=(tags or {}).get("Round"), game=game_id)
+        return game_id
+
+    session.new_game = new_game
+
+
 def run_worker(args) -> int:
     """``--worker``: play boards ``args.first..args.last`` until each has ``--moves``
     moves in its journals, then keep their links up until SIGTERM or SIGKILL."""
@@ -128,33 +162,8 @@ def run_worker(args) -> int:
             url = f"mqtt://board{number}:{password}@127.0.0.1:{args.port}"
             self.link = HallLink(self.session, parse_broker_url(url), number,
                                  software="benchmark", read_game=self.recorder.game)
-            original = self.link.outbox.connected
-
-            def connected() -> None:  # noted for the catch-up figure
-                note(board=number, event="connected")
-                original()
-
-            self.link.outbox.connected = connected
-            started_game = self.session.new_game
-
-            def new_game(tags=None, fen=None) -> str:  # noted: the pairing's delivery
-                game_id = started_game(tags, fen)
-                note(board=number, event="paired", round=(tags or {}).get("Round"),
-                     game=game_id)
-                return game_id
-
-            self.session.new_game = new_game
-            queued = self.link.commands.put
-
-            def command(payload: bytes) -> None:  # noted: the hall's requests
-                try:
-                    cmd = json.loads(payload).get("cmd")
-                except (ValueError, AttributeError):
-                    cmd = "?"
-                note(board=number, event="command", cmd=cmd)
-                queued(payload)
-
-            self.link.commands.put = command
+            watch_link(self.link, number, note)  # for the catch-up and idle figures
+            watch_pairings(self.session, number, note)  # for the pairing's delivery
             self.link.start()
             games_done = len(self.recorder.game_ids())
             self.rng = random.Random(args.seed * 1000 + number * 7 + games_done)
@@ -305,42 +314,15 @@ def run_light_worker(args) -> int:
     def make(number: int) -> LightBoard:
         board = LightBoard(number, url(number), variant=args.variant,
                            tags={"Board": str(number)})
-        started_game = board.session.new_game
-
-        def new_game(tags=None, fen=None) -> str:
-            game_id = started_game(tags, fen)
-            note(board=number, event="paired", round=(tags or {}).get("Round"), game=game_id)
-            return game_id
-
-        board.session.new_game = new_game
-        watch(board)
+        watch_pairings(board.session, number, note)
+        watch_link(board.link, number, note)
         return board
-
-    def watch(board: LightBoard) -> None:
-        """Its link's connections and the hall's commands, noted."""
-        number = board.number
-        connected, queued = board.link.outbox.connected, board.link.commands.put
-
-        def on_connected() -> None:
-            note(board=number, event="connected")
-            connected()
-
-        def command(payload: bytes) -> None:
-            try:
-                cmd = json.loads(payload).get("cmd")
-            except (ValueError, AttributeError):
-                cmd = "?"
-            note(board=number, event="command", cmd=cmd)
-            queued(payload)
-
-        board.link.outbox.connected = on_connected
-        board.link.commands.put = command
 
     def switch_on(board: LightBoard) -> None:
         board.link = HallLink(board.session, parse_broker_url(url(board.number)),
                               board.number, software="light-board",
                               read_game=board.session.read_game)
-        watch(board)
+        watch_link(board.link, board.number, note)
         note(board=board.number, event="on")
         board.start()
 

@@ -17,7 +17,6 @@ import getpass
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from hall import _free_port as free_port  # noqa: E402
+from hall import _wait_port as wait_port  # noqa: E402
 from light_boards import LightBoard  # noqa: E402
 
 from draughtsboard.hall.venue import MOSQUITTO_PATHS, find_tool, write_venue  # noqa: E402
@@ -41,23 +42,6 @@ LAST = ["Kowalczyk-Szymańska", "Vladimirov", "Okonkwo", "Nowak", "Diallo", "de 
         "Petrosyan", "Bakker", "Jansen", "van der Heijden-Smit", "Shevchenko", "Ndiaye",
         "Horváth", "Mansour", "Traoré", "Visser", "Mulder", "Abdullaev", "Lefebvre", "Haddad",
         "Lindqvist", "Sokolov", "Brandt", "Tkachenko", "Szabó"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_port(port: int, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"nothing listens on port {port}")
 
 
 def call(url: str, path: str, body=None, content_type: str = "application/json"):

@@ -172,10 +172,11 @@ class HallService:
             if time.monotonic() >= next_tick:
                 next_tick = time.monotonic() + TICK
                 with self.store.lock:
+                    before = self.version
                     requests += self.ingest.missing(self.wall())
                     for board in sorted({b for b, _ in self.arbiter.promises}):
                         commands += self._deliver(board)
-                since_notify += bool(commands)
+                    since_notify += self.version != before  # a pairing's state changed
             for request in requests:
                 self._send_resend(request)
             for board, command in commands:

@@ -27,17 +27,6 @@ PAIRINGS = ("round,board,white,black,event,time_control\n"
             "1,2,Cy,Di,Club open,1800+10\n1,3,Ed,Flo,Club open,1800+10\n")
 
 
-@pytest.fixture
-def recipe():
-    running = Recipe()
-    try:
-        yield running
-    finally:
-        running.stop()
-        ARTIFACTS.mkdir(exist_ok=True)
-        (ARTIFACTS / "arbiters-day.log").write_text(running.output)
-
-
 def play(recipe: Recipe, board: int, texts: list[str], already: list[str]) -> None:
     """The moves ``texts`` made with the board page's hands, after ``already``."""
     game = Game(get_variant("russian"))

@@ -8,19 +8,7 @@ from __future__ import annotations
 import os
 import stat
 
-import pytest
-
 from ..web.helpers import wait_until
-from .recipe import Recipe
-
-
-@pytest.fixture
-def recipe():
-    running = Recipe()
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def test_the_docs_one_machine_recipe_runs_a_round(recipe):

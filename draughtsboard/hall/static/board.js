@@ -60,5 +60,22 @@ window.HallBoard = (() => {
     return { white: summary.white || "?", black: summary.black || "?", owed: false };
   }
 
-  return { el, clock, lastMove, miniBoard, players };
+  // The hall's live stream: ``onHall(data)`` with everything, ``onBoards(summaries)``
+  // with the boards that changed, ``onInfo(hall)``; the connection badge kept up to date
+  function listen(badge, onHall, onBoards, onInfo) {
+    const source = new EventSource("/api/events");
+    source.addEventListener("hall", (event) => {
+      badge.textContent = "live";
+      badge.className = "status live";
+      onHall(JSON.parse(event.data));
+    });
+    source.addEventListener("boards", (event) => onBoards(JSON.parse(event.data)));
+    source.addEventListener("info", (event) => onInfo(JSON.parse(event.data)));
+    source.onerror = () => {
+      badge.textContent = "reconnecting";
+      badge.className = "status alert";
+    };
+  }
+
+  return { el, clock, lastMove, miniBoard, players, listen };
 })();

@@ -4,7 +4,7 @@
 // a reload does not ask for it again, closing the tab forgets it.
 "use strict";
 
-const { el, clock, lastMove, miniBoard, players } = window.HallBoard;
+const { el, clock, lastMove, miniBoard, players, listen } = window.HallBoard;
 const boards = new Map(); // board number -> summary
 let variants = {};
 let hall = {};
@@ -386,27 +386,16 @@ function wire() {
 }
 
 function connect() {
-  const source = new EventSource("/api/events");
-  source.addEventListener("hall", (event) => {
-    const data = JSON.parse(event.data);
+  listen($("connection"), (data) => {
     variants = data.variants;
     hall = data.hall;
     boards.clear();
     for (const summary of data.boards) boards.set(summary.board, summary);
-    $("connection").textContent = "live";
-    $("connection").className = "status live";
     render();
-  });
-  source.addEventListener("boards", (event) => {
-    const changed = JSON.parse(event.data);
+  }, (changed) => {
     for (const summary of changed) boards.set(summary.board, summary);
     render(changed.map((summary) => summary.board));
-  });
-  source.addEventListener("info", (event) => { hall = JSON.parse(event.data); render([]); });
-  source.onerror = () => {
-    $("connection").textContent = "reconnecting";
-    $("connection").className = "status alert";
-  };
+  }, (info) => { hall = info; render([]); });
 }
 
 wire();

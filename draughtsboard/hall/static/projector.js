@@ -3,7 +3,7 @@
 // ?per_page=12 and ?seconds=20 change the page and its time. Text is only set as text.
 "use strict";
 
-const { el, clock, lastMove, miniBoard, players } = window.HallBoard;
+const { el, clock, lastMove, miniBoard, players, listen } = window.HallBoard;
 const params = new URLSearchParams(location.search);
 const PER_PAGE = Math.max(1, Math.min(40, Number(params.get("per_page")) || 20));
 const SECONDS = Math.max(5, Number(params.get("seconds")) || 15);
@@ -120,26 +120,16 @@ function render() {
 }
 
 function connect() {
-  const source = new EventSource("/api/events");
-  source.addEventListener("hall", (event) => {
-    const data = JSON.parse(event.data);
+  listen($("connection"), (data) => {
     variants = data.variants;
     hall = data.hall;
     boards.clear();
     for (const summary of data.boards) boards.set(summary.board, summary);
-    $("connection").textContent = "live";
-    $("connection").className = "status live";
     render();
-  });
-  source.addEventListener("boards", (event) => {
-    for (const summary of JSON.parse(event.data)) boards.set(summary.board, summary);
+  }, (changed) => {
+    for (const summary of changed) boards.set(summary.board, summary);
     render();
-  });
-  source.addEventListener("info", (event) => { hall = JSON.parse(event.data); render(); });
-  source.onerror = () => {
-    $("connection").textContent = "reconnecting";
-    $("connection").className = "status alert";
-  };
+  }, (info) => { hall = info; render(); });
 }
 
 setInterval(() => { page += 1; render(); }, SECONDS * 1000);
