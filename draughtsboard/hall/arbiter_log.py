@@ -81,6 +81,7 @@ class ArbiterLog:
         self.outstanding: OrderedDict[str, dict] = OrderedDict()  # command id -> record
         self.refusals: dict[int, list[Refusal]] = {}  # board -> refused, oldest first
         self._new_games: dict[str, tuple[int, str]] = {}  # command id -> (board, round)
+        self.version = 0  # grows with every record: what is shown from here may change
         for record in self.journal.records:
             self._apply(record)
 
@@ -88,6 +89,7 @@ class ArbiterLog:
 
     def _apply(self, record: dict) -> None:
         """One record of the log, the same live and when it is read back."""
+        self.version += 1
         kind = record.get("type")
         if kind == "pairings":
             self._apply_pairings(record)

@@ -74,6 +74,9 @@ class HallService:
         self.arbiter = ArbiterLog(self.data_dir / "arbiter.jsonl", sync=sync)
         self.delivery = Delivery()
         self._decisions: dict[tuple[int, str], Decision] = {}  # (board, round) -> shown
+        self._decided = 0  # grows when a decision shown changes
+        self._desks_cache: tuple[tuple, dict[int, dict[str, Any]]] | None = None
+        self._info_cache: tuple[tuple, dict[str, Any]] | None = None
         self.inbox = BoardInbox()
         self.quiet = LogLimiter()
         self._stopping = threading.Event()
@@ -544,6 +547,7 @@ class HallService:
             key = (board, promise.round)
             if self._decisions.get(key) != decision:
                 self._decisions[key] = decision
+                self._decided += 1
                 self.version += 1
             if decision.send:
                 out.append((board, self._pairing_command(promise, decision.game, now)))
@@ -636,8 +640,12 @@ class HallService:
     def _desks(self) -> dict[int, dict[str, Any]]:
         """For each board with something of the arbiter's waiting (lock held): the
         pairing the hall still owes it, the commands it refused, the commands it has not
-        answered (online, for UNANSWERED_AFTER seconds). One pass over each."""
+        answered (online, for UNANSWERED_AFTER seconds). One pass over each, again only
+        when the arbiter's log or a pairing's state changed, or a few seconds passed."""
         now = self.wall()
+        key = (self.arbiter.version, self._decided, int(now // (UNANSWERED_AFTER / 2)))
+        if self._desks_cache is not None and self._desks_cache[0] == key:
+            return self._desks_cache[1]
         desks: dict[int, dict[str, Any]] = {}
 
         def desk(board: int) -> dict[str, Any]:
@@ -659,6 +667,7 @@ class HallService:
                 desk(board)["unanswered"].append({"id": record.get("id"),
                                                   "cmd": record.get("cmd"),
                                                   "t_wall": record.get("t_wall")})
+        self._desks_cache = (key, desks)
         return desks
 
     def _shown_game(self, board: int):
@@ -675,9 +684,18 @@ class HallService:
         return sorted(names, key=lambda r: (len(r), r))
 
     def hall_info(self) -> dict[str, Any]:
+        """The hall beside its boards: the broker, the disk, rounds, pairings and how
+        each stands (made again only when one of them may have changed)."""
         with self.store.lock:
-            pairings = {r: [{**p.to_dict(), **self.pairing_state(p.board, r)} for p in ps]
-                        for r, ps in self.arbiter.pairings.items()}
-        return {"connected": self.connected, "dropped": self.dropped,
-                "bad_messages": self.bad_messages, "storage_error": self.store.write_error,
-                "rounds": self.rounds(), "pairings": pairings}
+            key = (self.arbiter.version, self._decided, self.connected, self.dropped,
+                   self.bad_messages, self.store.write_error,
+                   sum(len(games) for games in self.store.games.values()))
+            if self._info_cache is None or self._info_cache[0] != key:
+                pairings = {r: [{**p.to_dict(), **self._pairing_state(p.board, r)}
+                                for p in ps] for r, ps in self.arbiter.pairings.items()}
+                self._info_cache = (key, {
+                    "connected": self.connected, "dropped": self.dropped,
+                    "bad_messages": self.bad_messages,
+                    "storage_error": self.store.write_error, "rounds": self.rounds(),
+                    "pairings": pairings})
+            return self._info_cache[1]
