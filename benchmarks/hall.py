@@ -726,8 +726,8 @@ def confirm_declared_results(hall_url: str, games: dict[int, list]) -> int:
                 continue
             request = urllib.request.Request(
                 f"{hall_url}/api/arbiter/confirm", method="POST",
-                data=json.dumps({"board": board, "kind": "result",
-                                 "game": claim["game"]}).encode(),
+                data=json.dumps({"board": board, "kind": "result", "game": claim["game"],
+                                 "claim": claim["id"]}).encode(),
                 headers={"Authorization": f"Bearer {TOKEN}",
                          "Content-Type": "application/json"})
             try:

@@ -5,7 +5,9 @@ was applied live:
 
 * which game each pairing became: a board answers the hall's ``new_game`` with the id of
   the game it started, and that game, no other, is the round's game on that board in the
-  feed (a game the board starts on its own with the round's tags does not replace it);
+  feed (a game the board starts on its own with the round's tags does not replace it;
+  two answers naming two games leave the round's game to the arbiter, ``round_game``
+  records what the arbiter decided);
 * the pairings the hall still owes its boards (`Promise`): a round started, or one
   board's pairing started or its game restarted, is a promise kept until the board
   answers the pairing's ``new_game`` with its game (`delivery` decides when to send it);
@@ -25,6 +27,7 @@ from typing import Any
 from draughtsboard.hall_protocol.messages import GAME_ID
 from draughtsboard.recording import Journal, JournalError
 
+from .feed import CONTESTED
 from .pairings import Pairing
 
 NEW_GAMES_REMEMBERED = 10_000  # new_game commands awaiting the board's answer
@@ -81,6 +84,7 @@ class ArbiterLog:
         self.outstanding: OrderedDict[str, dict] = OrderedDict()  # command id -> record
         self.refusals: dict[int, list[Refusal]] = {}  # board -> refused, oldest first
         self._new_games: dict[str, tuple[int, str]] = {}  # command id -> (board, round)
+        self._named: dict[str, str] = {}  # command id -> the game its first answer named
         self.version = 0  # grows with every record: what is shown from here may change
         for record in self.journal.records:
             self._apply(record)
@@ -102,6 +106,9 @@ class ArbiterLog:
             for ident in [i for i, r in self.outstanding.items()
                           if r.get("board") == record.get("board") and i not in self._new_games]:
                 del self.outstanding[ident]
+        elif kind == "round_game" and isinstance(record.get("board"), int) \
+                and isinstance(record.get("round"), str) and isinstance(record.get("game"), str):
+            self._bind(record["board"], record["round"], record["game"])
         elif kind == "command":
             self._apply_command(record)
         elif kind == "reply":
@@ -145,7 +152,9 @@ class ArbiterLog:
         if isinstance(round_name, str) and isinstance(board, int):
             self._new_games[ident] = (board, round_name)
             while len(self._new_games) > NEW_GAMES_REMEMBERED:
-                self._new_games.pop(next(iter(self._new_games)))
+                forgotten = next(iter(self._new_games))
+                self._new_games.pop(forgotten)
+                self._named.pop(forgotten, None)
             promise = self.promises.get((board, round_name))
             if promise is not None:
                 promise.command, promise.refused = ident, None
@@ -154,13 +163,14 @@ class ArbiterLog:
         ident = str(record.get("id"))
         board = record.get("board")
         sent = self.outstanding.pop(ident, None)
-        asked = self._new_games.pop(ident, None)
+        asked = self._new_games.get(ident)  # kept: a second answer naming another game
         if record.get("ok") is True:
             game = record.get("result")
             if asked is not None and isinstance(game, str) and GAME_ID.match(game) \
                     and asked[0] == board:
-                self.round_games[asked] = game
-                self.game_rounds[(board, game)] = asked[1]
+                named = self._named.setdefault(ident, game)
+                # two answers to one command naming two games: one was not the board's
+                self._bind(board, asked[1], game if named == game else CONTESTED)
                 promise = self.promises.get(asked)
                 if promise is not None and (promise.command == ident or (
                         sent is not None and (sent.get("t_wall") or 0.0) >= promise.made)):
@@ -182,6 +192,14 @@ class ArbiterLog:
         refusal = Refusal(ident, board, str(sent.get("cmd")), error,
                           record.get("t_wall") or 0.0, fields)
         self._set_refusals(board, [*self.refusals.get(board, []), refusal][-REFUSALS_KEPT:])
+
+    def _bind(self, board: int, round_name: str, game: str) -> None:
+        """``game`` is the round's game on the board (or `CONTESTED`: the arbiter says)."""
+        before = self.round_games.get((board, round_name))
+        self.game_rounds.pop((board, before), None)
+        self.round_games[(board, round_name)] = game
+        if game != CONTESTED:
+            self.game_rounds[(board, game)] = round_name
 
     def _set_refusals(self, board: int, kept: list[Refusal]) -> None:
         if kept:

@@ -18,6 +18,7 @@ import logging
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,8 @@ TICK = 1.0  # seconds between looks for missing moves and pairings owed
 REPLY_TIMEOUT = 5.0  # seconds the console waits for an online board's answer
 UNANSWERED_AFTER = 10.0  # seconds before a command without an answer shows on the card
 RESENDS_REMEMBERED = 10_000  # resend commands awaiting their answer
+SENT_REMEMBERED = 10_000  # the arbiter's commands whose answers are still taken
+ANSWERS_TAKEN = 3  # answers taken per command
 
 
 def hall_client_id(data_dir: Path | str) -> str:
@@ -70,8 +73,8 @@ class HallService:
         self.wall = wall
         self.reply_timeout = reply_timeout
         self.store = HallStore(self.data_dir, sync=sync)
-        self.ingest = Ingest(self.store)
         self.arbiter = ArbiterLog(self.data_dir / "arbiter.jsonl", sync=sync)
+        self.ingest = Ingest(self.store, paired=self.arbiter.round_games)
         self.delivery = Delivery()
         self._decisions: dict[tuple[int, str], Decision] = {}  # (board, round) -> shown
         self._decided = 0  # grows when a decision shown changes
@@ -84,6 +87,9 @@ class HallService:
         self._subscribers: list[Callable[[], None]] = []
         self._subscribers_lock = threading.Lock()
         self._replies: dict[str, concurrent.futures.Future] = {}
+        # command id -> (board, answers taken): a command delivered twice (a board that
+        # was thrown off and came back) may be answered twice; the later answer counts
+        self._sent: OrderedDict[str, tuple[int, int]] = OrderedDict()
         self._replies_lock = threading.Lock()
         self._summaries: dict[int, tuple[tuple, dict[str, Any]]] = {}
         self._resends: dict[str, Resend] = {}  # resend commands awaiting their answer
@@ -103,8 +109,6 @@ class HallService:
     def start(self) -> None:
         with self.store.lock:
             loaded = self.store.load()
-            for (board, _), game_id in self.arbiter.round_games.items():
-                self.ingest.expect(board, game_id)  # games started at the hall's asking
         log.info("hall: %d game(s) read back from %s", loaded, self.data_dir)
         self._thread = threading.Thread(target=self._run, name="hall-ingest", daemon=True)
         self._thread.start()
@@ -148,7 +152,8 @@ class HallService:
         if parsed is None or parsed[1] == "command":
             return
         board, kind = parsed
-        if not self.inbox.put(board, (kind, bytes(message.payload), self.wall())):
+        payload = bytes(message.payload)
+        if not self.inbox.put(board, (kind, payload, self.wall()), len(payload)):
             self.dropped += 1
             quiet = self.quiet.allow(("full", board))
             if quiet is not None:
@@ -211,10 +216,20 @@ class HallService:
         try:
             reply = Reply.from_json(payload)
         except MessageError as error:
-            log.warning("board %d: bad reply dropped: %s", board, error)
+            self._bad_reply(board, str(error))
             return
         with self._replies_lock:
             future = self._replies.pop(reply.id, None)
+            sent = self._sent.get(reply.id)
+            answered = sent is not None and sent[0] == board and sent[1] < ANSWERS_TAKEN
+            if answered:
+                self._sent[reply.id] = (board, sent[1] + 1)
+        if not answered and reply.id not in self._resends:
+            # an answer to nothing this hall asked that board (or one answer too many):
+            # never written down
+            self._bad_reply(board, f"an answer to command {reply.id[:20]!r}, which the hall "
+                            "did not send it or has its answers to")
+            return
         if reply.id.startswith("resend-"):
             self._resend_answered(board, reply)
         else:
@@ -229,9 +244,13 @@ class HallService:
         try:
             with self.store.lock:  # the round's games change with a new game's answer
                 sent = self.arbiter.outstanding.get(reply.id)
+                before = dict(self.arbiter.round_games)
                 self.arbiter.note("reply", self.wall(), board=board, id=reply.id,
                                   ok=reply.ok, error=reply.error,
                                   result=reply.result if isinstance(reply.result, str) else None)
+                for (paired_board, round_name), game in self.arbiter.round_games.items():
+                    if before.get((paired_board, round_name)) != game:
+                        self._round_game_named(paired_board, round_name, game)
                 if sent is not None and sent.get("board") == board:
                     self.delivery.forget(reply.id)
                     if reply.ok:
@@ -247,6 +266,8 @@ class HallService:
         cmd, game = sent.get("cmd"), sent.get("game")
         if cmd == "new_game" and isinstance(reply.result, str) and GAME_ID.match(reply.result):
             self.ingest.expect(board, reply.result)
+            if isinstance(game, str):  # the game it closed for it: closed at the hall's word
+                self.ingest.order(board, game, "close", "*")
         elif cmd == "takeback" and isinstance(game, str) and isinstance(sent.get("ply"), int):
             self.ingest.order(board, game, "takeback", sent["ply"])
         elif cmd == "position" and isinstance(game, str) and isinstance(reply.result, str):
@@ -260,6 +281,19 @@ class HallService:
                 log.warning("board %d: resend refused: %s%s", board, reply.error, quiet)
             if request is not None and request.first is None and request.board == board:
                 self.ingest.give_up(board, request.game, reply.error)
+
+    def _bad_reply(self, board: int, why: str) -> None:
+        self.bad_messages += 1
+        quiet = self.quiet.allow(("bad reply", board))
+        if quiet is not None:
+            log.warning("board %d: reply dropped: %s%s", board, why, quiet)
+
+    def _round_game_named(self, board: int, round_name: str, game_id: str) -> None:
+        """A game became the round's game on a board: if the hall lacks it, it is asked
+        for (and shown as asked for until it comes); other games of the round become the
+        arbiter's question."""
+        self.ingest.want(board, game_id, f"the board began it as round {round_name}'s game")
+        self.ingest.round_changed(board, round_name, self.wall())
 
     def _send_resend(self, request: Resend) -> None:
         command = Command(f"resend-{uuid.uuid4().hex[:12]}", "resend", request.game,
@@ -288,6 +322,14 @@ class HallService:
             raise ValueError(f"no board {board} in this hall (it has sent nothing and has "
                              "no pairing)")
 
+    def _expect_answer(self, command_id: str, board: int) -> None:
+        """The board's answers to this command are taken (a few: it may come twice),
+        again after each time the command is sent (call with the replies' lock held)."""
+        self._sent[command_id] = (board, 0)
+        self._sent.move_to_end(command_id)
+        while len(self._sent) > SENT_REMEMBERED:
+            self._sent.popitem(last=False)
+
     def _publish(self, board: int, command: Command) -> None:
         self.client.publish(board_topic(board, "command"), command.to_json(), qos=1)
 
@@ -297,6 +339,7 @@ class HallService:
         future: concurrent.futures.Future = concurrent.futures.Future()
         with self._replies_lock:
             self._replies[command.id] = future
+            self._expect_answer(command.id, board)
         with self.store.lock:
             self.arbiter.note("command", self.wall(), board=board, id=command.id, cmd=cmd,
                               **{k: v for k, v in fields.items() if v not in (None, "", {})})
@@ -336,14 +379,16 @@ class HallService:
             fields.setdefault("game", live.said_current or live.current if live else None)
         return self.answer(*self.send_command(board, cmd, **fields), board=board)
 
-    def declare_result(self, board: int, result: str, reason: str) -> dict[str, Any]:
-        """The arbiter's result, one of the variant's as written (a Russian board takes
-        no 2-0): in the hall's record at once (no board message can replace it), then
-        sent to the board, whose answer is returned."""
+    def declare_result(self, board: int, result: str, reason: str,
+                       game_id: str | None = None) -> dict[str, Any]:
+        """The arbiter's result for ``game_id`` (the game on the board's card; None: the
+        board's current game), one of the variant's as written (a Russian board takes no
+        2-0): in the hall's record at once (no board message can replace it), then sent
+        to the board, whose answer is returned."""
         with self.store.lock:
             self._check_known(board)
-            game_id = self._current_game(board)
-            variant = self.store.game(board, game_id).game.variant
+            game_id = game_id or self._current_game(board)
+            variant = self._arbiters_game(board, game_id).game.variant
             if result not in variant.results:
                 raise ValueError(f"{result!r} is not a result of {variant.name} draughts "
                                  f"({', '.join(variant.results)})")
@@ -354,25 +399,27 @@ class HallService:
                                                 reason=reason), board=board)
         return {**answer, "recorded": f"{result} recorded in the hall for game {game_id}"}
 
-    def set_tags(self, board: int, tags: dict[str, str]) -> dict[str, Any]:
-        """The arbiter's tags: in the hall's record at once, then sent to the board."""
+    def set_tags(self, board: int, tags: dict[str, str],
+                 game_id: str | None = None) -> dict[str, Any]:
+        """The arbiter's tags for ``game_id`` (None: the board's current game): in the
+        hall's record at once, then sent to the board."""
         with self.store.lock:
             self._check_known(board)
-            game_id = self._current_game(board)
+            game_id = game_id or self._current_game(board)
             self.ingest.arbiter_tags(board, game_id, tags)
             self.version += 1
         self._notify()
         return self.answer(*self.send_command(board, "set_tags", game=game_id, tags=tags),
                            board=board)
 
-    def withdraw_result(self, board: int) -> dict[str, Any]:
-        """The arbiter takes the result of the board's game back: out of the hall's
-        record at once (the feed says ``*`` again), then sent to the board. A result the
-        rules proved stands."""
+    def withdraw_result(self, board: int, game_id: str | None = None) -> dict[str, Any]:
+        """The arbiter takes the result of ``game_id`` (None: the board's current game)
+        back: out of the hall's record at once (the feed says ``*`` again), then sent to
+        the board. A result the rules proved stands."""
         with self.store.lock:
             self._check_known(board)
-            game_id = self._current_game(board)
-            hall_game = self.store.game(board, game_id)
+            game_id = game_id or self._current_game(board)
+            hall_game = self._arbiters_game(board, game_id)
             recorded = ""
             if hall_game.finished:
                 if hall_game.result_source == "rules":
@@ -387,25 +434,28 @@ class HallService:
         answer = self.answer(*self.send_command(board, "withdraw", game=game_id), board=board)
         return {**answer, "recorded": recorded} if recorded else answer
 
-    def take_back(self, board: int, ply: int) -> dict[str, Any]:
-        """The arbiter takes the board's game back to ``ply`` (0: the start): the board
-        does it, and the hall's record follows when the board's game shows it."""
+    def take_back(self, board: int, ply: int, game_id: str | None = None) -> dict[str, Any]:
+        """The arbiter takes ``game_id`` (None: the board's current game) back to ``ply``
+        (0: the start): the board does it, and the hall's record follows when the
+        board's game shows it."""
         with self.store.lock:
             self._check_known(board)
-            game_id = self._current_game(board)
-            have = self.store.game(board, game_id).ply
+            game_id = game_id or self._current_game(board)
+            have = self._arbiters_game(board, game_id).ply
             if not 0 <= ply <= have:
                 raise ValueError(f"ply {ply}: game {game_id} has {have} move(s) in the hall")
         return self.answer(*self.send_command(board, "takeback", game=game_id, ply=ply),
                            board=board)
 
-    def accept_position(self, board: int, fen: str) -> dict[str, Any]:
-        """The arbiter's correction: play goes on from ``fen`` (checked for the board's
-        variant first); the hall's record follows when the board's game shows it."""
+    def accept_position(self, board: int, fen: str,
+                        game_id: str | None = None) -> dict[str, Any]:
+        """The arbiter's correction of ``game_id`` (None: the board's current game): play
+        goes on from ``fen`` (checked for the board's variant first); the hall's record
+        follows when the board's game shows it."""
         with self.store.lock:
             self._check_known(board)
-            game_id = self._current_game(board)
-            variant = self.store.game(board, game_id).game.variant
+            game_id = game_id or self._current_game(board)
+            variant = self._arbiters_game(board, game_id).game.variant
             try:
                 parse_fen(variant, fen)
             except DraughtsError as error:
@@ -413,11 +463,20 @@ class HallService:
         return self.answer(*self.send_command(board, "position", game=game_id, fen=fen),
                            board=board)
 
-    def clock(self, board: int, action: str) -> dict[str, Any]:
-        """The arbiter starts, pauses or resumes the board's clock."""
+    def clock(self, board: int, action: str, game_id: str | None = None) -> dict[str, Any]:
+        """The arbiter starts, pauses or resumes the clock of the board's game."""
         if action not in CLOCK_ACTIONS:
             raise ValueError(f"action: expected one of {', '.join(CLOCK_ACTIONS)}")
-        return self.command(board, "clock", action=action)
+        return self.command(board, "clock", action=action,
+                            **({"game": game_id} if game_id else {}))
+
+    def _arbiters_game(self, board: int, game_id: str):
+        """The game an action of the arbiter is about (`ValueError` if the hall lacks
+        it)."""
+        hall_game = self.store.game(board, game_id)
+        if hall_game is None:
+            raise ValueError(f"board {board} has no game {game_id} in the hall")
+        return hall_game
 
     def _current_game(self, board: int) -> str:
         """The board's current game in the hall (`ValueError` if it has none)."""
@@ -428,18 +487,24 @@ class HallService:
             raise ValueError(f"board {board} has no game in the hall")
         return game_id
 
-    def confirm(self, board: int, kind: str, game_id: str) -> str:
-        """The arbiter confirms a board's claim (`ClaimError` if there is none)."""
+    def confirm(self, board: int, kind: str, game_id: str, claim_id: str) -> str:
+        """The arbiter confirms the claim they read (`ClaimError` if it is gone or has
+        changed since)."""
         with self.store.lock:
-            done = self.ingest.confirm(board, kind, game_id, self.wall())
+            done = self.ingest.confirm(board, kind, game_id, claim_id, self.wall())
             self.arbiter.note("confirm", self.wall(), board=board, claim=kind, game=game_id)
+            if kind == "round":  # the arbiter makes it the round's game
+                round_name = self.store.game(board, game_id).round
+                self.arbiter.note("round_game", self.wall(), board=board, round=round_name,
+                                  game=game_id)
+                self.ingest.round_changed(board, round_name, self.wall())
             self.version += 1
         self._notify()
         return done
 
-    def dismiss(self, board: int, kind: str, game_id: str) -> str:
+    def dismiss(self, board: int, kind: str, game_id: str, claim_id: str) -> str:
         with self.store.lock:
-            done = self.ingest.dismiss(board, kind, game_id)
+            done = self.ingest.dismiss(board, kind, game_id, claim_id)
             self.arbiter.note("dismiss", self.wall(), board=board, claim=kind, game=game_id)
             self.version += 1
         self._notify()
@@ -523,7 +588,7 @@ class HallService:
         if hall_game is not None:
             return BoardFacts(live.online, current, hall_game.ply, hall_game.finished,
                               self.arbiter.game_rounds.get((board, current)))
-        claimed = live.claims.get(("game", current)) if current else None
+        claimed = self.ingest.claims.get(board, "game", current) if current else None
         if claimed is not None and claimed.record is not None:
             return BoardFacts(live.online, current, len(claimed.record.moves),
                               claimed.record.result is not None)
@@ -552,6 +617,8 @@ class HallService:
             if decision.send:
                 out.append((board, self._pairing_command(promise, decision.game, now)))
             elif decision.again and sent is not None:
+                with self._replies_lock:
+                    self._expect_answer(sent["id"], board)
                 out.append((board, Command(sent["id"], "new_game", sent.get("game"),
                                            tags=dict(sent.get("tags") or {}))))
         return out
@@ -559,6 +626,8 @@ class HallService:
     def _pairing_command(self, promise: Promise, game: str | None, now: float) -> Command:
         command = Command(f"hall-{uuid.uuid4().hex[:16]}", "new_game", game,
                           tags=dict(promise.tags))
+        with self._replies_lock:
+            self._expect_answer(command.id, promise.board)
         self.arbiter.note("command", now, board=promise.board, id=command.id, cmd="new_game",
                           **({"game": game} if game else {}), tags=dict(promise.tags))
         self.delivery.sent(command.id, now)
@@ -625,7 +694,7 @@ class HallService:
                 if cached is None or cached[0] != key:
                     cached = self._summaries[board] = (
                         key, board_summary(board, live, latest, self.ingest.wanted(board),
-                                           desk))
+                                           self.ingest.claims.of(board).values(), desk))
                 out[board] = cached
             return out
 
@@ -635,6 +704,7 @@ class HallService:
                 return None
             return board_detail(board, self.ingest.live(board), self._shown_game(board),
                                 self.store.board_games(board), self.ingest.wanted(board),
+                                self.ingest.claims.of(board).values(),
                                 self._desks().get(board))
 
     def _desks(self) -> dict[int, dict[str, Any]]:

@@ -5,19 +5,21 @@ held."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from draughtsboard.board.game.record import Game, move_number
 from draughtsboard.board.rules.notation import format_square
 from draughtsboard.board.rules.variants import VARIANTS, Variant
 
+from .claims import Claim
 from .ingest import BoardLive
 from .store import HallGame
 
 NEEDS_ARBITER_FLAGS = ("illegal", "disturbed", "ambiguous")
-CLAIM_KINDS = ("result", "moves", "tags", "game")
 CLAIM_NEEDS = {"result": "result to confirm", "moves": "moves differ from the board's",
-               "tags": "tags changed on the board", "game": "a game the hall did not expect"}
+               "tags": "tags changed on the board", "game": "a game the hall did not expect",
+               "round": "another game for a round"}
 
 
 def variants_view() -> dict[str, Any]:
@@ -32,6 +34,7 @@ def variants_view() -> dict[str, Any]:
 
 def needs_arbiter(live: BoardLive, hall_game: HallGame | None,
                   wanted: dict[str, str] | None = None,
+                  claims: Iterable[Claim] = (),
                   desk: dict[str, Any] | None = None) -> list[str]:
     reasons = []
     if live.seen and not live.online:
@@ -43,8 +46,8 @@ def needs_arbiter(live: BoardLive, hall_game: HallGame | None,
         reasons.append(f"{refused['cmd']} refused: {refused['error']}"[:160])
     for waiting in (desk or {}).get("unanswered", []):
         reasons.append(f"no answer to {waiting['cmd']}")
-    kinds = {claim.kind for claim in live.claims.values()}
-    reasons += [CLAIM_NEEDS[kind] for kind in CLAIM_KINDS if kind in kinds]
+    kinds = {claim.kind for claim in claims}
+    reasons += [need for kind, need in CLAIM_NEEDS.items() if kind in kinds]
     if wanted:
         reasons.append("games asked for again")
     reasons += [f for f in NEEDS_ARBITER_FLAGS if f in live.flags]
@@ -60,14 +63,16 @@ def needs_arbiter(live: BoardLive, hall_game: HallGame | None,
 
 def board_summary(board: int, live: BoardLive, hall_game: HallGame | None,
                   wanted: dict[str, str] | None = None,
+                  claims: Iterable[Claim] = (),
                   desk: dict[str, Any] | None = None) -> dict[str, Any]:
     """A board at a glance. ``desk``: what of the arbiter's waits for the board (the
     pairing the hall owes it, commands it refused or has not answered)."""
+    claims = list(claims)
     desk = desk or {}
     out: dict[str, Any] = {"board": board, "online": live.online, "seen": live.seen,
                            "flags": list(live.flags),
-                           "needs": needs_arbiter(live, hall_game, wanted, desk),
-                           "claims": [c.to_dict() for c in live.claims.values()],
+                           "needs": needs_arbiter(live, hall_game, wanted, claims, desk),
+                           "claims": [c.to_dict() for c in claims],
                            "pairing": desk.get("pairing"),
                            "refused": desk.get("refused", []),
                            "unanswered": desk.get("unanswered", []),
@@ -163,8 +168,9 @@ def game_state(hall_game: HallGame) -> str:
 
 def board_detail(board: int, live: BoardLive, hall_game: HallGame | None,
                  games: list[HallGame], wanted: dict[str, str] | None = None,
+                 claims: Iterable[Claim] = (),
                  desk: dict[str, Any] | None = None) -> dict[str, Any]:
-    out = board_summary(board, live, hall_game, wanted, desk)
+    out = board_summary(board, live, hall_game, wanted, claims, desk)
     variant = hall_game.game.variant if hall_game is not None else None
     out["asked_again"] = [{"game": g, "why": why} for g, why in (wanted or {}).items()]
     out.update({"software": live.software, "uptime": live.uptime, "health": live.health,

@@ -45,10 +45,10 @@ def test_a_takeback_the_hall_ordered_is_followed_and_one_nobody_ordered_is_a_cla
     board.game.undo()
     board.state()
     assert hall_texts(ingest) == ["c3-d4", "f6-g5", "g3-f4", "g7-f6"]
-    assert ("moves", GID) in ingest.live(1).claims
+    assert ("moves", GID) in ingest.claims.of(1)
     ingest.order(1, GID, "takeback", 2)  # the board answered the arbiter's takeback to 2
     board.state()
-    assert hall_texts(ingest) == ["c3-d4", "f6-g5"] and not ingest.live(1).claims
+    assert hall_texts(ingest) == ["c3-d4", "f6-g5"] and not ingest.claims.of(1)
     board.play("e3-f4")  # play goes on from there
     assert hall_texts(ingest) == ["c3-d4", "f6-g5", "e3-f4"]
     store = reread(ingest, tmp_path)
@@ -63,11 +63,11 @@ def test_a_corrected_position_is_followed_when_ordered_and_the_feed_shows_it(
     board.play("c3-d4", "f6-g5")
     board.game.correct(parse_fen(board.game.variant, FEN), "arbiter")
     board.state()
-    assert ("moves", GID) in ingest.live(1).claims  # nobody ordered it: a claim
+    assert ("moves", GID) in ingest.claims.of(1)  # nobody ordered it: a claim
     assert ingest.store.game(1, GID).corrections == {}
     ingest.order(1, GID, "position", FEN)  # the arbiter's, carried out by the board
     board.state()
-    assert ingest.store.game(1, GID).corrections == {2: FEN} and not ingest.live(1).claims
+    assert ingest.store.game(1, GID).corrections == {2: FEN} and not ingest.claims.of(1)
     board.play("c3-d4")  # legal only from the corrected position
     assert hall_texts(ingest) == ["c3-d4", "f6-g5", "c3-d4"]
     text = round_games(ingest.store, "1", None)[0].pdn

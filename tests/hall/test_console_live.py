@@ -53,7 +53,7 @@ def test_results_corrections_and_the_clock_from_the_console(hall, boards):
     assert service.take_back(1, 2)["ok"] is True  # to after move 1... of Black
     wait_until(lambda: hall_moves(service, 1) == board_moves(one) and
                len(hall_moves(service, 1)) == 2, what="the takeback in the hall")
-    assert not service.ingest.live(1).claims
+    assert not service.ingest.claims.of(1)
 
     fen = parse_fen(one.session.variant, "W:W21,22,23:B9,10").fen()
     assert service.accept_position(1, fen)["ok"] is True
@@ -64,7 +64,7 @@ def test_results_corrections_and_the_clock_from_the_console(hall, boards):
     one.play(next(m for m in one.legal() if m.path == (22, 18)))
     wait_until(lambda: hall_moves(service, 1) == board_moves(one) and
                len(hall_moves(service, 1)) == 3, what="a move after the correction")
-    assert not service.ingest.live(1).claims and not service.summaries()[1][1]["needs"]
+    assert not service.ingest.claims.of(1) and not service.summaries()[1][1]["needs"]
     text = service.detail(1)
     assert text["numbered_moves"][-1]["number"] == 2 and text["results"][1] == "1/2-1/2"
 

@@ -9,7 +9,7 @@ const boards = new Map(); // board number -> summary
 let variants = {};
 let hall = {};
 let selected = null;
-let detail = null; // the selected board's detail, as last fetched
+let shownGame = null; // the game the board's detail shows: the arbiter's actions name it
 let token = "";
 const TOKEN_KEY = "draughtsboard-hall-token";
 
@@ -182,7 +182,7 @@ async function refreshDetail() {
   const response = await fetch("/api/board/" + number);
   if (!response.ok || number !== selected) return;
   const d = await response.json();
-  detail = d;
+  shownGame = d.game || null;
   const who = players(d);
   $("detail-title").textContent = "Board " + d.board + (d.result ? " · " + d.result : "");
   $("detail-players").textContent = who.white + " – " + who.black + (d.game ? " (round " + (d.round || "?") + ", " + d.variant + ")" : " (no game yet)");
@@ -256,7 +256,7 @@ function claimButton(label, action, board, claim) {
   return button(label, async () => {
     if (!window.confirm(label + " on board " + board + ": " + claim.text + "?")) return;
     try {
-      say(await post("/api/arbiter/" + action, { board, kind: claim.kind, game: claim.game }));
+      say(await post("/api/arbiter/" + action, { board, kind: claim.kind, game: claim.game, claim: claim.id }));
       refreshDetail();
     } catch (error) { say("refused: " + error.message); }
   });
@@ -284,11 +284,12 @@ function outcome(result) {
   return recorded + "done";
 }
 
-// One board action: asked, confirmed where it changes the record, its outcome said
+// One board action, about the game on the board's card (the arbiter acts on the game
+// they looked at): asked, confirmed where it changes the record, its outcome said
 async function boardAction(path, body, what, question) {
   if (question && !window.confirm(question)) return;
   try {
-    say(what + " on board " + selected + ": " + outcome(await post(path, { board: selected, ...body })));
+    say(what + " on board " + selected + ": " + outcome(await post(path, { board: selected, game: shownGame, ...body })));
     refreshDetail();
   } catch (error) { say("refused: " + error.message); }
 }
