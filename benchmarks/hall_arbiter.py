@@ -129,8 +129,9 @@ class ArbiterBot:
                 if claim["kind"] != "result" or "benchmark: agreed" not in claim["text"]:
                     continue
                 try:
-                    self.post("/api/arbiter/confirm", {"board": summary["board"],
-                                                       "kind": "result", "game": claim["game"]})
+                    self.post("/api/arbiter/confirm", {
+                        "board": summary["board"], "kind": "result", "game": claim["game"],
+                        "claim": claim["id"]})  # the claim the arbiter read
                     self.confirmed_results += 1
                 except urllib.error.HTTPError:
                     pass  # settled meanwhile

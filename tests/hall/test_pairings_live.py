@@ -87,6 +87,17 @@ def test_a_game_with_moves_waits_for_the_arbiter_and_a_second_start_changes_noth
     assert delivered(service, 1) == one.session.game_id
     assert one.recorder.game(first_of_one).ply == 2
 
+    def closed_by_the_arbiter(board: int, game_id: str) -> bool:
+        game = service.store.game(board, game_id)
+        return game is not None and game.finished and game.result_source == "arbiter"
+
+    # the games closed for the pairings are the arbiter's closing, and no question
+    wait_until(lambda: closed_by_the_arbiter(1, first_of_one) and
+               closed_by_the_arbiter(2, before), what="the closed games in the hall")
+    wait_until(lambda: not service.ingest.claims.of(1) and not service.ingest.claims.of(2),
+               what="no claim left")
+    assert not service.summaries()[1][1]["needs"] and not service.summaries()[2][1]["needs"]
+
 
 def test_a_command_sent_again_is_carried_out_once(boards, broker):
     """The hall sends a pairing again when no answer came: the board answers the same id
