@@ -113,14 +113,14 @@ def watch_link(link, number: int, note) -> None:
 def watch_pairings(session, number: int, note) -> None:
     """A board's session noted in the events file when it starts a game for the hall's
     pairing (the hall's ``new_game``)."""
-    started_game = session.new_game
+    started_game = session.arbiter.new_game
 
     def new_game(tags=None, fen=None) -> str:
         game_id = started_game(tags, fen)
         note(board=number, event="paired", round=(tags or {}).get("Round"), game=game_id)
         return game_id
 
-    session.new_game = new_game
+    session.arbiter.new_game = new_game
 
 
 def run_worker(args) -> int:
@@ -153,7 +153,8 @@ def run_worker(args) -> int:
             opening = choose_opening(self.recorder, variant=args.variant)
             tags = {"Board": str(number)}  # a start-up game: the hall sends the pairing
             occupied = squares_from_mask(opening.expected_position.occupancy())
-            self.board = open_simulated_board(args.variant, occupied=occupied, real_time=True)
+            self.board = open_simulated_board(opening.variant.geometry, occupied=occupied,
+                                              real_time=True)
             self.session = PlaySession(args.variant, self.board, self.board, self.recorder,
                                        hands=self.board.simulation, opening=opening,
                                        tags=tags, token="x")
@@ -175,12 +176,12 @@ def run_worker(args) -> int:
             ambiguous), the arbiter puts the pieces back as the game stands."""
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline and not stop.is_set():
-                if self.session.tracker.state in (State.READY, State.GAME_OVER):
+                if self.session.game.tracker.state in (State.READY, State.GAME_OVER):
                     return True
                 time.sleep(0.02)
             if not stop.is_set():
                 note(board=self.number, event="recovery",
-                     state=self.session.tracker.state.value)
+                     state=self.session.game.tracker.state.value)
                 self.session.hand([("setup", 0)])
             return False
 
@@ -198,15 +199,15 @@ def run_worker(args) -> int:
             if game is None or "Round" not in game.tags or game.result is not None \
                     or game.result_reason:
                 return
-            if self.session.tracker.state is State.SETUP:
+            if self.session.game.tracker.state is State.SETUP:
                 self.session.hand([("setup", 0)])  # a new game: the pieces to the start
             if not self.wait_ready():
                 return
-            position = self.session.tracker.position
+            position = self.session.game.tracker.position
             legal = position.legal_moves()
             if not legal or game.ply >= args.game_length:
                 if game.result is None:
-                    self.session.declare_result("1/2-1/2" if args.variant != "international"
+                    self.session.arbiter.declare_result("1/2-1/2" if args.variant != "international"
                                                 else "1-1", "benchmark: agreed")
                 return
             by_end: dict[int, list] = {}
@@ -220,12 +221,12 @@ def run_worker(args) -> int:
                 actions += [("place", landing), ("lift", landing)]
             actions.append(("place", move.path[-1]))
             actions += [("lift", s) for s in move.captures if not after >> (s - 1) & 1]
-            before = self.session.moves_recorded
+            before = self.session.game.moves_recorded
             self.session.hand(actions)
             deadline = time.monotonic() + 5
-            while self.session.moves_recorded == before and time.monotonic() < deadline:
+            while self.session.game.moves_recorded == before and time.monotonic() < deadline:
                 time.sleep(0.01)
-            if self.session.moves_recorded > before:
+            if self.session.game.moves_recorded > before:
                 self.total += 1
 
         def run(self) -> None:
@@ -376,7 +377,7 @@ def run_light_worker(args) -> int:
                 and number not in finished:
             if game.ply >= args.game_length or not game.position.legal_moves():
                 if game.result is None:
-                    board.session.declare_result("1-1" if args.variant == "international"
+                    board.session.arbiter.declare_result("1-1" if args.variant == "international"
                                                  else "1/2-1/2", "benchmark: agreed")
             else:
                 board.session.play_random(rng)

@@ -102,7 +102,7 @@ def hall_with_boards(work: Path, count: int, rng: random.Random):
     # plays its game of before
     boards[2].stop()
     board_seven = boards[6]
-    board_seven.session.new_game({"Round": "4", "Board": "7", "White": names[12],
+    board_seven.session.arbiter.new_game({"Round": "4", "Board": "7", "White": names[12],
                                   "Black": names[13], "Event": "Open Championship"})
     play_with_clocks(board_seven, 31, rng)
     time.sleep(2)

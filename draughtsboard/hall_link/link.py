@@ -47,8 +47,10 @@ PENDING_LIMIT = 20_000  # publications awaiting their PUBACK that are remembered
 ANSWERS_KEPT = 200  # answers to the hall's commands, by id, for a command sent again
 
 
-class LinkedSession(ArbiterActions, Protocol):
+class LinkedSession(Protocol):
     """What the link needs of the play session (`PlaySession` has it all)."""
+
+    arbiter: ArbiterActions
 
     def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]: ...
 
@@ -225,7 +227,7 @@ class HallLink:
             return
         answered = self._answers.get(command.id)
         if answered is None:  # a command sent again (no answer came) is done once
-            answered = self._answers[command.id] = carry_out(self.session, command)
+            answered = self._answers[command.id] = carry_out(self.session.arbiter, command)
             while len(self._answers) > ANSWERS_KEPT:
                 self._answers.popitem(last=False)
         self._reply(answered)

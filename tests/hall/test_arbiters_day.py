@@ -22,6 +22,8 @@ from ..browser import ARGS, ARTIFACTS, CHROMIUM, playwright_api
 from ..web.helpers import wait_until
 from .recipe import Recipe
 
+pytestmark = [pytest.mark.browser, pytest.mark.broker, pytest.mark.slow]
+
 PAIRINGS = ("round,board,white,black,event,time_control\n"
             "1,1,Anna Kowalczyk-Szymańska,Boris Vladimirovich Zaitsev,Club open,1800+10\n"
             "1,2,Cy,Di,Club open,1800+10\n1,3,Ed,Flo,Club open,1800+10\n")

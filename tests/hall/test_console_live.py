@@ -23,9 +23,9 @@ def started(service, one) -> str:
     service.start_round("3")
     wait_until(lambda: service.pairing_state(1, "3")["state"] == "delivered",
                what="the pairing")
-    wait_until(lambda: service.ingest.live(1).current == one.session.game_id,
+    wait_until(lambda: service.ingest.live(1).current == one.session.game.game_id,
                what="the round's game in the hall")
-    return one.session.game_id
+    return one.session.game.game_id
 
 
 def test_results_corrections_and_the_clock_from_the_console(hall, boards):
@@ -55,12 +55,12 @@ def test_results_corrections_and_the_clock_from_the_console(hall, boards):
                len(hall_moves(service, 1)) == 2, what="the takeback in the hall")
     assert not service.ingest.claims.of(1)
 
-    fen = parse_fen(one.session.variant, "W:W21,22,23:B9,10").fen()
+    fen = parse_fen(one.session.game.variant, "W:W21,22,23:B9,10").fen()
     assert service.accept_position(1, fen)["ok"] is True
     wait_until(lambda: service.store.game(1, game_id).corrections == {2: fen},
                what="the correction in the hall")
     one.session.hand([("setup", 0)])  # the pieces as the corrected position has them
-    wait_until(lambda: one.session.tracker.state.value == "ready", what="the board set up")
+    wait_until(lambda: one.session.game.tracker.state.value == "ready", what="the board set up")
     one.play(next(m for m in one.legal() if m.path == (22, 18)))
     wait_until(lambda: hall_moves(service, 1) == board_moves(one) and
                len(hall_moves(service, 1)) == 3, what="a move after the correction")

@@ -44,7 +44,7 @@ def test_a_board_off_at_the_round_start_gets_its_pairing_when_it_comes_back(
         wait_until(lambda: delivered(service, 3), what="board 3's pairing")
         game = again.session.published()[1]
         assert (game.tags["White"], game.tags["Round"]) == ("Ed", "2")
-        assert delivered(service, 3) == again.session.game_id
+        assert delivered(service, 3) == again.session.game.game_id
         assert not service.summaries()[3][1]["needs"]
     finally:
         again.close()
@@ -58,7 +58,7 @@ def test_a_game_with_moves_waits_for_the_arbiter_and_a_second_start_changes_noth
     one, two = boards(1), boards(2)
     rng = random.Random(4)
     play_random(two, 3, rng)  # board 2 is still playing its game
-    before = two.session.game_id
+    before = two.session.game.game_id
     wait_until(lambda: service.pairing_state(2, "2")["state"] == "not started" and
                service.store.game(2, before) is not None and
                service.store.game(2, before).ply == 3, what="board 2's moves in the hall")
@@ -70,8 +70,8 @@ def test_a_game_with_moves_waits_for_the_arbiter_and_a_second_start_changes_noth
     play_random(one, 2, rng)  # board 1 plays its round game
     rows = {row["board"]: row for row in service.start_round("2")}  # pressed again
     assert rows[1]["state"] == "delivered" and rows[2]["state"] == "held"
-    assert one.session.game_id == first_of_one and one.session.moves_recorded == 2
-    assert two.session.game_id == before and two.session.moves_recorded == 3
+    assert one.session.game.game_id == first_of_one and one.session.game.moves_recorded == 2
+    assert two.session.game.game_id == before and two.session.game.moves_recorded == 3
     # the arbiter names board 2's game: now it is closed for the pairing
     row = service.start_pairing(2, "2", close=before)
     assert row["state"] == "sent", row
@@ -84,7 +84,7 @@ def test_a_game_with_moves_waits_for_the_arbiter_and_a_second_start_changes_noth
     row = service.start_pairing(1, "2", restart=True, close=first_of_one)
     wait_until(lambda: delivered(service, 1) not in (None, first_of_one),
                what="board 1's game restarted")
-    assert delivered(service, 1) == one.session.game_id
+    assert delivered(service, 1) == one.session.game.game_id
     assert one.recorder.game(first_of_one).ply == 2
 
     def closed_by_the_arbiter(board: int, game_id: str) -> bool:
@@ -108,7 +108,7 @@ def test_a_command_sent_again_is_carried_out_once(boards, broker):
     from .test_bad_input import RawClient
 
     one = boards(1)
-    first = one.session.game_id
+    first = one.session.game.game_id
     hall = RawClient(broker.venue.hall_url(), "hall")
     try:
         assert hall.subscribe(board_topic(1, "reply")) is not None
@@ -123,7 +123,7 @@ def test_a_command_sent_again_is_carried_out_once(boards, broker):
         hall.close()
     assert [(r.id, r.ok) for r in replies] == [("hall-twice", True)] * 3 + [("hall-late", False)]
     assert len({r.result for r in replies[:3]}) == 1 == len(one.recorder.game_ids()) - 1
-    assert one.session.game_id == replies[0].result != first
+    assert one.session.game.game_id == replies[0].result != first
 
 
 def test_a_game_closed_unfinished_is_abandoned_and_never_asked_for_again(hall, boards):
@@ -131,7 +131,7 @@ def test_a_game_closed_unfinished_is_abandoned_and_never_asked_for_again(hall, b
     abandoned, and asks for nothing of the board, now or after a restart."""
     service = hall()
     one = boards(1)
-    startup = one.session.game_id
+    startup = one.session.game.game_id
     wait_until(lambda: service.ingest.live(1).current == startup, what="board 1 known")
     service.import_pairings(parse_pairings("round,board,white,black\n2,1,Ann,Bob\n"))
     service.start_round("2")
@@ -178,10 +178,10 @@ def test_pairings_owed_to_a_board_come_one_at_a_time_each_after_the_last_game_en
     again = LinkedBoard(tmp_path, broker, 2)
     try:
         wait_until(lambda: delivered(service, 2, "2"), what="board 2's round 2")
-        round_two = again.session.game_id
+        round_two = again.session.game.game_id
         state = service.pairing_state(2, "3")
         assert state["state"] == "held" and "round 2's game" in state["note"], state
-        assert again.session.game_id == round_two  # not closed for round 3
+        assert again.session.game.game_id == round_two  # not closed for round 3
         service.declare_result(2, "1-0", "Black lost on time")
         wait_until(lambda: delivered(service, 2, "3"), what="board 2's round 3, by itself")
         assert again.session.published()[1].tags["Round"] == "3"

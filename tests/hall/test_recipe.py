@@ -8,7 +8,11 @@ from __future__ import annotations
 import os
 import stat
 
+import pytest
+
 from ..web.helpers import wait_until
+
+pytestmark = [pytest.mark.broker, pytest.mark.slow]
 
 
 def test_the_docs_one_machine_recipe_runs_a_round(recipe):

@@ -1,0 +1,109 @@
+"""`draughtsboard hall` refuses arguments it cannot use in one line, and keeps a token the
+operator chose out of its log."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from .web.helpers import wait_until
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--delay", "nan"], "--delay must be 0 or more minutes"),
+    (["--delay", "inf"], "--delay must be 0 or more minutes"),
+    (["--delay", "-1"], "--delay must be 0 or more minutes"),
+    (["--listen", "127.0.0.1:٣"], "expected HOST:PORT"),
+    (["--listen", "bad host:80"], "expected HOST:PORT"),
+])
+def test_arguments_the_hall_cannot_use_are_refused_in_one_line(tmp_path, capsys, args, words):
+    from draughtsboard.cli import main
+
+    status = main(["hall", "--broker", "mqtt://hall:pw@127.0.0.1:1", "--data",
+                   str(tmp_path), *args])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and words in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_a_token_from_the_environment_is_never_logged(tmp_path):
+    token = "operator-chosen-token-5f1e"
+    env = dict(os.environ, DRAUGHTSBOARD_HALL_TOKEN=token, PYTHONUNBUFFERED="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "draughtsboard", "hall", "--broker",
+         "mqtt://hall:pw@127.0.0.1:1", "--listen", "127.0.0.1:0", "--data",
+         str(tmp_path / "hall")], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True, env=env)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True).start()
+    try:
+        wait_until(lambda: any("the hall's page" in line for line in list(lines)),
+                   timeout=30, what="the hall to serve")
+    finally:
+        process.terminate()
+        process.wait(10)
+    log = "".join(lines)
+    assert token not in log and "DRAUGHTSBOARD_HALL_TOKEN" in log
+
+
+def test_the_token_is_kept_in_the_data_directory_and_rotates_while_the_hall_runs(tmp_path):
+    """No DRAUGHTSBOARD_HALL_TOKEN: the token is the data directory's file, made at the
+    first start, the same after a restart, replaced at once by `draughtsboard token
+    --rotate`; the log says where it is kept, never the token."""
+    import json
+    import re
+    import urllib.error
+    import urllib.request
+
+    from draughtsboard.cli import main
+
+    data = tmp_path / "hall"
+
+    def start():
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env.pop("DRAUGHTSBOARD_HALL_TOKEN", None)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "draughtsboard", "hall", "--broker",
+             "mqtt://hall:pw@127.0.0.1:1", "--listen", "127.0.0.1:0", "--data", str(data)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True, env=env)
+        lines: list[str] = []
+        threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True).start()
+        url = wait_until(lambda: next((m.group(1) for m in (re.search(
+            r"the hall's page: (http://[0-9.]+:\d+)/", line) for line in list(lines)) if m),
+            None), timeout=30, what="the hall to serve")
+        return process, url, lines
+
+    def accepted(url: str, token: str) -> bool:
+        request = urllib.request.Request(url + "/api/arbiter/check", b"{}", method="POST")
+        request.add_header("Content-Type", "application/json")
+        request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=5) as answer:
+                return json.loads(answer.read())["ok"] is True
+        except urllib.error.HTTPError as error:
+            assert error.code == 401
+            return False
+
+    process, url, lines = start()
+    try:
+        token = (data / "arbiter-token").read_text().strip()
+        assert accepted(url, token)
+    finally:
+        process.terminate()
+        process.wait(10)
+    process, url, more = start()
+    try:
+        assert accepted(url, token)  # a restart keeps it
+        assert main(["token", "--data", str(data), "--rotate"]) == 0
+        new = (data / "arbiter-token").read_text().strip()
+        assert new != token and accepted(url, new) and not accepted(url, token)
+    finally:
+        process.terminate()
+        process.wait(10)
+    log = "".join(lines + more)
+    assert token not in log and new not in log and "arbiter-token" in log
