@@ -137,6 +137,16 @@ class ArbiterLog:
             pairing = paired.get(board)
             if pairing is None or (not restart and (board, round_name) in self.round_games):
                 continue  # delivered already: starting a round again changes nothing there
+            owed = self.promises.get((board, round_name))
+            if owed is not None:
+                # owed already (pressed twice, or a restart asked for again): the same
+                # promise, so a new_game waiting for its answer is not sent a second time;
+                # what the arbiter adds (a restart, a game to close) counts, and a refusal
+                # is tried again
+                owed.restart = owed.restart or restart
+                owed.close = close or owed.close
+                owed.refused = None
+                continue
             self.promises[(board, round_name)] = Promise(
                 round_name, board, pairing.tags(), record.get("t_wall") or 0.0, restart, close)
 
@@ -213,6 +223,13 @@ class ArbiterLog:
         record = {"type": kind, "t_wall": t_wall, **fields}
         self.journal.append(record)
         self._apply(record)
+
+    def note_all(self, records: list[dict]) -> None:
+        """Records (each with its ``type`` and ``t_wall``) journalled together, with one
+        flush, then applied in order; none if the journal refuses them."""
+        self.journal.append_all(records)
+        for record in records:
+            self._apply(record)
 
     def import_pairings(self, pairings: list[Pairing], t_wall: float) -> None:
         self.note("pairings", t_wall, pairings=[p.to_dict() for p in pairings])

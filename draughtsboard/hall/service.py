@@ -174,7 +174,7 @@ class HallService:
                 with self.store.lock:
                     requests += self._handle(board, kind, payload, received)
                     if self.arbiter.promises_of(board):  # it may take its pairing now
-                        commands += self._deliver(board)
+                        commands += self._deliver([board])
                     self.version += 1
                 since_notify += 1
             if time.monotonic() >= next_tick:
@@ -182,8 +182,7 @@ class HallService:
                 with self.store.lock:
                     before = self.version
                     requests += self.ingest.missing(self.wall())
-                    for board in sorted({b for b, _ in self.arbiter.promises}):
-                        commands += self._deliver(board)
+                    commands += self._deliver(sorted({b for b, _ in self.arbiter.promises}))
                     since_notify += self.version != before  # a pairing's state changed
             for request in requests:
                 self._send_resend(request)
@@ -541,7 +540,7 @@ class HallService:
                 raise ValueError(f"no pairings imported for round {round_name!r}")
             boards = [p.board for p in pairings]
             self.arbiter.start(round_name, boards, self.wall())
-            commands = [c for board in boards for c in self._deliver(board)]
+            commands = self._deliver(boards)
             rows = [self.pairing_state(board, round_name) for board in boards]
             self.version += 1
         for board, command in commands:
@@ -558,7 +557,7 @@ class HallService:
             if self.arbiter.pairing(round_name, board) is None:
                 raise ValueError(f"board {board} has no pairing in round {round_name!r}")
             self.arbiter.start(round_name, [board], self.wall(), restart=restart, close=close)
-            commands = self._deliver(board)
+            commands = self._deliver([board])
             row = self.pairing_state(board, round_name)
             self.version += 1
         for number, command in commands:
@@ -594,11 +593,40 @@ class HallService:
                               claimed.record.result is not None)
         return BoardFacts(live.online, current, None)
 
-    def _deliver(self, board: int) -> list[tuple[int, Command]]:
-        """Decide about each pairing the hall owes ``board`` (lock held); the commands to
-        publish (after the lock is released)."""
-        out = []
+    def _deliver(self, boards: list[int]) -> list[tuple[int, Command]]:
+        """Decide about each pairing the hall owes each of ``boards`` (lock held); the
+        commands to publish once the lock is released. The new ones are journalled
+        together, with one flush (a round started on 500 boards waits for the disk once,
+        not 500 times); if the arbiter's log cannot be written they are not sent, and
+        the board's pairing says why until a later look succeeds."""
         now = self.wall()
+        out: list[tuple[int, Command]] = []
+        new: list[tuple[Promise, Command, dict]] = []
+        for board in boards:
+            out += self._decide(board, now, new)
+        if not new:
+            return out
+        try:
+            self.arbiter.note_all([record for _, _, record in new])
+        except OSError as error:
+            quiet = self.quiet.allow(("arbiter log", 0))
+            if quiet is not None:
+                log.error("arbiter log: %s; pairings not sent, tried again in a moment%s",
+                          error, quiet)
+            unsent = {command.id for _, command, _ in new}
+            for promise, _, _ in new:
+                self._show(promise.board, promise.round, Decision(
+                    "waiting", f"not sent: the hall could not journal it ({error})"))
+            return [(board, command) for board, command in out if command.id not in unsent]
+        for _, command, _ in new:
+            self.delivery.sent(command.id, now)
+        return out
+
+    def _decide(self, board: int, now: float,
+                new: list[tuple[Promise, Command, dict]]) -> list[tuple[int, Command]]:
+        """One board's pairings (lock held): the commands to publish; a new pairing's
+        command also goes to ``new``, with the record that journals it."""
+        out = []
         facts = self._facts(board)
         owed = sorted(self.arbiter.promises_of(board), key=lambda p: (p.made, len(p.round),
                                                                      p.round))
@@ -609,13 +637,11 @@ class HallService:
             else:
                 decision = self.delivery.decide(promise, sent.get("game") if sent else None,
                                                 facts, now)
-            key = (board, promise.round)
-            if self._decisions.get(key) != decision:
-                self._decisions[key] = decision
-                self._decided += 1
-                self.version += 1
+            self._show(board, promise.round, decision)
             if decision.send:
-                out.append((board, self._pairing_command(promise, decision.game, now)))
+                command, record = self._pairing_command(promise, decision.game, now)
+                new.append((promise, command, record))
+                out.append((board, command))
             elif decision.again and sent is not None:
                 with self._replies_lock:
                     self._expect_answer(sent["id"], board)
@@ -623,15 +649,25 @@ class HallService:
                                            tags=dict(sent.get("tags") or {}))))
         return out
 
-    def _pairing_command(self, promise: Promise, game: str | None, now: float) -> Command:
+    def _show(self, board: int, round_name: str, decision: Decision) -> None:
+        """The pairing's state as the page shows it (lock held)."""
+        key = (board, round_name)
+        if self._decisions.get(key) != decision:
+            self._decisions[key] = decision
+            self._decided += 1
+            self.version += 1
+
+    def _pairing_command(self, promise: Promise, game: str | None,
+                         now: float) -> tuple[Command, dict]:
+        """A new ``new_game`` for the promise, and the arbiter's log record of it."""
         command = Command(f"hall-{uuid.uuid4().hex[:16]}", "new_game", game,
                           tags=dict(promise.tags))
         with self._replies_lock:
             self._expect_answer(command.id, promise.board)
-        self.arbiter.note("command", now, board=promise.board, id=command.id, cmd="new_game",
-                          **({"game": game} if game else {}), tags=dict(promise.tags))
-        self.delivery.sent(command.id, now)
-        return command
+        record = {"type": "command", "t_wall": now, "board": promise.board, "id": command.id,
+                  "cmd": "new_game", **({"game": game} if game else {}),
+                  "tags": dict(promise.tags)}
+        return command, record
 
     def pairing_state(self, board: int, round_name: str) -> dict[str, Any]:
         """How the board's pairing of the round stands: ``delivered`` (its ``game``), or

@@ -160,3 +160,32 @@ def test_promises_are_kept_across_a_restart_until_the_board_answers(tmp_path):
     again.note("clear", 7.0, board=8)
     assert 8 not in again.refusals
     again.close()
+
+
+def test_a_round_started_twice_sends_no_second_pairing_while_the_first_waits(tmp_path):
+    """Start pressed twice while board 7's new_game is on its way: the same promise, so
+    its answer delivers the pairing (the second press sends nothing, and leaves nothing
+    owed); a refused pairing is tried again on a second press."""
+    log = ArbiterLog(tmp_path / "arbiter.jsonl", sync=False)
+    log.import_pairings(parse_pairings("round,board,white,black\n2,7,Ann,Bob\n2,8,Cy,Di\n"),
+                        1.0)
+    log.start("2", [7, 8], 2.0)
+    log.note("command", 3.0, board=7, id="hall-7", cmd="new_game", game=GID,
+             tags=log.promises[(7, "2")].tags)
+    log.note("command", 3.0, board=8, id="hall-8", cmd="new_game", game=GID,
+             tags=log.promises[(8, "2")].tags)
+    log.note("reply", 3.5, board=8, id="hall-8", ok=False, error="moves not recorded yet")
+    log.start("2", [7, 8], 4.0)  # pressed again
+    assert log.promises[(7, "2")].command == "hall-7"  # no second new_game for board 7
+    assert log.promises[(8, "2")].refused is None  # board 8's is sent again
+    delivery = Delivery()
+    delivery.sent("hall-7", 3.0)
+    decision = delivery.decide(log.promises[(7, "2")], GID, BoardFacts(True, GID, 0), 4.0)
+    assert not decision.send and not decision.again
+    log.note("reply", 4.5, board=7, id="hall-7", ok=True, result="00007-20261201-120000")
+    assert (7, "2") not in log.promises
+    assert log.round_games[(7, "2")] == "00007-20261201-120000"
+    log.close()
+    again = ArbiterLog(tmp_path / "arbiter.jsonl", sync=False)  # read back the same
+    assert list(again.promises) == [(8, "2")] and again.promises[(8, "2")].refused is None
+    again.close()
