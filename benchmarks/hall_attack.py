@@ -57,6 +57,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import hall_arbiter  # noqa: E402
 from hall import Watcher, _free_port, _wait_port, rss_mb  # noqa: E402
 from light_boards import LightBoard  # noqa: E402
 
@@ -115,17 +116,10 @@ class Hall:
 
 def call(url: str, path: str, body=None, *, token: str | None = TOKEN, timeout: float = 10.0,
          content_type: str = "application/json"):
-    data = None
-    if body is not None:
-        data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data,
-                                     method="POST" if data is not None else "GET")
-    if data is not None:
-        request.add_header("Content-Type", content_type)
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=timeout) as response:
-        return json.loads(response.read())
+    """The hall's HTTP API as the console calls it (`hall_arbiter.call`), with this
+    benchmark's token."""
+    return hall_arbiter.call(url, path, body, token=token, timeout=timeout,
+                             content_type=content_type)
 
 
 # -- what runs beside the attacks ----------------------------------------------------------------
