@@ -23,7 +23,8 @@ def started(service, one) -> str:
     service.start_round("3")
     wait_until(lambda: service.pairing_state(1, "3")["state"] == "delivered",
                what="the pairing")
-    wait_until(lambda: service.ingest.live(1).current == one.session.game.game_id,
+    wait_until(lambda: service.ingest.live(1).current == one.session.game.game_id and
+               service.store.game(1, one.session.game.game_id) is not None,
                what="the round's game in the hall")
     return one.session.game.game_id
 

@@ -21,6 +21,13 @@ def delivered(service, board: int, round_name: str = "2") -> str | None:
     return state["game"] if state["state"] == "delivered" else None
 
 
+def decided(service, board: int, round_name: str) -> dict | None:
+    """The board's pairing state once the hall has decided on what it knows of the
+    board's game (not ``waiting`` for it)."""
+    row = service.pairing_state(board, round_name)
+    return row if row["state"] != "waiting" else None
+
+
 def test_a_board_off_at_the_round_start_gets_its_pairing_when_it_comes_back(
         hall, boards, tmp_path, broker):
     from .conftest import LinkedBoard
@@ -45,7 +52,8 @@ def test_a_board_off_at_the_round_start_gets_its_pairing_when_it_comes_back(
         game = again.session.published()[1]
         assert (game.tags["White"], game.tags["Round"]) == ("Ed", "2")
         assert delivered(service, 3) == again.session.game.game_id
-        assert not service.summaries()[3][1]["needs"]
+        # once the hall has the new game (asked for until its state comes), nothing waits
+        wait_until(lambda: not service.summaries()[3][1]["needs"], what="board 3 settled")
     finally:
         again.close()
     assert one.session.published()[1].tags["White"] == "Ann"
@@ -179,7 +187,8 @@ def test_pairings_owed_to_a_board_come_one_at_a_time_each_after_the_last_game_en
     try:
         wait_until(lambda: delivered(service, 2, "2"), what="board 2's round 2")
         round_two = again.session.game.game_id
-        state = service.pairing_state(2, "3")
+        # once the hall has the round 2 game (it may not yet: "waits for the board's game")
+        state = wait_until(lambda: decided(service, 2, "3"), what="round 3's pairing decided")
         assert state["state"] == "held" and "round 2's game" in state["note"], state
         assert again.session.game.game_id == round_two  # not closed for round 3
         service.declare_result(2, "1-0", "Black lost on time")
