@@ -123,6 +123,7 @@ def test_an_arbiters_day(recipe):
             recipe.board_ready(2)
             play(recipe, 2, ["c3-b4"], [])  # every board plays (pydraughts 0.6.7 reads two
             play(recipe, 3, ["e3-f4"], [])  # games without a move as one)
+            expect(card[2].locator(".move")).to_contain_text("1. c3-b4")
             expect(card[3].locator(".move")).to_contain_text("1. e3-f4")
 
             # a result with its reason
