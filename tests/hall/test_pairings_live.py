@@ -5,6 +5,7 @@ delivered, and a board's game restarted by the arbiter becomes the round's game.
 
 from __future__ import annotations
 
+import json
 import random
 
 from draughtsboard.hall.pairings import parse_pairings
@@ -118,15 +119,25 @@ def test_a_command_sent_again_is_carried_out_once(boards, broker):
     one = boards(1)
     first = one.session.game.game_id
     hall = RawClient(broker.venue.hall_url(), "hall")
+    reply_topic = board_topic(1, "reply")
+
+    def answers() -> list:
+        return [payload for topic, payload in hall.messages if topic == reply_topic]
+
     try:
-        assert hall.subscribe(board_topic(1, "reply")) is not None
+        assert hall.subscribe(reply_topic) is not None
+        # the board says it is online after it subscribed to its commands (one connection
+        # keeps its order): a command sent before would find no subscriber
+        assert hall.subscribe(board_topic(1, "status")) is not None
+        wait_until(lambda: any(topic.endswith("/status") and json.loads(payload)["online"]
+                               for topic, payload in hall.messages), what="board 1 online")
         command = Command("hall-twice", "new_game", first, tags={"Round": "2", "White": "Ann"})
         for _ in range(3):
             hall.publish(board_topic(1, "command"), command.to_json())
         late = Command("hall-late", "new_game", first, tags={"Round": "2"})
         hall.publish(board_topic(1, "command"), late.to_json())
-        wait_until(lambda: len(hall.messages) == 4, what="four answers")
-        replies = [Reply.from_json(payload) for _, payload in hall.messages]
+        wait_until(lambda: len(answers()) == 4, what="four answers")
+        replies = [Reply.from_json(payload) for payload in answers()]
     finally:
         hall.close()
     assert [(r.id, r.ok) for r in replies] == [("hall-twice", True)] * 3 + [("hall-late", False)]
