@@ -146,13 +146,13 @@ def _with_logging(command):
 def _hall(args) -> int:
     import math
     import os
-    import secrets
 
     from draughtsboard.hall.server import serve
     from draughtsboard.hall.service import HallService, hall_client_id
     from draughtsboard.hall.venue import plain_host
     from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
     from draughtsboard.http_limits import ascii_number
+    from draughtsboard.play.token import ArbiterToken
     from draughtsboard.recording import DataDirLock
     host, _, port_text = args.listen.rpartition(":")
     if not host or not ascii_number(port_text) or not plain_host(host.strip("[]")):
@@ -172,10 +172,21 @@ def _hall(args) -> int:
     # for it and a second hall with its own directory does not push the first one off.
     with DataDirLock(args.data):
         chosen = os.environ.get(ENV_HALL_TOKEN, "").strip()
-        token = chosen or secrets.token_urlsafe(12)
+        if chosen:
+            token, source = (lambda: chosen), f"the one in {ENV_HALL_TOKEN}"
+        else:
+            store = ArbiterToken(args.data)  # kept in the data directory: survives restarts
+            try:
+                store.current()
+            except OSError as error:
+                print(f"draughtsboard hall: arbiter token: {error}", file=sys.stderr)
+                return 2
+            token = store.current
+            source = (f"kept in {store.path} (`draughtsboard token --data {args.data}` "
+                      "prints it, --rotate replaces it)")
         service = HallService(address, args.data, client_id=hall_client_id(args.data))
-        return serve(service, token=token, delay=args.delay * 60, host=host.strip("[]"),
-                     port=int(port_text), show_token=not chosen)
+        return serve(service, token=token, token_source=source, delay=args.delay * 60,
+                     host=host.strip("[]"), port=int(port_text))
 
 
 ENV_HALL_TOKEN = "DRAUGHTSBOARD_HALL_TOKEN"
@@ -192,7 +203,13 @@ def _add_venue(subparsers) -> None:
 
 
 def _run_venue(args) -> int:
-    from draughtsboard.hall.venue import VenueError, plain_host, write_venue
+    from draughtsboard.hall.venue import (
+        BROKER_USER,
+        VenueError,
+        plain_host,
+        unreachable_parent,
+        write_venue,
+    )
     from draughtsboard.http_limits import ascii_number
 
     host, _, port_text = args.listen.rpartition(":")
@@ -208,6 +225,11 @@ def _run_venue(args) -> int:
         return 1
     print(f"wrote {venue.config}, passwords, acl, hall.password and boards/<N>.password for "
           f"{args.boards} boards; start the broker with: mosquitto -c {venue.config}")
+    blocked = unreachable_parent(venue.directory)
+    if blocked is not None:
+        print(f"draughtsboard venue: warning: the {BROKER_USER} user cannot enter {blocked}: "
+              f"mosquitto started as root would stop with 'Unable to open pwfile'; write "
+              f"the venue where it can (e.g. /etc/draughtsboard/venue)", file=sys.stderr)
     return 0
 
 
