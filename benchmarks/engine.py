@@ -46,6 +46,7 @@ games run in ``--jobs`` processes (2).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
 import pathlib
@@ -255,18 +256,21 @@ def level_definition(task: tuple) -> str:
     """What a level game's result depends on besides its index: the two levels' budgets
     and the game's limits. A result in ``--level-log`` counts only while this is the same
     (levels retuned since then make it stale)."""
-    _, _, high, low, max_plies, adjudicate = task
-    budgets = [(number, level(number).depth, level(number).nodes, level(number).margin)
-               for number in (high, low)]
-    return json.dumps([budgets, max_plies, adjudicate])
+    _, _, high, low, max_plies, adjudicate, salt = task
+    budgets = [{key: value for key, value in dataclasses.asdict(level(number)).items()
+                if key != "meaning"} for number in (high, low)]
+    return json.dumps([budgets, max_plies, adjudicate, salt])
 
 
 def level_game(task: tuple) -> dict:
-    """``task``: (variant, game index, higher level, lower level, max plies, adjudicate)."""
-    name, index, high, low, max_plies, adjudicate = task
+    """``task``: (variant, game index, higher level, lower level, max plies, adjudicate,
+    salt). ``salt`` (empty by default) draws other openings and game seeds: levels tuned
+    on one salt are confirmed on another."""
+    name, index, high, low, max_plies, adjudicate, salt = task
     variant = get_variant(name)
-    opening = balanced_opening(variant, f"opening-{name}-{index // 2}")
-    seed = f"levels-{name}-{index}"
+    prefix = f"{salt}-" if salt else ""
+    opening = balanced_opening(variant, f"opening-{prefix}{name}-{index // 2}")
+    seed = f"levels-{prefix}{name}-{index}"
     high_seconds: list[float] = []
     low_seconds: list[float] = []
     strong = level_player(variant, high, f"{seed}-{high}", high_seconds)
@@ -299,10 +303,11 @@ def read_level_log(path: pathlib.Path | None) -> dict:
 
 
 def levels(variants: list[str], games: int, max_plies: int, adjudicate: bool,
-           jobs: int, pairs: list[tuple[int, int]], log: pathlib.Path | None = None) -> dict:
+           jobs: int, pairs: list[tuple[int, int]], log: pathlib.Path | None = None,
+           salt: str = "") -> dict:
     """Every pair in every variant; games in ``log`` (JSON lines) with the same
     definition are taken from it, new ones appended, so a stopped run resumes."""
-    tasks = [(name, i, high, low, max_plies, adjudicate) for i in range(games)
+    tasks = [(name, i, high, low, max_plies, adjudicate, salt) for i in range(games)
              for name in variants for high, low in pairs]
     done = read_level_log(log)
     results, todo = [], []
@@ -323,7 +328,8 @@ def levels(variants: list[str], games: int, max_plies: int, adjudicate: bool,
     results += run_games(level_game, todo, jobs, "levels", keep)
     keys = [f"{name} {high}-{low}" for name in variants for high, low in pairs]
     table = summarise(results, keys)
-    out: dict = {"games_per_pair": games, "adjudicate": adjudicate, "pairs": table,
+    out: dict = {"games_per_pair": games, "adjudicate": adjudicate, "salt": salt,
+                 "pairs": table,
                  "cpu_seconds": round(sum(r["cpu"] for r in results))}
     higher = [entry["score"] for key, entry in table.items() if not key.endswith("10-1")]
     full = [entry for key, entry in table.items() if key.endswith("10-1")]
@@ -466,6 +472,9 @@ def main() -> int:
     parser.add_argument("--level-log", type=pathlib.Path, default=None,
                         help="JSON lines of level games: played games are read from it "
                         "(a stopped run resumes), new ones appended")
+    parser.add_argument("--level-salt", default="",
+                        help="other openings and game seeds (tune on one salt, confirm on "
+                        "the default)")
     args = parser.parse_args()
     parts = args.part.split(",")
     variants = args.variants.split(",")
@@ -496,7 +505,8 @@ def main() -> int:
         else:
             pairs = [(n, n - 1) for n in range(2, 11)] + [(10, 1)]
         report["levels"] = levels(variants, args.level_games, args.max_plies,
-                                  args.adjudicate == "on", args.jobs, pairs, args.level_log)
+                                  args.adjudicate == "on", args.jobs, pairs, args.level_log,
+                                  args.level_salt)
     print(json.dumps(report))
     return 0
 
