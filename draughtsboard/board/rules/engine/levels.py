@@ -15,8 +15,8 @@ stronger. Two numbers make a level, and both are the same on every machine:
 A level differs from the next lower in both numbers, so that the stronger one wins games
 rather than drawing them: blunders decide games between people and between levels, and a
 level that glances half as often blunders about half as often. The careless shares fall
-from one move in two (level 2) to one in fifty (level 9); the budgets grow from 2,000 to
-25,000 nodes. Whether a move is a glance, and which move a glance picks, is drawn from the
+from three moves in five (level 2) to about one in thirty (level 9), each about two
+thirds of the one below; the budgets grow from 1,000 to 20,000 nodes. Whether a move is a glance, and which move a glance picks, is drawn from the
 game's seed and the position: a game replayed, or a move taken back and asked again,
 gives the same move; another game (another seed) gives others.
 
@@ -63,15 +63,16 @@ class Level:
 LEVELS: dict[int, Level] = {level.number: level for level in (
     Level(1, 1.0, None, "a beginner: every move at a glance; misses two-move shots and "
              "gives men away"),
-    Level(2, 0.5, 2_000, "one move in two at a glance, the others a search of 2,000 nodes"),
-    Level(3, 0.28, 2_000, "about one move in four at a glance, the others 2,000 nodes"),
-    Level(4, 0.16, 2_500, "about one move in six at a glance, the others 2,500 nodes"),
-    Level(5, 0.1, 3_000, "one move in ten at a glance, the others 3,000 nodes"),
-    Level(6, 0.065, 4_000, "about one move in fifteen at a glance, the others 4,000 nodes"),
-    Level(7, 0.045, 5_000, "about one move in twenty at a glance, the others 5,000 nodes"),
-    Level(8, 0.03, 7_000, "about one move in thirty at a glance, the others 7,000 nodes"),
-    Level(9, 0.02, 10_000, "one move in fifty at a glance, the others 10,000 nodes"),
-    Level(10, 0.0, 25_000, "full strength: every move a search of 25,000 nodes"),
+    Level(2, 0.6, 1_000, "three moves in five at a glance, the others a search of 1,000 "
+             "nodes"),
+    Level(3, 0.4, 1_200, "two moves in five at a glance, the others 1,200 nodes"),
+    Level(4, 0.27, 1_500, "about one move in four at a glance, the others 1,500 nodes"),
+    Level(5, 0.18, 2_000, "about one move in six at a glance, the others 2,000 nodes"),
+    Level(6, 0.12, 2_500, "about one move in eight at a glance, the others 2,500 nodes"),
+    Level(7, 0.08, 3_500, "about one move in twelve at a glance, the others 3,500 nodes"),
+    Level(8, 0.055, 4_500, "about one move in eighteen at a glance, the others 4,500 nodes"),
+    Level(9, 0.035, 6_000, "about one move in thirty at a glance, the others 6,000 nodes"),
+    Level(10, 0.0, 20_000, "full strength: every move a search of 20,000 nodes"),
 )}
 
 
