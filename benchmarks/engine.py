@@ -31,6 +31,9 @@ Parts (``--part``, all by default):
   row: a lead that neither level gives back, and it saves most of the time of a game
   played out. The figures: each higher level's score against the next lower (should be
   at least 0.6) and the share of games level 1 loses to full strength (at least 0.95).
+  ``--level-salt`` draws other openings and game seeds: tune levels on one salt, confirm
+  them on the default. ``--level-log`` keeps every game as a JSON line, so a stopped run
+  resumes (games of levels retuned since are played again).
 * ``speed``: nodes per second of the search, and the time to a hint at depth 6 from the
   initial position of each variant (median of ``--repeat`` runs, 5).
 
@@ -41,6 +44,7 @@ games run in ``--jobs`` processes (2).
     .venv/bin/python benchmarks/engine.py
         [--part strength,scaling,scaling-nodes,tactics,levels,speed] [--variants russian,...]
         [--games 40] [--scaling-games 20] [--budget 0.2] [--jobs 2] [--level-games 40]
+        [--level-pairs 2-1,10-1] [--level-log FILE] [--level-salt SALT]
 """
 
 from __future__ import annotations
