@@ -14,7 +14,9 @@ boards is killed (SIGKILL) and restarted, the hall is killed and restarted once,
 another worker of ten boards is cut off the broker for 30 s (a proxy in this script stops
 forwarding, as a dead switch would, then drops their connections).
 
-At the end every board's journal is compared with the hall's broadcast feed
+At the end the arbiter confirms the results the boards declared (a draw agreed on the
+board is the board's claim until then), and every board's journal is compared with the
+hall's broadcast feed
 (``/round/<r>/games.pdn``, read with the project's PDN reader): ``lost`` counts journal
 moves missing from the feed, ``duplicated`` feed moves beyond the journal's, ``wrong``
 moves or results that differ. ``p50_ms``/``p95_ms``: from a move's completion on a
@@ -44,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -91,7 +94,8 @@ def run_worker(args) -> int:
                     "Board": str(number), "White": f"White {number}",
                     "Black": f"Black {number}", "Event": "hall benchmark"}
             occupied = squares_from_mask(opening.expected_position.occupancy())
-            self.board = open_simulated_board(args.variant, occupied=occupied, real_time=True)
+            self.board = open_simulated_board(opening.variant.geometry, occupied=occupied,
+                                              real_time=True)
             self.session = PlaySession(args.variant, self.board, self.board, self.recorder,
                                        hands=self.board.simulation, opening=opening,
                                        tags=tags, token="x")
@@ -117,32 +121,32 @@ def run_worker(args) -> int:
             ambiguous), the arbiter puts the pieces back as the game stands."""
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline and not stop.is_set():
-                if self.session.tracker.state in (State.READY, State.GAME_OVER):
+                if self.session.game.tracker.state in (State.READY, State.GAME_OVER):
                     return True
                 time.sleep(0.02)
             if not stop.is_set():
                 note(board=self.number, event="recovery",
-                     state=self.session.tracker.state.value)
+                     state=self.session.game.tracker.state.value)
                 self.session.hand([("setup", 0)])
             return False
 
         def new_game(self) -> None:
             game = self.session.published()[1]
             if game is not None and game.result is None and not game.result_reason:
-                self.session.declare_result("1/2-1/2" if args.variant != "international"
+                self.session.arbiter.declare_result("1/2-1/2" if args.variant != "international"
                                             else "1-1", "benchmark: agreed")
             self.games_done = len(self.recorder.game_ids())
             tags = {"Round": str(self.games_done + 1), "Board": str(self.number),
                     "White": f"White {self.number}", "Black": f"Black {self.number}",
                     "Event": "hall benchmark"}
-            self.session.new_game(tags)
+            self.session.arbiter.new_game(tags)
             self.session.hand([("setup", 0)])
 
         def step(self) -> None:
             if not self.wait_ready():
                 return
             game = self.session.published()[1]
-            position = self.session.tracker.position
+            position = self.session.game.tracker.position
             legal = position.legal_moves()
             if game is None or not legal or game.result is not None or game.result_reason \
                     or game.ply >= args.game_length:
@@ -159,12 +163,12 @@ def run_worker(args) -> int:
                 actions += [("place", landing), ("lift", landing)]
             actions.append(("place", move.path[-1]))
             actions += [("lift", s) for s in move.captures if not after >> (s - 1) & 1]
-            before = self.session.moves_recorded
+            before = self.session.game.moves_recorded
             self.session.hand(actions)
             deadline = time.monotonic() + 5
-            while self.session.moves_recorded == before and time.monotonic() < deadline:
+            while self.session.game.moves_recorded == before and time.monotonic() < deadline:
                 time.sleep(0.01)
-            if self.session.moves_recorded > before:
+            if self.session.game.moves_recorded > before:
                 self.total += 1
 
         def run(self) -> None:
@@ -442,6 +446,34 @@ def journals(work: Path, boards: int) -> dict[int, list[tuple[str, object]]]:
     return out
 
 
+def confirm_declared_results(hall_url: str, games: dict[int, list]) -> int:
+    """The arbiter's round of the boards: a result declared on a board (the boards here
+    agree a draw on the board before each new game) is the board's claim until the
+    arbiter confirms it, which the arbiter does when the board's own record has it. The
+    number confirmed."""
+    confirmed = 0
+    for board, listed in games.items():
+        with urllib.request.urlopen(f"{hall_url}/api/board/{board}", timeout=30) as response:
+            claims = json.loads(response.read()).get("claims", [])
+        for claim in claims:
+            game = dict(listed).get(claim["game"])
+            if claim["kind"] != "result" or game is None or game.result is None or \
+                    f"claims {game.result_text()}" not in claim["text"]:
+                continue
+            request = urllib.request.Request(
+                f"{hall_url}/api/arbiter/confirm", method="POST",
+                data=json.dumps({"board": board, "kind": "result", "game": claim["game"],
+                                 "claim": claim["id"]}).encode(),
+                headers={"Authorization": f"Bearer {TOKEN}",
+                         "Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=30):
+                    confirmed += 1
+            except urllib.error.HTTPError:
+                pass  # settled meanwhile
+    return confirmed
+
+
 def compare_with_feed(hall_url: str, games: dict[int, list]) -> dict[str, int]:
     from draughtsboard.board.game.pdn_reader import read_pdn
     from draughtsboard.board.game.pdn_writer import write_game
@@ -637,6 +669,7 @@ def main() -> int:
         games = journals(work, args.boards)
         deadline = time.time() + 60
         while time.time() < deadline:
+            confirm_declared_results(processes.hall_url, games)
             result = compare_with_feed(processes.hall_url, games)
             if result["lost"] == result["duplicated"] == result["wrong"] == 0:
                 break

@@ -373,19 +373,50 @@ def run_attacks(venue, hall: Hall, victim: LightBoard, honest: list[LightBoard],
     for sock in slow:
         sock.close()
     log("attack streams done")
-    # 10. five 100 MB messages (the broker refuses each)
-    broker_before = notes.get("broker_rss_mb", 0)
-    attacker = Attacker(venue)
-    huge = b"x" * (100 * 1024 * 1024)
-    for _ in range(5):
-        attacker.send("state", huge)
-        time.sleep(1)
-    del huge
-    attacker.close()
-    notes["huge"] = {"broker_rss_before_mb": broker_before}
-    log("attack huge sent")
+    # 10. five 100 MB messages, streamed on a plain socket (a client library would
+    # refuse to send them: the broker tells clients its largest packet)
+    sent = [huge_publish(venue, board_topic(VICTIM, "state"), 100 * 1024 * 1024)
+            for _ in range(5)]
+    notes["huge_mb_sent_before_the_broker_closed"] = [round(n / 2 ** 20, 1) for n in sent]
+    log(f"attack huge sent: {notes['huge_mb_sent_before_the_broker_closed']} MB each")
     pause(5)
     return notes
+
+
+def _remaining_length(size: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, size = size % 128, size // 128
+        out.append(byte | (0x80 if size else 0))
+        if not size:
+            return bytes(out)
+
+
+def _string(text: str) -> bytes:
+    data = text.encode()
+    return len(data).to_bytes(2, "big") + data
+
+
+def huge_publish(venue, topic: str, size: int) -> int:
+    """Connect with board 1's password on a plain socket and stream one PUBLISH of
+    ``size`` bytes; how many bytes went out before the broker closed the connection."""
+    address = parse_broker_url(venue.board_url(VICTIM))
+    body = _string("MQTT") + bytes([4, 0xC2]) + (60).to_bytes(2, "big") + \
+        _string("huge") + _string(address.username) + _string(address.password)
+    sent = 0
+    with socket.create_connection((address.host, address.port), timeout=10) as sock:
+        sock.sendall(b"\x10" + _remaining_length(len(body)) + body)
+        sock.recv(4)  # CONNACK
+        header = _string(topic)
+        sock.sendall(b"\x30" + _remaining_length(len(header) + size) + header)
+        chunk = b"x" * 65536
+        try:
+            while sent < size:
+                sock.sendall(chunk)
+                sent += len(chunk)
+        except OSError:
+            pass  # the broker closed the connection
+    return sent
 
 
 # -- the arbiter settles, then the feed is compared --------------------------------------------
@@ -408,7 +439,8 @@ def settle_claims(hall: Hall, boards: list[LightBoard]) -> dict[str, int]:
             try:
                 call(hall.url, f"/api/arbiter/{action}", {"board": board.number,
                                                           "kind": claim["kind"],
-                                                          "game": claim["game"]})
+                                                          "game": claim["game"],
+                                                          "claim": claim["id"]})
                 done["confirmed" if true_claim else "dismissed"] += 1
             except urllib.error.HTTPError:
                 pass
@@ -485,9 +517,8 @@ def restart_and_count(hall: Hall, boards: list[LightBoard], kill: bool, log) -> 
 
 
 def full_disk_round(hall: Hall, boards: list[LightBoard], rng, log) -> dict:
-    """The hall's data directory (a 2 MB tmpfs) filled up while a move and a result
-    arrive; then freed: how long until the hall has them, and whether a restart keeps
-    them."""
+    """The hall's data directory (a tmpfs) filled up while moves and a result arrive;
+    then freed: how long until the hall has them (a restart after it checks they stay)."""
     filler = hall.data / "filler"
     fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
     try:
@@ -498,10 +529,15 @@ def full_disk_round(hall: Hall, boards: list[LightBoard], rng, log) -> dict:
     finally:
         os.close(fd)
     board = boards[-1]
-    board.session.play_random(rng)
+    storage = None
+    for _ in range(30):  # enough moves that the journal needs a page the disk lacks
+        board.session.play_random(rng)
+        time.sleep(0.1)
+        storage = storage or call(hall.url, "/api/hall", token=None)["hall"].get(
+            "storage_error")
     board.session.declare_result("1/2-1/2", "agreed")
     time.sleep(3)
-    storage = call(hall.url, "/api/hall", token=None)["hall"].get("storage_error")
+    storage = storage or call(hall.url, "/api/hall", token=None)["hall"].get("storage_error")
     filler.unlink()
     freed = time.monotonic()
     while time.monotonic() - freed < 120:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from draughtsboard.board.ports import Snapshot
+from draughtsboard.board.rules.geometry import Geometry
 
 from .emulator import VirtualBench
 from .session import LinkStats
@@ -34,10 +35,10 @@ class EmulatedVirtualBoard:
 
     scan_period = 0.005
 
-    def __init__(self, variant: str, switches: ScheduledSwitches, *, fault_rate: float = 0.0,
-                 seed: int = 0) -> None:
+    def __init__(self, board: Geometry, switches: ScheduledSwitches, *,
+                 fault_rate: float = 0.0, seed: int = 0) -> None:
         self.switches = switches
-        self.bench = VirtualBench(variant, switches, fault_rate=fault_rate, seed=seed)
+        self.bench = VirtualBench(board, switches, fault_rate=fault_rate, seed=seed)
 
     @property
     def link_stats(self) -> LinkStats:

@@ -24,11 +24,19 @@ from starlette.staticfiles import StaticFiles
 from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.hall_protocol.messages import GAME_ID
-from draughtsboard.http_limits import SecurityHeaders, ascii_number, token_matches
+from draughtsboard.http_limits import (
+    BodyError,
+    SecurityHeaders,
+    ascii_number,
+    read_body,
+    read_json,
+    token_matches,
+)
 
+from .claims import KINDS as CLAIM_KINDS
 from .feed import round_games
 from .pairings import PairingsError, parse_pairings
-from .views import CLAIM_KINDS, variants_view
+from .views import variants_view
 
 STATIC_PACKAGE = ("draughtsboard.hall", "static")
 MAX_BODY = 16 * 1024
@@ -39,38 +47,16 @@ KEEPALIVE_SECONDS = 15.0
 STREAM_INTERVAL = 0.1  # seconds: a stream sends at most this often (changes are merged)
 
 
-class BodyError(ValueError):
-    pass
-
-
 def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
 
 
 async def _body(request: Request, limit: int) -> bytes:
-    """The body, refused past ``limit`` bytes before more is read."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise BodyError("request too large")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BodyError("request too large")
-        chunks.append(chunk)
-    return b"".join(chunks)
+    return await read_body(request, limit)
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise BodyError("send JSON (Content-Type: application/json)")
-    try:
-        data = json.loads(await _body(request, MAX_BODY) or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise BodyError("not JSON") from None
-    if not isinstance(data, dict):
-        raise BodyError("expected a JSON object")
-    return data
+    return await read_json(request, MAX_BODY)
 
 
 def _service(request: Request):
@@ -109,7 +95,10 @@ async def hall(request: Request) -> Response:
 
 
 async def board(request: Request) -> Response:
-    number = request.path_params["board"]
+    text = request.path_params["board"]
+    if not ascii_number(text):
+        return _error(404, f"no board {text[:12]!r} in this hall")
+    number = int(text)
     detail = await run_in_threadpool(_service(request).detail, number)
     if detail is None:
         return _error(404, f"no board {number} in this hall")
@@ -182,7 +171,8 @@ def _feed(request: Request):
     cutoff = service.wall() - delay if delay else None
     round_name = request.path_params["round"]
     with service.store.lock:
-        return round_games(service.store, round_name, cutoff, service.arbiter.round_games)
+        return round_games(service.store, round_name, cutoff, service.arbiter.round_games,
+                           service.ingest.contested_rounds())
 
 
 async def round_pdn(request: Request) -> Response:
@@ -252,20 +242,31 @@ def start_round(service, data) -> Any:
     return service.start_round(round_name)
 
 
+def _game(data: dict[str, Any], required: bool = False) -> str | None:
+    """The game an action is about (the one the arbiter sees on the board's card)."""
+    game = data.get("game")
+    if game is None and not required:
+        return None
+    if not isinstance(game, str) or not GAME_ID.match(game):
+        raise BodyError("game: expected a game id")
+    return game
+
+
 def declare_result(service, data) -> Any:
     number = _board(data)
     result = str(data.get("result", "")).strip()
     reason = str(data.get("reason", ""))[:200] or "declared by the arbiter in the hall"
-    return service.declare_result(number, result, reason)
+    return service.declare_result(number, result, reason, _game(data))
 
 
-def _claim_fields(data: dict[str, Any]) -> tuple[int, str, str]:
-    kind, game = data.get("kind"), data.get("game")
+def _claim_fields(data: dict[str, Any]) -> tuple[int, str, str, str]:
+    """Board, kind, game and the id of the claim the arbiter read."""
+    kind, claim_id = data.get("kind"), data.get("claim")
     if kind not in CLAIM_KINDS:
         raise BodyError(f"kind: expected one of {', '.join(CLAIM_KINDS)}")
-    if not isinstance(game, str) or not GAME_ID.match(game):
-        raise BodyError("game: expected a game id")
-    return _board(data), kind, game
+    if not isinstance(claim_id, str) or not 0 < len(claim_id) <= 64:
+        raise BodyError("claim: expected the id of the claim you read")
+    return _board(data), kind, _game(data, required=True), claim_id
 
 
 def confirm(service, data) -> Any:
@@ -284,7 +285,7 @@ def set_tags(service, data) -> Any:
     tags = data.get("tags")
     if not isinstance(tags, dict) or not tags:
         raise BodyError("tags: expected a non-empty object")
-    return service.set_tags(_board(data), clean_tags(tags))
+    return service.set_tags(_board(data), clean_tags(tags), _game(data))
 
 
 def arbiter_log(service, data) -> Any:
@@ -295,7 +296,7 @@ ROUTES = [
     Route("/", index),
     Route("/api/hall", hall),
     Route("/api/events", events),
-    Route("/api/board/{board:int}", board),
+    Route("/api/board/{board}", board),
     Route("/round/{round}/games.pdn", round_pdn),
     Route("/round/{round}/games.json", round_json),
     Route("/round/{round}/{file}", board_pdn),

@@ -81,6 +81,7 @@ def mosquitto_conf(directory: Path, host: str, port: int, *, websockets_port: in
         f"max_queued_bytes {MAX_QUEUED_BYTES}",
         "max_inflight_messages 100",
         f"message_size_limit {MESSAGE_SIZE_LIMIT}",
+        f"max_packet_size {MESSAGE_SIZE_LIMIT + 4096}",  # refused by its header, unread
         "persistent_client_expiration 14d",
         f"listener {port} {host}",
         "use_username_as_clientid true",  # a listener's option: after each listener

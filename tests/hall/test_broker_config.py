@@ -5,6 +5,7 @@ refused by the broker before anyone holds it."""
 
 from __future__ import annotations
 
+import socket
 import threading
 
 import pytest
@@ -81,17 +82,52 @@ def test_a_command_queued_for_an_absent_board_waits_for_that_board(broker):
         hall.close()
 
 
-def test_a_message_bigger_than_the_protocol_allows_never_reaches_the_hall(broker):
+def _mqtt_string(text: str) -> bytes:
+    data = text.encode()
+    return len(data).to_bytes(2, "big") + data
+
+
+def _remaining_length(size: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, size = size % 128, size // 128
+        out.append(byte | (0x80 if size else 0))
+        if not size:
+            return bytes(out)
+
+
+def announce_a_huge_publish(url: str, topic: str, size: int) -> bytes:
+    """Log in on a plain socket (as an attacker would, no client library refusing) and
+    announce a PUBLISH of ``size`` bytes; what the broker answers to it (b"": it closed
+    the connection)."""
+    address = parse_broker_url(url)
+    body = _mqtt_string("MQTT") + bytes([4, 0xC2]) + (60).to_bytes(2, "big") + \
+        _mqtt_string("x") + _mqtt_string(address.username) + _mqtt_string(address.password)
+    with socket.create_connection((address.host, address.port), timeout=10) as sock:
+        sock.sendall(b"\x10" + _remaining_length(len(body)) + body)
+        assert sock.recv(4)[:1] == b"\x20"  # CONNACK
+        header = _mqtt_string(topic)
+        try:
+            sock.sendall(b"\x30" + _remaining_length(len(header) + size) + header +
+                         b"x" * 1000)
+            return sock.recv(100)
+        except ConnectionResetError:
+            return b""  # closed, with data of ours unread
+
+
+def test_a_message_bigger_than_the_protocol_allows_is_refused_by_its_header(broker):
     hall = Watched(broker.venue.hall_url(), "hall", subscribe="draughtsboard/v1/#")
-    board3 = RawClient(broker.venue.board_url(3), "board3")
     try:
-        board3.client.publish(board_topic(3, "state"), b"x" * (MAX_PAYLOAD + 8192), qos=1)
-        board3.client.publish(board_topic(3, "status"), b"small", qos=1)  # after it, in order
+        assert announce_a_huge_publish(broker.venue.board_url(3), board_topic(3, "state"),
+                                       100 * 1024 * 1024) == b""
+        assert "disconnected due to oversize packet" in broker.log
+        board3 = RawClient(broker.venue.board_url(3), "board3")
+        board3.publish(board_topic(3, "status"), b"small")
         wait_until(lambda: hall.messages, what="the small message")
         assert [len(m) for m in hall.messages] == [5]
         assert broker.process.poll() is None
-    finally:
         board3.close()
+    finally:
         hall.stop()
 
 
@@ -111,6 +147,7 @@ def test_the_generated_config_bounds_messages_and_queues(tmp_path):
     venue = write_venue(tmp_path, 2, port=18830)
     lines = venue.config.read_text().splitlines()
     assert f"message_size_limit {MAX_PAYLOAD + 4096}" in lines
+    assert f"max_packet_size {MAX_PAYLOAD + 8192}" in lines
     assert any(line.startswith("max_queued_bytes ") for line in lines)
     assert lines.index("use_username_as_clientid true") > lines.index("listener 18830 127.0.0.1")
     assert "allow_anonymous false" in lines and "allow_anonymous true" not in lines
