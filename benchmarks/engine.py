@@ -31,6 +31,9 @@ Parts (``--part``, all by default):
   row: a lead that neither level gives back, and it saves most of the time of a game
   played out. The figures: each higher level's score against the next lower (should be
   at least 0.6) and the share of games level 1 loses to full strength (at least 0.95).
+  ``--level-salt`` draws other openings and game seeds: tune levels on one salt, confirm
+  them on the default. ``--level-log`` keeps every game as a JSON line, so a stopped run
+  resumes (games of levels retuned since are played again).
 * ``speed``: nodes per second of the search, and the time to a hint at depth 6 from the
   initial position of each variant (median of ``--repeat`` runs, 5).
 
@@ -41,11 +44,14 @@ games run in ``--jobs`` processes (2).
     .venv/bin/python benchmarks/engine.py
         [--part strength,scaling,scaling-nodes,tactics,levels,speed] [--variants russian,...]
         [--games 40] [--scaling-games 20] [--budget 0.2] [--jobs 2] [--level-games 40]
+        [--level-pairs 2-1,10-1] [--level-log FILE] [--level-salt SALT]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
 import json
 import pathlib
 import random
@@ -57,7 +63,7 @@ from concurrent.futures import ProcessPoolExecutor
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules import initial_position, parse_fen
 from draughtsboard.board.rules.engine import Engine
-from draughtsboard.board.rules.engine.levels import LevelPlayer
+from draughtsboard.board.rules.engine.levels import LevelPlayer, level
 from draughtsboard.board.rules.engine.material import MaterialProver
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.position import Move, Position
@@ -193,11 +199,13 @@ def random_opening(variant, seed: str) -> tuple[Move, ...]:
     return tuple(moves)
 
 
+@functools.cache
 def balanced_opening(variant, seed: str) -> tuple[Move, ...]:
     """The first random opening (seeds ``seed-0``, ``seed-1`` ...) that the engine judges
     within ``BALANCED`` of equal with a fixed node budget (the same on every run). Four
     random plies often hand one side a man in Lasca and the column games, and then the
-    colour decides both games of the pair whatever the budgets."""
+    colour decides both games of the pair whatever the budgets. Kept per process: the
+    level pairs all start from the same openings."""
     for attempt in range(100):
         moves = random_opening(variant, f"{seed}-{attempt}")
         position = initial_position(variant)
@@ -235,23 +243,42 @@ def scaling_game(task: tuple) -> dict:
 
 # -- levels: each level against the next lower ------------------------------------------
 
-def level_player(variant, number: int, seed: str):
+def level_player(variant, number: int, seed: str, seconds: list[float]):
+    """A level's moves; the CPU time of each is appended to ``seconds``."""
     player = LevelPlayer(variant, number, seed=seed)
 
     def play(game: Game) -> Move:
-        return player.choose(game.position, game.positions[:-1]).move
+        started = time.process_time()
+        move = player.choose(game.position, game.positions[:-1]).move
+        seconds.append(round(time.process_time() - started, 4))
+        return move
 
     return play
 
 
+def level_definition(task: tuple) -> str:
+    """What a level game's result depends on besides its index: the two levels' budgets
+    and the game's limits. A result in ``--level-log`` counts only while this is the same
+    (levels retuned since then make it stale)."""
+    _, _, high, low, max_plies, adjudicate, salt = task
+    budgets = [{key: value for key, value in dataclasses.asdict(level(number)).items()
+                if key != "meaning"} for number in (high, low)]
+    return json.dumps([budgets, max_plies, adjudicate, salt])
+
+
 def level_game(task: tuple) -> dict:
-    """``task``: (variant, game index, higher level, lower level, max plies, adjudicate)."""
-    name, index, high, low, max_plies, adjudicate = task
+    """``task``: (variant, game index, higher level, lower level, max plies, adjudicate,
+    salt). ``salt`` (empty by default) draws other openings and game seeds: levels tuned
+    on one salt are confirmed on another."""
+    name, index, high, low, max_plies, adjudicate, salt = task
     variant = get_variant(name)
-    opening = balanced_opening(variant, f"opening-{name}-{index // 2}")
-    seed = f"levels-{name}-{index}"
-    strong = level_player(variant, high, f"{seed}-{high}")
-    weak = level_player(variant, low, f"{seed}-{low}")
+    prefix = f"{salt}-" if salt else ""
+    opening = balanced_opening(variant, f"opening-{prefix}{name}-{index // 2}")
+    seed = f"levels-{prefix}{name}-{index}"
+    high_seconds: list[float] = []
+    low_seconds: list[float] = []
+    strong = level_player(variant, high, f"{seed}-{high}", high_seconds)
+    weak = level_player(variant, low, f"{seed}-{low}", low_seconds)
     high_white = index % 2 == 0
     started = time.process_time()
     winner, plies = play_game(variant, strong if high_white else weak,
@@ -259,17 +286,54 @@ def level_game(task: tuple) -> dict:
     side = "white" if high_white else "black"
     outcome = "draw" if winner == "draw" else ("win" if winner == side else "loss")
     return {"variant": f"{name} {high}-{low}", "game": index, "outcome": outcome,
-            "plies": plies, "cpu": time.process_time() - started}
+            "plies": plies, "cpu": time.process_time() - started,
+            "definition": level_definition(task),
+            "move_seconds": {str(high): high_seconds, str(low): low_seconds}}
+
+
+def read_level_log(path: pathlib.Path | None) -> dict:
+    """The games already played, by (pair key, game index) with their definition; a torn
+    last line (a run stopped while writing) is skipped."""
+    done: dict = {}
+    if path is None or not path.exists():
+        return done
+    for line in path.read_text().splitlines():
+        try:
+            result = json.loads(line)
+            done[(result["variant"], result["game"])] = result
+        except (ValueError, KeyError, TypeError):
+            continue
+    return done
 
 
 def levels(variants: list[str], games: int, max_plies: int, adjudicate: bool,
-           jobs: int, pairs: list[tuple[int, int]]) -> dict:
-    tasks = [(name, i, high, low, max_plies, adjudicate) for name in variants
-             for high, low in pairs for i in range(games)]
-    results = run_games(level_game, tasks, jobs, "levels")
+           jobs: int, pairs: list[tuple[int, int]], log: pathlib.Path | None = None,
+           salt: str = "") -> dict:
+    """Every pair in every variant; games in ``log`` (JSON lines) with the same
+    definition are taken from it, new ones appended, so a stopped run resumes."""
+    tasks = [(name, i, high, low, max_plies, adjudicate, salt) for i in range(games)
+             for name in variants for high, low in pairs]
+    done = read_level_log(log)
+    results, todo = [], []
+    for task in tasks:
+        earlier = done.get((f"{task[0]} {task[2]}-{task[3]}", task[1]))
+        if earlier is not None and earlier.get("definition") == level_definition(task):
+            results.append(earlier)
+        else:
+            todo.append(task)
+    print(f"levels: {len(results)} games from {log}, {len(todo)} to play", file=sys.stderr,
+          flush=True)
+
+    def keep(result: dict) -> None:
+        if log is not None:
+            with log.open("a") as out:
+                out.write(json.dumps(result) + "\n")
+
+    results += run_games(level_game, todo, jobs, "levels", keep)
     keys = [f"{name} {high}-{low}" for name in variants for high, low in pairs]
     table = summarise(results, keys)
-    out: dict = {"games_per_pair": games, "adjudicate": adjudicate, "pairs": table,
+    out: dict = {"games_per_pair": games, "adjudicate": adjudicate, "salt": salt,
+                 "pairs": table,
                  "cpu_seconds": round(sum(r["cpu"] for r in results))}
     higher = [entry["score"] for key, entry in table.items() if not key.endswith("10-1")]
     full = [entry for key, entry in table.items() if key.endswith("10-1")]
@@ -277,14 +341,40 @@ def levels(variants: list[str], games: int, max_plies: int, adjudicate: bool,
     out["level1_loses_to_full_strength"] = {
         key.split()[0]: round(entry["wins"] / entry["games"], 3)
         for key, entry in table.items() if key.endswith("10-1")} if full else None
+    out["move_seconds"] = move_times(results)
     return out
 
 
-def run_games(function, tasks: list[tuple], jobs: int, label: str) -> list[dict]:
-    results = []
+def move_times(results: list[dict]) -> dict:
+    """CPU seconds per move of each level in each variant: median, 95th percentile,
+    longest, and how many moves (forced moves included: they cost nothing)."""
+    by_level: dict = {}
+    for result in results:
+        name = result["variant"].split()[0]
+        for number, seconds in result["move_seconds"].items():
+            by_level.setdefault(int(number), {}).setdefault(name, []).extend(seconds)
+    out: dict = {}
+    for number in sorted(by_level):
+        out[str(number)] = {}
+        for name, seconds in by_level[number].items():
+            seconds = sorted(seconds)
+            out[str(number)][name] = {
+                "median": round(statistics.median(seconds), 3),
+                "p95": round(seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))], 3),
+                "max": round(seconds[-1], 3), "moves": len(seconds)}
+    return out
+
+
+def run_games(function, tasks: list[tuple], jobs: int, label: str,
+              keep=None) -> list[dict]:
+    results: list[dict] = []
+    if not tasks:
+        return results
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for result in pool.map(function, tasks):
             results.append(result)
+            if keep is not None:
+                keep(result)
             print(f"{label} {result['variant']} game {result['game']}: {result['outcome']} "
                   f"in {result['plies']} plies", file=sys.stderr, flush=True)
     return results
@@ -383,6 +473,12 @@ def main() -> int:
                         help="pairs to play, e.g. '2-1,10-1' (default: every level against "
                         "the next lower, and 10-1)")
     parser.add_argument("--adjudicate", default="on", choices=["on", "off"])
+    parser.add_argument("--level-log", type=pathlib.Path, default=None,
+                        help="JSON lines of level games: played games are read from it "
+                        "(a stopped run resumes), new ones appended")
+    parser.add_argument("--level-salt", default="",
+                        help="other openings and game seeds (tune on one salt, confirm on "
+                        "the default)")
     args = parser.parse_args()
     parts = args.part.split(",")
     variants = args.variants.split(",")
@@ -413,7 +509,8 @@ def main() -> int:
         else:
             pairs = [(n, n - 1) for n in range(2, 11)] + [(10, 1)]
         report["levels"] = levels(variants, args.level_games, args.max_plies,
-                                  args.adjudicate == "on", args.jobs, pairs)
+                                  args.adjudicate == "on", args.jobs, pairs, args.level_log,
+                                  args.level_salt)
     print(json.dumps(report))
     return 0
 

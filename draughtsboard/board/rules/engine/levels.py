@@ -1,26 +1,29 @@
 """Playing strength: levels 1-10 of the built-in engine as an opponent.
 
 A person who plays the board at home wants an opponent they can beat, then one a little
-stronger. Two things make a level weaker, and each level is only these two numbers:
+stronger. Two numbers make a level, and both are the same on every machine:
 
-* **How far it looks.** Levels 1-6 judge each of their legal moves by a search of fixed
-  depth after it (``depth`` plies, captures always followed to the end): level 1 sees the
-  reply to its move and the captures it forces, so it walks into any shot that needs two
-  quiet moves to set up. Levels 7-10 run the full search with a node budget (``nodes``):
-  the same answer on every machine and every run, faster or slower as the machine is.
-* **How it chooses.** Levels 1-5 choose at random among the moves whose score is within
-  ``margin`` (hundredths of a man) of their best, so they give away material the way a
-  beginner does, less so as the level rises. The random choice is seeded by the game's
-  seed and the position, so a game replayed, or a move taken back and asked again, gives
-  the same move; another game (another seed) gives another. Level 6 and the levels that
-  search play the best move they found.
+* ``careless``: the share of its moves it plays *at a glance*. A glance looks at each of
+  its moves, the reply and the captures that reply forces (``GLANCE_DEPTH``), and picks at
+  random among those within ``GLANCE_MARGIN`` (1.5 men) of the best-looking one: it misses
+  every shot that needs two quiet moves to set up, and may give a man away outright, the
+  way a beginner does. Level 1 plays every move at a glance, level 10 none.
+* ``nodes``: the node budget of the engine's full search (iterative deepening, captures
+  followed to the end) for its other moves. A node budget, not a time: the same move on
+  every machine and in every run, only faster or slower.
 
-Level 10 is the engine at full strength for a move of about two seconds on a Raspberry Pi
-Zero 2 W (0.4 s on a laptop). A clock caps every level: whoever uses a level passes
-``seconds`` when the clock is short (the search then stops on its time, whichever comes
-first). `docs/engine.md` lists
-the levels and what the benchmark measured for them (``benchmarks/engine.py --part
-levels``).
+A level differs from the next lower in both numbers, so that the stronger one wins games
+rather than drawing them: blunders decide games between people and between levels, and a
+level that glances half as often blunders about half as often. The careless shares fall
+from three moves in five (level 2) to about one in thirty (level 9), each about two
+thirds of the one below; the budgets grow from 1,000 to 20,000 nodes. Whether a move is a glance, and which move a glance picks, is drawn from the
+game's seed and the position: a game replayed, or a move taken back and asked again,
+gives the same move; another game (another seed) gives others.
+
+A clock caps every level: whoever uses a level passes ``seconds`` when the clock is short
+(the search then stops on its time, whichever comes first). `docs/engine.md` lists the
+levels, the time a move of each takes and what ``benchmarks/engine.py --part levels``
+measured for them.
 """
 
 from __future__ import annotations
@@ -40,31 +43,36 @@ class UnknownLevelError(ValueError):
     """A level that is not 1-10."""
 
 
+GLANCE_DEPTH = 1  # plies a glance searches after each move: the reply, captures to the end
+GLANCE_MARGIN = 150  # hundredths of a man: a glance plays any move this close to its best
+
+
 @dataclass(frozen=True)
 class Level:
-    """One playing strength. Exactly one of ``depth`` (plies searched after each of its
-    moves, levels that choose among near-best moves) and ``nodes`` (the node budget of
-    one full search) is set; ``margin`` is how far below its best a move may score and
-    still be chosen (hundredths of a man)."""
+    """One playing strength. ``careless``: the share of its moves (0-1) it plays at a
+    glance, a random choice among the moves that look within ``GLANCE_MARGIN`` of the
+    best one after the reply and the captures it forces. Its other moves: the engine's
+    full search with ``nodes`` nodes (None: it never searches)."""
 
     number: int
-    depth: int | None
+    careless: float
     nodes: int | None
-    margin: int
     meaning: str
 
 
 LEVELS: dict[int, Level] = {level.number: level for level in (
-    Level(1, 1, None, 150, "looks one reply ahead; plays any move within 1.5 men of its best"),
-    Level(2, 1, None, 70, "looks one reply ahead; plays any move within 0.7 of a man"),
-    Level(3, 1, None, 30, "looks one reply ahead; plays any move within 0.3 of a man"),
-    Level(4, 2, None, 30, "looks two plies ahead; plays any move within 0.3 of a man"),
-    Level(5, 2, None, 10, "looks two plies ahead; plays any move within 0.1 of a man"),
-    Level(6, 3, None, 0, "looks three plies ahead; plays its best move"),
-    Level(7, None, 4_000, 0, "the full search, 4,000 nodes a move"),
-    Level(8, None, 10_000, 0, "the full search, 10,000 nodes a move"),
-    Level(9, None, 25_000, 0, "the full search, 25,000 nodes a move"),
-    Level(10, None, 60_000, 0, "full strength: the full search, 60,000 nodes a move"),
+    Level(1, 1.0, None, "a beginner: every move at a glance; misses two-move shots and "
+             "gives men away"),
+    Level(2, 0.6, 1_000, "three moves in five at a glance, the others a search of 1,000 "
+             "nodes"),
+    Level(3, 0.4, 1_200, "two moves in five at a glance, the others 1,200 nodes"),
+    Level(4, 0.27, 1_500, "about one move in four at a glance, the others 1,500 nodes"),
+    Level(5, 0.18, 2_000, "about one move in six at a glance, the others 2,000 nodes"),
+    Level(6, 0.12, 2_500, "about one move in eight at a glance, the others 2,500 nodes"),
+    Level(7, 0.08, 3_500, "about one move in twelve at a glance, the others 3,500 nodes"),
+    Level(8, 0.055, 4_500, "about one move in eighteen at a glance, the others 4,500 nodes"),
+    Level(9, 0.035, 6_000, "about one move in thirty at a glance, the others 6,000 nodes"),
+    Level(10, 0.0, 20_000, "full strength: every move a search of 20,000 nodes"),
 )}
 
 
@@ -109,16 +117,18 @@ class LevelPlayer:
         history = tuple(history)
         if len(legal) == 1:
             return LevelChoice(legal[0], 0, 1, 0)
-        if self.level.nodes is not None:
-            result = self._engine.search(position, nodes=self.level.nodes, seconds=seconds,
-                                         history=history, stop=stop)
-            return LevelChoice(result.move, result.score, 1, result.nodes)
-        return self._choose_near_best(position, legal, history, seconds, stop)
+        rng = random.Random(f"{self.seed}|{self.level.number}|{position.fen()}")
+        if self.level.nodes is None or rng.random() < self.level.careless:
+            return self._glance(position, legal, history, rng, seconds, stop)
+        result = self._engine.search(position, nodes=self.level.nodes, seconds=seconds,
+                                     history=history, stop=stop)
+        return LevelChoice(result.move, result.score, 1, result.nodes)
 
-    def _choose_near_best(self, position: Position, legal: list[Move],
-                          history: tuple[Position, ...], seconds: float | None,
-                          stop: Callable[[], bool] | None) -> LevelChoice:
-        depth = self.level.depth
+    def _glance(self, position: Position, legal: list[Move], history: tuple[Position, ...],
+                rng: random.Random, seconds: float | None,
+                stop: Callable[[], bool] | None) -> LevelChoice:
+        """A move at random among those within the margin of the best, each judged by
+        the reply and the captures it forces."""
         before = history + (position,)
         scored: list[tuple[int, Move]] = []
         nodes = 0
@@ -128,13 +138,12 @@ class LevelPlayer:
             if not after.legal_moves():
                 scored.append((MATE, move))  # the other side cannot move: won
                 continue
-            result = self._engine.search(after, depth=depth, seconds=share, history=before,
-                                         stop=stop)
+            result = self._engine.search(after, depth=GLANCE_DEPTH, seconds=share,
+                                         history=before, stop=stop)
             nodes += result.nodes
             scored.append((-result.score, move))
         best = max(score for score, _ in scored)
-        near = [move for score, move in scored if score >= best - self.level.margin]
-        rng = random.Random(f"{self.seed}|{self.level.number}|{position.fen()}")
+        near = [move for score, move in scored if score >= best - GLANCE_MARGIN]
         chosen = rng.choice(near)
         score = next(score for score, move in scored if move == chosen)
         return LevelChoice(chosen, score, len(near), nodes)

@@ -1,0 +1,117 @@
+"""The engine's levels 1-10: each defined, stronger budgets as the level rises, the same
+move for the same game seed, a glance that cannot see a shot of several quiet moves, and
+full strength that plays it."""
+
+from __future__ import annotations
+
+import pytest
+
+from draughtsboard.board.rules import initial_position, parse_fen
+from draughtsboard.board.rules.engine import Engine
+from draughtsboard.board.rules.engine.levels import (
+    GLANCE_DEPTH,
+    LEVEL_NUMBERS,
+    LEVELS,
+    LevelPlayer,
+    UnknownLevelError,
+    level,
+)
+from draughtsboard.board.rules.engine.material import MaterialProver
+from draughtsboard.board.rules.notation import format_move
+from draughtsboard.board.rules.variants import get_variant, variant_names
+
+# Black to move: f6-g5 h4:f6, f8-e7 f6:d8, b6-a5 d8:b6, a7:g5 (the new king and two men
+# more): two men ahead after three quiet moves of Black's. Found by a
+# seeded random game ('mine two-move shots', seed 2628, ply 15) with the material prover.
+SHOT = "B:W17,19,20,25,26,28,29,31,32:B1,3-6,9-12"
+
+
+def test_levels_1_to_10_and_no_other():
+    assert list(LEVELS) == list(LEVEL_NUMBERS) == list(range(1, 11))
+    for number in (0, 11, -1):
+        with pytest.raises(UnknownLevelError, match="not 1-10"):
+            level(number)
+
+
+def test_each_level_is_at_least_as_careful_and_searches_at_least_as_far_as_the_last():
+    for lower, higher in zip(LEVEL_NUMBERS, LEVEL_NUMBERS[1:], strict=False):
+        a, b = level(lower), level(higher)
+        assert b.careless <= a.careless
+        assert a.nodes is None or (b.nodes is not None and b.nodes >= a.nodes)
+        assert (b.careless, b.nodes) != (a.careless, a.nodes)
+    assert level(1).careless == 1 and level(1).nodes is None  # every move at a glance
+    assert level(10).careless == 0  # full strength never glances
+
+
+def test_each_meaning_states_the_levels_budget():
+    for entry in LEVELS.values():
+        if entry.nodes is not None:
+            assert f"{entry.nodes:,} nodes" in entry.meaning
+    assert "glance" in level(1).meaning and "full strength" in level(10).meaning
+
+
+def test_full_strength_plays_the_engines_move_for_its_budget():
+    variant = get_variant("russian")
+    position = initial_position(variant).play(initial_position(variant).legal_moves()[2])
+    choice = LevelPlayer(variant, 10, seed="a").choose(position)
+    assert choice.move == Engine(variant).search(position, nodes=level(10).nodes).move
+
+
+@pytest.mark.parametrize("variant_name", variant_names())
+def test_a_game_seed_repeats_its_moves_and_another_seed_varies_them(variant_name):
+    variant = get_variant(variant_name)
+    position = initial_position(variant)
+    again = [LevelPlayer(variant, 1, seed="game-7").choose(position).move for _ in range(3)]
+    assert again[0] == again[1] == again[2]
+    moves = {LevelPlayer(variant, 1, seed=f"game-{n}").choose(position).move
+             for n in range(12)}
+    assert len(moves) >= 2
+    for move in moves:
+        assert position.is_legal(move)
+
+
+def test_a_glance_does_not_see_a_shot_of_three_quiet_moves_and_full_strength_plays_it():
+    variant = get_variant("russian")
+    position = parse_fen(variant, SHOT)
+    shot = next(m for m in position.legal_moves() if format_move(position, m) == "f6-g5")
+    prover = MaterialProver(variant)
+    assert prover.gain(position, shot, horizon=1) <= 0  # at first sight: nothing won
+    assert prover.gain(position, shot, horizon=3) == 2
+    engine = Engine(variant)
+    glance = {move: -engine.search(position.play(move), depth=GLANCE_DEPTH).score
+              for move in position.legal_moves()}
+    others = max(score for move, score in glance.items() if move != shot)
+    assert glance[shot] < min(others, 50)  # judged no better than a quiet move
+    assert LevelPlayer(variant, 10, seed="a").choose(position).move == shot
+
+
+def test_a_level_plays_the_same_game_on_a_slow_machine():
+    # node budgets, not time: a clock that runs a hundred times slower changes nothing
+    variant = get_variant("russian")
+    ticks = iter(range(10**9))
+    fast = LevelPlayer(variant, 6, seed="g")
+    slow = LevelPlayer(variant, 6, seed="g", clock=lambda: next(ticks) * 100.0)
+    position = initial_position(variant)
+    for _ in range(12):
+        move = fast.choose(position).move
+        assert slow.choose(position).move == move
+        position = position.play(move)
+
+
+def test_a_level_with_a_single_legal_move_plays_it_at_once():
+    variant = get_variant("russian")
+    position = parse_fen(variant, "W:W22:B18")  # c3 must take d4
+    choice = LevelPlayer(variant, 1, seed="s").choose(position)
+    assert choice.nodes == 0 and len(choice.move.captures) == 1
+
+
+def test_a_careless_level_glances_at_about_its_share_of_moves():
+    variant = get_variant("international")
+    position = initial_position(variant)
+    careless = next(entry for entry in LEVELS.values() if 0.2 <= entry.careless < 1)
+    glances = sum(
+        LevelPlayer(variant, careless.number, seed=f"game-{n}").choose(position).candidates > 1
+        for n in range(100))
+    # a glance chooses among every move within its margin (several in the opening), a
+    # search plays its one best move
+    assert abs(glances - 100 * careless.careless) < 4 * (100 * 0.25) ** 0.5
