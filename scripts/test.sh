@@ -24,9 +24,27 @@ if ! command -v mosquitto >/dev/null 2>&1 && [ ! -x /usr/sbin/mosquitto ]; then
     fi
 fi
 
+# The Pico firmware's tests run it under MicroPython's WebAssembly build, an npm package
+# run by Node.js (Debian's nodejs and npm). Installed when missing and we are root.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm
+    else
+        echo "node or npm is missing and this is not root: the MicroPython tests will be skipped" >&2
+    fi
+fi
+
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
+
+# MicroPython 1.27 for WebAssembly, the version pinned by its lock file, into the ignored
+# draughtsboard/firmware_bridge/wasm/node_modules (skipped when that version is there).
+wasm=draughtsboard/firmware_bridge/wasm
+installed=$wasm/node_modules/@micropython/micropython-webassembly-pyscript/package.json
+if command -v npm >/dev/null 2>&1 && ! grep -qs '"version": "1.27.0"' "$installed"; then
+    npm ci --prefix "$wasm" --no-audit --no-fund --silent
+fi
 
 set +e
 .venv/bin/python -m pytest "$@"
