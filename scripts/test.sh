@@ -45,6 +45,14 @@ installed=$wasm/node_modules/@micropython/micropython-webassembly-pyscript/packa
 if command -v npm >/dev/null 2>&1 && ! grep -qs '"version": "1.27.0"' "$installed"; then
     npm ci --prefix "$wasm" --no-audit --no-fund --silent
 fi
+# MicroPython's published type stubs for the Pico (the firmware is type-checked against
+# them), into the ignored .micropython-stubs.
+stubs=micropython_rp2_rpi_pico_stubs-1.27.0.post1.dist-info
+if [ ! -d ".micropython-stubs/$stubs" ]; then
+    rm -rf .micropython-stubs
+    .venv/bin/python -m pip install --quiet --target .micropython-stubs \
+        'micropython-rp2-rpi-pico-stubs==1.27.0.post1'
+fi
 
 set +e
 .venv/bin/python -m pytest "$@"

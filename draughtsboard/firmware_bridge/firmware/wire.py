@@ -95,7 +95,7 @@ def crc16_pure(data, crc=0xFFFF):
 
 
 try:  # CPython's C implementation is the same CRC (crc_hqx with init 0xFFFF)
-    from binascii import crc_hqx as _crc_hqx
+    from binascii import crc_hqx as _crc_hqx  # type: ignore[attr-defined]  # CPython only
 
     def crc16(data, crc=0xFFFF):
         return _crc_hqx(data, crc)
