@@ -149,8 +149,21 @@ class GetHello:
         return wire.encode_frame(wire.GET_HELLO)
 
 
+@dataclass(frozen=True, slots=True)
+class Service:
+    """A service tool asks the device to leave the protocol: ``wire.SERVICE_REPL`` (reset
+    into the REPL, for mpremote) or ``wire.SERVICE_BOOTLOADER`` (the UF2 drive). ``play``
+    never sends it."""
+
+    action: int
+
+    def encode(self) -> bytes:
+        return wire.encode_frame(wire.SERVICE, wire.pack_service(self.action))
+
+
 Message = (
     Hello | SnapshotMessage | Heartbeat | LedsMessage | Ack | Nack | Error | GetSnapshot | GetHello
+    | Service
 )
 
 
@@ -202,6 +215,9 @@ def decode_message(msg_type: int, body: bytes) -> Message | int:
         return GetSnapshot()
     if msg_type == wire.GET_HELLO:
         return GetHello()
+    if msg_type == wire.SERVICE:
+        fields = wire.unpack_service(body)
+        return wire.ERR_BAD_VALUE if fields is None else Service(*fields)
     return wire.ERR_UNKNOWN_TYPE  # unreachable: wire.decode_frame filters types
 
 

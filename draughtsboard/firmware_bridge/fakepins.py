@@ -91,13 +91,19 @@ class FakePins:
         self.leds[square - 1] = on
         self.led_changes += 1
 
-    def read(self) -> bytes:
-        data = bytes(self.rx)
-        self.rx.clear()
-        return data
+    def read_into(self, buffer: bytearray) -> int:
+        """Up to ``len(buffer)`` waiting bytes from the host (the rest wait for the next
+        pass, as in the Pico's input buffer)."""
+        n = min(len(buffer), len(self.rx))
+        buffer[:n] = self.rx[:n]
+        del self.rx[:n]
+        return n
 
-    def write(self, data: bytes) -> None:
-        self.tx.extend(data)
+    def write(self, data, n: int | None = None) -> bool:
+        """Bytes from the device: ``data[:n]`` (all of it when ``n`` is None). Always taken
+        (a host on a socket or in a test always reads)."""
+        self.tx.extend(data if n is None else memoryview(data)[:n])
+        return True
 
     # -- the test's side ---------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Opening a whole board (switches, LEDs, buzzer, buttons) on real or simulated pins.
+"""Opening a whole board (switches, LEDs, buttons) on real or simulated pins.
 
 This is what the ``play``, ``replay`` and ``diag`` commands call: one function per backend,
 both returning a :class:`HardwareBoard` that is a ``SensorSource`` and an ``LedSink`` at
@@ -10,19 +10,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 
-from gpiozero import Button, Buzzer
+from gpiozero import Button
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
 from draughtsboard.board.ports import LedFrame, Snapshot
 
 from .blink import BlinkingSink
+from .board_lock import BoardLock
 from .config import BoardConfig, builtin_config
-from .led_matrix import GpioMatrixLeds
-from .pins import resolve_pin_factory
+from .pins import claim, resolve_pin_factory
 from .reed_matrix import ReedMatrix
 from .shift_register import ShiftRegisterLeds
-from .simulation import SimulatedBoard
+from .simulation import SimulatedBoard, WiringFault
 
 
 class NoLeds:
@@ -45,24 +45,25 @@ class NoLeds:
 
 
 class HardwareBoard:
-    """Switches, LEDs, buzzer and buttons of one board, opened together, closed together.
+    """Switches, LEDs and buttons of one board, opened together, closed together.
 
-    ``sensors`` is the :class:`ReedMatrix`, ``leds`` the LED driver, ``buzzer`` a gpiozero
-    ``Buzzer`` or None, ``buttons`` gpiozero ``Button``s by config name, ``simulation`` the
-    :class:`SimulatedBoard` behind a simulated board (None on real pins).
+    ``sensors`` is the :class:`ReedMatrix`, ``leds`` the LED driver, ``buttons`` gpiozero
+    ``Button``s by config name, ``simulation`` the :class:`SimulatedBoard` behind a
+    simulated board (None on real pins), ``lock`` the hold on the real board's pins.
     """
 
     def __init__(self, config: BoardConfig, sensors: ReedMatrix,
-                 leds: BlinkingSink | NoLeds, buzzer: Buzzer | None = None,
+                 leds: BlinkingSink | NoLeds,
                  buttons: dict[str, Button] | None = None,
-                 simulation: SimulatedBoard | None = None) -> None:
+                 simulation: SimulatedBoard | None = None,
+                 lock: BoardLock | None = None) -> None:
         self.config = config
         self.square_count = config.square_count
         self.sensors = sensors
         self.leds = leds
-        self.buzzer = buzzer
         self.buttons = buttons or {}
         self.simulation = simulation
+        self.lock = lock
 
     # SensorSource
     def read(self, timeout: float | None = None) -> Snapshot | None:
@@ -83,10 +84,10 @@ class HardwareBoard:
         """Close every device (LEDs first, so the board goes dark). Safe twice."""
         self.leds.close()
         self.sensors.close()
-        if self.buzzer is not None:
-            self.buzzer.close()
         for button in self.buttons.values():
             _close_button(button)
+        if self.lock is not None:
+            self.lock.release()
 
     def __enter__(self) -> HardwareBoard:
         return self
@@ -104,8 +105,12 @@ def _close_button(button: Button) -> None:
     button.close()
 
 
+BUTTON_BOUNCE = 0.05  # seconds: one press of a bouncy button is one press, not two
+
+
 def _open(config: BoardConfig, factory: Factory, start: bool,
-          clock: Callable[[], float], simulation: SimulatedBoard | None) -> HardwareBoard:
+          clock: Callable[[], float], simulation: SimulatedBoard | None,
+          lock: BoardLock | None = None) -> HardwareBoard:
     opened: list = []
     before_scan = simulation.advance if simulation is not None else None
     try:
@@ -116,48 +121,55 @@ def _open(config: BoardConfig, factory: Factory, start: bool,
         leds: BlinkingSink | NoLeds
         if driver == "shift-register":
             leds = ShiftRegisterLeds(config, pin_factory=factory, start=start, clock=clock)
-        elif driver == "gpio-matrix":
-            leds = GpioMatrixLeds(config, pin_factory=factory, start=start, clock=clock)
         else:
             leds = NoLeds(config.square_count)
         opened.append(leds)
-        buzzer = None
-        if config.buzzer is not None:
-            buzzer = Buzzer(config.buzzer, pin_factory=factory)
-            opened.append(buzzer)
         buttons = {}
         for name, pin in config.buttons:
-            buttons[name] = Button(pin, pin_factory=factory)
+            buttons[name] = claim(f"buttons.{name}", pin, config.source, lambda pin=pin: (
+                Button(pin, bounce_time=BUTTON_BOUNCE, pin_factory=factory)))
             opened.append(buttons[name])
-    except Exception:
+    except BaseException:
         for device in reversed(opened):
             if isinstance(device, Button):
                 _close_button(device)
             else:
                 device.close()
+        if lock is not None:
+            lock.release()
         raise
-    return HardwareBoard(config, sensors, leds, buzzer, buttons, simulation)
+    return HardwareBoard(config, sensors, leds, buttons, simulation, lock)
 
 
 def open_gpio_board(config: BoardConfig, pin_factory: Factory | None = None, *,
-                    start: bool = True) -> HardwareBoard:
-    """The board on real pins (gpiozero's default factory unless one is given)."""
-    return _open(config, resolve_pin_factory(pin_factory), start, time.monotonic, None)
+                    start: bool = True, lock: BoardLock | None = None) -> HardwareBoard:
+    """The board on real pins (gpiozero's default factory unless one is given), held
+    against a second program (`BoardLock`: ``BoardBusyError`` if another one has it)."""
+    lock = (lock or BoardLock()).acquire()
+    try:
+        factory = resolve_pin_factory(pin_factory)
+    except BaseException:
+        lock.release()
+        raise
+    return _open(config, factory, start, time.monotonic, None, lock)
 
 
 def open_simulated_board(variant_or_config: str | BoardConfig, *,
                          occupied: Iterable[int] = (), real_time: bool = False,
-                         pin_factory: MockFactory | None = None) -> HardwareBoard:
+                         pin_factory: MockFactory | None = None,
+                         faults: Iterable[WiringFault] = ()) -> HardwareBoard:
     """The same drivers on a :class:`SimulatedBoard`.
 
     By default in virtual time: nothing runs in the background; call
     ``board.sensors.scan_once(now)`` (or ``board.step(now)``), which first moves the
     simulated hand to ``now``, and read snapshots with ``board.read(timeout=0)``. With
     ``real_time=True`` the scan and LED threads run on the monotonic clock, as on a Pi.
+    ``faults`` builds wiring faults into the simulated board (`WiringFault`).
     """
     config = (builtin_config(variant_or_config) if isinstance(variant_or_config, str)
               else variant_or_config)
-    simulation = SimulatedBoard(config, pin_factory=pin_factory, occupied=occupied)
+    simulation = SimulatedBoard(config, pin_factory=pin_factory, occupied=occupied,
+                                faults=faults)
     if real_time:
         return _open(config, simulation.factory, True, time.monotonic, simulation)
     return _open(config, simulation.factory, False, lambda: simulation.now, simulation)

@@ -18,8 +18,12 @@ from draughtsboard.board.rules.geometry import BOARD_OF_VARIANT, geometry_for_va
 from .layout import CORNERS, LINES, MatrixMap, check_map, corner_map, matrix_shape
 
 BCM_PINS = range(0, 28)
-LED_DRIVERS = ("gpio-matrix", "none", "shift-register")
+LED_DRIVERS = ("none", "shift-register")
 SHIFT_INTERFACES = ("bitbang", "spi")
+BUTTONS = ("hint",)  # the buttons something listens to (docs/hardware.md)
+# SPI0 as the LED chain uses it: with SPI enabled the kernel holds all five pins, so the
+# two the chain does not use (MISO, CE1) cannot be matrix rows or buttons either.
+SPI0 = {"clock": 11, "data": 10, "miso": 9, "ce0": 8, "ce1": 7}
 POLARITIES = ("active-low", "active-high")
 IRREGULARITY_POLICIES = ("fmjd", "restore")  # draughtsboard.board.tracker.policy
 
@@ -42,12 +46,17 @@ class MatrixConfig:
     squares: MatrixMap
     active_low: bool = True
     debounce: int = 3
-    scan_rate: float = 200.0
+    scan_rate: float = 100.0
+    settle_us: int = 30  # after selecting a row, before reading the columns (real pins only)
 
 
 @dataclass(frozen=True)
 class LedConfig:
-    """The LED driver. ``order[k]`` is the square on shift-register output ``k`` (0 = none)."""
+    """The LED driver. ``order[k]`` is the square on shift-register output ``k`` (0 = none).
+
+    ``enable`` is the pin on the chain's OE (active low, pulled up on the board): the
+    outputs stay off until the first frame is latched, so a board never lights random
+    LEDs while the Pi boots."""
 
     driver: str = "none"
     interface: str = "spi"
@@ -56,12 +65,7 @@ class LedConfig:
     latch: int | None = None
     order: tuple[int, ...] = ()
     active_high: bool = True
-    rows: tuple[int, ...] = ()
-    columns: tuple[int, ...] = ()
-    squares: MatrixMap = ()
-    rows_active_high: bool = True
-    columns_active_high: bool = False
-    refresh_rate: float = 100.0
+    enable: int | None = None
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,6 @@ class BoardConfig:
     size: int
     matrix: MatrixConfig
     leds: LedConfig = field(default_factory=LedConfig)
-    buzzer: int | None = None
     buttons: tuple[tuple[str, int], ...] = ()
     source: str = "config"
     # [irregularities]: the policy (fmjd or restore; None: the variant's) and whether a
@@ -265,21 +268,30 @@ def config_from_dict(data: dict[str, Any], source: str = "config") -> BoardConfi
                                  "polarity")
         squares = _square_map(reader, matrix_table, "matrix", geometry, default_origin, "ranks")
         debounce = reader.positive(matrix_table, "matrix", "debounce", int, 3)
-        scan_rate = reader.positive(matrix_table, "matrix", "scan_rate", (int, float), 200.0)
+        scan_rate = reader.positive(matrix_table, "matrix", "scan_rate", (int, float), 100.0)
+        settle = reader.get(matrix_table, "matrix", "settle_us", int, 30)
+        if settle is not None and not 0 <= settle <= 1000:
+            reader.problems.append(f"matrix.settle_us: must be 0-1000 microseconds, got {settle}")
+            settle = None
         matrix = MatrixConfig(rows, columns, squares, polarity != "active-high",
-                              debounce or 3, float(scan_rate or 200.0))
+                              debounce or 3, float(scan_rate or 100.0),
+                              30 if settle is None else settle)
     leds = LedConfig()
     leds_table = reader.section("leds", required=False)
     if leds_table is not None and geometry is not None:
         leds = _leds(reader, leds_table, geometry, default_origin)
-    buzzer = None
-    buzzer_table = reader.section("buzzer", required=False)
-    if buzzer_table is not None:
-        buzzer = reader.pin(buzzer_table, "buzzer", "pin")
+    if reader.section("buzzer", required=False) is not None:
+        reader.problems.append("[buzzer]: nothing sounds a buzzer yet: leave it off the board "
+                               "and the config")
     buttons: list[tuple[str, int]] = []
     buttons_table = reader.section("buttons", required=False)
     if buttons_table is not None:
         for name in buttons_table:
+            if name not in BUTTONS:
+                reader.problems.append(
+                    f"buttons.{name}: no such button (known: {', '.join(BUTTONS)}); nothing "
+                    "listens to a clock or confirm button yet")
+                continue
             pin = reader.pin(buttons_table, "buttons", name)
             if pin is not None:
                 buttons.append((name, pin))
@@ -293,11 +305,16 @@ def config_from_dict(data: dict[str, Any], source: str = "config") -> BoardConfi
     if reader.problems:
         raise ConfigError(reader.problems, source)
     assert variant is not None and geometry is not None and matrix is not None
-    return BoardConfig(variant, geometry.size, matrix, leds, buzzer, tuple(buttons), source,
+    return BoardConfig(variant, geometry.size, matrix, leds, tuple(buttons), source,
                        irregular, True if irregularity_leds is None else irregularity_leds)
 
 
 def _leds(reader: _Reader, table: dict, geometry, default_origin: str) -> LedConfig:
+    if table.get("driver") == "gpio-matrix":
+        reader.problems.append(
+            "leds.driver: 'gpio-matrix' is gone: a matrix refreshed by a Python thread "
+            "flickers while the engine thinks; wire a 74HCT595 chain (docs/building.md)")
+        return LedConfig()
     driver = reader.choice(table, "leds", "driver", LED_DRIVERS, what="driver")
     if driver == "shift-register":
         interface = reader.choice(table, "leds", "interface", SHIFT_INTERFACES, "spi",
@@ -305,6 +322,12 @@ def _leds(reader: _Reader, table: dict, geometry, default_origin: str) -> LedCon
         data = reader.pin(table, "leds", "data")
         clock = reader.pin(table, "leds", "clock")
         latch = reader.pin(table, "leds", "latch")
+        enable = reader.pin(table, "leds", "enable", required=False)
+        if interface == "spi" and (data, clock) == (SPI0["data"], SPI0["clock"]):
+            for name in ("miso", "ce0", "ce1"):
+                if SPI0[name] != latch:
+                    reader.claim(SPI0[name], f"SPI0 {name.upper()} (held by the kernel "
+                                 "while SPI is enabled for the LED chain)")
         order = table.get("order")
         count = geometry.square_count
         if order is None:
@@ -319,18 +342,5 @@ def _leds(reader: _Reader, table: dict, geometry, default_origin: str) -> LedCon
                     f"leds.order: must name each of the {count} squares exactly once")
         active_high = reader.get(table, "leds", "active_high", bool, True)
         return LedConfig(driver, interface or "spi", data, clock, latch, tuple(order),
-                         bool(active_high))
-    if driver == "gpio-matrix":
-        n_rows, n_columns = matrix_shape(geometry.size)
-        board_name = f"the {geometry.size}x{geometry.size} board"
-        rows = reader.pin_list(table, "leds", "rows", n_rows, board_name)
-        columns = reader.pin_list(table, "leds", "columns", n_columns, board_name)
-        squares = _square_map(reader, table, "leds", geometry, default_origin, "ranks")
-        rows_high = reader.get(table, "leds", "rows_active_high", bool, True)
-        columns_high = reader.get(table, "leds", "columns_active_high", bool, False)
-        rate = reader.positive(table, "leds", "refresh_rate", (int, float), 100.0)
-        return LedConfig(driver, rows=rows, columns=columns, squares=squares,
-                         rows_active_high=bool(rows_high),
-                         columns_active_high=bool(columns_high),
-                         refresh_rate=float(rate or 100.0))
+                         bool(active_high), enable)
     return LedConfig()

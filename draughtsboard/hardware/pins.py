@@ -1,20 +1,83 @@
-"""Choosing the gpiozero pin factory without touching a Pi-only library at import time.
+"""Choosing the gpiozero pin factory, and claiming pins with errors a builder can act on.
 
 Drivers take ``pin_factory`` as a keyword; ``None`` means gpiozero's own choice, which
 follows the ``GPIOZERO_PIN_FACTORY`` environment variable and is only made when a driver
 is opened, never when a module is imported.
+
+A pin another driver or process holds (SPI enabled on the switch rows, the service still
+running while ``diag`` starts) makes lgpio raise a bare "GPIO busy" that names no pin;
+:func:`claim` turns it into one line naming the config key, the BCM and header pin and
+the likely cause, as a :class:`~draughtsboard.hardware.config.ConfigError`.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import threading
 import warnings
+from collections.abc import Callable
+from typing import TypeVar
 
 from gpiozero import Device
-from gpiozero.exc import PinFactoryFallback, SPISoftwareFallback
+from gpiozero.exc import GPIOPinInUse, PinFactoryFallback, SPISoftwareFallback
 from gpiozero.pins import SPI, Factory
 from gpiozero.pins.mock import MockFactory
+
+from .config import ConfigError
+
+# Physical pin on the 40-pin header of each BCM GPIO (every Pi since the B+).
+HEADER_PIN = {
+    2: 3, 3: 5, 4: 7, 14: 8, 15: 10, 17: 11, 18: 12, 27: 13, 22: 15, 23: 16, 24: 18, 10: 19,
+    9: 21, 25: 22, 11: 23, 8: 24, 7: 26, 0: 27, 1: 28, 5: 29, 6: 31, 12: 32, 13: 33, 19: 35,
+    16: 36, 26: 37, 20: 38, 21: 40,
+}
+
+# What usually holds a pin on Raspberry Pi OS, by BCM number.
+USUAL_HOLDER = {
+    0: "the HAT EEPROM bus (ID_SD)", 1: "the HAT EEPROM bus (ID_SC)",
+    2: "I2C enabled", 3: "I2C enabled", 4: "1-Wire enabled",
+    7: "SPI enabled (SPI0 holds BCM 7-11)", 8: "SPI enabled (SPI0 holds BCM 7-11)",
+    9: "SPI enabled (SPI0 holds BCM 7-11)", 10: "SPI enabled (SPI0 holds BCM 7-11)",
+    11: "SPI enabled (SPI0 holds BCM 7-11)",
+    14: "the serial console enabled", 15: "the serial console enabled",
+    18: "audio (I2S) enabled", 19: "audio (I2S) enabled", 20: "audio (I2S) enabled",
+    21: "audio (I2S) enabled",
+}
+SERVICE_HINT = "the draughtsboard service running (sudo systemctl stop draughtsboard)"
+
+T = TypeVar("T")
+
+
+def pin_name(pin: int) -> str:
+    """``BCM 8 (header pin 24)``."""
+    header = HEADER_PIN.get(pin)
+    return f"BCM {pin}" + (f" (header pin {header})" if header else "")
+
+
+def is_busy_error(error: BaseException) -> bool:
+    """Whether ``error`` says a pin is held elsewhere (lgpio, the kernel, or gpiozero)."""
+    if isinstance(error, GPIOPinInUse):
+        return True
+    if type(error).__module__ == "lgpio" and "busy" in str(error).lower():
+        return True
+    return isinstance(error, OSError) and error.errno == errno.EBUSY
+
+
+def busy_problem(where: str, pin: int) -> str:
+    causes = [c for c in (USUAL_HOLDER.get(pin), SERVICE_HINT) if c]
+    return f"{where}: {pin_name(pin)} is in use: {'? '.join(causes)}?"
+
+
+def claim(where: str, pin: int, source: str, make: Callable[[], T]) -> T:
+    """``make()``, the device on ``pin`` (the config key ``where``); a busy pin becomes a
+    `ConfigError` of one line naming the pin and what usually holds it."""
+    try:
+        return make()
+    except Exception as error:
+        if is_busy_error(error):
+            raise ConfigError([busy_problem(where, pin)], source) from None
+        raise
 
 
 def resolve_pin_factory(pin_factory: Factory | None) -> Factory:

@@ -14,7 +14,6 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gpiozero import DigitalOutputDevice, InputDevice
 from gpiozero.exc import DeviceClosed
 from gpiozero.pins import Factory
 
@@ -22,6 +21,7 @@ from draughtsboard.board.ports import Snapshot
 
 from .config import BoardConfig
 from .debounce import Debouncer
+from .matrix_pins import open_matrix_pins
 from .pins import resolve_pin_factory
 
 
@@ -46,6 +46,11 @@ class ReedMatrix:
     Unread snapshots beyond ``queue_size`` are dropped oldest first and counted.
     ``before_scan(now)`` is called before each scan: a simulated board uses it to move its
     scripted hand to the scan's time, so ``scan_once(now)`` is all a replay has to call.
+    ``pins`` replaces the pins `open_matrix_pins` would open (tests: lgpio stand-ins).
+
+    100 scans a second (the shipped configs) and a debounce of 3 scans confirm a change in
+    30 ms, well inside the 100 ms the tracker waits before it takes a piece as put down;
+    more scans would only cost kernel calls.
     """
 
     def __init__(
@@ -57,6 +62,7 @@ class ReedMatrix:
         clock: Callable[[], float] = time.monotonic,
         queue_size: int = 4096,
         before_scan: Callable[[float], None] | None = None,
+        pins=None,
     ) -> None:
         matrix = config.matrix
         self.square_count = config.square_count
@@ -77,29 +83,14 @@ class ReedMatrix:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._closed = False
-        factory = resolve_pin_factory(pin_factory)
-        active_low = matrix.active_low
-        self._rows: list[DigitalOutputDevice] = []
-        self._columns: list[InputDevice] = []
-        try:
-            for pin in matrix.rows:
-                self._rows.append(DigitalOutputDevice(
-                    pin, active_high=not active_low, initial_value=False,
-                    pin_factory=factory))
-            for pin in matrix.columns:
-                self._columns.append(InputDevice(pin, pull_up=active_low, pin_factory=factory))
-        except Exception:
-            self._close_devices()
-            raise
-        # The hot loop talks to the pins directly (one property access per read or write):
-        # levels are raw pin states, precomputed from the polarity.
-        self._select_level = not active_low
-        self._idle_level = active_low
-        self._closed_level = not active_low
+        if pins is None:
+            pins = open_matrix_pins(matrix, resolve_pin_factory(pin_factory), config.source)
+        self._pins = pins
+        # Per row: (column bit, square bit) of each square on it.
         self._plan = tuple(
-            (row.pin, tuple((self._columns[c].pin, 1 << (square - 1))
-                            for c, square in enumerate(matrix.squares[r]) if square))
-            for r, row in enumerate(self._rows)
+            (r, tuple((1 << c, 1 << (square - 1))
+                      for c, square in enumerate(matrix.squares[r]) if square))
+            for r in range(len(matrix.rows))
         )
         if start:
             self.start()
@@ -109,15 +100,15 @@ class ReedMatrix:
     def read_raw(self) -> int:
         """One full scan of the switches, undebounced: bit ``n - 1`` for square ``n``."""
         raw = 0
-        select = self._select_level
-        idle = self._idle_level
-        closed = self._closed_level
+        pins = self._pins
         for row, cells in self._plan:
-            row.state = select
-            for column, bit in cells:
-                if column.state == closed:
-                    raw |= bit
-            row.state = idle
+            pins.select(row)
+            columns = pins.read()
+            if columns:
+                for column_bit, square_bit in cells:
+                    if columns & column_bit:
+                        raw |= square_bit
+        pins.release()
         return raw
 
     def scan_once(self, now: float | None = None) -> Snapshot | None:
@@ -238,10 +229,7 @@ class ReedMatrix:
         self._close_devices()
 
     def _close_devices(self) -> None:
-        for device in self._rows + self._columns:
-            device.close()
-        self._rows.clear()
-        self._columns.clear()
+        self._pins.close()
 
     def __enter__(self) -> ReedMatrix:
         return self

@@ -3,8 +3,10 @@
 The real drivers (:class:`~draughtsboard.hardware.reed_matrix.ReedMatrix` and the LED
 drivers) open their pins on this board's :class:`~gpiozero.pins.mock.MockFactory` exactly as
 they would on a Pi. The column input pins work out their level from the row being driven
-and the switches that are closed; the LED pins are watched, and a 74HC595 chain or an LED
-matrix is emulated to read back which LEDs are lit. Time is virtual: the hand's lifts,
+and the switches that are closed; the LED pins are watched, and a 74HC595 chain (with its
+OE pin) is emulated to read back which LEDs are lit. Wiring faults (a cut row or column
+wire, two bridged columns, a stuck reed: :class:`WiringFault`) can be built in, so that
+``diag`` can be tried and tested without hardware. Time is virtual: the hand's lifts,
 placements, bounces and brushes are scheduled at timestamps, and :meth:`advance` applies
 them before a scan at that time. Mock pins normally remember every state change; here the
 history is cleared as it grows, so a replay of millions of scans runs in constant memory.
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
@@ -22,6 +25,38 @@ from draughtsboard.board.ports import mask_from_squares, squares_from_mask
 from .config import BoardConfig
 
 HISTORY_LIMIT = 64  # state changes a simulated pin remembers before clearing its history
+FAULT_FORMS = "row:R:open, column:C:open, short:column:A,B, stuck:N or stuck:N:open"
+
+
+@dataclass(frozen=True)
+class WiringFault:
+    """A fault built into the simulated board. ``kind``: ``row-open`` (matrix row
+    ``index``'s wire cut), ``column-open``, ``column-short`` (columns ``index`` and
+    ``other`` bridged), ``stuck-closed`` or ``stuck-open`` (square ``index``'s reed)."""
+
+    kind: str
+    index: int
+    other: int = -1
+
+    @classmethod
+    def parse(cls, text: str) -> WiringFault:
+        """``row:2:open``, ``column:1:open``, ``short:column:1,2``, ``stuck:17``,
+        ``stuck:17:open`` (matrix rows and columns count from 0); ValueError otherwise."""
+        parts = text.strip().lower().split(":")
+        try:
+            if len(parts) == 3 and parts[0] in ("row", "column") and parts[2] == "open":
+                return cls(f"{parts[0]}-open", int(parts[1]))
+            if len(parts) == 3 and parts[:2] == ["short", "column"]:
+                first, second = (int(p) for p in parts[2].split(","))
+                return cls("column-short", first, second)
+            if parts[0] == "stuck" and len(parts) in (2, 3):
+                if len(parts) == 2 or parts[2] == "closed":
+                    return cls("stuck-closed", int(parts[1]))
+                if parts[2] == "open":
+                    return cls("stuck-open", int(parts[1]))
+        except ValueError:
+            pass
+        raise ValueError(f"--sim-fault {text!r}: expected one of {FAULT_FORMS}")
 
 
 class SimOutputPin(MockPin):
@@ -77,7 +112,7 @@ class SimulatedBoard:
     """
 
     def __init__(self, config: BoardConfig, *, pin_factory: MockFactory | None = None,
-                 occupied: Iterable[int] = ()) -> None:
+                 occupied: Iterable[int] = (), faults: Iterable[WiringFault] = ()) -> None:
         self.config = config
         self.square_count = config.square_count
         self.factory = pin_factory if pin_factory is not None else MockFactory()
@@ -95,16 +130,46 @@ class SimulatedBoard:
         self._selected_rows = 0
         self._closed_rows = [0] * len(matrix.columns)
         self._closed = 0
+        self.faults = tuple(faults)
+        self._apply_faults(matrix)
         self.pins: list[MockPin] = []
         for r, pin in enumerate(matrix.rows):
             self.pins.append(self.factory.pin(
                 pin, pin_class=SimOutputPin, on_change=self._row_watcher(r)))
         for c, pin in enumerate(matrix.columns):
             self.pins.append(self.factory.pin(pin, pin_class=SimColumnPin, board=self, column=c))
-        self._leds = _led_emulator(self, config)
-        for pin in ([config.buzzer] if config.buzzer is not None else []):
-            self.pins.append(self.factory.pin(pin, pin_class=SimOutputPin))
+        # the emulated 74HC595 chain (None without LEDs): latched outputs and OE
+        self.led_chain = (_ShiftChain(self, config) if config.leds.driver == "shift-register"
+                          else None)
         self.set_occupied(occupied)
+
+    def _apply_faults(self, matrix) -> None:
+        rows, columns = len(matrix.rows), len(matrix.columns)
+        self._cut_rows = 0
+        self._cut_columns = 0
+        self._bridged = [1 << c for c in range(columns)]  # columns wired together
+        self._stuck_closed = [0] * columns  # per column: rows whose reed is stuck closed
+        self._stuck_open = [0] * columns
+        for fault in self.faults:
+            if fault.kind == "row-open" and 0 <= fault.index < rows:
+                self._cut_rows |= 1 << fault.index
+            elif fault.kind == "column-open" and 0 <= fault.index < columns:
+                self._cut_columns |= 1 << fault.index
+            elif (fault.kind == "column-short" and 0 <= fault.index < columns
+                  and 0 <= fault.other < columns):
+                both = self._bridged[fault.index] | self._bridged[fault.other]
+                for c in range(columns):
+                    if both >> c & 1:
+                        self._bridged[c] = both
+            elif fault.kind in ("stuck-closed", "stuck-open") and fault.index in self._where:
+                r, c = self._where[fault.index]
+                target = self._stuck_closed if fault.kind == "stuck-closed" else self._stuck_open
+                target[c] |= 1 << r
+            else:
+                raise ValueError(f"--sim-fault: {fault.kind} {fault.index}: not on this "
+                                 f"board ({rows} rows, {columns} columns, squares "
+                                 f"1-{self.square_count})")
+        self._faulty = bool(self.faults)
 
     def _row_watcher(self, row: int) -> Callable[[bool], None]:
         bit = 1 << row
@@ -123,8 +188,19 @@ class SimulatedBoard:
     def column_level(self, column: int) -> bool:
         """The level a column input reads now: the selected level when a driven row has
         its switch in this column closed (through its diode), else the pull's level."""
-        if self._selected_rows & self._closed_rows[column]:
-            return self._select_level
+        if not self._faulty:
+            if self._selected_rows & self._closed_rows[column]:
+                return self._select_level
+            return self._idle_level
+        if self._cut_columns >> column & 1:
+            return self._idle_level  # the input sees only its pull
+        driven = self._selected_rows & ~self._cut_rows
+        bridged = self._bridged[column]
+        for c in range(len(self._closed_rows)):
+            if bridged >> c & 1 and not self._cut_columns >> c & 1:
+                closed = (self._closed_rows[c] | self._stuck_closed[c]) & ~self._stuck_open[c]
+                if driven & closed:
+                    return self._select_level
         return self._idle_level
 
     @property
@@ -238,16 +314,10 @@ class SimulatedBoard:
         For a shift-register chain: the latched outputs. For a multiplexed matrix: every
         LED lit at some moment since the previous call (the eye's persistence).
         """
-        return self._leds.take() if self._leds is not None else 0
+        return self.led_chain.take() if self.led_chain is not None else 0
 
     def lit_squares(self) -> list[int]:
         return squares_from_mask(self.led_mask())
-
-    @property
-    def buzzer_on(self) -> bool:
-        if self.config.buzzer is None:
-            return False
-        return bool(self.factory.pin(self.config.buzzer).state)
 
     def press(self, button: str) -> None:
         """Hold a button down (buttons pull up; pressed reads low)."""
@@ -268,7 +338,8 @@ class SimulatedBoard:
 # -- LED read-back ------------------------------------------------------------------------
 
 class _ShiftChain:
-    """A chain of 74HC595: shifts the data pin in on each clock rise, latches on latch rise."""
+    """A chain of 74HC595: shifts the data pin in on each clock rise, latches on latch rise;
+    with an OE pin, the outputs show only while OE is low."""
 
     def __init__(self, board: SimulatedBoard, config: BoardConfig) -> None:
         leds = config.leds
@@ -285,6 +356,12 @@ class _ShiftChain:
             factory.pin(leds.clock, pin_class=SimOutputPin, on_change=self._clock),
             factory.pin(leds.latch, pin_class=SimOutputPin, on_change=self._latch),
         ]
+        self.enable = None
+        if leds.enable is not None:
+            # OE is pulled up on the board: outputs off until a driver pulls it low
+            self.enable = factory.pin(leds.enable, pin_class=SimOutputPin)
+            self.enable._state = True
+            board.pins.append(self.enable)
 
     def _clock(self, level: bool) -> None:
         if level:
@@ -294,68 +371,16 @@ class _ShiftChain:
         if level:
             self.outputs = self.shift
 
+    @property
+    def outputs_enabled(self) -> bool:
+        return self.enable is None or not self.enable.state
+
     def take(self) -> int:
+        if not self.outputs_enabled:
+            return 0
         outputs = self.outputs if self.active_high else ~self.outputs & self.full
         mask = 0
         for k, square in enumerate(self.order):
             if square and outputs >> k & 1:
                 mask |= 1 << (square - 1)
         return mask
-
-
-class _LedMatrix:
-    """A multiplexed LED matrix: an LED is lit while its row and its column are both on."""
-
-    def __init__(self, board: SimulatedBoard, config: BoardConfig) -> None:
-        leds = config.leds
-        self.row_on = leds.rows_active_high
-        self.column_on = leds.columns_active_high
-        self.rows_lit = 0
-        self.columns_lit = 0
-        self.seen = 0
-        # cells[r] = [(column bit, square bit), ...]
-        self.cells = [[(1 << c, 1 << (sq - 1)) for c, sq in enumerate(row) if sq]
-                      for row in leds.squares]
-        factory = board.factory
-        for r, pin in enumerate(leds.rows):
-            board.pins.append(factory.pin(pin, pin_class=SimOutputPin,
-                                          on_change=self._watch("rows_lit", r, self.row_on)))
-        for c, pin in enumerate(leds.columns):
-            board.pins.append(factory.pin(
-                pin, pin_class=SimOutputPin,
-                on_change=self._watch("columns_lit", c, self.column_on)))
-
-    def _watch(self, attribute: str, index: int, on_level: bool) -> Callable[[bool], None]:
-        bit = 1 << index
-
-        def changed(level: bool) -> None:
-            value = getattr(self, attribute)
-            setattr(self, attribute, value | bit if level == on_level else value & ~bit)
-            self._look()
-
-        return changed
-
-    def _look(self) -> None:
-        rows = self.rows_lit
-        columns = self.columns_lit
-        if not rows or not columns:
-            return
-        for r, cells in enumerate(self.cells):
-            if rows >> r & 1:
-                for column_bit, square_bit in cells:
-                    if columns & column_bit:
-                        self.seen |= square_bit
-
-    def take(self) -> int:
-        seen = self.seen
-        self.seen = 0
-        self._look()  # what is lit right now counts for the next look too
-        return seen
-
-
-def _led_emulator(board: SimulatedBoard, config: BoardConfig):
-    if config.leds.driver == "shift-register":
-        return _ShiftChain(board, config)
-    if config.leds.driver == "gpio-matrix":
-        return _LedMatrix(board, config)
-    return None

@@ -26,13 +26,10 @@ GOOD = textwrap.dedent("""
     data = 10
     clock = 11
     latch = 8
-
-    [buzzer]
-    pin = 18
+    enable = 18
 
     [buttons]
-    clock = 26
-    confirm = 27
+    hint = 26
 """)
 
 
@@ -60,16 +57,51 @@ def test_a_good_file_loads(tmp_path):
     config = load_config(path)
     assert config.matrix.rows == (5, 6, 12, 13, 16, 19, 20, 21)
     assert config.matrix.active_low and config.matrix.debounce == 3
-    assert config.matrix.scan_rate == 200
+    assert config.matrix.scan_rate == 100 and config.matrix.settle_us == 30
     assert config.matrix.squares[0] == (1, 2, 3, 4)
     assert config.leds.interface == "bitbang" and config.leds.order[:3] == (1, 2, 3)
-    assert config.buzzer == 18
-    assert dict(config.buttons) == {"clock": 26, "confirm": 27}
+    assert config.leds.enable == 18
+    assert dict(config.buttons) == {"hint": 26}
 
 
 def test_a_pin_used_twice():
-    assert problems(GOOD.replace("pin = 18", "pin = 22")) == [
-        "buzzer.pin: pin 22 is already used by matrix.columns[0]"]
+    assert problems(GOOD.replace("enable = 18", "enable = 22")) == [
+        "leds.enable: pin 22 is already used by matrix.columns[0]"]
+
+
+def test_spi_holds_the_pins_the_chain_does_not_use():
+    """With SPI enabled the kernel holds BCM 7-11: 7 (CE1) and 9 (MISO) cannot be rows."""
+    rows = "rows = [5, 6, 12, 13, 16, 19, 20, 21]"
+    text = GOOD.replace('"bitbang"', '"spi"').replace(rows, "rows = [2, 3, 4, 5, 6, 7, 9, 13]")
+    assert problems(text) == [
+        "SPI0 MISO (held by the kernel while SPI is enabled for the LED chain): pin 9 is "
+        "already used by matrix.rows[6]",
+        "SPI0 CE1 (held by the kernel while SPI is enabled for the LED chain): pin 7 is "
+        "already used by matrix.rows[5]",
+    ]
+    # bit-banged, the same pins are plain GPIO
+    assert parse_config(text.replace('"spi"', '"bitbang"')).matrix.rows[5] == 7
+
+
+def test_parts_nothing_uses_are_refused_with_the_reason():
+    text = GOOD.replace("hint = 26", "hint = 26\nclock = 17") + "\n[buzzer]\npin = 4\n"
+    assert problems(text) == [
+        "[buzzer]: nothing sounds a buzzer yet: leave it off the board and the config",
+        "buttons.clock: no such button (known: hint); nothing listens to a clock or confirm "
+        "button yet",
+    ]
+
+
+def test_the_gpio_matrix_leds_are_gone_with_a_pointer_to_the_chain():
+    text = GOOD[:GOOD.index("[leds]")] + '[leds]\ndriver = "gpio-matrix"\n'
+    assert problems(text) == [
+        "leds.driver: 'gpio-matrix' is gone: a matrix refreshed by a Python thread flickers "
+        "while the engine thinks; wire a 74HCT595 chain (docs/building.md)"]
+
+
+def test_the_settle_time_is_bounded():
+    text = GOOD.replace('polarity = "active-low"', "settle_us = 5000")
+    assert problems(text) == ["matrix.settle_us: must be 0-1000 microseconds, got 5000"]
 
 
 def test_a_count_that_does_not_match_the_board():
@@ -84,12 +116,12 @@ def test_a_size_that_does_not_match_the_variant():
 
 def test_an_unknown_driver():
     assert problems(GOOD.replace('"shift-register"', '"ws2812"')) == [
-        "leds.driver: unknown driver 'ws2812' (known: gpio-matrix, none, shift-register)"]
+        "leds.driver: unknown driver 'ws2812' (known: none, shift-register)"]
 
 
 def test_a_pin_outside_the_bcm_range():
-    assert problems(GOOD.replace("confirm = 27", "confirm = 40")) == [
-        "buttons.confirm: 40 is not a BCM pin (0-27)"]
+    assert problems(GOOD.replace("hint = 26", "hint = 40")) == [
+        "buttons.hint: 40 is not a BCM pin (0-27)"]
 
 
 def test_a_missing_key():
@@ -119,13 +151,13 @@ def test_wrong_types_and_values():
 
 
 def test_every_problem_is_reported_at_once():
-    text = (GOOD.replace("pin = 18", "pin = 99")
+    text = (GOOD.replace("hint = 26", "hint = 99")
                 .replace('"shift-register"', '"neopixel"')
                 .replace("columns = [22, 23, 24, 25]", "columns = [22, 23, 24]"))
     assert problems(text) == [
         "matrix.columns: 3 pins given, the 8x8 board needs 4",
-        "leds.driver: unknown driver 'neopixel' (known: gpio-matrix, none, shift-register)",
-        "buzzer.pin: 99 is not a BCM pin (0-27)",
+        "leds.driver: unknown driver 'neopixel' (known: none, shift-register)",
+        "buttons.hint: 99 is not a BCM pin (0-27)",
     ]
 
 

@@ -21,7 +21,7 @@ def configs():
         "spi-595": russian,
         "bitbang-595": bitbang,
         "spi-595-10x10": builtin_config("international"),
-        "gpio-matrix": builtin_config("lasca"),
+        "spi-595-7x7": builtin_config("lasca"),
     }
 
 
@@ -89,11 +89,30 @@ def test_the_blink_thread_keeps_blinking():
         assert board.leds.frame_masks.fast == 1 << 4
 
 
-def test_buzzer_and_buttons(sim_board):
+def test_the_hint_button_is_debounced(sim_board):
     sim = sim_board.simulation
-    sim_board.buzzer.on()
-    assert sim.buzzer_on
-    sim.press("confirm")
-    assert sim_board.buttons["confirm"].is_pressed
-    sim.release("confirm")
-    assert not sim_board.buttons["confirm"].is_pressed
+    button = sim_board.buttons["hint"]
+    assert button.pin.bounce == pytest.approx(0.05)  # a bouncy press is one press
+    sim.press("hint")
+    assert button.is_pressed
+    sim.release("hint")
+    assert not button.is_pressed
+
+
+def test_the_chain_stays_dark_until_its_first_frame_is_latched():
+    """OE is pulled up on the board: a 74HC595 powers up with random outputs, shown only
+    once the driver has latched a frame and pulled OE low; closing lets it go high."""
+    from draughtsboard.hardware.shift_register import ShiftRegisterLeds
+    from draughtsboard.hardware.simulation import SimulatedBoard
+
+    config = builtin_config("russian")
+    sim = SimulatedBoard(config)
+    chain = sim.led_chain
+    chain.outputs = chain.full  # power-on garbage in the output latches
+    assert not chain.outputs_enabled and sim.lit_squares() == []
+    leds = ShiftRegisterLeds(config, pin_factory=sim.factory, start=False)
+    assert chain.outputs_enabled and sim.lit_squares() == []  # a blank frame went first
+    leds.show(LedFrame.from_mapping(32, {5: LedPattern.ON}))
+    assert sim.lit_squares() == [5]
+    leds.close()
+    assert not chain.outputs_enabled

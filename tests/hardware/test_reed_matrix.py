@@ -49,7 +49,7 @@ def test_switch_bounce_and_a_brushing_hand_are_filtered(sim_board, scans):
     assert stats.changes == 1
     assert stats.bounces_filtered == 3
     assert sim_board.sensors.bounces_by_square() == {7: 2, 12: 1}
-    assert stats.scans_per_second == pytest.approx(200)
+    assert stats.scans_per_second == pytest.approx(100)
 
 
 def test_every_square_is_seen_on_its_own_bit(config):

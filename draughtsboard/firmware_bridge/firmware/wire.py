@@ -25,6 +25,7 @@ NACK = 0x06
 ERROR = 0x07
 GET_SNAPSHOT = 0x08
 GET_HELLO = 0x09
+SERVICE = 0x0A  # host -> device, only from a service tool: leave the protocol for an update
 
 # Why a frame was rejected (also the reason byte of a NACK).
 ERR_BAD_COBS = 1
@@ -48,6 +49,11 @@ REASON_PERIODIC = 1
 REASON_REQUEST = 2
 REASON_BOOT = 3
 
+# SERVICE actions: what the device does after its ACK (docs/protocol.md, "Service").
+SERVICE_REPL = 1  # reset into service mode: the REPL, so mpremote can copy new files
+SERVICE_BOOTLOADER = 2  # machine.bootloader(): the USB drive that takes a MicroPython .uf2
+SERVICE_MAGIC = b"SRVC"  # after the action byte: a damaged frame cannot become a SERVICE
+
 # ERROR codes sent by the device.
 ERROR_LED_COUNT = 1  # a LEDS frame for another number of squares
 ERROR_RX_OVERFLOW = 2  # the device dropped input it could not buffer
@@ -69,6 +75,8 @@ ACK_FORMAT = ">BI"  # acknowledged type, its seq
 ACK_SIZE = 5
 NACK_FORMAT = ">BIB"  # type (0 unknown), seq (0 unknown), reason (ERR_*)
 NACK_SIZE = 6
+SERVICE_FORMAT = ">B4s"  # action, SERVICE_MAGIC
+SERVICE_SIZE = 5
 
 # -- CRC-16/CCITT-FALSE -------------------------------------------------------------------
 
@@ -86,19 +94,22 @@ def _crc_table():
 _CRC_TABLE = _crc_table()
 
 
-def crc16_pure(data, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE, table driven: the path MicroPython takes."""
+def crc16_pure(data, crc=0xFFFF, n=-1):
+    """CRC-16/CCITT-FALSE of the first ``n`` bytes (all when -1), table driven: the path
+    MicroPython takes. An index loop, so that no iterator is allocated on the device."""
     table = _CRC_TABLE
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
+    if n < 0:
+        n = len(data)
+    for i in range(n):
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ data[i]]
     return crc
 
 
 try:  # CPython's C implementation is the same CRC (crc_hqx with init 0xFFFF)
     from binascii import crc_hqx as _crc_hqx  # type: ignore[attr-defined]  # CPython only
 
-    def crc16(data, crc=0xFFFF):
-        return _crc_hqx(data, crc)
+    def crc16(data, crc=0xFFFF, n=-1):
+        return _crc_hqx(data if n < 0 else memoryview(data)[:n], crc)
 
 except ImportError:  # MicroPython
     crc16 = crc16_pure
@@ -109,27 +120,36 @@ except ImportError:  # MicroPython
 
 def cobs_encode(data):
     """Consistent overhead byte stuffing: the result contains no 0x00 byte."""
-    out = bytearray(b"\x00")
+    out = bytearray(len(data) + len(data) // 254 + 1)
+    return bytes(out[: cobs_encode_into(data, len(data), out)])
+
+
+def cobs_encode_into(data, n, out):
+    """COBS of the first ``n`` bytes of ``data`` written into ``out`` (at least
+    ``n + n // 254 + 1`` bytes long); the encoded length. Allocates nothing, so the
+    device can send every frame from the same two buffers."""
     code_at = 0
+    at = 1
     code = 1
-    last = len(data) - 1
-    for i in range(len(data)):
+    last = n - 1
+    for i in range(n):
         byte = data[i]
         if byte == 0:
             out[code_at] = code
-            code_at = len(out)
-            out.append(0)
+            code_at = at
+            at += 1
             code = 1
         else:
-            out.append(byte)
+            out[at] = byte
+            at += 1
             code += 1
             if code == 0xFF and i < last:  # a full block: start another only if data follows
                 out[code_at] = code
-                code_at = len(out)
-                out.append(0)
+                code_at = at
+                at += 1
                 code = 1
     out[code_at] = code
-    return bytes(out)
+    return at
 
 
 def cobs_decode(data):
@@ -162,10 +182,21 @@ def encode_frame(msg_type, body=b""):
     raw = bytearray(1 + len(body) + 2)
     raw[0] = msg_type
     raw[1 : 1 + len(body)] = body
-    crc = crc16(memoryview(raw)[: 1 + len(body)])
-    raw[-2] = crc >> 8
-    raw[-1] = crc & 0xFF
-    return cobs_encode(raw) + b"\x00"
+    out = bytearray(len(raw) + len(raw) // 254 + 2)
+    return bytes(out[: frame_into(raw, 1 + len(body), out)])
+
+
+def frame_into(raw, n, out):
+    """Frame the message in ``raw[:n]`` (type and body) into ``out``: the CRC is written
+    into ``raw[n:n + 2]``, so ``raw`` needs two spare bytes, and ``out`` needs
+    ``n + 2 + (n + 2) // 254 + 2`` (``MAX_ENCODED + 1`` for any frame the device sends).
+    Returns the frame's length, delimiter included. Allocates nothing."""
+    crc = crc16(raw, 0xFFFF, n)
+    raw[n] = crc >> 8
+    raw[n + 1] = crc & 0xFF
+    length = cobs_encode_into(raw, n + 2, out)
+    out[length] = 0
+    return length + 1
 
 
 def _body_length_ok(msg_type, body):
@@ -186,10 +217,14 @@ def _body_length_ok(msg_type, body):
         return 1 <= n <= 1 + MAX_ERROR_TEXT
     if msg_type == GET_SNAPSHOT or msg_type == GET_HELLO:
         return n == 0
+    if msg_type == SERVICE:
+        return n == SERVICE_SIZE
     return False
 
 
-KNOWN_TYPES = (HELLO, SNAPSHOT, HEARTBEAT, LEDS, ACK, NACK, ERROR, GET_SNAPSHOT, GET_HELLO)
+KNOWN_TYPES = (
+    HELLO, SNAPSHOT, HEARTBEAT, LEDS, ACK, NACK, ERROR, GET_SNAPSHOT, GET_HELLO, SERVICE
+)
 
 
 def decode_frame(segment):
@@ -349,6 +384,18 @@ def pack_nack(of_type, seq, reason):
 
 def unpack_nack(body):
     return struct.unpack(NACK_FORMAT, body)
+
+
+def pack_service(action):
+    return struct.pack(SERVICE_FORMAT, action, SERVICE_MAGIC)
+
+
+def unpack_service(body):
+    """(action,) or None unless the magic and a known action are there."""
+    action, magic = struct.unpack(SERVICE_FORMAT, body)
+    if magic != SERVICE_MAGIC or action not in (SERVICE_REPL, SERVICE_BOOTLOADER):
+        return None
+    return (action,)
 
 
 def pack_error(code, text):
