@@ -44,9 +44,9 @@ RUNTIME = HARNESS / "node_modules" / "@micropython" / "micropython-webassembly-p
 INSTALL_HINT = "npm ci --prefix draughtsboard/firmware_bridge/wasm (scripts/test.sh does it)"
 ANSWER_TIMEOUT = 30.0  # real seconds: a firmware that never waits would hang the host
 DEFAULT_HEAP = 192 * 1024  # bytes; the Pico leaves about this much to Python programs
-# The switch diodes of the simulated board, as main.py's docstring wires a Pico: rows
-# driven high over pulled-down columns, so each diode's anode is towards its row.
-PICO_DIODES = "anode-to-row"
+# The switch diodes of the simulated board, as docs/hardware.md and main.py wire a Pico:
+# the selected row driven low, columns pulled up, each diode's cathode towards its row.
+PICO_DIODES = "cathode-to-row"
 
 
 class MicroPythonUnavailable(RuntimeError):
@@ -103,6 +103,7 @@ class FlashImage:
     that board's wiring as the simulated chip needs it."""
 
     files: dict[str, bytes]
+    config: dict[str, Any]  # main.py's CONFIG as edited
     squares: list[tuple[int, int]]  # per square (from 1): its row pin and column pin
     chain: dict[str, int]  # the 74HC595 chain's data, clock, latch (and enable) pins
 
@@ -158,7 +159,7 @@ def flash_image(variant: str, **settings: int) -> FlashImage:
                           ("enable", "sr_enable"))
         if key in config
     }
-    return FlashImage(files, squares, chain)
+    return FlashImage(files, config, squares, chain)
 
 
 # -- the device --------------------------------------------------------------------------------
@@ -170,7 +171,8 @@ class MicroPythonDevice:
     ``clock`` gives seconds, virtual or (with ``realtime``) real. In virtual time the chip
     runs every pass up to the host's now, however long the host took; in real time it
     runs on from the host's now, as a chip that was busy would. ``diodes`` is how the
-    board's switch diodes are turned (``anode-to-row`` or ``cathode-to-row``). ``seed``
+    board's switch diodes are turned (``anode-to-row`` or ``cathode-to-row``); ``inputs``
+    the level of other input pins, a button held (pin number: 0 or 1). ``seed``
     seeds the chip's ``os.urandom`` (its boot ids). ``measure`` makes the chip time and weigh each pass of
     its main loop (see `measurements`). ``device_options`` set CONFIG entries of main.py.
     """
@@ -187,6 +189,7 @@ class MicroPythonDevice:
         tx_capacity: int = 1024,
         realtime: bool = False,
         diodes: str = PICO_DIODES,
+        inputs: dict[int, int] | None = None,
         **device_options: int,
     ) -> None:
         require_runtime()
@@ -197,7 +200,7 @@ class MicroPythonDevice:
         self.square_count = len(self.image.squares)
         self.realtime = realtime
         self.connected = True
-        self.inputs: dict[int, int] = {}
+        self.inputs: dict[int, int] = dict(inputs or {})  # other input pins (buttons)
         self.boots = 0
         self.events: list[str] = []
         self.halted = False

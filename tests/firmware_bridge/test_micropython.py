@@ -137,13 +137,23 @@ def test_a_reset_is_a_new_boot_with_a_new_id(desk):
 
 
 @needs_micropython
-def test_a_firmware_that_fails_at_boot_prints_its_traceback_and_stops(desk):
-    board = desk("russian", debounce_scans=0)  # Debouncer(0): a modulo by zero at boot
+def test_an_exception_in_the_firmware_resets_the_chip_and_says_why(desk):
+    board = desk("russian", debounce_scans=0)  # no debounce history: fails at boot
+    messages = board.run(0.01)
+    errors = [m for m in messages if isinstance(m, codec.Error)]
+    assert errors and errors[0].code == wire.ERROR_INTERNAL
+    assert board.device.events[:3] == ["boot", "reboot:reset", "boot"]
+    assert not board.device.halted
+
+
+@needs_micropython
+def test_the_service_pin_held_at_power_on_leaves_the_chip_to_its_repl(desk):
+    service_pin = flash_image("russian").config["service_pin"]
+    board = desk("russian", inputs={service_pin: 0})
     board.run(0.01)
     assert board.device.halted and board.device.events == ["boot", "halted"]
-    # as the REPL of a Pico prints it on the USB serial line
-    assert b"Traceback (most recent call last)" in board.raw
-    assert b"Error: " in board.raw.splitlines()[-1]  # the exception, last line
+    assert b"service mode" in board.raw  # printed on the USB serial line
+    assert not codec.FrameDecoder().feed(bytes(board.raw))  # and no frame
 
 
 def test_a_setting_main_py_does_not_have_is_refused():

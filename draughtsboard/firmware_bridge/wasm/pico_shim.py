@@ -40,7 +40,7 @@ import time as _time
 import hostpipe  # registered by run.mjs
 import micropython as _micropython
 
-TICKS_PERIOD = 1 << 30
+TICKS_MASK = (1 << 30) - 1  # ticks wrap at 2**30: a mask, since 2**30 is no small int
 PASS_GAP_US = 500  # a wait at least this long ends one pass of the firmware's main loop
 SAMPLES = 4096  # pass times and allocations kept for the medians
 
@@ -198,6 +198,7 @@ class Device:
         """
         measure = self.measure
         started = hostpipe.realtime_us() if measure.enabled else 0
+        allocated = gc.mem_alloc()
         reply = "{} {} {} {}".format(
             self.clock, self.tx.hex() or "-", self.chain.lit_hex(), ",".join(self.events) or "-"
         )
@@ -235,8 +236,9 @@ class Device:
             for item in parts[6].split(","):
                 pin, level = item.split("=")
                 self.inputs[int(pin)] = int(level)
-        if measure.enabled:
+        if measure.enabled:  # the host's share, not the firmware's
             measure.exchange_us += hostpipe.realtime_us() - started
+            measure.exchange_alloc += gc.mem_alloc() - allocated
 
     # -- the serial line -----------------------------------------------------------------------
 
@@ -287,6 +289,7 @@ class Device:
 
     def reboot(self, reason):
         """A chip reset: pins back to inputs, input forgotten, the chain's outputs off."""
+        self.measure.in_pass = False
         self.boots += 1
         self.events.append("reboot:" + reason)
         self.reset_cause = 3 if reason == "watchdog" else 1
@@ -313,9 +316,10 @@ class ShiftChain:
         self.clock = self.pins.get("clock", -1)
         self.latch = self.pins.get("latch", -1)
         self.enable = self.pins.get("enable", -1)
-        self.length = length
-        self.bits = bytearray(length)
-        self.outputs = bytearray(length)
+        self.squares = length
+        self.length = 8 * ((length + 7) // 8)  # whole chips of 8 outputs
+        self.bits = bytearray(self.length)
+        self.outputs = bytearray(self.length)
 
     def clear(self):
         self.bits = bytearray(self.length)
@@ -337,7 +341,7 @@ class ShiftChain:
             return "0"
         mask = 0
         outputs = self.outputs
-        for i in range(self.length - 1, -1, -1):
+        for i in range(self.squares - 1, -1, -1):
             mask = (mask << 1) | outputs[i]
         return f"{mask:x}"
 
@@ -366,6 +370,7 @@ class Measure:
         self.boot_alloc = -1
         self.settle_us = 0
         self.exchange_us = 0
+        self.exchange_alloc = 0
         self.in_pass = False
 
     def main_starts(self):
@@ -378,6 +383,7 @@ class Measure:
         if self.boot_alloc < 0:
             self.boot_alloc = self.start_alloc - self.before_main
         self.exchange_us = 0
+        self.exchange_alloc = 0
         self.started = hostpipe.realtime_us()
         self.in_pass = True
 
@@ -385,7 +391,7 @@ class Measure:
         if not self.in_pass:
             return
         elapsed = hostpipe.realtime_us() - self.started - self.exchange_us
-        allocated = gc.mem_alloc() - self.start_alloc
+        allocated = gc.mem_alloc() - self.start_alloc - self.exchange_alloc
         slot = self.passes % SAMPLES
         self.pass_us[slot] = elapsed
         self.pass_alloc[slot] = allocated
@@ -538,11 +544,11 @@ def enable_irq(state=0):
 
 
 def ticks_ms():
-    return (DEVICE.clock // 1000) % TICKS_PERIOD
+    return (DEVICE.clock // 1000) & TICKS_MASK
 
 
 def ticks_us():
-    return DEVICE.clock % TICKS_PERIOD
+    return DEVICE.clock & TICKS_MASK
 
 
 def sleep_ms(ms):
@@ -591,9 +597,12 @@ class SerialIn:
 class SerialOut:
     """sys.stdout.buffer on the chip: the USB serial line to the host."""
 
-    def write(self, data):
+    def write(self, data, n=-1):
+        """``write(buf[, n])``: the stream protocol's optional length, as on the chip."""
         if isinstance(data, str):
             data = data.encode()
+        if 0 <= n < len(data):
+            data = memoryview(data)[:n]
         return DEVICE.write(data)
 
     def flush(self):
@@ -642,12 +651,14 @@ class Poll:
 
     def __init__(self):
         self.registered = []
-        self._entry = [None, 0]
-        self._next = 0
+        self._entries = []
+        self._by_count = [[]]
 
     def register(self, obj, mask=POLLIN | POLLOUT):
         self.unregister(obj)
         self.registered.append([obj, mask])
+        self._entries.append([None, 0])
+        self._by_count = [self._entries[:k] for k in range(len(self._entries) + 1)]
 
     def modify(self, obj, mask):
         for entry in self.registered:
@@ -658,6 +669,8 @@ class Poll:
 
     def unregister(self, obj):
         self.registered = [entry for entry in self.registered if entry[0] is not obj]
+        self._entries = self._entries[: len(self.registered)]
+        self._by_count = [self._entries[:k] for k in range(len(self._entries) + 1)]
 
     def _scan(self):
         found = []
@@ -676,38 +689,30 @@ class Poll:
         return self._scan()
 
     def ipoll(self, timeout=-1, flags=0):
-        """An iterator over the ready objects that allocates nothing: as on the chip, the
-        tuple it yields is reused (here a 2-item list)."""
-        if timeout != 0 and not self._scan_any():
+        """The ready objects, allocating nothing, as on the chip: the entries (2-item lists
+        here, tuples there) and the sequence holding them are made once and reused."""
+        if timeout != 0 and not self._count_ready():
             wants_input = False
-            for _, mask in self.registered:
-                if mask & POLLIN:
+            for entry in self.registered:
+                if entry[1] & POLLIN:
                     wants_input = True
             DEVICE.wait(-1 if timeout is None or timeout < 0 else timeout * 1000, wants_input)
-        self._next = 0
-        return self
-
-    def _scan_any(self):
+        count = 0
+        entries = self._entries
         for obj, mask in self.registered:
-            if _ready(obj, mask):
-                return True
-        return False
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        registered = self.registered
-        while self._next < len(registered):
-            obj, mask = registered[self._next]
-            self._next += 1
             events = _ready(obj, mask)
             if events:
-                entry = self._entry
-                entry[0] = obj
-                entry[1] = events
-                return entry
-        raise StopIteration
+                entries[count][0] = obj
+                entries[count][1] = events
+                count += 1
+        return self._by_count[count]
+
+    def _count_ready(self):
+        count = 0
+        for obj, mask in self.registered:
+            if _ready(obj, mask):
+                count += 1
+        return count
 
 
 # -- the modules the firmware imports ---------------------------------------------------------
