@@ -172,9 +172,10 @@ class MicroPythonDevice:
     runs every pass up to the host's now, however long the host took; in real time it
     runs on from the host's now, as a chip that was busy would. ``diodes`` is how the
     board's switch diodes are turned (``anode-to-row`` or ``cathode-to-row``); ``inputs``
-    the level of other input pins, a button held (pin number: 0 or 1). ``seed``
-    seeds the chip's ``os.urandom`` (its boot ids). ``measure`` makes the chip time and weigh each pass of
-    its main loop (see `measurements`). ``device_options`` set CONFIG entries of main.py.
+    the level of other input pins, a button held (pin number: 0 or 1). ``seed`` seeds
+    the chip's ``os.urandom`` (its boot ids). ``measure`` makes the chip time and weigh
+    each pass of its main loop (see `measurements`). ``device_options`` set CONFIG
+    entries of main.py.
     """
 
     def __init__(
