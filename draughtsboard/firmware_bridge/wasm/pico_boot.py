@@ -4,7 +4,8 @@ Runs under MicroPython only (see pico_shim.py). run.mjs calls the steps below on
 the other, each from JavaScript, so that garbage is collected between them (this build
 collects only when control is back in JavaScript): `prepare` installs the stand-ins,
 `load` imports the firmware's modules and compiles main.py as the chip would at boot,
-`run` runs main.py, and again after every reset (machine.reset, the watchdog, the host).
+`probe` and `weigh` (when measuring) weigh a booted firmware, `run` runs
+main.py, and again after every reset (machine.reset, the watchdog, the host).
 An exception that ends main.py is printed on the serial line, as the chip's REPL would
 print it, and the chip then idles until the watchdog (if started) resets it.
 """
@@ -49,9 +50,49 @@ def load():
     gc.collect()
 
 
+def loaded():
+    STATE["device"].measure.loaded = gc.mem_alloc()
+
+
+def probe():
+    """When measuring: build and boot main.py's hardware and firmware as its run() does,
+    and keep them, so that `weigh`, after a collection, finds what they occupy. main.py
+    runs as a module (its run() is not called); nothing it writes reaches the host."""
+    device = STATE["device"]
+    if not device.measure.enabled:
+        return
+    namespace = {"__name__": "probe"}
+    try:
+        exec(STATE["main"], namespace)
+        core = sys.modules["core"]
+        config = namespace["CONFIG"]
+        cells = core.matrix_map(config["board_size"], config["from_top"])
+        hw = namespace["PicoHardware"](config, len(cells))
+        firmware = core.Firmware(
+            hw, config["board_size"], cells, 1,
+            debounce_scans=config["debounce_scans"], heartbeat_ms=config["heartbeat_ms"],
+            snapshot_ms=config["snapshot_ms"], repeats=config["repeats"],
+            repeat_ms=config["repeat_ms"],
+        )
+        device.connected = False
+        device.until = 1 << 29
+        firmware.boot()
+        STATE["probe"] = (namespace, cells, hw, firmware)
+    except Exception as exc:  # main.py built otherwise: no figure rather than a wrong one
+        log(f"cannot weigh a booted firmware: {exc!r}")
+    gc.collect()
+
+
+def weigh():
+    device = STATE["device"]
+    if STATE.pop("probe", None) is not None:
+        device.measure.booted = gc.mem_alloc() - device.measure.loaded
+    device.power_cycle()
+    gc.collect()
+
+
 def run():
     device = STATE["device"]
-    device.measure.loaded = gc.mem_alloc()
     real_print = builtins.print
     device.exchange()  # the host's first command: the time, the switches
     while True:

@@ -43,6 +43,7 @@ import micropython as _micropython
 TICKS_MASK = (1 << 30) - 1  # ticks wrap at 2**30: a mask, since 2**30 is no small int
 PASS_GAP_US = 500  # a wait at least this long ends one pass of the firmware's main loop
 SAMPLES = 4096  # pass times and allocations kept for the medians
+RX_CAPACITY = 4096  # bytes from the host the chip holds until the firmware reads them
 
 
 class Reboot(BaseException):
@@ -64,9 +65,13 @@ class Device:
         self.settings = settings
         self.clock = 0  # microseconds of virtual time
         self.until = 0
-        self.rx = bytearray()
-        self.tx = bytearray()
+        # The USB serial buffers, made once as the chip's are: a pass allocates nothing.
+        self.rx = bytearray(RX_CAPACITY)
+        self.rx_start = 0
+        self.rx_end = 0
         self.tx_capacity = settings.get("tx_capacity", 1024)
+        self.tx = bytearray(self.tx_capacity)
+        self.tx_len = 0
         self.connected = True
         self.events = []
         self.modes = {}
@@ -157,7 +162,7 @@ class Device:
         long_wait = us < 0 or us >= PASS_GAP_US
         if long_wait:
             measure.pass_ends()
-            if self.tx:
+            if self.tx_len:
                 self.exchange()
         deadline = self.clock + us if us >= 0 else -1
         while True:
@@ -167,7 +172,7 @@ class Device:
             if self.reset_pending:
                 self.reset_pending = False
                 raise Reboot("reset")
-            if wake_on_input and self.rx:
+            if wake_on_input and self.rx_end > self.rx_start:
                 break
             if deadline >= 0 and self.clock >= deadline:
                 break
@@ -200,9 +205,12 @@ class Device:
         started = hostpipe.realtime_us() if measure.enabled else 0
         allocated = gc.mem_alloc()
         reply = "{} {} {} {}".format(
-            self.clock, self.tx.hex() or "-", self.chain.lit_hex(), ",".join(self.events) or "-"
+            self.clock,
+            memoryview(self.tx)[: self.tx_len].hex() if self.tx_len else "-",
+            self.chain.lit_hex(),
+            ",".join(self.events) or "-",
         )
-        self.tx = bytearray()
+        self.tx_len = 0
         self.events = []
         while True:
             line = hostpipe.exchange(reply)
@@ -230,7 +238,7 @@ class Device:
             if self.intr_char >= 0 and self.intr_char in data:
                 data = data[: data.index(self.intr_char)]
                 self.interrupt = True
-            self.rx.extend(data)
+            self.receive(data)
         self.connected = parts[5] == "1"
         if len(parts) > 6:
             for item in parts[6].split(","):
@@ -242,38 +250,58 @@ class Device:
 
     # -- the serial line -----------------------------------------------------------------------
 
-    def write(self, data):
+    def receive(self, data):
+        """Bytes from the host into the receive buffer (what does not fit is lost, as a
+        chip's full buffer loses it)."""
+        rx = self.rx
+        if self.rx_start == self.rx_end:
+            self.rx_start = self.rx_end = 0
+        elif self.rx_end + len(data) > len(rx):  # move what waits to the front
+            waiting = self.rx_end - self.rx_start
+            rx[:waiting] = rx[self.rx_start : self.rx_end]
+            self.rx_start, self.rx_end = 0, waiting
+        count = min(len(data), len(rx) - self.rx_end)
+        rx[self.rx_end : self.rx_end + count] = data[:count]
+        self.rx_end += count
+
+    def waiting(self):
+        return self.rx_end - self.rx_start
+
+    def write(self, data, n):
         """USB CDC: bytes nobody reads (no host) are dropped; a full buffer takes what fits."""
         if not self.connected:
-            return len(data)
-        room = self.tx_capacity - len(self.tx)
-        if room <= 0:
-            return 0
-        if len(data) > room:
-            data = data[:room]
-        self.tx.extend(data)
-        return len(data)
+            return n
+        tx = self.tx
+        count = min(n, self.tx_capacity - self.tx_len)
+        at = self.tx_len
+        for i in range(count):  # a byte at a time: no slice, no allocation
+            tx[at + i] = data[i]
+        self.tx_len = at + count
+        return count
 
     def writable(self):
-        return not self.connected or len(self.tx) < self.tx_capacity
+        return not self.connected or self.tx_len < self.tx_capacity
 
     def read(self, n):
         """Blocking, as ``sys.stdin.buffer.read(n)`` on the chip: waits for ``n`` bytes."""
-        while len(self.rx) < n:
+        while self.waiting() < n:
             self.wait(-1, wake_on_input=True)
-            if len(self.rx) < n:
+            if self.waiting() < n:
                 self.wait(1000, wake_on_input=False)
-        data = bytes(self.rx[:n])
-        self.rx = self.rx[n:]
+        data = bytes(self.rx[self.rx_start : self.rx_start + n])
+        self.rx_start += n
         return data
 
     def readinto(self, buffer, n=-1):
         n = len(buffer) if n < 0 else n
-        while not self.rx:
+        while not self.waiting():
             self.wait(-1, wake_on_input=True)
-        count = min(n, len(self.rx))
-        buffer[:count] = self.rx[:count]
-        self.rx = self.rx[count:]
+        count = min(n, self.waiting())
+        rx = self.rx
+        start = self.rx_start
+        for i in range(count):
+            buffer[i] = rx[start + i]
+        self.rx_start = start + count
         return count
 
     def urandom(self, n):
@@ -287,6 +315,19 @@ class Device:
         self.rng_state = state
         return bytes(out)
 
+    def power_cycle(self):
+        """Back to power-on: the clock, pins, serial buffers and chain as at the start."""
+        self.clock = 0
+        self.until = 0
+        self.tx_len = 0
+        self.rx_start = self.rx_end = 0
+        self.connected = True
+        self.modes = {}
+        self.pulls = {}
+        self.levels = {}
+        self.wdt_timeout = 0
+        self.chain.clear()
+
     def reboot(self, reason):
         """A chip reset: pins back to inputs, input forgotten, the chain's outputs off."""
         self.measure.in_pass = False
@@ -298,7 +339,7 @@ class Device:
         self.levels = {}
         self.wdt_timeout = 0
         self.halted = False
-        self.rx = bytearray()
+        self.rx_start = self.rx_end = 0
         self.intr_char = 3
         self.interrupt = False
         self.chain.clear()
@@ -318,23 +359,29 @@ class ShiftChain:
         self.enable = self.pins.get("enable", -1)
         self.squares = length
         self.length = 8 * ((length + 7) // 8)  # whole chips of 8 outputs
-        self.bits = bytearray(self.length)
+        self.bits = bytearray(self.length)  # a ring: stage k is bits[(head + k) % length]
+        self.head = 0
         self.outputs = bytearray(self.length)
 
     def clear(self):
-        self.bits = bytearray(self.length)
-        self.outputs = bytearray(self.length)
+        for i in range(self.length):
+            self.bits[i] = 0
+            self.outputs[i] = 0
 
     def edge(self, pin, level):
+        """A rising edge on a chain pin (no slicing: the chip allocates nothing here)."""
         if not level:
             return
-        if pin == self.clock:
+        if pin == self.clock:  # every stage moves one on; stage 0 takes the data pin
+            self.head = (self.head - 1) % self.length
+            self.bits[self.head] = DEVICE.levels.get(self.data, 0)
+        elif pin == self.latch:  # after n clocks the first bit shifted in is output n-1
             bits = self.bits
-            bits[1:] = bits[:-1]
-            bits[0] = DEVICE.levels.get(self.data, 0)
-        elif pin == self.latch:
-            # After n clocks the first bit shifted in sits at output n-1.
-            self.outputs[:] = self.bits
+            outputs = self.outputs
+            length = self.length
+            head = self.head
+            for k in range(length):
+                outputs[k] = bits[(head + k) % length]
 
     def lit_hex(self):
         if self.enable >= 0 and DEVICE.levels.get(self.enable, 1):
@@ -352,9 +399,11 @@ class Measure:
     MicroPython's WebAssembly build collects garbage only when control returns to
     JavaScript, never while the firmware's loop runs, so ``gc.mem_alloc`` only grows in
     a pass: its growth is what the pass allocated. The live heap is weighed where a
-    collection can run: after the firmware's modules are imported (``loaded``), before
-    main.py runs. Its peak is at most that, plus what main.py allocated up to its first
-    pass (``boot_alloc``), plus the most any one pass allocated.
+    collection can run: with the firmware's modules imported (``loaded``), and with
+    main.py's hardware and firmware built and booted as its run() does (``booted``, see
+    pico_boot.probe). The live heap's peak in a game is at most their sum plus the most
+    any one pass allocated (what a pass allocates is garbage once it ends: the firmware
+    keeps its state in buffers made at boot).
     """
 
     def __init__(self, enabled):
@@ -366,6 +415,7 @@ class Measure:
         self.start_alloc = 0
         self.baseline = 0  # live heap of the harness alone
         self.loaded = 0  # live heap with the firmware's modules imported
+        self.booted = -1  # what main.py's objects add once booted (-1: not weighed)
         self.before_main = 0
         self.boot_alloc = -1
         self.settle_us = 0
@@ -410,8 +460,9 @@ class Measure:
             "boot_alloc_bytes": max(0, self.boot_alloc),
             "pass_alloc_median": allocs[len(allocs) // 2],
             "pass_alloc_max": allocs[-1],
-            "heap_peak_bound_bytes": self.loaded - self.baseline + max(0, self.boot_alloc)
-            + allocs[-1],
+            "booted_bytes": self.booted,
+            "heap_peak_bound_bytes": (self.loaded - self.baseline + self.booted + allocs[-1]
+                                      if self.booted >= 0 else -1),
             "pass_us_median": times[len(times) // 2],
             "pass_us_p95": times[len(times) * 95 // 100],
             "pass_us_max": times[-1],
@@ -584,14 +635,14 @@ class SerialIn:
 
     def read(self, n=-1):
         if n < 0:
-            n = max(1, len(DEVICE.rx))
+            n = max(1, DEVICE.waiting())
         return DEVICE.read(n)
 
     def readinto(self, buffer, n=-1):
         return DEVICE.readinto(buffer, n)
 
     def any(self):
-        return len(DEVICE.rx)
+        return DEVICE.waiting()
 
 
 class SerialOut:
@@ -601,9 +652,7 @@ class SerialOut:
         """``write(buf[, n])``: the stream protocol's optional length, as on the chip."""
         if isinstance(data, str):
             data = data.encode()
-        if 0 <= n < len(data):
-            data = memoryview(data)[:n]
-        return DEVICE.write(data)
+        return DEVICE.write(data, len(data) if n < 0 or n > len(data) else n)
 
     def flush(self):
         return None
@@ -639,7 +688,7 @@ _WRITERS = (STDOUT, STDOUT.buffer)
 
 def _ready(obj, mask):
     events = 0
-    if mask & POLLIN and obj in _READERS and DEVICE.rx:
+    if mask & POLLIN and obj in _READERS and DEVICE.rx_end > DEVICE.rx_start:
         events |= POLLIN
     if mask & POLLOUT and obj in _WRITERS and DEVICE.writable():
         events |= POLLOUT

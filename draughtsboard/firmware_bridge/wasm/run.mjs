@@ -102,7 +102,7 @@ if (mode === "script") {
   copyDir(mp, flashDir, "/flash");
   try {
     mp.runPython("import sys\nsys.path.insert(0, '/harness')\nimport pico_boot\npico_boot.prepare()");
-    mp.runPython("pico_boot.load()");
+    for (const step of ["load", "loaded", "probe", "weigh"]) mp.runPython(`pico_boot.${step}()`);
   } catch (error) {
     log(String(error && error.message ? error.message : error));
     process.exit(1);
