@@ -141,7 +141,7 @@ class VirtualBench:
         step: float = 0.001,
         session: HostSession | None = None,
         device_factory: DeviceFactory = EmulatedDevice,
-        **device_options: int,
+        **device_options: object,
     ) -> None:
         self.now = 0.0
         self.step_seconds = step

@@ -72,17 +72,18 @@ def require_runtime() -> None:
         raise MicroPythonUnavailable(problem)
 
 
-def run_script(source: str, *, heap_bytes: int = 1 << 20, timeout: float = 60.0) -> str:
-    """Run ``source`` under MicroPython with the firmware's modules importable (``import
-    wire``); what it printed. A script that fails raises `MicroPythonFailed` with the
-    last line of its traceback."""
+def run_script(source: str, *, modules: Path = FIRMWARE, heap_bytes: int = 1 << 20,
+               timeout: float = 60.0) -> str:
+    """Run ``source`` under MicroPython with the modules of ``modules`` importable (by
+    default the firmware's: ``import wire``); what it printed. A script that fails raises
+    `MicroPythonFailed` with the last line of its traceback."""
     require_runtime()
     with tempfile.TemporaryDirectory(prefix="draughtsboard-mpy-") as workdir:
         script = Path(workdir) / "script.py"
         script.write_text(source)
         try:
             done = subprocess.run(
-                ["node", str(HARNESS / "run.mjs"), "script", str(script), str(FIRMWARE),
+                ["node", str(HARNESS / "run.mjs"), "script", str(script), str(modules),
                  str(heap_bytes)],
                 capture_output=True, text=True, timeout=timeout, check=False,
             )

@@ -39,7 +39,7 @@ class EmulatedVirtualBoard:
     scan_period = 0.005
 
     def __init__(self, variant: str, switches: ScheduledSwitches, *, fault_rate: float = 0.0,
-                 seed: int = 0, micropython: bool = False) -> None:
+                 seed: int = 0, micropython: bool = False, **device_options: object) -> None:
         self.switches = switches
         factory: DeviceFactory = EmulatedDevice
         if micropython:
@@ -47,7 +47,7 @@ class EmulatedVirtualBoard:
 
             factory = MicroPythonDevice
         self.bench = VirtualBench(variant, switches, fault_rate=fault_rate, seed=seed,
-                                  device_factory=factory)
+                                  device_factory=factory, **device_options)
 
     @property
     def link_stats(self) -> LinkStats:

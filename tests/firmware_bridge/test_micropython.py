@@ -58,6 +58,16 @@ def test_the_wire_vectors_pass_under_micropython():
     assert json.loads(output.strip().splitlines()[-1]) == []
 
 
+@needs_micropython
+def test_the_stand_ins_wrap_their_ticks_bark_and_read_the_matrix_as_a_pico_does():
+    shim = pathlib.Path(flash_image.__code__.co_filename).with_name("wasm") / "pico_shim.py"
+    check = pathlib.Path(__file__).with_name("pico_shim_check.py").read_text()
+    output = run_script(check, modules=shim.parent)
+    found = json.loads(output.strip().splitlines()[-1])
+    assert found == {"ticks_alloc": 0, "ticks_wrapped": [True, 100], "watchdog": "watchdog",
+                     "column": [1, 0]}
+
+
 class Desk:
     """The firmware under MicroPython on a hand-set clock, its output decoded."""
 

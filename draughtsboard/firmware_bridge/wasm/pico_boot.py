@@ -75,7 +75,7 @@ def probe():
             repeat_ms=config["repeat_ms"],
         )
         device.connected = False
-        device.until = 1 << 29
+        device.until_rel = 1 << 29
         firmware.boot()
         STATE["probe"] = (namespace, cells, hw, firmware)
     except Exception as exc:  # main.py built otherwise: no figure rather than a wrong one
@@ -109,7 +109,7 @@ def run():
             builtins.print = real_print
             log("machine.bootloader(): the firmware has left")
             device.events.append("bootloader")
-            device.until = device.clock
+            device.until_rel = device.rel
             device.exchange()
             hostpipe.leave(0)
 

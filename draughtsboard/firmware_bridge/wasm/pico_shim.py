@@ -63,8 +63,15 @@ class Device:
 
     def __init__(self, settings):
         self.settings = settings
-        self.clock = 0  # microseconds of virtual time
-        self.until = 0
+        # Time in microseconds: ``base`` (when the host last spoke) plus ``rel``; the ticks
+        # are kept apart, wrapping as the chip's do. Everything touched in a pass stays a
+        # small integer (below 2**30), which costs no allocation however long it runs.
+        self.base = 0
+        self.rel = 0
+        self.until_rel = 0  # the host allows the chip to run to base + until_rel
+        self.us_ticks = 0
+        self.ms_ticks = 0
+        self.frac_us = 0  # microseconds past ms_ticks
         # The USB serial buffers, made once as the chip's are: a pass allocates nothing.
         self.rx = bytearray(RX_CAPACITY)
         self.rx_start = 0
@@ -78,7 +85,7 @@ class Device:
         self.pulls = {}
         self.levels = {}
         self.wdt_timeout = 0  # microseconds; 0 when no watchdog runs
-        self.wdt_deadline = 0
+        self.wdt_left = 0
         self.reset_cause = 1  # PWRON_RESET
         self.intr_char = 3
         self.interrupt = False
@@ -97,6 +104,7 @@ class Device:
         self.inputs = {}  # other input pins the host drives (buttons), pin -> level
         self.chain = ShiftChain(settings.get("chain"), len(settings["squares"]))
         self.measure = Measure(settings.get("measure", False))
+        self.pin_calls = 0  # Pin reads and writes: the chip does these in C
 
     # -- the board -----------------------------------------------------------------------
 
@@ -115,6 +123,7 @@ class Device:
                     rows.append(row_pin)
 
     def read_pin(self, pin):
+        self.pin_calls = (self.pin_calls + 1) & TICKS_MASK  # stays a small int
         mode = self.modes.get(pin, 0)
         if mode == 1:  # an output reads back what it drives
             return self.levels.get(pin, 0)
@@ -139,12 +148,30 @@ class Device:
         return resting
 
     def write_pin(self, pin, level):
+        self.pin_calls = (self.pin_calls + 1) & TICKS_MASK  # stays a small int
         old = self.levels.get(pin, 0)
         self.levels[pin] = level
         if old != level and self.modes.get(pin, 0) in (1, 2):
             self.chain.edge(pin, level)
 
     # -- time and the host ---------------------------------------------------------------------
+
+    @property
+    def clock(self):
+        """Microseconds since power-on (a large integer after 18 minutes: host side only)."""
+        return self.base + self.rel
+
+    def advance(self, us):
+        """Let ``us`` microseconds pass on the clock, the ticks and the watchdog."""
+        self.rel += us
+        self.us_ticks = _ticks_add(self.us_ticks, us)
+        frac = self.frac_us + us
+        if frac >= 1000:
+            self.ms_ticks = _ticks_add(self.ms_ticks, frac // 1000)
+            frac %= 1000
+        self.frac_us = frac
+        if self.wdt_timeout:
+            self.wdt_left -= us
 
     def wait(self, us, wake_on_input=False):
         """Let ``us`` microseconds pass (a negative ``us``: until input). Returns early, when
@@ -153,9 +180,9 @@ class Device:
         A short wait (a row's settle time) inside a pass only moves the clock. A long one
         ends the pass: what the firmware wrote is handed to the host at once (the host may
         answer before the device's clock moves on), then the clock runs to the end of the
-        wait, stopping at ``until`` to exchange with the host."""
-        if 0 <= us < PASS_GAP_US and self.clock + us < self.until and not self.interrupt:
-            self.clock += us
+        wait, stopping where the host allowed (``until``) to exchange with it."""
+        if 0 <= us < PASS_GAP_US and self.rel + us < self.until_rel and not self.interrupt:
+            self.advance(us)
             self.measure.settle_us += us
             return
         measure = self.measure
@@ -164,7 +191,7 @@ class Device:
             measure.pass_ends()
             if self.tx_len:
                 self.exchange()
-        deadline = self.clock + us if us >= 0 else -1
+        remaining = us  # -1: no end but input
         while True:
             if self.interrupt:
                 self.interrupt = False
@@ -174,13 +201,17 @@ class Device:
                 raise Reboot("reset")
             if wake_on_input and self.rx_end > self.rx_start:
                 break
-            if deadline >= 0 and self.clock >= deadline:
+            if remaining == 0:
                 break
-            target = self.until if deadline < 0 else min(deadline, self.until)
-            if target > self.clock:
-                self.clock = target
+            step = self.until_rel - self.rel
+            if 0 < remaining < step:
+                step = remaining
+            if step > 0:
+                self.advance(step)
+                if remaining > 0:
+                    remaining -= step
             self.check_watchdog()
-            if self.clock >= self.until:
+            if self.rel >= self.until_rel:
                 self.exchange()
         self.check_watchdog()
         if long_wait:
@@ -189,7 +220,7 @@ class Device:
             measure.settle_us += us
 
     def check_watchdog(self):
-        if self.wdt_timeout and self.clock > self.wdt_deadline:
+        if self.wdt_timeout and self.wdt_left < 0:
             self.wdt_timeout = 0
             raise Reboot("watchdog")
 
@@ -230,8 +261,10 @@ class Device:
             break
         now = int(parts[1])  # the device's clock never runs back
         if now > self.clock:
-            self.clock = now
-        self.until = int(parts[2])
+            self.advance(now - self.clock)
+        self.base += self.rel
+        self.rel = 0
+        self.until_rel = max(0, min(int(parts[2]) - self.base, 1 << 29))
         self.set_switches(parts[3])
         if parts[4] != "-":
             data = bytes.fromhex(parts[4])
@@ -317,8 +350,8 @@ class Device:
 
     def power_cycle(self):
         """Back to power-on: the clock, pins, serial buffers and chain as at the start."""
-        self.clock = 0
-        self.until = 0
+        self.base = self.rel = self.until_rel = 0
+        self.us_ticks = self.ms_ticks = self.frac_us = 0
         self.tx_len = 0
         self.rx_start = self.rx_end = 0
         self.connected = True
@@ -411,6 +444,8 @@ class Measure:
         self.passes = 0
         self.pass_us = array.array("i", bytes(4 * SAMPLES)) if enabled else None
         self.pass_alloc = array.array("i", bytes(4 * SAMPLES)) if enabled else None
+        self.pass_pins = array.array("i", bytes(4 * SAMPLES)) if enabled else None
+        self.start_pins = 0
         self.started = 0
         self.start_alloc = 0
         self.baseline = 0  # live heap of the harness alone
@@ -434,6 +469,7 @@ class Measure:
             self.boot_alloc = self.start_alloc - self.before_main
         self.exchange_us = 0
         self.exchange_alloc = 0
+        self.start_pins = DEVICE.pin_calls
         self.started = hostpipe.realtime_us()
         self.in_pass = True
 
@@ -445,6 +481,7 @@ class Measure:
         slot = self.passes % SAMPLES
         self.pass_us[slot] = elapsed
         self.pass_alloc[slot] = allocated
+        self.pass_pins[slot] = (DEVICE.pin_calls - self.start_pins) & TICKS_MASK
         self.passes += 1
         self.in_pass = False
 
@@ -452,6 +489,7 @@ class Measure:
         count = min(self.passes, SAMPLES)
         times = sorted(self.pass_us[:count]) if count else [0]
         allocs = sorted(self.pass_alloc[:count]) if count else [0]
+        pins = sorted(self.pass_pins[:count]) if count else [0]
         return {
             "boots": device.boots,
             "passes": self.passes,
@@ -467,7 +505,17 @@ class Measure:
             "pass_us_p95": times[len(times) * 95 // 100],
             "pass_us_max": times[-1],
             "settle_us_per_pass": self.settle_us // max(1, self.passes),
+            "pin_calls_median": pins[len(pins) // 2],
         }
+
+
+def _ticks_add(ticks, delta):
+    """``(ticks + delta) mod 2**30`` without ever making 2**30 (no small integer)."""
+    if delta > TICKS_MASK:
+        return (ticks + delta) & TICKS_MASK  # a host's long silence: allocates, rarely
+    if ticks > TICKS_MASK - delta:
+        return ticks - (TICKS_MASK - delta) - 1
+    return ticks + delta
 
 
 DEVICE = None  # set by install()
@@ -552,7 +600,7 @@ class WDT:
         self.feed()
 
     def feed(self):
-        DEVICE.wdt_deadline = DEVICE.clock + DEVICE.wdt_timeout
+        DEVICE.wdt_left = DEVICE.wdt_timeout
 
 
 def reset():
@@ -595,11 +643,11 @@ def enable_irq(state=0):
 
 
 def ticks_ms():
-    return (DEVICE.clock // 1000) & TICKS_MASK
+    return DEVICE.ms_ticks
 
 
 def ticks_us():
-    return DEVICE.clock & TICKS_MASK
+    return DEVICE.us_ticks
 
 
 def sleep_ms(ms):
