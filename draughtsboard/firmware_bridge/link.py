@@ -19,6 +19,7 @@ another protocol) until the link is up.
 
 from __future__ import annotations
 
+import errno
 import logging
 import queue
 import threading
@@ -36,6 +37,14 @@ log = logging.getLogger(__name__)
 PORT_ERRORS = (serial.SerialException, OSError, ValueError)
 REPORT_EVERY = 60.0  # seconds between two log lines about the same port failure
 DOWN_GRACE = 2.0  # seconds the link may be between states before the page hears of it
+# Why a port does not open, in the words a player at the board can act on.
+OPEN_FAILURES = {
+    errno.ENOENT: "no such device (the board unplugged, or another port?)",
+    errno.ENODEV: "no such device (the board unplugged?)",
+    errno.ENXIO: "no such device (the board unplugged?)",
+    errno.EACCES: "permission denied (is this user in the dialout group?)",
+    errno.EBUSY: "in use by another program",
+}
 
 
 class SerialLink:
@@ -181,7 +190,8 @@ class SerialLink:
                 self.url, baudrate=self.baudrate, timeout=self.poll_interval, write_timeout=1.0
             )
         except PORT_ERRORS as error:
-            text = f"cannot open {self.url}: {error}"
+            why = OPEN_FAILURES.get(getattr(error, "errno", None) or -1, str(error))
+            text = f"cannot open {self.url}: {why}"
             now = self.clock()
             if text != self._open_error or now - self._reported_at >= REPORT_EVERY:
                 log.error("%s (retrying)", text)

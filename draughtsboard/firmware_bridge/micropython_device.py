@@ -43,6 +43,7 @@ FIRMWARE = Path(core.__file__).parent
 RUNTIME = HARNESS / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 INSTALL_HINT = "npm ci --prefix draughtsboard/firmware_bridge/wasm (scripts/test.sh does it)"
 ANSWER_TIMEOUT = 30.0  # real seconds: a firmware that never waits would hang the host
+REALTIME_SLICE_US = 1000  # in real time, each step runs the chip this far past now
 DEFAULT_HEAP = 192 * 1024  # bytes; the Pico leaves about this much to Python programs
 # The switch diodes of the simulated board, as docs/hardware.md and main.py wire a Pico:
 # the selected row driven low, columns pulled up, each diode's cathode towards its row.
@@ -249,11 +250,13 @@ class MicroPythonDevice:
         once the host's clock reaches the moment it was written."""
         now = self._now_us()
         target = now if horizon is None else max(now, int(round(horizon * 1_000_000)))
+        if self.realtime:  # on from now, up to the end of its next pass
+            target = max(target, now + REALTIME_SLICE_US)
         while not self.left and self._wake_us < target:
             self._exchange(now if self.realtime else self._wake_us, target)
-            if self._held and self._held[-1][0] > now:
+            if not self.realtime and self._held and self._held[-1][0] > now:
                 break  # written ahead of the host's now: it waits for the host
-        while self._held and self._held[0][0] <= now:
+        while self._held and (self.realtime or self._held[0][0] <= now):
             self._tx += self._held.pop(0)[1]
 
     def feed(self, data: bytes) -> None:

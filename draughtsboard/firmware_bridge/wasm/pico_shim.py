@@ -69,6 +69,7 @@ class Device:
         self.base = 0
         self.rel = 0
         self.until_rel = 0  # the host allows the chip to run to base + until_rel
+        self.wait_end = -1  # the end of the wait under way, counted as rel is
         self.us_ticks = 0
         self.ms_ticks = 0
         self.frac_us = 0  # microseconds past ms_ticks
@@ -191,7 +192,8 @@ class Device:
             measure.pass_ends()
             if self.tx_len:
                 self.exchange()
-        remaining = us  # -1: no end but input
+        # The wait's end, counted like rel from base (an exchange moves both on).
+        self.wait_end = self.rel + us if us >= 0 else -1
         while True:
             if self.interrupt:
                 self.interrupt = False
@@ -201,15 +203,12 @@ class Device:
                 raise Reboot("reset")
             if wake_on_input and self.rx_end > self.rx_start:
                 break
-            if remaining == 0:
+            end = self.wait_end
+            if 0 <= end <= self.rel:
                 break
-            step = self.until_rel - self.rel
-            if 0 < remaining < step:
-                step = remaining
-            if step > 0:
-                self.advance(step)
-                if remaining > 0:
-                    remaining -= step
+            target = self.until_rel if end < 0 else min(end, self.until_rel)
+            if target > self.rel:
+                self.advance(target - self.rel)
             self.check_watchdog()
             if self.rel >= self.until_rel:
                 self.exchange()
@@ -261,9 +260,12 @@ class Device:
             break
         now = int(parts[1])  # the device's clock never runs back
         if now > self.clock:
-            self.advance(now - self.clock)
-        self.base += self.rel
+            self.advance(now - self.clock)  # time the chip spent waiting, in real time
+        shift = self.rel
+        self.base += shift
         self.rel = 0
+        if self.wait_end >= 0:
+            self.wait_end = max(0, self.wait_end - shift)
         self.until_rel = max(0, min(int(parts[2]) - self.base, 1 << 29))
         self.set_switches(parts[3])
         if parts[4] != "-":

@@ -1,0 +1,140 @@
+"""The serial backend over a real pseudo-terminal, as people would try it.
+
+``draughtsboard emulate --pty`` puts the device (the reference firmware, or the whole
+firmware under MicroPython) behind a pseudo-terminal and takes moves on its standard input;
+``draughtsboard play --backend serial --port PATH`` opens that path with pyserial as it
+opens /dev/ttyACM0 and plays the game on its page. The cable is pulled and put back in
+the middle of the game: the page says why the board is silent meanwhile, and every move,
+before and after, is recorded.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from draughtsboard.board.rules.notation import format_move
+from draughtsboard.firmware_bridge.micropython_device import runtime_problem
+from tests.web.helpers import PlayProcess, wait_until
+
+from .test_replay import recorded_game
+
+
+class Emulator:
+    """``draughtsboard emulate --pty --link LINK ...``: its first line, its answers."""
+
+    def __init__(self, link, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "draughtsboard", "emulate", "--pty", "--link", str(link),
+             *args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        self.answers: list[str] = []
+        self.errors: list[str] = []
+        self._first = threading.Event()
+        threading.Thread(target=self._read, args=(self.process.stdout, self.answers, True),
+                         daemon=True).start()
+        threading.Thread(target=self._read, args=(self.process.stderr, self.errors, False),
+                         daemon=True).start()
+        if not self._first.wait(30) or not self.answers:
+            self.close()
+            raise AssertionError("emulate printed no path:\n" + "".join(self.errors))
+        self.path = self.answers.pop(0).strip()
+
+    def _read(self, stream, lines, first) -> None:
+        for line in stream:
+            lines.append(line)
+            if first:
+                self._first.set()
+        if first:
+            self._first.set()
+
+    def say(self, command: str) -> str:
+        """Send one command; its answer line."""
+        count = len(self.answers)
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        wait_until(lambda: len(self.answers) > count, 10, what=f"an answer to {command!r}")
+        return self.answers[count].strip()
+
+    def close(self) -> int:
+        if self.process.poll() is None:
+            try:
+                self.process.stdin.write("quit\n")
+                self.process.stdin.flush()
+            except (BrokenPipeError, ValueError):
+                pass
+            try:
+                return self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        return self.process.wait(5)
+
+
+def opening(plies: int) -> list[str]:
+    """The first plies of a championship game, written as the emulator's hand reads them."""
+    start, moves = recorded_game("russian-ussr-championship-part1.pdn", "russian", 15)
+    texts, position = [], start
+    for move in moves[:plies]:
+        texts.append(format_move(position, move))
+        position = position.play(move)
+    return texts
+
+
+def play_moves(emulator, play, texts) -> None:
+    for text in texts:
+        before = len(play.state()["moves"])
+        assert emulator.say(text).startswith("ok ")
+        wait_until(lambda: len(play.state()["moves"]) > before, 15,
+                   what=f"{text} to be recorded")
+
+
+def test_a_game_over_a_pseudo_terminal_survives_the_cable_pulled_and_put_back(tmp_path):
+    texts = opening(8)
+    emulator = Emulator(tmp_path / "board", "--seed", "5")
+    try:
+        assert emulator.path == str(tmp_path / "board")
+        assert os.path.realpath(emulator.path).startswith("/dev/pts/")
+        with PlayProcess(tmp_path / "data", "--backend", "serial", "--port",
+                         emulator.path) as play:
+            wait_until(lambda: play.state()["link_problem"] is None
+                       and play.state()["state"] == "ready", 20, what="the board ready")
+            play_moves(emulator, play, texts[:4])
+
+            assert emulator.say("unplug") == "ok unplug"
+            problem = wait_until(lambda: play.state()["link_problem"], 15,
+                                 what="the page to say the board is gone")
+            assert "unplugged" in problem and emulator.path in problem
+            assert emulator.say("plug") == f"ok plug {emulator.path}"
+            wait_until(lambda: play.state()["link_problem"] is None, 20,
+                       what="the board back on the page")
+
+            play_moves(emulator, play, texts[4:])
+            state = play.state()
+            assert state["moves"] == texts and state["flags"] == []
+            pdn = play.get("/api/game.pdn").decode()
+            assert all(text in pdn.split() for text in texts)
+            assert play.stop() == 0
+        assert "device reset" in "".join(play.lines)  # the replugged board is a new boot
+    finally:
+        assert emulator.close() == 0
+
+
+@pytest.mark.skipif(runtime_problem() is not None, reason=str(runtime_problem()))
+def test_the_micropython_firmware_plays_over_a_pseudo_terminal(tmp_path):
+    texts = opening(3)
+    emulator = Emulator(tmp_path / "pico", "--micropython", "--seed", "2")
+    try:
+        with PlayProcess(tmp_path / "data", "--backend", "serial", "--port",
+                         emulator.path) as play:
+            wait_until(lambda: play.state()["link_problem"] is None
+                       and play.state()["state"] == "ready", 30, what="the board ready")
+            play_moves(emulator, play, texts)
+            assert play.state()["moves"] == texts
+            assert play.stop() == 0
+    finally:
+        assert emulator.close() == 0
