@@ -89,7 +89,7 @@ def play_moves(emulator, play, texts) -> None:
     for text in texts:
         before = len(play.state()["moves"])
         assert emulator.say(text).startswith("ok ")
-        wait_until(lambda: len(play.state()["moves"]) > before, 15,
+        wait_until(lambda before=before: len(play.state()["moves"]) > before, 15,
                    what=f"{text} to be recorded")
 
 
