@@ -22,6 +22,15 @@ Parts (``--part``, all by default):
   solution was verified), as `MaterialProver` proves it. Each unsolved position says what
   the move played gains two quiet plies further on (a deeper shot, or a miss); that does
   not count it as solved.
+* ``levels``: the built-in engine's levels (`engine/levels.py`): each level against the
+  next lower, ``--level-games`` games per variant (40) from balanced openings (as
+  ``scaling``, each opening played twice with colours swapped), and level 1 against full
+  strength (level 10) as many games. Levels are node and depth budgets, so every run gives
+  the same games. A game is adjudicated (``--adjudicate``, on by default) when one side
+  leads by ``ADJUDICATE_LEAD`` (men 1, kings or officers 3) in two quiet positions in a
+  row: a lead that neither level gives back, and it saves most of the time of a game
+  played out. The figures: each higher level's score against the next lower (should be
+  at least 0.6) and the share of games level 1 loses to full strength (at least 0.95).
 * ``speed``: nodes per second of the search, and the time to a hint at depth 6 from the
   initial position of each variant (median of ``--repeat`` runs, 5).
 
@@ -29,8 +38,9 @@ Times are CPU seconds of the process that plays (the engine's clock is
 ``time.process_time``), so that a machine shared with other work gives the same budgets;
 games run in ``--jobs`` processes (2).
 
-    .venv/bin/python benchmarks/engine.py [--part strength,scaling,scaling-nodes,tactics,speed]
-        [--variants russian,...] [--games 40] [--scaling-games 20] [--budget 0.2] [--jobs 2]
+    .venv/bin/python benchmarks/engine.py
+        [--part strength,scaling,scaling-nodes,tactics,levels,speed] [--variants russian,...]
+        [--games 40] [--scaling-games 20] [--budget 0.2] [--jobs 2] [--level-games 40]
 """
 
 from __future__ import annotations
@@ -47,6 +57,7 @@ from concurrent.futures import ProcessPoolExecutor
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules import initial_position, parse_fen
 from draughtsboard.board.rules.engine import Engine
+from draughtsboard.board.rules.engine.levels import LevelPlayer
 from draughtsboard.board.rules.engine.material import MaterialProver
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.position import Move, Position
@@ -56,6 +67,7 @@ TACTICS = pathlib.Path(__file__).with_name("tactics.json")
 OPENING_PLIES = 4
 BALANCED = 50  # hundredths of a man: an opening fit for a scaling game
 OPENING_NODES = 20_000
+ADJUDICATE_LEAD = 3  # men (kings and officers 3) ahead in two quiet positions in a row
 
 
 # -- players ----------------------------------------------------------------------------
@@ -83,6 +95,16 @@ def greedy_material(position: Position) -> int:
     return white - black if white_moved else black - white
 
 
+def quiet_lead(position: Position) -> int | None:
+    """White's material lead (men 1, kings 3) where the side to move has no capture;
+    None in the middle of an exchange."""
+    legal = position.legal_moves()
+    if not legal or legal[0].captures:
+        return None
+    lead = greedy_material(position)  # the side that just moved, minus the other
+    return lead if not position.white_to_move else -lead
+
+
 def greedy_move(game: Game, rng: random.Random) -> Move:
     position = game.position
     scored = [(greedy_material(position.play(move)), move) for move in position.legal_moves()]
@@ -101,12 +123,21 @@ def engine_player(variant, seconds: float):
 
 
 def play_game(variant, white, black, max_plies: int,
-              opening: tuple[Move, ...] = ()) -> tuple[str, int]:
-    """('white' | 'black' | 'draw', plies) of one game."""
+              opening: tuple[Move, ...] = (), adjudicate: bool = False) -> tuple[str, int]:
+    """('white' | 'black' | 'draw', plies) of one game; with ``adjudicate``, a lead of
+    ``ADJUDICATE_LEAD`` in two quiet positions in a row wins."""
     game = Game(variant)
     for move in opening:
         game.play(move)
+    leads = []
     while True:
+        if adjudicate:
+            leads.append(quiet_lead(game.position))
+            if len(leads) >= 2 and leads[-1] is not None and leads[-2] is not None:
+                if min(leads[-1], leads[-2]) >= ADJUDICATE_LEAD:
+                    return "white", game.ply
+                if max(leads[-1], leads[-2]) <= -ADJUDICATE_LEAD:
+                    return "black", game.ply
         outcome = game.outcome()
         if outcome is not None:
             result, _ = outcome
@@ -200,6 +231,53 @@ def scaling_game(task: tuple) -> dict:
     side = "white" if big_white else "black"
     outcome = "draw" if winner == "draw" else ("win" if winner == side else "loss")
     return {"variant": name, "game": index, "big": side, "outcome": outcome, "plies": plies}
+
+
+# -- levels: each level against the next lower ------------------------------------------
+
+def level_player(variant, number: int, seed: str):
+    player = LevelPlayer(variant, number, seed=seed)
+
+    def play(game: Game) -> Move:
+        return player.choose(game.position, game.positions[:-1]).move
+
+    return play
+
+
+def level_game(task: tuple) -> dict:
+    """``task``: (variant, game index, higher level, lower level, max plies, adjudicate)."""
+    name, index, high, low, max_plies, adjudicate = task
+    variant = get_variant(name)
+    opening = balanced_opening(variant, f"opening-{name}-{index // 2}")
+    seed = f"levels-{name}-{index}"
+    strong = level_player(variant, high, f"{seed}-{high}")
+    weak = level_player(variant, low, f"{seed}-{low}")
+    high_white = index % 2 == 0
+    started = time.process_time()
+    winner, plies = play_game(variant, strong if high_white else weak,
+                              weak if high_white else strong, max_plies, opening, adjudicate)
+    side = "white" if high_white else "black"
+    outcome = "draw" if winner == "draw" else ("win" if winner == side else "loss")
+    return {"variant": f"{name} {high}-{low}", "game": index, "outcome": outcome,
+            "plies": plies, "cpu": time.process_time() - started}
+
+
+def levels(variants: list[str], games: int, max_plies: int, adjudicate: bool,
+           jobs: int, pairs: list[tuple[int, int]]) -> dict:
+    tasks = [(name, i, high, low, max_plies, adjudicate) for name in variants
+             for high, low in pairs for i in range(games)]
+    results = run_games(level_game, tasks, jobs, "levels")
+    keys = [f"{name} {high}-{low}" for name in variants for high, low in pairs]
+    table = summarise(results, keys)
+    out: dict = {"games_per_pair": games, "adjudicate": adjudicate, "pairs": table,
+                 "cpu_seconds": round(sum(r["cpu"] for r in results))}
+    higher = [entry["score"] for key, entry in table.items() if not key.endswith("10-1")]
+    full = [entry for key, entry in table.items() if key.endswith("10-1")]
+    out["lowest_score_of_a_higher_level"] = min(higher) if higher else None
+    out["level1_loses_to_full_strength"] = {
+        key.split()[0]: round(entry["wins"] / entry["games"], 3)
+        for key, entry in table.items() if key.endswith("10-1")} if full else None
+    return out
 
 
 def run_games(function, tasks: list[tuple], jobs: int, label: str) -> list[dict]:
@@ -300,6 +378,11 @@ def main() -> int:
     parser.add_argument("--tactics-seconds", type=float, default=1.0)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--level-games", type=int, default=40)
+    parser.add_argument("--level-pairs", default="",
+                        help="pairs to play, e.g. '2-1,10-1' (default: every level against "
+                        "the next lower, and 10-1)")
+    parser.add_argument("--adjudicate", default="on", choices=["on", "off"])
     args = parser.parse_args()
     parts = args.part.split(",")
     variants = args.variants.split(",")
@@ -323,6 +406,14 @@ def main() -> int:
                  for i in range(args.node_games)]
         report["scaling_nodes"] = summarise(
             run_games(scaling_game, tasks, args.jobs, "scaling-nodes"), variants)
+    if "levels" in parts:
+        if args.level_pairs:
+            pairs = [tuple(int(n) for n in pair.split("-")) for pair in
+                     args.level_pairs.split(",")]
+        else:
+            pairs = [(n, n - 1) for n in range(2, 11)] + [(10, 1)]
+        report["levels"] = levels(variants, args.level_games, args.max_plies,
+                                  args.adjudicate == "on", args.jobs, pairs)
     print(json.dumps(report))
     return 0
 

@@ -12,7 +12,7 @@ import argparse
 import ipaddress
 import sys
 
-from draughtsboard.commands import analyse, pdn, replay, rules, token, track
+from draughtsboard.commands import analyse, hub, pdn, replay, rules, token, track
 from draughtsboard.commands.options import add_data_option
 
 
@@ -175,6 +175,9 @@ def _add_play(subparsers) -> None:
                         "broker, mqtt://USER:PASS@HOST:PORT (or [hall] in the board config; "
                         "credentials also from DRAUGHTSBOARD_HALL_USER/_PASSWORD/_PASSWORD_FILE)")
     parser.add_argument("--board", type=int, metavar="N", help="this board's number in the hall")
+    parser.add_argument("--sim-fault", action="append", default=[], metavar="FAULT",
+                        help="sim backend: a wiring fault built into the simulated board "
+                        "(row:R:open, column:C:open, short:column:A,B, stuck:N; see diag)")
     parser.set_defaults(handler=_run_play)
 
 
@@ -193,22 +196,25 @@ def _add_hall(subparsers) -> None:
 
 
 def _run_hall(args) -> int:
+    import math
     import os
     import secrets
 
     from draughtsboard.hall.server import serve
     from draughtsboard.hall.service import HallService, hall_client_id
+    from draughtsboard.hall.venue import plain_host
     from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
+    from draughtsboard.http_limits import ascii_number
     from draughtsboard.recording import DataDirLock
     from draughtsboard.web.server import configure_logging
 
     configure_logging()
     host, _, port_text = args.listen.rpartition(":")
-    if not host or not port_text.isdigit():
+    if not host or not ascii_number(port_text) or not plain_host(host.strip("[]")):
         print(f"draughtsboard hall: --listen {args.listen!r}: expected HOST:PORT",
               file=sys.stderr)
         return 2
-    if args.delay < 0:
+    if not math.isfinite(args.delay) or args.delay < 0:
         print("draughtsboard hall: --delay must be 0 or more minutes", file=sys.stderr)
         return 2
     try:
@@ -220,10 +226,11 @@ def _run_hall(args) -> int:
     # the hall by its directory, so a restarted hall finds the messages the broker kept
     # for it and a second hall with its own directory does not push the first one off.
     with DataDirLock(args.data):
-        token = os.environ.get(ENV_HALL_TOKEN) or secrets.token_urlsafe(12)
+        chosen = os.environ.get(ENV_HALL_TOKEN, "").strip()
+        token = chosen or secrets.token_urlsafe(12)
         service = HallService(address, args.data, client_id=hall_client_id(args.data))
         return serve(service, token=token, delay=args.delay * 60, host=host.strip("[]"),
-                     port=int(port_text))
+                     port=int(port_text), show_token=not chosen)
 
 
 ENV_HALL_TOKEN = "DRAUGHTSBOARD_HALL_TOKEN"
@@ -240,11 +247,14 @@ def _add_venue(subparsers) -> None:
 
 
 def _run_venue(args) -> int:
-    from draughtsboard.hall.venue import VenueError, write_venue
+    from draughtsboard.hall.venue import VenueError, plain_host, write_venue
+    from draughtsboard.http_limits import ascii_number
 
     host, _, port_text = args.listen.rpartition(":")
-    if not host or not port_text.isdigit() or not 1 <= args.boards <= 9999:
-        print("draughtsboard venue: --listen HOST:PORT and --boards 1-9999", file=sys.stderr)
+    if not plain_host(host) or not ascii_number(port_text) or not 1 <= int(port_text) <= 65535 \
+            or not 1 <= args.boards <= 9999:
+        print("draughtsboard venue: --listen HOST:PORT (an address or a host name, a port "
+              "1-65535) and --boards 1-9999", file=sys.stderr)
         return 2
     try:
         venue = write_venue(args.out, args.boards, host=host, port=int(port_text))
@@ -413,10 +423,19 @@ def check_hands_exposure(backend: str, host: str, allow_remote_hands: bool) -> N
 def _open_play_board(backend: str, variant: str, args, config, occupied: list[int]):
     """(sensor source, LED sink, switches for the page's hands or None, closer) for the
     chosen backend; ``config`` is the gpio backend's board config."""
+    faults = getattr(args, "sim_fault", None) or []
+    if faults and backend != "sim":
+        raise UsageError("--sim-fault needs the sim backend")
     if backend == "sim":
         from draughtsboard.hardware.backends import open_simulated_board
+        from draughtsboard.hardware.simulation import WiringFault
 
-        board = open_simulated_board(variant, occupied=occupied, real_time=True)
+        try:
+            wiring = [WiringFault.parse(text) for text in faults]
+            board = open_simulated_board(variant, occupied=occupied, real_time=True,
+                                         faults=wiring)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
         return board, board, board.simulation, board.close
     if backend == "gpio":
         from draughtsboard.hardware.backends import open_gpio_board
@@ -575,6 +594,7 @@ def failure(error: BaseException) -> tuple[int, str] | None:
     """The exit status and one-line reason for an error that ends a command, or ``None``
     for one the handler must not swallow (KeyboardInterrupt, SystemExit)."""
     from draughtsboard.board.rules.errors import DraughtsError
+    from draughtsboard.hardware.board_lock import BoardBusyError
     from draughtsboard.hardware.config import ConfigError
     from draughtsboard.recording import DataDirBusyError
 
@@ -588,7 +608,7 @@ def failure(error: BaseException) -> tuple[int, str] | None:
         return EXIT_CONFIG, str(error)
     if isinstance(error, UsageError):
         return EXIT_USAGE, str(error)
-    if isinstance(error, DataDirBusyError):
+    if isinstance(error, (DataDirBusyError, BoardBusyError)):
         return EXIT_BUSY, str(error)
     if isinstance(error, OSError):
         where = f"{error.filename}: " if getattr(error, "filename", None) else ""
@@ -603,6 +623,9 @@ def failure(error: BaseException) -> tuple[int, str] | None:
 
 
 def _is_gpio_error(error: BaseException) -> bool:
+    """gpiozero's errors, and lgpio's own (``lgpio.error``, a bare Exception)."""
+    if type(error).__module__ == "lgpio":
+        return True
     try:
         from gpiozero.exc import GPIOZeroError
     except ImportError:  # pragma: no cover - gpiozero is a dependency
@@ -621,6 +644,7 @@ def build_parser() -> argparse.ArgumentParser:
     pdn.add_parsers(subparsers)
     token.add_parsers(subparsers)
     analyse.add_parsers(subparsers)
+    hub.add_parsers(subparsers)
     replay.add_parsers(subparsers, REPLAY_BACKENDS)
     _add_diag(subparsers)
     _add_emulate(subparsers)

@@ -32,7 +32,7 @@ Where positions come from (``source`` beside each one):
   no puzzle is a tactics position.
 
     .venv/bin/python scripts/mine_shots.py tactics [--per-variant 25] > benchmarks/tactics.json
-    .venv/bin/python scripts/mine_shots.py puzzles [--per-variant 6] \
+    .venv/bin/python scripts/mine_shots.py puzzles [--per-variant 30] \
         --out draughtsboard/play/puzzles
 """
 
@@ -234,7 +234,7 @@ def main() -> int:
                      "kept apart from the suite)")
     one.set_defaults(run=tactics)
     two = sub.add_parser("puzzles")
-    two.add_argument("--per-variant", type=int, default=6)
+    two.add_argument("--per-variant", type=int, default=30)
     two.add_argument("--variants", default=",".join(variant_names()))
     two.add_argument("--out", required=True)
     two.set_defaults(run=puzzles)

@@ -109,7 +109,10 @@ def test_bad_input_is_one_line_and_status_2(capsys, argv, message):
 
 def test_a_file_with_no_readable_game(capsys, tmp_path):
     path = tmp_path / "bad.pdn"
-    path.write_bytes(b"\x00\xff garbage")
+    path.write_bytes(b"\xff garbage")
     status, out, err = run(capsys, str(path))
     assert status == 2 and out == ""
     assert err.strip().splitlines()[-1].endswith("no game that could be read")
+    path.write_bytes(b"\x00\xff garbage")
+    status, out, err = run(capsys, str(path))
+    assert status == 2 and err.strip().endswith("binary data (NUL bytes), not a PDN file")

@@ -191,6 +191,30 @@ def test_only_the_composition_root_joins_the_hall_to_play():
     assert offenders == []
 
 
+# The opponent (built-in engine, Hub, DXP): above the pure core, below play. It uses the
+# core only; nothing below play knows it.
+OPPONENTS = "draughtsboard.opponents"
+OPPONENTS_MAY_USE = ("draughtsboard.board", OPPONENTS)
+BELOW_OPPONENTS = ("draughtsboard.board", "draughtsboard.hardware", "draughtsboard.firmware_bridge",
+                   "draughtsboard.recording", *HALL_PACKAGES)
+
+
+def test_opponents_use_only_the_core():
+    offenders = [f"{name}:{line} imports {target}"
+                 for name in modules() if _within(name, OPPONENTS)
+                 for target, line, _ in imports_of(name)
+                 if target.startswith("draughtsboard.")
+                 and not any(_within(target, allowed) for allowed in OPPONENTS_MAY_USE)]
+    assert offenders == []
+
+
+def test_nothing_below_play_imports_the_opponents():
+    offenders = [f"{name}:{line} imports {target}"
+                 for name in modules() if any(_within(name, low) for low in BELOW_OPPONENTS)
+                 for target, line, _ in imports_of(name) if _within(target, OPPONENTS)]
+    assert offenders == []
+
+
 def test_game_and_tracker_never_import_each_other():
     pairs = [("draughtsboard.board.game", "draughtsboard.board.tracker"),
              ("draughtsboard.board.tracker", "draughtsboard.board.game")]

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TextIO
 
 from draughtsboard.board.game.analysis import annotated, format_score, judge_game
-from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
+from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules.engine import (
@@ -38,6 +38,7 @@ from draughtsboard.board.rules.fen import initial_position, parse_fen
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.position import Position
 from draughtsboard.board.rules.variants import get_variant, variant_names
+from draughtsboard.commands.pdn_files import PdnFileError, read_pdn_file
 from draughtsboard.recording import Recorder
 
 MAX_FILE = 16 * 1024 * 1024  # a PDN file larger than this is refused before it is read
@@ -141,13 +142,13 @@ def run_analyse(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def _analyse_file(args: argparse.Namespace, limits: dict, out: TextIO) -> int:
     path = Path(args.file)
     try:
-        if path.stat().st_size > MAX_FILE:
-            return _fail(f"{path}: larger than {MAX_FILE // (1024 * 1024)} MB")
-        text = decode_pdn(path.read_bytes())
+        text = read_pdn_file(path, MAX_FILE)
         variant = get_variant(args.variant) if args.variant else None
         read = read_pdn(text, variant=variant, source=str(path))
     except OSError as error:
         return _fail(f"{path}: {error.strerror or error}")
+    except PdnFileError as error:
+        return _fail(f"{path}: {error}")
     except DraughtsError as error:
         return _fail(str(error))
     for error in read.errors:

@@ -15,13 +15,13 @@ from typing import TextIO
 from draughtsboard.board.game.pdn_reader import (
     PdnError,
     PdnGame,
-    decode_pdn,
     iter_pdn,
 )
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.commands.options import add_data_option, data_dir
+from draughtsboard.commands.pdn_files import read_pdn_file
 from draughtsboard.commands.rules import add_variant_argument
 from draughtsboard.recording import Recorder
 
@@ -66,10 +66,9 @@ def _fail(command: str, message: str) -> None:
 
 def iter_file(path: str, args: argparse.Namespace):
     """The games and errors of one PDN file, one at a time (`iter_pdn`)."""
-    data = Path(path).read_bytes()
+    text = read_pdn_file(path)
     variant = get_variant(args.variant) if args.variant else None
-    return iter_pdn(decode_pdn(data), variant=variant, source=path,
-                    draw_preset=args.draw_preset)
+    return iter_pdn(text, variant=variant, source=path, draw_preset=args.draw_preset)
 
 
 def _summary(path: str, entry) -> str:
@@ -124,12 +123,15 @@ def run_convert(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except (OSError, DraughtsError) as error:
         _fail("pdn convert", f"{args.file}: {_reason(error)}")
         return 2
+    if not games:
+        _fail("pdn convert", f"{args.file}: no game found; nothing written")
+        return 1
     try:
         _write(args.out, "".join(parts), out)
     except OSError as error:
         _fail("pdn convert", f"{args.out}: {_reason(error)}")
         return 2
-    return 1 if errors or not games else 0
+    return 1 if errors else 0
 
 
 def run_games(args: argparse.Namespace, out: TextIO | None = None) -> int:

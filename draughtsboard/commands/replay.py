@@ -31,6 +31,7 @@ from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import Mode
 from draughtsboard.board.tracker.policy import POLICIES, policy_for
 
+from .pdn_files import PdnFileError, read_pdn_file
 from .rules import add_variant_argument
 
 BoardFactory = Callable[[Position, argparse.Namespace], VirtualBoard]
@@ -77,14 +78,14 @@ def _games(args) -> tuple[list[tuple[str, Position, list]], list[str]]:
     default = get_variant(args.variant) if args.variant else None
     for path in args.files:
         try:
-            with open(path, "rb") as handle:
-                data = handle.read()
+            text = read_pdn_file(path)
         except OSError as error:
             rejected.append(f"{path}: {error.strerror}")
             continue
-        from draughtsboard.board.game.pdn_reader import decode_pdn
-
-        result = read_pdn(decode_pdn(data), variant=default, source=path)
+        except PdnFileError as error:
+            rejected.append(f"{path}: {error}")
+            continue
+        result = read_pdn(text, variant=default, source=path)
         for error in result.errors:
             rejected.append(str(error))
         for item in result.games:

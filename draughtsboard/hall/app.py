@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 import time
 from typing import Any
 
@@ -22,20 +21,20 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from draughtsboard.board.game.record import normalise_result
 from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.rules.errors import DraughtsError
-from draughtsboard.board.rules.variants import get_variant
-from draughtsboard.http_limits import SecurityHeaders
+from draughtsboard.hall_protocol.messages import GAME_ID
+from draughtsboard.http_limits import SecurityHeaders, ascii_number, token_matches
 
 from .feed import round_games
 from .pairings import PairingsError, parse_pairings
-from .views import variants_view
+from .views import CLAIM_KINDS, variants_view
 
 STATIC_PACKAGE = ("draughtsboard.hall", "static")
 MAX_BODY = 16 * 1024
 MAX_PAIRINGS_BODY = 512 * 1024
-MAX_STREAMS = 100
+MAX_STREAMS = 24  # live pages at once, well under the requests admitted; the oldest
+# is dropped for a new one (its page reconnects by itself)
 KEEPALIVE_SECONDS = 15.0
 STREAM_INTERVAL = 0.1  # seconds: a stream sends at most this often (changes are merged)
 
@@ -79,14 +78,12 @@ def _service(request: Request):
 
 
 def _authorised(request: Request) -> bool:
-    header = request.headers.get("authorization", "")
-    token = header[7:].strip() if header.lower().startswith("bearer ") else ""
-    return bool(token) and secrets.compare_digest(token, request.app.state.token)
+    return token_matches(request.scope, request.app.state.token)
 
 
 def _board(data: dict[str, Any]) -> int:
     board = data.get("board")
-    if isinstance(board, str) and board.isdigit():
+    if isinstance(board, str) and ascii_number(board):
         board = int(board)
     if isinstance(board, bool) or not isinstance(board, int) or not 1 <= board <= 9999:
         raise BodyError("board: expected a board number")
@@ -123,30 +120,39 @@ async def events(request: Request) -> Response:
     """The hall now (``event: hall``), then each board whose summary changed (``event:
     boards``, a list), at most every STREAM_INTERVAL seconds."""
     service = _service(request)
-    state = request.app.state
-    if state.streams >= MAX_STREAMS:
-        return _error(503, "too many live pages; try again later")
+    streams: list[asyncio.Event] = request.app.state.streams
     loop = asyncio.get_running_loop()
     ready = asyncio.Event()
+    dropped = asyncio.Event()  # set when a newer stream needs this one's place
+    while len(streams) >= MAX_STREAMS:
+        oldest = streams.pop(0)
+        oldest.set()
+    streams.append(dropped)
 
     def wake() -> None:
         loop.call_soon_threadsafe(ready.set)
 
+    def wake_on_drop(_):
+        ready.set()
+
     async def stream():
-        state.streams += 1
         unsubscribe = service.subscribe(wake)
+        watcher = loop.create_task(dropped.wait())
+        watcher.add_done_callback(wake_on_drop)
         try:
             overview = await run_in_threadpool(_overview, service)
             known = {b: key for b, (key, _) in service.summaries().items()}
             info = overview["hall"]
             yield f"event: hall\ndata: {json.dumps(overview, separators=(',', ':'))}\n\n"
-            while not service.closing:
+            while not service.closing and not dropped.is_set():
                 try:
                     await asyncio.wait_for(ready.wait(), KEEPALIVE_SECONDS)
                 except TimeoutError:
                     yield ": keep-alive\n\n"
                     continue
                 ready.clear()
+                if dropped.is_set():
+                    break
                 summaries = await run_in_threadpool(service.summaries)
                 changed = [s for b, (key, s) in summaries.items() if known.get(b) != key]
                 known = {b: key for b, (key, _) in summaries.items()}
@@ -160,7 +166,9 @@ async def events(request: Request) -> Response:
                 await asyncio.sleep(STREAM_INTERVAL)
         finally:
             unsubscribe()
-            state.streams -= 1
+            watcher.cancel()
+            if dropped in streams:
+                streams.remove(dropped)
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"cache-control": "no-store", "x-accel-buffering": "no"})
@@ -174,7 +182,7 @@ def _feed(request: Request):
     cutoff = service.wall() - delay if delay else None
     round_name = request.path_params["round"]
     with service.store.lock:
-        return round_games(service.store, round_name, cutoff)
+        return round_games(service.store, round_name, cutoff, service.arbiter.round_games)
 
 
 async def round_pdn(request: Request) -> Response:
@@ -192,7 +200,7 @@ async def round_json(request: Request) -> Response:
 
 async def board_pdn(request: Request) -> Response:
     name = request.path_params["file"]
-    if not name.endswith(".pdn") or not name[:-4].isdigit():
+    if not name.endswith(".pdn") or not ascii_number(name[:-4]):
         return _error(404, "expected /round/<round>/<board>.pdn")
     number = int(name[:-4])
     games = [g for g in await run_in_threadpool(_feed, request) if g.board == number]
@@ -247,12 +255,25 @@ def start_round(service, data) -> Any:
 def declare_result(service, data) -> Any:
     number = _board(data)
     result = str(data.get("result", "")).strip()
-    with service.store.lock:
-        latest = service.store.latest(number)
-        variant = latest.game.variant if latest else get_variant("russian")
-    normalise_result(variant, result)  # InvalidResultError before anything is sent
     reason = str(data.get("reason", ""))[:200] or "declared by the arbiter in the hall"
-    return service.command(number, "result", result=result, reason=reason)
+    return service.declare_result(number, result, reason)
+
+
+def _claim_fields(data: dict[str, Any]) -> tuple[int, str, str]:
+    kind, game = data.get("kind"), data.get("game")
+    if kind not in CLAIM_KINDS:
+        raise BodyError(f"kind: expected one of {', '.join(CLAIM_KINDS)}")
+    if not isinstance(game, str) or not GAME_ID.match(game):
+        raise BodyError("game: expected a game id")
+    return _board(data), kind, game
+
+
+def confirm(service, data) -> Any:
+    return service.confirm(*_claim_fields(data))
+
+
+def dismiss(service, data) -> Any:
+    return service.dismiss(*_claim_fields(data))
 
 
 def acknowledge(service, data) -> Any:
@@ -263,7 +284,7 @@ def set_tags(service, data) -> Any:
     tags = data.get("tags")
     if not isinstance(tags, dict) or not tags:
         raise BodyError("tags: expected a non-empty object")
-    return service.command(_board(data), "set_tags", tags=clean_tags(tags))
+    return service.set_tags(_board(data), clean_tags(tags))
 
 
 def arbiter_log(service, data) -> Any:
@@ -282,6 +303,8 @@ ROUTES = [
     Route("/api/arbiter/pairings", arbiter(pairings, json_body=False), methods=["POST"]),
     Route("/api/arbiter/start-round", arbiter(start_round), methods=["POST"]),
     Route("/api/arbiter/result", arbiter(declare_result), methods=["POST"]),
+    Route("/api/arbiter/confirm", arbiter(confirm), methods=["POST"]),
+    Route("/api/arbiter/dismiss", arbiter(dismiss), methods=["POST"]),
     Route("/api/arbiter/acknowledge", arbiter(acknowledge), methods=["POST"]),
     Route("/api/arbiter/tags", arbiter(set_tags), methods=["POST"]),
     Route("/api/arbiter/log", arbiter(arbiter_log), methods=["POST"]),
@@ -296,7 +319,7 @@ def create_app(service, *, token: str, delay: float = 0.0) -> Starlette:
     app.state.static = static
     app.state.token = token
     app.state.delay = delay
-    app.state.streams = 0
+    app.state.streams = []
     app.state.started = time.time()
     app.add_middleware(SecurityHeaders)
     return app

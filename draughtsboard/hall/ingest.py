@@ -1,34 +1,57 @@
 """What the hall does with each message from a board: the decisions, apart from MQTT and
 threads, so that every case (a duplicate, a gap, a stale message, a takeback, an illegal
-move, another board's game) is a plain test.
+move, a game the hall did not expect, a claim it cannot prove) is a plain test.
 
 `Ingest.handle(board, kind, payload, now)` applies one message to the `HallStore` (the
 caller holds its lock) and returns the `Resend` requests to send to boards. A message
 that breaks the protocol raises `MessageError`: the caller logs it with the board's number
 and drops it. Nothing here can take the hall down or stop another board's games.
+
+What a board is believed for (docs/hall.md, "What the hall believes"): a move only when
+the rules accept it as the next one; a takeback only in a game whose mode lets a board
+take moves back, and its ``changes`` only as far as the moves it shows account for; a
+result only when the position proves it. Anything else a board says is a `Claim`: shown
+to the arbiter, who confirms or dismisses it, while the hall's record (and the feed)
+stays as the rules left it. A game whose number is not the next of its board is a claim
+too, never a silent replacement of the round's game; the hall keeps a few such games per
+board in memory, never on disk, and asks a board again only for games it has reason to
+expect.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from draughtsboard.board.game.record import normalise_result
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.hall_protocol.messages import (
     GameRecord,
     MessageError,
+    MoveRecord,
     PlyMessage,
     StateMessage,
     StatusMessage,
 )
 
-from .store import HallGame, HallStore
+from .log_limit import LogLimiter
+from .store import HallGame, HallStore, game_number
 
 log = logging.getLogger("draughtsboard.hall")
 
 BUFFERED_LIMIT = 500  # moves held per game while an earlier gap is being filled
-ASK_AGAIN = 2.0  # seconds before a missing range is asked for again
-ASK_GAME_AGAIN = 10.0  # seconds before an unfinished older game is asked for again
+ASK_AGAIN = 2.0  # seconds between the first few requests for what is missing
+ASK_QUICKLY = 3  # requests at ASK_AGAIN before backing off
+ASK_AT_MOST_EVERY = 60.0  # then at most one request a minute per game
+CLAIMS_KEPT = 10  # claims shown per board (the oldest go first)
+UNEXPECTED_KEPT = 3  # games a board sent that the hall did not expect, held for the arbiter
+MAX_GAMES_PER_ROUND = 10  # games one board may start in one round
+MAX_NEW_GAMES_PER_HOUR = 30  # games one board may start in an hour
+DISMISSED_KEPT = 100
+UNCONFIRMED_WAIT = 5.0  # seconds a move may wait for its board's state before it is asked
 
 
 @dataclass(frozen=True)
@@ -42,6 +65,29 @@ class Resend:
     last: int | None = None
 
 
+@dataclass(frozen=True)
+class Claim:
+    """Something a board says that the hall cannot prove: shown to the arbiter until
+    confirmed (the hall then follows it) or dismissed. ``kind``: ``game`` (a game the hall
+    did not expect), ``moves`` (the board's moves differ from the hall's), ``tags`` (the
+    board changed a game's tags), ``result`` (a result the position does not prove).
+    ``record`` is the board's whole game, when the claim came with one."""
+
+    kind: str
+    game: str
+    text: str
+    received: float
+    record: GameRecord | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.kind, self.game
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "game": self.game, "text": self.text,
+                "received": self.received, "confirmable": self.record is not None}
+
+
 @dataclass
 class BoardLive:
     """What the hall knows of a board now, beyond its games (not journalled: the board
@@ -52,14 +98,27 @@ class BoardLive:
     software: str = ""
     uptime: float | None = None
     health: dict[str, Any] = field(default_factory=dict)
-    current: str | None = None  # the board's current game id
+    current: str | None = None  # the board's current game, among the games accepted
+    said_current: str | None = None  # the game its status names (perhaps not accepted)
     flags: tuple[str, ...] = ()
     unacknowledged: int = 0
     events: tuple[dict[str, Any], ...] = ()
     changed: float | None = None
     status_received: float | None = None
     problems: list[str] = field(default_factory=list)  # bad messages, the last few
+    claims: OrderedDict[tuple[str, str], Claim] = field(default_factory=OrderedDict)
+    new_games: deque[float] = field(default_factory=deque)  # when its games began here
     version: int = 0
+
+
+@dataclass
+class _Asking:
+    next_time: float
+    attempts: int
+
+
+class ClaimError(ValueError):
+    """The arbiter confirmed something that is not (or no longer) there."""
 
 
 class Ingest:
@@ -67,8 +126,11 @@ class Ingest:
         self.store = store
         self.boards: dict[int, BoardLive] = {}
         self._buffered: dict[tuple[int, str], dict[int, PlyMessage]] = {}
-        self._asked: dict[tuple[int, str], float] = {}
+        self._asked: dict[tuple[int, str], _Asking] = {}
         self._given_up: set[tuple[int, str]] = set()
+        self._wanted: dict[tuple[int, str], str] = {}  # whole games to ask for, and why
+        self._dismissed: OrderedDict[tuple[int, str, str, str], None] = OrderedDict()
+        self.quiet = LogLimiter()
 
     def live(self, board: int) -> BoardLive:
         live = self.boards.get(board)
@@ -81,26 +143,47 @@ class Ingest:
         live.problems = (live.problems + [text])[-5:]
         live.version += 1
 
+    # -- one message -------------------------------------------------------------------------
+
     def handle(self, board: int, kind: str, payload: bytes, now: float) -> list[Resend]:
         if kind == "status":
             self._status(board, StatusMessage.from_json(payload), now)
             return []
-        if kind == "state":
-            message = StateMessage.from_json(payload)
-            live = self.live(board)
-            self._current(board, message.record.game)
-            if message.record.game == live.current:
+        if kind in ("state", "game"):
+            try:
+                message = StateMessage.from_json(payload)
+            except MessageError:
+                if kind == "state":  # the board's current game is then unknown: ask it
+                    self._want_current(board, "its state could not be read")
+                raise
+            game_id = message.record.game
+            out = self._guarded(board, game_id, now,
+                                lambda: self._record(board, message.record, now))
+            if kind == "state" and self.store.game(board, game_id) is not None:
+                self._follow(board, game_id)
+            if kind == "state" and game_id == self.live(board).current:
+                live = self.live(board)
                 live.flags, live.unacknowledged = message.flags, message.unacknowledged
                 live.events, live.changed = message.events, message.changed
                 live.version += 1
-            return self._record(board, message.record, now)
-        if kind == "game":
-            return self._record(board, StateMessage.from_json(payload).record, now)
+            return out
         if kind == "ply":
-            return self._ply(board, PlyMessage.from_json(payload), now)
+            message_ply = PlyMessage.from_json(payload)
+            return self._guarded(board, message_ply.game, now,
+                                 lambda: self._ply(board, message_ply, now))
         if kind == "reply":
             return []  # the service matches replies to its commands
         raise MessageError(f"a board does not send {kind!r}")
+
+    def _guarded(self, board: int, game_id: str, now: float, work) -> list[Resend]:
+        """Do ``work``; when the hall's disk refuses it, note that, and ask the board for
+        the game again once the disk takes writes (the copy in memory is as it was)."""
+        try:
+            return work()
+        except OSError:
+            self._wanted[(board, game_id)] = "the hall's disk refused it"
+            self.live(board).version += 1
+            raise
 
     # -- status and which game is current -------------------------------------------------------
 
@@ -110,98 +193,363 @@ class Ingest:
         if status.online:
             live.software, live.uptime = status.software, status.uptime
             live.health = status.health
+            live.said_current = status.game
             if status.game is not None:
-                self._current(board, status.game)
+                if self.store.game(board, status.game) is not None:
+                    self._follow(board, status.game)
+                elif self._unexpected_reason(board, status.game) is None:
+                    self._want_current(board, "the board names it in its status")
         live.status_received = now
         live.version += 1
 
-    def _current(self, board: int, game_id: str) -> None:
+    def _want_current(self, board: int, why: str) -> None:
+        said = self.live(board).said_current
+        if said is not None and self.store.game(board, said) is None \
+                and self._unexpected_reason(board, said) is None:
+            self._wanted.setdefault((board, said), why)
+
+    def _follow(self, board: int, game_id: str) -> None:
+        """The board's current game becomes ``game_id`` (an accepted game): the game of
+        its latest state or status, which is what the board calls current (not the
+        highest number the hall has: a next game someone else's message started does not
+        take the board's place for good)."""
         live = self.live(board)
-        if live.current is None or _number(game_id) >= _number(live.current):
-            if live.current != game_id:
-                live.flags, live.unacknowledged, live.events = (), 0, ()
+        if live.current != game_id:
+            live.flags, live.unacknowledged, live.events = (), 0, ()
             live.current = game_id
             live.version += 1
+
+    # -- which games the hall expects ------------------------------------------------------------
+
+    def _unexpected_reason(self, board: int, game_id: str) -> str | None:
+        """Why a game the hall does not have is not expected (None: it is: the hall asked
+        for it, or the board has no game here yet, or it is the next of the board)."""
+        if (board, game_id) in self._wanted or (board, game_id) in self.store.set_aside_games:
+            return None
+        latest = self.store.latest(board)
+        if latest is None or game_number(game_id) == latest.number + 1:
+            return None
+        return (f"game {game_id} is not the next game of board {board} (the hall's latest "
+                f"is {latest.game_id})")
+
+    def _admission(self, board: int, record: GameRecord, now: float) -> str | None:
+        """Why a new game is not taken into the record (None: it is)."""
+        reason = self._unexpected_reason(board, record.game)
+        if reason is not None:
+            return reason
+        round_name = record.tags.get("Round", "")
+        in_round = sum(1 for g in self.store.board_games(board) if g.round == round_name)
+        if in_round >= MAX_GAMES_PER_ROUND:
+            return (f"game {record.game}: board {board} has started {in_round} games in round "
+                    f"{round_name or '(none)'} already")
+        recent = self.live(board).new_games
+        while recent and recent[0] < now - 3600:
+            recent.popleft()
+        if len(recent) >= MAX_NEW_GAMES_PER_HOUR:
+            return f"game {record.game}: board {board} has started {len(recent)} games this hour"
+        return None
 
     # -- a whole game (state or game message) ---------------------------------------------------
 
     def _record(self, board: int, record: GameRecord, now: float) -> list[Resend]:
-        store = self.store
-        hall_game = store.game(board, record.game)
+        _check_result(record)
+        hall_game = self.store.game(board, record.game)
         if hall_game is None:
-            hall_game = store.create(board, record, now)
-            log.info("board %d: game %s (%s)", board, record.game, record.variant)
-        if record.changes >= hall_game.changes and not hall_game.finished:
-            common = 0
-            for index, move in enumerate(record.moves[:hall_game.ply]):
-                if not hall_game.move_record(index).same_move(move):
-                    break
-                common += 1
-            if common < hall_game.ply and record.changes > hall_game.changes:
-                store.truncate(hall_game, common, record.changes, now)
-            if common == hall_game.ply:
-                for seq in range(hall_game.ply + 1, len(record.moves) + 1):
-                    store.add_move(hall_game, record.moves[seq - 1],
-                                   record.changes - len(record.moves) + seq, now)
-            if record.tags != dict(hall_game.game.tags):
-                store.set_tags(hall_game, record.tags)
-        if record.result is not None and not hall_game.finished \
-                and len(record.moves) == hall_game.ply:
-            store.set_result(hall_game, record.result, record.result_reason, now)
+            reason = self._admission(board, record, now)
+            if reason is not None:
+                self._claim(board, Claim("game", record.game, reason + ": accept it?", now,
+                                         record), unexpected=True)
+                return []
+            hall_game = self._create(board, record, now)
+        self._wanted.pop((board, record.game), None)
+        self._reconcile(hall_game, record, now)
         return self._drain(hall_game, now)
+
+    def _create(self, board: int, record: GameRecord, now: float) -> HallGame:
+        hall_game = self.store.create(board, record, now)
+        log.info("board %d: game %s (%s)", board, record.game, record.variant)
+        self.live(board).new_games.append(now)
+        self._drop_claim(board, ("game", record.game))
+        for older in self.store.board_games(board):  # closed unfinished: now it is over
+            claim = self.live(board).claims.get(("result", older.game_id))
+            if older.number < hall_game.number and not older.finished and claim is not None \
+                    and claim.record is not None and claim.record.result == "*":
+                self.store.set_result(older, "*", claim.record.result_reason or "abandoned",
+                                      now, "board")
+                self._drop_claim(board, claim.key)
+        return hall_game
+
+    def _reconcile(self, hall_game: HallGame, record: GameRecord, now: float) -> None:
+        """Bring the hall's copy up to the board's whole game as far as it is believed."""
+        if hall_game.finished:
+            return
+        board = hall_game.board
+        if hall_game.takebacks_allowed and record.changes < hall_game.changes:
+            return  # an older picture of the game than the hall has
+        common = _common_moves(hall_game, record.moves)
+        if common < hall_game.ply:  # the board's moves differ from the hall's
+            removed = hall_game.ply - common
+            if hall_game.takebacks_allowed and record.changes > hall_game.changes:
+                self.store.truncate(hall_game, common,
+                                    min(record.changes, hall_game.changes + 2 * removed), now)
+            else:
+                self._dispute(hall_game, common + 1, Claim(
+                    "moves", record.game,
+                    f"the board's game differs from the hall's from move {common + 1} "
+                    f"({_text_at(record.moves, common)} on the board, "
+                    f"{hall_game.game.moves[common].text} in the hall's record): a correction "
+                    f"on the board? confirm to follow it", now, record))
+                return
+        added = record.moves[hall_game.ply:]
+        if added:
+            self.store.add_moves(hall_game, added,
+                                 min(record.changes, hall_game.changes + len(added)), now)
+        self._confirm_moves(hall_game, hall_game.ply)  # the board's whole game says so
+        self._drop_claim(board, ("moves", record.game))
+        self._tags(hall_game, record, now)
+        self._result(hall_game, record, now)
+
+    def _tags(self, hall_game: HallGame, record: GameRecord, now: float) -> None:
+        """Tags a game began with are the board's; a change after that is a claim (the
+        hall's own arbiter changes them through the hall, which records them first)."""
+        key = ("tags", hall_game.game_id)
+        have = dict(hall_game.game.tags)
+        if record.tags == have:
+            self._drop_claim(hall_game.board, key)
+            return
+        changed = sorted(set(have) | set(record.tags))
+        words = ", ".join(f"{name} {have.get(name, '')!r} -> {record.tags.get(name, '')!r}"
+                          for name in changed if have.get(name) != record.tags.get(name))
+        self._claim(hall_game.board, Claim("tags", hall_game.game_id,
+                                           f"the board changed the tags ({words[:300]}): "
+                                           "confirm to follow it", now, record))
+
+    def _result(self, hall_game: HallGame, record: GameRecord, now: float) -> None:
+        board, key = hall_game.board, ("result", hall_game.game_id)
+        claimed = record.result
+        if claimed is None:
+            self._drop_claim(board, key)
+            return
+        if len(record.moves) != hall_game.ply:
+            return  # the hall has not all the moves yet: they come first
+        reason = record.result_reason
+        if claimed == "*":
+            latest = self.store.latest(board)
+            if latest is not None and latest.number > hall_game.number:
+                self.store.set_result(hall_game, "*", reason or "abandoned", now, "board")
+                self._drop_claim(board, key)
+            else:
+                self._claim(board, Claim("result", hall_game.game_id,
+                                         f"the board closed game {hall_game.game_id} without "
+                                         f"a result ({reason or 'no reason given'})", now,
+                                         record))
+            return
+        proven = hall_game.game.outcome()
+        variant = hall_game.game.variant
+        if proven is not None and normalise_result(variant, claimed) == proven[0]:
+            self.store.set_result(hall_game, claimed, reason or proven[1], now, "rules")
+            self._drop_claim(board, key)
+            return
+        self._claim(board, Claim("result", hall_game.game_id,
+                                 f"the board claims {claimed}"
+                                 + (f" ({reason})" if reason else "")
+                                 + ", which the position does not prove: confirm it?", now,
+                                 record))
+
+    # -- claims --------------------------------------------------------------------------------
+
+    def _claim(self, board: int, claim: Claim, *, unexpected: bool = False) -> None:
+        if (board, claim.kind, claim.game, claim.text) in self._dismissed:
+            return
+        live = self.live(board)
+        known = live.claims.get(claim.key)
+        if known is not None and known.text == claim.text and known.record == claim.record:
+            return
+        if known is None:
+            quiet = self.quiet.allow(("claim", board))
+            if quiet is not None:
+                log.warning("board %d: %s%s", board, claim.text, quiet)
+        live.claims[claim.key] = claim
+        live.claims.move_to_end(claim.key)
+        if unexpected:
+            games = [k for k in live.claims if k[0] == "game"]
+            for old in games[:-UNEXPECTED_KEPT]:
+                del live.claims[old]
+        while len(live.claims) > CLAIMS_KEPT:
+            live.claims.popitem(last=False)
+        live.version += 1
+
+    def _dispute(self, hall_game: HallGame, move_number: int, claim: Claim) -> None:
+        """The board's moves differ from the hall's from ``move_number`` on: the feed
+        shows the game up to the move before, until the arbiter settles it."""
+        self._confirm_moves(hall_game, min(hall_game.confirmed, move_number - 1))
+        self._claim(hall_game.board, claim)
+
+    @staticmethod
+    def _confirm_moves(hall_game: HallGame, count: int) -> None:
+        if hall_game.confirmed != count:
+            hall_game.confirmed = count
+            hall_game.version += 1
+
+    def _drop_claim(self, board: int, key: tuple[str, str]) -> None:
+        live = self.boards.get(board)
+        if live is not None and live.claims.pop(key, None) is not None:
+            live.version += 1
+
+    def confirm(self, board: int, kind: str, game_id: str, now: float) -> str:
+        """The arbiter confirms a board's claim: the hall follows the board. What was
+        done, in words; `ClaimError` if there is no such claim."""
+        claim = self.live(board).claims.get((kind, game_id))
+        if claim is None:
+            raise ClaimError(f"board {board} has no {kind} claim about game {game_id}")
+        record = claim.record
+        if record is None:
+            raise ClaimError("the board's whole game has not arrived yet (it has been asked "
+                             "for): try again in a moment")
+        hall_game = self.store.game(board, game_id)
+        if kind == "game":
+            if hall_game is None:
+                hall_game = self._create(board, record, now)
+            self._reconcile(hall_game, record, now)
+            self._drop_claim(board, claim.key)
+            return f"game {game_id} of board {board} taken into the record"
+        if hall_game is None:
+            raise ClaimError(f"board {board} has no game {game_id} in the hall")
+        if kind == "moves":
+            common = _common_moves(hall_game, record.moves)
+            if hall_game.finished:
+                raise ClaimError(f"game {game_id} has its result: take it back first")
+            if common < hall_game.ply:
+                self.store.truncate(hall_game, common, max(hall_game.changes, record.changes),
+                                    now, by="arbiter")
+            self._drop_claim(board, claim.key)
+            self._reconcile(hall_game, record, now)
+            return f"board {board}'s game {game_id} followed as the board has it"
+        if kind == "tags":
+            self.store.set_tags(hall_game, record.tags)
+            self._drop_claim(board, claim.key)
+            return f"the tags of board {board}'s game {game_id} followed as the board has them"
+        result = record.result or "*"
+        self.store.set_result(hall_game, result, record.result_reason or "confirmed by the "
+                              "arbiter", now, "arbiter")
+        self._drop_claim(board, claim.key)
+        return f"result {result} of board {board}'s game {game_id} confirmed"
+
+    def dismiss(self, board: int, kind: str, game_id: str) -> str:
+        """The arbiter sets a claim aside: the hall's record stays as it is, and the same
+        claim is not shown again."""
+        claim = self.live(board).claims.get((kind, game_id))
+        if claim is None:
+            raise ClaimError(f"board {board} has no {kind} claim about game {game_id}")
+        self._dismissed[(board, kind, game_id, claim.text)] = None
+        while len(self._dismissed) > DISMISSED_KEPT:
+            self._dismissed.popitem(last=False)
+        self._drop_claim(board, claim.key)
+        hall_game = self.store.game(board, game_id)
+        if kind == "moves" and hall_game is not None:
+            self._confirm_moves(hall_game, hall_game.ply)  # the arbiter keeps the hall's
+        return f"{kind} claim of board {board} about game {game_id} dismissed"
+
+    def arbiter_tags(self, board: int, game_id: str, tags: dict[str, str]) -> None:
+        """The arbiter's tags in the hall (merged into the game's, as the board does)."""
+        hall_game = self.store.game(board, game_id)
+        if hall_game is None:
+            raise ClaimError(f"board {board} has no game {game_id} in the hall")
+        self.store.set_tags(hall_game, {**hall_game.game.tags, **tags})
+        self._drop_claim(board, ("tags", game_id))
+
+    def arbiter_result(self, board: int, game_id: str, result: str, reason: str,
+                       now: float) -> None:
+        """The arbiter's result in the hall: the record has it at once, whatever the board
+        says after (`InvalidResultError` for a result the variant does not have)."""
+        hall_game = self.store.game(board, game_id)
+        if hall_game is None:
+            raise ClaimError(f"board {board} has no game {game_id} in the hall")
+        self.store.set_result(hall_game, result, reason, now, "arbiter")
+        self._drop_claim(board, ("result", game_id))
 
     # -- one move --------------------------------------------------------------------------------
 
     def _ply(self, board: int, message: PlyMessage, now: float) -> list[Resend]:
         hall_game = self.store.game(board, message.game)
         if hall_game is None:  # its start is in the state, which is on its way or lost
+            if self._unexpected_reason(board, message.game) is not None:
+                return []  # not a game the hall expects: its state decides (a claim)
             self._buffer(board, message)
             return self._ask(board, message.game, None, None, now)
-        seq = message.seq
-        if seq <= hall_game.ply:
-            if hall_game.move_record(seq - 1).same_move(message.move):
-                return []  # a duplicate (QoS 1 is at least once; resends)
-            if message.changes > hall_game.changes and not hall_game.finished:
-                self.store.truncate(hall_game, seq - 1, message.changes - 1, now)
-            else:
-                return []  # older than what the hall has
         if hall_game.finished:
             return []
+        seq = message.seq
+        if seq <= hall_game.ply:
+            here = hall_game.move_record(seq - 1)
+            if here.same_move(message.move):
+                return []  # a duplicate (QoS 1 is at least once; resends)
+            if not (hall_game.takebacks_allowed and message.changes > hall_game.changes):
+                if not hall_game.takebacks_allowed:
+                    if ("moves", message.game) not in self.live(board).claims:
+                        self._dispute(hall_game, seq, Claim(
+                            "moves", message.game,
+                            f"move {seq}: the board sent {message.move.text}, the hall's "
+                            f"record has {here.text}: asked for the board's whole game", now))
+                    return self._ask(board, message.game, None, None, now)
+                return []  # older than what the hall has
+            removed = hall_game.ply - seq + 1
+            self.store.truncate(hall_game, seq - 1, min(message.changes - 1,
+                                                        hall_game.changes + 2 * removed), now)
         if seq > hall_game.ply + 1:
             self._buffer(board, message)
             return self._ask(board, message.game, hall_game.ply + 1, seq - 1, now)
-        self.store.add_move(hall_game, message.move, message.changes, now)
+        self.store.add_moves(hall_game, [message.move],
+                             min(message.changes, hall_game.changes + 1), now)
         return self._drain(hall_game, now)
 
     def _buffer(self, board: int, message: PlyMessage) -> None:
-        held = self._buffered.setdefault((board, message.game), {})
+        key = (board, message.game)
+        if key not in self._buffered:
+            for other in [k for k in self._buffered if k[0] == board and k != key
+                          and self.store.game(*k) is None]:
+                del self._buffered[other]  # one game the hall lacks is held: the newest
+        held = self._buffered.setdefault(key, {})
         if len(held) < BUFFERED_LIMIT or message.seq in held:
             held[message.seq] = message
 
     def _drain(self, hall_game: HallGame, now: float) -> list[Resend]:
         key = (hall_game.board, hall_game.game_id)
         held = self._buffered.get(key)
+        run: list[MoveRecord] = []
+        changes = hall_game.changes
         while held and not hall_game.finished:
-            message = held.pop(hall_game.ply + 1, None)
+            message = held.pop(hall_game.ply + len(run) + 1, None)
             if message is None:
                 break
-            self.store.add_move(hall_game, message.move, message.changes, now)
+            run.append(message.move)
+            changes = max(changes, message.changes)
+        if run:
+            self.store.add_moves(hall_game, run, min(changes, hall_game.changes + len(run)),
+                                 now)
         if held:
             for seq in [s for s in held if s <= hall_game.ply]:
                 del held[seq]
         if not held:
             self._buffered.pop(key, None)
-            self._asked.pop(key, None)
+            if key not in self._wanted:
+                self._asked.pop(key, None)
             return []
         return self._ask(hall_game.board, hall_game.game_id, hall_game.ply + 1,
                          min(held) - 1, now)
 
     def _ask(self, board: int, game_id: str, first: int | None, last: int | None,
-             now: float, again: float = ASK_AGAIN) -> list[Resend]:
+             now: float) -> list[Resend]:
+        """A request for what is missing, unless one went out a moment ago: every
+        ASK_AGAIN seconds at first, then less and less often, at most every
+        ASK_AT_MOST_EVERY seconds."""
         key = (board, game_id)
-        if now - self._asked.get(key, -1e9) < again:
+        asking = self._asked.get(key)
+        if asking is not None and now < asking.next_time:
             return []
-        self._asked[key] = now
+        attempts = asking.attempts + 1 if asking is not None else 1
+        wait = ASK_AGAIN * 2 ** max(0, attempts - ASK_QUICKLY)
+        self._asked[key] = _Asking(now + min(wait, ASK_AT_MOST_EVERY), attempts)
         return [Resend(board, game_id, first, last)]
 
     def give_up(self, board: int, game_id: str, why: str) -> None:
@@ -209,31 +557,79 @@ class Ingest:
         and tell the arbiter."""
         if (board, game_id) not in self._given_up:
             self._given_up.add((board, game_id))
+            self._wanted.pop((board, game_id), None)
+            self._buffered.pop((board, game_id), None)
             self.note_problem(board, f"game {game_id} cannot be completed: {why}"[:300])
 
     # -- the periodic look for what is still missing -------------------------------------------
 
     def missing(self, now: float) -> list[Resend]:
-        """Ranges still missing, and older games of online boards that never got their
-        result (their end came while the hall was away)."""
+        """Ranges still missing; games the hall wants whole (set aside, refused by its
+        disk, named by a board whose state could not be read); a game whose last moves no
+        state of the board confirmed; and older games of online boards that never got
+        their result (their end came while the hall was away)."""
         out: list[Resend] = []
         for (board, game_id), held in list(self._buffered.items()):
             hall_game = self.store.game(board, game_id)
             if hall_game is None:
-                out += self._ask(board, game_id, None, None, now)
+                if self._unexpected_reason(board, game_id) is None:
+                    out += self._ask(board, game_id, None, None, now)
+                else:
+                    del self._buffered[(board, game_id)]
             elif held:
                 out += self._ask(board, game_id, hall_game.ply + 1, min(held) - 1, now)
+        for board, game_id in list(self.store.set_aside_games):
+            self._wanted.setdefault((board, game_id), "its hall journal was set aside")
         for board, live in self.boards.items():
-            if not live.online or live.current is None:
+            if not live.online:
+                continue
+            for game_id in [g for b, g in self._wanted if b == board]:
+                if (board, game_id) not in self._given_up:
+                    out += self._ask(board, game_id, None, None, now)
+            if live.current is None:
                 continue
             for hall_game in self.store.board_games(board):
-                if (board, hall_game.game_id) in self._given_up:
+                key = (board, hall_game.game_id)
+                if not hall_game.finished and hall_game.confirmed < hall_game.ply and \
+                        hall_game.received[hall_game.confirmed] < now - UNCONFIRMED_WAIT \
+                        and ("moves", hall_game.game_id) not in live.claims:
+                    out += self._ask(board, hall_game.game_id, None, None, now)
+                    continue  # a move its state never confirmed: the whole game, to see
+                if hall_game.finished or key in self._given_up or key in self._wanted \
+                        or hall_game.number >= game_number(live.current) \
+                        or ("result", hall_game.game_id) in live.claims:
                     continue
-                if not hall_game.finished and hall_game.number < _number(live.current):
-                    out += self._ask(board, hall_game.game_id, None, None, now,
-                                     ASK_GAME_AGAIN)
+                out += self._ask(board, hall_game.game_id, None, None, now)
+        return out
+
+    def wanted(self, board: int) -> dict[str, str]:
+        """The games of a board the hall is asking for whole, and why (for the page)."""
+        out = {game_id: why for (b, game_id), why in self._wanted.items() if b == board}
+        for (b, game_id), why in self.store.set_aside_games.items():
+            if b == board:
+                out.setdefault(game_id, f"its hall journal was set aside ({why})")
         return out
 
 
-def _number(game_id: str) -> int:
-    return int(game_id.split("-", 1)[0])
+def _common_moves(hall_game: HallGame, moves: tuple[MoveRecord, ...]) -> int:
+    common = 0
+    for index, move in enumerate(moves[:hall_game.ply]):
+        if not hall_game.move_record(index).same_move(move):
+            break
+        common += 1
+    return common
+
+
+def _text_at(moves: tuple[MoveRecord, ...], index: int) -> str:
+    return moves[index].text if index < len(moves) else "no move"
+
+
+def _check_result(record: GameRecord) -> None:
+    """A result the game's variant has, or ``*`` (`MessageError` otherwise), checked
+    before anything of the message is written."""
+    if record.result is None:
+        return
+    try:
+        normalise_result(get_variant(record.variant), record.result)
+    except DraughtsError as error:
+        raise MessageError(f"result: {error}") from None

@@ -13,7 +13,7 @@ import signal
 
 import uvicorn
 
-from draughtsboard.http_limits import HeaderDeadlineProtocol, connection_limit
+from draughtsboard.http_limits import admission, admitting_protocol, token_matches
 
 from .app import create_app
 
@@ -27,7 +27,7 @@ class _Server(uvicorn.Server):
 
     def handle_exit(self, sig, frame) -> None:
         log.info("signal %s: stopping", signal.Signals(sig).name)
-        self.service.closing = True
+        self.service.begin_shutdown()
         super().handle_exit(sig, frame)
 
     async def startup(self, sockets=None) -> None:
@@ -42,18 +42,25 @@ def _ignore(signum, frame) -> None:
     """uvicorn raises the signal again after its graceful shutdown: harmless here."""
 
 
-def serve(service, *, token: str, delay: float, host: str, port: int) -> int:
+def serve(service, *, token: str, delay: float, host: str, port: int,
+          show_token: bool = True) -> int:
+    """Serve the hall until SIGINT/SIGTERM. ``show_token``: log the arbiter's token (not
+    when the operator chose it: it is theirs already, and logs travel)."""
     app = create_app(service, token=token, delay=delay)
+    arbiter = admission(lambda scope: token_matches(scope, token))
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
-                            lifespan="off", loop="asyncio", http=HeaderDeadlineProtocol,
+                            lifespan="off", loop="asyncio", http=admitting_protocol(arbiter),
                             ws="none", timeout_graceful_shutdown=3,
-                            limit_concurrency=connection_limit(), timeout_keep_alive=5,
+                            limit_concurrency=None, timeout_keep_alive=5,
                             h11_max_incomplete_event_size=16 * 1024)
     server = _Server(config, service)
     signal.signal(signal.SIGTERM, _ignore)
     signal.signal(signal.SIGINT, _ignore)
     service.start()
-    log.info("arbiter token: %s", token)
+    if show_token:
+        log.info("arbiter token: %s", token)
+    else:
+        log.info("arbiter token: the one in DRAUGHTSBOARD_HALL_TOKEN")
     if delay:
         # the delay holds back the feed only: the hall page is the arbiters' live view
         log.warning("the broadcast feed (/round/...) is %g minute(s) behind; the hall page "

@@ -1,11 +1,13 @@
 """The hall's engine: one MQTT client subscribed to every board, one ingest thread that
 alone changes the store, and the arbiter's commands out to the boards.
 
-paho's network thread only puts each message on a bounded queue; the ingest thread
-applies it (`Ingest`), journals it (`HallStore`), sends the ``resend`` requests for what
-is missing, and wakes the page's live streams. A bad message is logged with its board's
-number and dropped: nothing a board sends can stop the others. The queue's bound means a
-flood is dropped, not stored; what was dropped is asked for again like any gap.
+paho's network thread only puts each message in its board's queue (`BoardInbox`); the
+ingest thread takes one board's message after another's, applies it (`Ingest`),
+journals it (`HallStore`), sends the ``resend`` requests for what is missing, and wakes
+the page's live streams. It holds the store's lock for one message at a time, so the
+page and the arbiter never wait behind a flood. A bad message is logged with its board's
+number (a few lines a minute per board at most) and dropped: nothing a board sends can
+stop the others. What a full queue drops is asked for again like any gap.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 import concurrent.futures
 import hashlib
 import logging
-import queue
 import threading
 import time
 import uuid
@@ -28,16 +29,18 @@ from draughtsboard.hall_protocol.messages import Command, MessageError, Reply
 from draughtsboard.hall_protocol.topics import board_topic, parse_topic, subscription
 
 from .arbiter_log import ArbiterLog
+from .inbox import BoardInbox
 from .ingest import Ingest, Resend
+from .log_limit import LogLimiter
 from .pairings import Pairing
 from .store import HallStore
 from .views import board_detail, board_summary
 
 log = logging.getLogger("draughtsboard.hall")
 
-QUEUE_LIMIT = 50_000  # messages waiting for the ingest thread
 TICK = 1.0  # seconds between looks for missing moves
 REPLY_TIMEOUT = 5.0
+RESENDS_REMEMBERED = 10_000  # resend commands awaiting their answer
 
 
 def hall_client_id(data_dir: Path | str) -> str:
@@ -60,7 +63,8 @@ class HallService:
         self.store = HallStore(self.data_dir, sync=sync)
         self.ingest = Ingest(self.store)
         self.arbiter = ArbiterLog(self.data_dir / "arbiter.jsonl", sync=sync)
-        self._queue: queue.Queue = queue.Queue(QUEUE_LIMIT)
+        self.inbox = BoardInbox()
+        self.quiet = LogLimiter()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._subscribers: list[Callable[[], None]] = []
@@ -91,9 +95,13 @@ class HallService:
         log.info("hall: subscribing to every board through %s", self.address)
         connect(self.client, self.address)
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def begin_shutdown(self) -> None:
+        """The live streams end now (the server is stopping: it need not wait for them)."""
         self.closing = True
         self._notify()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.begin_shutdown()
         self._stopping.set()
         self.client.disconnect()
         self.client.loop_stop()
@@ -120,50 +128,42 @@ class HallService:
         self._notify()
 
     def _on_message(self, client, userdata, message) -> None:
-        try:
-            self._queue.put_nowait((message.topic, bytes(message.payload), self.wall()))
-        except queue.Full:
+        parsed = parse_topic(message.topic)
+        if parsed is None or parsed[1] == "command":
+            return
+        board, kind = parsed
+        if not self.inbox.put(board, (kind, bytes(message.payload), self.wall())):
             self.dropped += 1
-            if self.dropped % 1000 == 1:
-                log.error("hall: %d message(s) dropped: the ingest queue is full",
-                          self.dropped)
+            quiet = self.quiet.allow(("full", board))
+            if quiet is not None:
+                log.error("board %d: its messages come faster than the hall takes them; the "
+                          "oldest waiting dropped (asked for again)%s", board, quiet)
 
     # -- the ingest thread -------------------------------------------------------------------
 
     def _run(self) -> None:
         next_tick = time.monotonic() + TICK
+        since_notify = 0
         while not self._stopping.is_set():
-            try:
-                first = self._queue.get(timeout=max(0.01, next_tick - time.monotonic()))
-            except queue.Empty:
-                first = None
-            batch = [first] if first is not None else []
-            while len(batch) < 500:
-                try:
-                    batch.append(self._queue.get_nowait())
-                except queue.Empty:
-                    break
+            taken = self.inbox.take(timeout=max(0.0, min(0.1, next_tick - time.monotonic())))
             requests: list[Resend] = []
-            with self.store.lock:
-                for topic, payload, received in batch:
-                    requests += self._handle(topic, payload, received)
-                if time.monotonic() >= next_tick:
-                    next_tick = time.monotonic() + TICK
-                    requests += self.ingest.missing(self.wall())
-                if batch:
+            if taken is not None:
+                board, (kind, payload, received) = taken
+                with self.store.lock:
+                    requests += self._handle(board, kind, payload, received)
                     self.version += 1
+                since_notify += 1
+            if time.monotonic() >= next_tick:
+                next_tick = time.monotonic() + TICK
+                with self.store.lock:
+                    requests += self.ingest.missing(self.wall())
             for request in requests:
                 self._send_resend(request)
-            if batch:
+            if since_notify and (taken is None or since_notify >= 50):
+                since_notify = 0
                 self._notify()
 
-    def _handle(self, topic: str, payload: bytes, received: float) -> list[Resend]:
-        parsed = parse_topic(topic)
-        if parsed is None:
-            return []
-        board, kind = parsed
-        if kind == "command":
-            return []
+    def _handle(self, board: int, kind: str, payload: bytes, received: float) -> list[Resend]:
         if kind == "reply":
             self._reply(board, payload)
             return []
@@ -171,10 +171,15 @@ class HallService:
             return self.ingest.handle(board, kind, payload, received)
         except (MessageError, DraughtsError, KeyError, TypeError, ValueError) as error:
             self.bad_messages += 1
-            log.warning("board %d: bad %s message dropped: %s", board, kind, error)
             self.ingest.note_problem(board, f"{kind}: {error}"[:300])
+            quiet = self.quiet.allow(("bad", board))
+            if quiet is not None:
+                log.warning("board %d: bad %s message dropped: %s%s", board, kind, error, quiet)
         except OSError as error:
-            log.error("board %d: could not journal a %s message: %s", board, kind, error)
+            quiet = self.quiet.allow(("disk", board))
+            if quiet is not None:
+                log.error("board %d: could not journal a %s message (%s); the board is asked "
+                          "again once the disk takes writes%s", board, kind, error, quiet)
         return []
 
     def _reply(self, board: int, payload: bytes) -> None:
@@ -188,13 +193,17 @@ class HallService:
         if reply.id.startswith("resend-"):
             request = self._resends.pop(reply.id, None)
             if not reply.ok:
-                log.warning("board %d: resend refused: %s", board, reply.error)
+                quiet = self.quiet.allow(("resend refused", board))
+                if quiet is not None:
+                    log.warning("board %d: resend refused: %s%s", board, reply.error, quiet)
                 if request is not None and request.first is None and request.board == board:
                     self.ingest.give_up(board, request.game, reply.error)
             return
         try:
-            self.arbiter.note("reply", self.wall(), board=board, id=reply.id, ok=reply.ok,
-                              error=reply.error)
+            with self.store.lock:  # the round's games change with a new game's answer
+                self.arbiter.note("reply", self.wall(), board=board, id=reply.id,
+                                  ok=reply.ok, error=reply.error,
+                                  result=reply.result if isinstance(reply.result, str) else None)
         except OSError as error:
             log.error("arbiter log: %s", error)
         if future is not None and not future.done():
@@ -203,12 +212,15 @@ class HallService:
     def _send_resend(self, request: Resend) -> None:
         command = Command(f"resend-{uuid.uuid4().hex[:12]}", "resend", request.game,
                           first=request.first, last=request.last)
-        if len(self._resends) > 10_000:
+        if len(self._resends) > RESENDS_REMEMBERED:
             self._resends.clear()  # answers never came: forgetting them costs a re-ask
         self._resends[command.id] = request
         what = (f"moves {request.first}-{request.last}" if request.first is not None
                 else "the whole game")
-        log.info("board %d: asking again for %s of game %s", request.board, what, request.game)
+        quiet = self.quiet.allow(("asking", request.board, request.game))
+        if quiet is not None:
+            log.info("board %d: asking again for %s of game %s%s", request.board, what,
+                     request.game, quiet)
         self.client.publish(board_topic(request.board, "command"), command.to_json(), qos=1)
 
     # -- the arbiter's commands ---------------------------------------------------------------
@@ -239,6 +251,53 @@ class HallService:
         with self.store.lock:
             fields.setdefault("game", self.ingest.live(board).current)
         return self.answer(*self.send_command(board, cmd, **fields))
+
+    def declare_result(self, board: int, result: str, reason: str) -> dict[str, Any]:
+        """The arbiter's result: in the hall's record at once (no board message can
+        replace it), then sent to the board, whose answer is returned."""
+        with self.store.lock:
+            game_id = self._current_game(board)
+            self.ingest.arbiter_result(board, game_id, result, reason, self.wall())
+            self.version += 1
+        self._notify()
+        answer = self.answer(*self.send_command(board, "result", game=game_id, result=result,
+                                                reason=reason))
+        return {**answer, "recorded": f"{result} recorded in the hall for game {game_id}"}
+
+    def set_tags(self, board: int, tags: dict[str, str]) -> dict[str, Any]:
+        """The arbiter's tags: in the hall's record at once, then sent to the board."""
+        with self.store.lock:
+            game_id = self._current_game(board)
+            self.ingest.arbiter_tags(board, game_id, tags)
+            self.version += 1
+        self._notify()
+        return self.answer(*self.send_command(board, "set_tags", game=game_id, tags=tags))
+
+    def _current_game(self, board: int) -> str:
+        """The board's current game in the hall (`ValueError` if it has none)."""
+        live = self.ingest.live(board)
+        latest = self.store.latest(board)
+        game_id = live.current or (latest.game_id if latest else None)
+        if game_id is None:
+            raise ValueError(f"board {board} has no game in the hall")
+        return game_id
+
+    def confirm(self, board: int, kind: str, game_id: str) -> str:
+        """The arbiter confirms a board's claim (`ClaimError` if there is none)."""
+        with self.store.lock:
+            done = self.ingest.confirm(board, kind, game_id, self.wall())
+            self.version += 1
+        self.arbiter.note("confirm", self.wall(), board=board, claim=kind, game=game_id)
+        self._notify()
+        return done
+
+    def dismiss(self, board: int, kind: str, game_id: str) -> str:
+        with self.store.lock:
+            done = self.ingest.dismiss(board, kind, game_id)
+            self.version += 1
+        self.arbiter.note("dismiss", self.wall(), board=board, claim=kind, game=game_id)
+        self._notify()
+        return done
 
     def import_pairings(self, pairings: list[Pairing]) -> None:
         self.arbiter.import_pairings(pairings, self.wall())
@@ -291,12 +350,13 @@ class HallService:
             out = {}
             for board in self.board_numbers():
                 live = self.ingest.live(board)
-                latest = self.store.latest(board)
+                latest = self._shown_game(board)
                 key = (live.version, latest.game_id if latest else None,
                        latest.version if latest else 0)
                 cached = self._summaries.get(board)
                 if cached is None or cached[0] != key:
-                    cached = self._summaries[board] = (key, board_summary(board, live, latest))
+                    cached = self._summaries[board] = (
+                        key, board_summary(board, live, latest, self.ingest.wanted(board)))
                 out[board] = cached
             return out
 
@@ -304,8 +364,14 @@ class HallService:
         with self.store.lock:
             if board not in self.board_numbers():
                 return None
-            return board_detail(board, self.ingest.live(board), self.store.latest(board),
-                                self.store.board_games(board))
+            return board_detail(board, self.ingest.live(board), self._shown_game(board),
+                                self.store.board_games(board), self.ingest.wanted(board))
+
+    def _shown_game(self, board: int):
+        """The game a board's card shows: its current game, else its latest."""
+        current = self.ingest.live(board).current
+        hall_game = self.store.game(board, current) if current else None
+        return hall_game or self.store.latest(board)
 
     def rounds(self) -> list[str]:
         """Rounds with pairings or with games on the boards."""
@@ -316,7 +382,7 @@ class HallService:
 
     def hall_info(self) -> dict[str, Any]:
         return {"connected": self.connected, "dropped": self.dropped,
-                "bad_messages": self.bad_messages,
+                "bad_messages": self.bad_messages, "storage_error": self.store.write_error,
                 "rounds": self.rounds(),
                 "pairings": {r: [p.to_dict() for p in ps]
                              for r, ps in self.arbiter.pairings.items()}}

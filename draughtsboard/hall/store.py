@@ -2,50 +2,65 @@
 ``<data>/boards/<N>/<game id>.jsonl``, in the board journal's file format (checksummed JSON
 lines, each fsynced before the copy in memory changes), replayed at start-up.
 
-The boards stay the source of truth. The hall's journal only spares it asking for every
-game again after a restart; a damaged hall journal is set aside (``.damaged``) and the
-game is filled again from the board's retained state and ``resend``.
+The boards stay the source of truth. The hall's journal spares it asking for every game
+again after a restart; a hall journal that cannot be read back is set aside
+(``<name>.damaged-<n>``, never overwriting an earlier one), remembered in
+`HallStore.set_aside_games`, and the game is asked for again from the board.
 
-Records (besides the journal's ``seq``): ``start`` (game id, variant, start FEN, tags,
-mode, start times), ``move`` (the board's move record with its ``seq`` in the game and
-``changes``), ``truncate`` (a takeback on the board: keep the first ``keep`` moves),
-``tags`` and ``result``. Each carries ``received``, the hall's wall-clock time: the
-broadcast's delay is counted on the hall's clock, which a board's clock cannot upset.
+Records (the journal adds its own ``seq``, the record's number in the file, so a record
+never uses that name): ``start`` (game id, variant, start FEN, tags, mode, start times),
+``moves`` (one or more moves from move number ``first``, with the board's ``changes``:
+a whole game caught up in one record, one fsync), ``truncate`` (a takeback: keep the first
+``keep`` moves), ``tags`` and ``result`` (with its ``source``: the ``rules`` proved it,
+the ``arbiter`` set or confirmed it, or the ``board`` closed the game unfinished). Each
+carries ``received``, the hall's wall-clock time: the broadcast's delay is counted on the
+hall's clock, which a board's clock cannot upset. Journals written before the ``moves``
+record (``move`` records, whose number the journal's ``seq`` had overwritten) are read
+in file order.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
-import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.record import Game, normalise_result
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.position import Move
-from draughtsboard.hall_protocol.games import play_record, start_game
+from draughtsboard.hall_protocol.games import TAKEBACK_MODES, play_record, start_game
 from draughtsboard.hall_protocol.messages import GAME_ID, GameRecord, MessageError, MoveRecord
 from draughtsboard.recording import Journal, JournalError
+from draughtsboard.recording.journal import set_aside
 
 log = logging.getLogger("draughtsboard.hall")
+
+RESULT_SOURCES = ("rules", "arbiter", "board")
 
 
 @dataclass
 class HallGame:
     """One board's game as the hall has it. ``received[i]`` is when move ``i + 1``
-    arrived; ``finished`` covers an abandoned game too (result ``*``)."""
+    arrived; ``finished`` covers an abandoned game too (result ``*``);
+    ``result_source`` says who the result is believed on (`RESULT_SOURCES`)."""
 
     board: int
     game_id: str
     game: Game
+    path: Path
     journal: Journal | None
     changes: int = 0
     received: list[float] = field(default_factory=list)
     started_received: float = 0.0
     finished: bool = False
     result_received: float | None = None
+    result_source: str = ""
+    # moves the board's whole game (its state, or a resend) or the arbiter has confirmed:
+    # the feed shows no more. A ply alone, forged or not, waits for the board's state.
+    confirmed: int = 0
     version: int = 0
 
     @property
@@ -55,11 +70,17 @@ class HallGame:
     @property
     def number(self) -> int:
         """The game's running number on its board (orders a board's games)."""
-        return int(self.game_id.split("-", 1)[0])
+        return game_number(self.game_id)
 
     @property
     def round(self) -> str:
         return self.game.tags.get("Round", "")
+
+    @property
+    def takebacks_allowed(self) -> bool:
+        """Whether the board may take moves back on its own (training, free play,
+        puzzles); in a tournament game only the arbiter can."""
+        return self.game.mode in TAKEBACK_MODES
 
     def move_record(self, index: int) -> MoveRecord:
         played = self.game.moves[index]
@@ -67,9 +88,14 @@ class HallGame:
                           played.t_monotonic, played.t_wall, played.clock)
 
 
+def game_number(game_id: str) -> int:
+    return int(game_id.split("-", 1)[0])
+
+
 class HallStore:
     """Every board's games, in memory and in journals. All changes and reads hold
-    ``lock`` (the ingest thread writes, the web server reads)."""
+    ``lock`` (the ingest thread writes, the web server reads). A change is journalled
+    first: when the disk refuses it (`OSError`), the copy in memory is as it was."""
 
     def __init__(self, directory: Path | str, *, sync: bool = True) -> None:
         self.directory = Path(directory)
@@ -77,16 +103,19 @@ class HallStore:
         self.sync = sync
         self.lock = threading.RLock()
         self.games: dict[int, dict[str, HallGame]] = {}
+        self.set_aside_games: dict[tuple[int, str], str] = {}  # (board, game) -> why
+        self.write_error: str | None = None  # the last write the disk refused, until one works
 
     # -- reading back -----------------------------------------------------------------------
 
     def load(self) -> int:
-        """Replay every journal; the number of games loaded."""
+        """Replay every journal; the number of games loaded. A journal that cannot be
+        replayed is set aside and its game noted in ``set_aside_games``."""
         count = 0
         if not self.boards_dir.is_dir():
             return 0
         for board_dir in sorted(self.boards_dir.iterdir()):
-            if not board_dir.name.isdigit():
+            if not board_dir.name.isdigit() or not board_dir.name.isascii():
                 continue
             board = int(board_dir.name)
             for path in sorted(board_dir.glob("*.jsonl")):
@@ -95,15 +124,24 @@ class HallStore:
                 try:
                     hall_game = self._replay(board, path)
                 except (JournalError, DraughtsError, MessageError, KeyError, TypeError,
-                        ValueError) as error:
-                    aside = path.with_suffix(".damaged")
-                    log.error("board %d: hall journal %s unusable (%s); set aside as %s, the "
-                              "board will be asked again", board, path.name, error, aside.name)
-                    os.replace(path, aside)
+                        ValueError, IndexError) as error:
+                    self._set_aside(board, path, str(error))
                     continue
                 self.games.setdefault(board, {})[hall_game.game_id] = hall_game
                 count += 1
         return count
+
+    def _set_aside(self, board: int, path: Path, why: str) -> None:
+        try:
+            aside = set_aside(path, sync=self.sync)
+        except OSError as error:
+            log.error("board %d: hall journal %s unusable (%s) and cannot be set aside: %s",
+                      board, path.name, why, error)
+            aside = path
+        else:
+            log.error("board %d: hall journal %s unusable (%s); set aside as %s, the board "
+                      "is asked for the game again", board, path.name, why, aside.name)
+        self.set_aside_games[(board, path.stem)] = why[:200]
 
     def _replay(self, board: int, path: Path) -> HallGame:
         journal = Journal(path, sync=self.sync)
@@ -112,88 +150,108 @@ class HallStore:
             if not records or records[0].get("type") != "start":
                 raise JournalError("no start record")
             start = records[0]
-            hall_game = HallGame(board, start["game"], start_game(_start_record(start)), journal,
-                                 started_received=start["received"])
+            if start.get("game") != path.stem:
+                raise JournalError(f"the start record names game {start.get('game')!r}")
+            hall_game = HallGame(board, start["game"], start_game(_start_record(start)),
+                                 path, journal, started_received=start["received"])
             for record in records[1:]:
-                self._apply(hall_game, record)
+                _apply(hall_game, record)
         except BaseException:
             journal.close()
             raise
+        if hall_game.finished:
+            journal.close()
+            hall_game.journal = None
+        hall_game.confirmed = hall_game.ply  # what the hall wrote down, it had believed
         return hall_game
 
     # -- changes: journal first, then memory -------------------------------------------------
 
-    def _write(self, hall_game: HallGame, record: dict) -> None:
-        if hall_game.journal is not None:
-            hall_game.journal.append(record)
-        self._apply(hall_game, record)
-        hall_game.version += 1
+    def _refused(self, error: OSError) -> None:
+        self.write_error = f"the hall cannot write its journal: {error}"
 
-    def _apply(self, hall_game: HallGame, record: dict) -> None:
-        kind = record["type"]
-        if kind == "move":
-            if record["seq"] != hall_game.ply + 1:
-                raise JournalError(f"move {record['seq']} after {hall_game.ply} moves")
-            play_record(hall_game.game, MoveRecord.from_dict(record))
-            hall_game.received.append(record["received"])
-            hall_game.changes = max(hall_game.changes, record["changes"])
-        elif kind == "truncate":
-            while hall_game.ply > record["keep"]:
-                hall_game.game.undo()
-                hall_game.received.pop()
-            hall_game.changes = max(hall_game.changes, record["changes"])
-        elif kind == "tags":
-            hall_game.game.tags.clear()
-            hall_game.game.tags.update(record["tags"])
-        elif kind == "result":
-            hall_game.game.set_result(record["result"], record.get("reason", ""))
-            if hall_game.game.result is None:
-                hall_game.game.result_reason = record.get("reason") or "abandoned"
-            hall_game.finished = True
-            hall_game.result_received = record["received"]
-        else:
-            raise JournalError(f"unknown record type {kind!r}")
+    def _write(self, hall_game: HallGame, record: dict) -> None:
+        try:
+            if hall_game.journal is None:  # a finished game, changed by the arbiter
+                hall_game.journal = Journal(hall_game.path, sync=self.sync)
+            hall_game.journal.append(record)
+        except OSError as error:
+            self._refused(error)
+            raise
+        self.write_error = None
+        _apply(hall_game, record)
+        hall_game.version += 1
+        if hall_game.finished:
+            hall_game.journal.close()
+            hall_game.journal = None
 
     def create(self, board: int, record: GameRecord, received: float) -> HallGame:
-        """A game the hall has not seen before (checked: variant, start position)."""
+        """A game the hall has not seen before (checked: variant, start position).
+        `OSError` when its journal cannot be written (nothing is kept open then)."""
         game = start_game(record)
         path = self.boards_dir / str(board) / f"{record.game}.jsonl"
-        if path.exists():
-            os.replace(path, path.with_suffix(".damaged"))
-        journal = Journal(path, sync=self.sync)
-        journal.append({"type": "start", "game": record.game, "variant": record.variant,
-                        "fen": record.fen, "tags": dict(record.tags), "mode": record.mode,
-                        "t_mono": record.t_mono, "t_wall": record.t_wall,
-                        "received": received})
-        hall_game = HallGame(board, record.game, game, journal, started_received=received)
+        if path.exists():  # left by a start that the disk refused half-way
+            self._set_aside(board, path, "a journal without its game")
+            self.set_aside_games.pop((board, record.game), None)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            journal = Journal(path, sync=self.sync)
+        except OSError as error:
+            self._refused(error)
+            raise
+        try:
+            journal.append({"type": "start", "game": record.game, "variant": record.variant,
+                            "fen": record.fen, "tags": dict(record.tags),
+                            "mode": record.mode, "t_mono": record.t_mono,
+                            "t_wall": record.t_wall, "received": received})
+        except BaseException as error:
+            journal.close()  # nothing of it kept open, nor on disk
+            with contextlib.suppress(OSError):
+                path.unlink()
+            if isinstance(error, OSError):
+                self._refused(error)
+            raise
+        self.write_error = None
+        hall_game = HallGame(board, record.game, game, path, journal,
+                             started_received=received)
         self.games.setdefault(board, {})[record.game] = hall_game
+        self.set_aside_games.pop((board, record.game), None)
         return hall_game
 
-    def add_move(self, hall_game: HallGame, move: MoveRecord, changes: int,
-                 received: float) -> None:
-        """The next move (the rules check it first: `MessageError` if illegal)."""
+    def add_moves(self, hall_game: HallGame, moves: Sequence[MoveRecord], changes: int,
+                  received: float) -> None:
+        """The next moves, in one record (the rules check each first: `MessageError`
+        names the first illegal one, and then nothing is added)."""
+        if not moves:
+            return
         probe = hall_game.game.position
-        try:
-            probe.play(_move(move))
-        except DraughtsError as error:
-            raise MessageError(f"move {hall_game.ply + 1} ({move.text}): {error}") from None
-        self._write(hall_game, {"type": "move", "seq": hall_game.ply + 1, **move.to_dict(),
-                                "changes": changes, "received": received})
-
-    def truncate(self, hall_game: HallGame, keep: int, changes: int, received: float) -> None:
-        self._write(hall_game, {"type": "truncate", "keep": keep, "changes": changes,
+        for offset, move in enumerate(moves):
+            try:
+                probe = probe.play(Move(move.path, move.captures))
+            except DraughtsError as error:
+                raise MessageError(f"move {hall_game.ply + offset + 1} ({move.text}): "
+                                   f"{error}") from None
+        self._write(hall_game, {"type": "moves", "first": hall_game.ply + 1,
+                                "moves": [m.to_dict() for m in moves], "changes": changes,
                                 "received": received})
+
+    def truncate(self, hall_game: HallGame, keep: int, changes: int, received: float,
+                 by: str = "board") -> None:
+        self._write(hall_game, {"type": "truncate", "keep": keep, "changes": changes,
+                                "received": received, "by": by})
 
     def set_tags(self, hall_game: HallGame, tags: dict[str, str]) -> None:
         self._write(hall_game, {"type": "tags", "tags": dict(tags)})
 
-    def set_result(self, hall_game: HallGame, result: str, reason: str,
-                   received: float) -> None:
+    def set_result(self, hall_game: HallGame, result: str, reason: str, received: float,
+                   source: str) -> None:
+        """Close the game with ``result`` (``*``: closed unfinished), checked for the
+        variant before anything is written."""
+        normalise_result(hall_game.game.variant, result)  # InvalidResultError
+        if source not in RESULT_SOURCES:
+            raise ValueError(f"result source {source!r}")
         self._write(hall_game, {"type": "result", "result": result, "reason": reason,
-                                "received": received})
-        if hall_game.journal is not None:
-            hall_game.journal.close()
-            hall_game.journal = None
+                                "received": received, "source": source})
 
     # -- questions -----------------------------------------------------------------------
 
@@ -220,12 +278,48 @@ class HallStore:
                     hall_game.journal = None
 
 
-def _move(move: MoveRecord) -> Move:
-    return Move(move.path, move.captures)
+def _apply(hall_game: HallGame, record: dict) -> None:
+    """One journal record applied to the copy in memory: the same function live and
+    when a journal is read back, so a game read back is the game that was written."""
+    kind = record["type"]
+    if kind == "moves":
+        if record["first"] != hall_game.ply + 1:
+            raise JournalError(f"moves from {record['first']} after {hall_game.ply} moves")
+        for move in record["moves"]:
+            _play(hall_game, MoveRecord.from_dict(move), record["received"])
+        hall_game.changes = max(hall_game.changes, record["changes"])
+    elif kind == "move":  # journals written before the "moves" record: in file order
+        _play(hall_game, MoveRecord.from_dict(record), record["received"])
+        hall_game.changes = max(hall_game.changes, record["changes"])
+    elif kind == "truncate":
+        if not 0 <= record["keep"] <= hall_game.ply:
+            raise JournalError(f"truncate to {record['keep']} moves of {hall_game.ply}")
+        while hall_game.ply > record["keep"]:
+            hall_game.game.undo()
+            hall_game.received.pop()
+        hall_game.changes = max(hall_game.changes, record["changes"])
+        hall_game.confirmed = min(hall_game.confirmed, hall_game.ply)
+    elif kind == "tags":
+        hall_game.game.tags.clear()
+        hall_game.game.tags.update(record["tags"])
+    elif kind == "result":
+        hall_game.game.set_result(record["result"], record.get("reason", ""))
+        if hall_game.game.result is None:
+            hall_game.game.result_reason = record.get("reason") or "abandoned"
+        hall_game.finished = True
+        hall_game.result_received = record["received"]
+        hall_game.result_source = record.get("source", "board")
+        hall_game.confirmed = hall_game.ply  # the rules or the arbiter saw the game whole
+    else:
+        raise JournalError(f"unknown record type {kind!r}")
+
+
+def _play(hall_game: HallGame, move: MoveRecord, received: float) -> None:
+    play_record(hall_game.game, move)
+    hall_game.received.append(received)
 
 
 def _start_record(start: dict) -> GameRecord:
     return GameRecord(start["game"], start["variant"], dict(start.get("tags") or {}), (), 0,
                       start.get("fen"), start.get("mode") or "tournament", start.get("t_mono"),
                       start.get("t_wall"))
-

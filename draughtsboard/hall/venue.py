@@ -11,21 +11,35 @@ it to start their own broker. docs/hall.md explains every line.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from draughtsboard.hall_protocol.messages import MAX_PAYLOAD
 from draughtsboard.hall_protocol.topics import BOARD_KINDS, COMMAND, ROOT
 
 HALL_USER = "hall"
+MESSAGE_SIZE_LIMIT = MAX_PAYLOAD + 4096  # the protocol's largest message, with room for
+# MQTT's own bytes: anything bigger the broker refuses before anyone holds it
+MAX_QUEUED_BYTES = 32 * 1024 * 1024  # per absent client; with the count above, the bound
 MOSQUITTO_PATHS = ("/usr/sbin/mosquitto", "/usr/bin/mosquitto")
 PASSWD_PATHS = ("/usr/bin/mosquitto_passwd", "/usr/sbin/mosquitto_passwd")
 
 
 class VenueError(RuntimeError):
     """The broker's tools are missing or failed (one line for the user)."""
+
+
+_HOST = re.compile(r"^[A-Za-z0-9._:-]{1,253}$")
+
+
+def plain_host(host: str) -> bool:
+    """Whether ``host`` is an address or a host name and nothing else: it is written into
+    the broker's configuration, where a newline would start a line of its own."""
+    return bool(_HOST.match(host))
 
 
 def find_tool(name: str, paths: tuple[str, ...]) -> str:
@@ -64,14 +78,19 @@ def mosquitto_conf(directory: Path, host: str, port: int, *, websockets_port: in
         f"persistence_location {directory / 'db'}/",
         f"autosave_interval {autosave_interval}",
         "max_queued_messages 20000",
+        f"max_queued_bytes {MAX_QUEUED_BYTES}",
         "max_inflight_messages 100",
+        f"message_size_limit {MESSAGE_SIZE_LIMIT}",
+        f"max_packet_size {MESSAGE_SIZE_LIMIT + 4096}",  # refused by its header, unread
         "persistent_client_expiration 14d",
         f"listener {port} {host}",
+        "use_username_as_clientid true",  # a listener's option: after each listener
     ]
     if run_as:  # started as root, mosquitto switches to this user (default: mosquitto)
         lines.insert(1, f"user {run_as}")
     if websockets_port is not None:
-        lines += [f"listener {websockets_port} {host}", "protocol websockets"]
+        lines += [f"listener {websockets_port} {host}", "protocol websockets",
+                  "use_username_as_clientid true"]
     lines += [f"log_dest file {log_file}" if log_file else "log_dest stderr",
               "log_type error", "log_type warning", "log_type notice",
               "connection_messages true"]
@@ -105,6 +124,9 @@ def write_venue(directory: Path | str, boards: int, *, host: str = "127.0.0.1",
                 port: int = 1883, log_file: Path | None = None,
                 autosave_interval: int = 5, run_as: str | None = None) -> Venue:
     """Write the broker's files for ``boards`` boards (numbers 1..boards)."""
+    if not plain_host(host) or not 1 <= port <= 65535:
+        raise VenueError(f"listener {host!r}:{port}: expected an address or a host name and "
+                         "a port 1-65535")
     directory = Path(directory).resolve()
     (directory / "db").mkdir(parents=True, exist_ok=True)
     (directory / "boards").mkdir(exist_ok=True)

@@ -13,6 +13,9 @@ from .ingest import BoardLive
 from .store import HallGame
 
 NEEDS_ARBITER_FLAGS = ("illegal", "disturbed", "ambiguous")
+CLAIM_KINDS = ("result", "moves", "tags", "game")
+CLAIM_NEEDS = {"result": "result to confirm", "moves": "moves differ from the board's",
+               "tags": "tags changed on the board", "game": "a game the hall did not expect"}
 
 
 def variants_view() -> dict[str, Any]:
@@ -25,10 +28,15 @@ def variants_view() -> dict[str, Any]:
     return out
 
 
-def needs_arbiter(live: BoardLive, hall_game: HallGame | None) -> list[str]:
+def needs_arbiter(live: BoardLive, hall_game: HallGame | None,
+                  wanted: dict[str, str] | None = None) -> list[str]:
     reasons = []
     if live.seen and not live.online:
         reasons.append("offline")
+    kinds = {claim.kind for claim in live.claims.values()}
+    reasons += [CLAIM_NEEDS[kind] for kind in CLAIM_KINDS if kind in kinds]
+    if wanted:
+        reasons.append("games asked for again")
     reasons += [f for f in NEEDS_ARBITER_FLAGS if f in live.flags]
     if live.unacknowledged:
         reasons.append(f"{live.unacknowledged} flag(s) to acknowledge")
@@ -40,9 +48,12 @@ def needs_arbiter(live: BoardLive, hall_game: HallGame | None) -> list[str]:
     return reasons
 
 
-def board_summary(board: int, live: BoardLive, hall_game: HallGame | None) -> dict[str, Any]:
+def board_summary(board: int, live: BoardLive, hall_game: HallGame | None,
+                  wanted: dict[str, str] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"board": board, "online": live.online, "seen": live.seen,
-                           "flags": list(live.flags), "needs": needs_arbiter(live, hall_game),
+                           "flags": list(live.flags),
+                           "needs": needs_arbiter(live, hall_game, wanted),
+                           "claims": [c.to_dict() for c in live.claims.values()],
                            "game": None}
     if hall_game is None:
         return out
@@ -64,6 +75,7 @@ def board_summary(board: int, live: BoardLive, hall_game: HallGame | None) -> di
         "last_move": last.text if last else "", "white_to_move": position.white_to_move,
         "pieces": pieces, "clocks": list(clocks[-1]) if clocks else None,
         "result": result, "result_reason": game.result_reason,
+        "result_source": hall_game.result_source,
     })
     return out
 
@@ -93,8 +105,9 @@ def health_notes(health: Any) -> list[str]:
 
 
 def board_detail(board: int, live: BoardLive, hall_game: HallGame | None,
-                 games: list[HallGame]) -> dict[str, Any]:
-    out = board_summary(board, live, hall_game)
+                 games: list[HallGame], wanted: dict[str, str] | None = None) -> dict[str, Any]:
+    out = board_summary(board, live, hall_game, wanted)
+    out["asked_again"] = [{"game": g, "why": why} for g, why in (wanted or {}).items()]
     out.update({"software": live.software, "uptime": live.uptime, "health": live.health,
                 "health_notes": health_notes(live.health),
                 "unacknowledged": live.unacknowledged, "events": list(live.events),

@@ -35,6 +35,7 @@ from draughtsboard.hall_protocol.messages import (
 )
 from draughtsboard.hall_protocol.topics import board_topic
 
+from .command_queue import CommandQueue
 from .commands import ArbiterActions, carry_out
 from .outbox import Outbox, Publication, game_publication, ply_publication
 
@@ -79,6 +80,7 @@ class HallLink:
         self.command_topic = board_topic(board, "command")
         self._started = clock()
         self._events: queue.SimpleQueue = queue.SimpleQueue()
+        self.commands = CommandQueue()
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._connected = False
@@ -153,7 +155,7 @@ class HallLink:
 
     def _on_message(self, client, userdata, message) -> None:
         if message.topic == self.command_topic:
-            self._events.put(("command", bytes(message.payload)))
+            self.commands.put(bytes(message.payload))
             self._wake.set()
 
     # -- the link's thread -------------------------------------------------------------------
@@ -165,6 +167,8 @@ class HallLink:
             self._wake.clear()
             try:
                 status_due = self._handle_events()
+                for payload in self.commands.take_all():
+                    self._command(payload)
                 if not self._connected:
                     continue
                 if status_due or self.clock() >= next_status:
@@ -200,8 +204,6 @@ class HallLink:
                     log.error("board %d: the broker refused a message (ACL?)", self.board)
                 elif ply is not None:
                     self.outbox.acknowledged(*ply)
-            elif kind == "command":
-                self._command(value)
 
     def _command(self, payload: bytes) -> None:
         try:

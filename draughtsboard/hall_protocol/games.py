@@ -9,13 +9,14 @@ from draughtsboard.board.rules.position import Move
 
 from .messages import GameRecord, MessageError, MoveRecord
 
-TAKEBACK_KINDS = ("takeback", "amendment")  # the events a takeback leaves in a game
+TAKEBACK_MODES = ("training", "free", "puzzle")  # modes where a board takes moves back itself
 
 
 def change_count(game: Game) -> int:
-    """Changes of the move list so far: each move one, each takeback two."""
-    takebacks = sum(1 for event in game.events if event.kind in TAKEBACK_KINDS)
-    return game.ply + 2 * takebacks
+    """Changes of the move list so far: each move one, each move taken back two (the
+    move and its removal), so the count only grows, a takeback to an earlier ply
+    included."""
+    return game.ply + 2 * game.taken_back
 
 
 def move_records(game: Game) -> tuple[MoveRecord, ...]:
@@ -24,10 +25,15 @@ def move_records(game: Game) -> tuple[MoveRecord, ...]:
 
 
 def game_record(game_id: str, game: Game) -> GameRecord:
+    """The game as the board publishes it; a game closed without a result (abandoned)
+    has the result ``*``."""
+    result = game.result
+    if result is None and game.result_reason:
+        result = "*"
     return GameRecord(
         game_id, game.variant.name, dict(game.tags), move_records(game), change_count(game),
         None if game.starts_from_initial else game.start_fen, game.mode or "tournament",
-        game.start_monotonic, game.start_wall, game.result, game.result_reason)
+        game.start_monotonic, game.start_wall, result, game.result_reason)
 
 
 def start_game(record: GameRecord) -> Game:

@@ -21,6 +21,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from draughtsboard.board.game.tags import InvalidTagError, clean_tags
+
 VERSION = 1
 MAX_PAYLOAD = 512 * 1024  # a 300-ply game with its PDN is about 80 KB
 MAX_MOVES = 2000
@@ -28,6 +30,7 @@ MAX_TEXT = 2000
 MAX_PDN = 256 * 1024
 GAME_ID = re.compile(r"^\d{5,9}-\d{8}-\d{6}$")
 COMMANDS = ("new_game", "set_tags", "result", "acknowledge", "resend")
+MODES = ("tournament", "training", "free", "puzzle")
 FLAGS = ("illegal", "must capture", "restore", "disturbed", "ambiguous")
 
 
@@ -101,12 +104,17 @@ def _squares(data: dict, key: str) -> tuple[int, ...]:
 
 
 def _tags(data: dict, key: str = "tags") -> dict[str, str]:
+    """Tags as a PDN file may hold them (`clean_tags`, the one check every way into a
+    PDN goes through): a tag that could break a PDN line makes the message bad."""
     value = data.get(key, {})
     if not isinstance(value, dict) or len(value) > 50 or not all(
             isinstance(k, str) and isinstance(v, str) and len(k) <= 40 and len(v) <= 200
             for k, v in value.items()):
         raise MessageError(f"{key}: expected at most 50 tags of text")
-    return dict(value)
+    try:
+        return clean_tags(value)
+    except InvalidTagError as error:
+        raise MessageError(f"{key}: {error}") from None
 
 
 # -- values ----------------------------------------------------------------------------------
@@ -180,8 +188,11 @@ class GameRecord:
         changes = _int(data, "changes", 0, 10 ** 7)
         if changes < len(records):
             raise MessageError("changes: fewer than the moves")
+        mode = _text(data, "mode", 20, "tournament")
+        if mode not in MODES:
+            raise MessageError(f"mode: expected one of {', '.join(MODES)}")
         return cls(_game_id(data), _text(data, "variant", 40), _tags(data), records, changes,
-                   _optional_text(data, "fen", 1000), _text(data, "mode", 20, "tournament"),
+                   _optional_text(data, "fen", 1000), mode,
                    _time(data, "t_mono"), _time(data, "t_wall"),
                    _optional_text(data, "result", 10), _text(data, "result_reason", 500, ""))
 

@@ -21,7 +21,8 @@ class Debouncer:
     """Turns raw scans (bit ``n - 1`` for square ``n``) into debounced occupancy."""
 
     __slots__ = ("count", "stable", "pending", "_runs", "primed", "_scans",
-                 "changes", "bounces", "changes_by_square", "bounces_by_square")
+                 "changes", "bounces", "changes_by_square", "bounces_by_square",
+                 "together_by_square")
 
     def __init__(self, count: int = 3) -> None:
         if count < 1:
@@ -37,6 +38,9 @@ class Debouncer:
         self.bounces = 0
         self.changes_by_square: dict[int, int] = {}
         self.bounces_by_square: dict[int, int] = {}
+        # square -> mask of the squares that changed in the same scan at every one of its
+        # changes (diagnostics: two bridged wires make squares change in pairs)
+        self.together_by_square: dict[int, int] = {}
 
     def update(self, raw: int) -> int:
         """Feed one raw scan; return the mask of squares whose debounced state changed."""
@@ -67,8 +71,10 @@ class Debouncer:
         if accepted and counting:
             self.changes += accepted.bit_count()
             by_square = self.changes_by_square
+            together = self.together_by_square
             for square in _squares(accepted):
                 by_square[square] = by_square.get(square, 0) + 1
+                together[square] = together.get(square, accepted) & accepted
         self._runs = runs_new
         self.pending = diff & ~accepted
         return accepted

@@ -176,6 +176,10 @@ class ReedMatrix:
         """Debounced changes per square since opening (diagnostics: stuck switches)."""
         return dict(self._debouncer.changes_by_square)
 
+    def together_by_square(self) -> dict[int, int]:
+        """Per square that changed: the mask of squares that changed with it every time."""
+        return dict(self._debouncer.together_by_square)
+
     def bounces_by_square(self) -> dict[int, int]:
         """Filtered bounces per square since opening (diagnostics: chattering switches)."""
         return dict(self._debouncer.bounces_by_square)

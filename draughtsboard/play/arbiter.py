@@ -15,7 +15,7 @@ from typing import Any
 
 from draughtsboard.board.game.record import normalise_result
 from draughtsboard.board.game.tags import clean_tags
-from draughtsboard.board.rules import DraughtsError, parse_fen
+from draughtsboard.board.rules import DraughtsError, parse_fen, parse_start_fen
 
 from .clock import TimeControl, TimeControlError
 from .continuity import carried_tags
@@ -51,7 +51,7 @@ class ArbiterDesk:
         session = self.session
         try:
             if fen:
-                parse_fen(session.variant, fen)  # refused here, before anything is recorded
+                parse_start_fen(session.variant, fen)  # refused here, before it is recorded
             merged = {**carried_tags(session.initial_tags), **clean_tags(tags or {})}
             check_time_control(merged)
         except DraughtsError as error:

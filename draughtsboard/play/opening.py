@@ -11,7 +11,14 @@ import logging
 from dataclasses import dataclass
 
 from draughtsboard.board.game.record import Game
-from draughtsboard.board.rules import Position, Variant, get_variant, initial_position, parse_fen
+from draughtsboard.board.rules import (
+    Position,
+    Variant,
+    get_variant,
+    initial_position,
+    parse_fen,
+    parse_start_fen,
+)
 from draughtsboard.recording import DamagedGame, Recorder
 
 log = logging.getLogger("draughtsboard.play")
@@ -100,7 +107,7 @@ def choose_opening(recorder: Recorder, *, variant: str | None = None,
         return Opening(chosen, resume_id=unfinished[0], game=unfinished[1],
                        unused_fen=start_fen or None)
     if start_fen:
-        parse_fen(chosen, start_fen)  # a bad FEN is refused before a game is opened
+        parse_start_fen(chosen, start_fen)  # a bad FEN is refused before a game is opened
     if unfinished is not None:
         return Opening(chosen, start_fen=start_fen, closes=unfinished[0],
                        closes_reason=closes_reason)

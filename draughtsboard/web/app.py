@@ -37,7 +37,8 @@ from .coach_routes import COACH_ROUTES
 
 STATIC_PACKAGE = ("draughtsboard.web", "static")
 MAX_BODY = 16 * 1024
-MAX_STREAMS = 32  # live streams at once; the oldest is dropped for a new one
+MAX_STREAMS = 24  # live streams at once, well under the requests admitted; the oldest
+# is dropped for a new one
 SEND_TIMEOUT = 10.0  # seconds a live stream may take to accept one update
 KEEPALIVE_SECONDS = 15.0
 BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}

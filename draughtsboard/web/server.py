@@ -6,10 +6,10 @@ the journal was synced when it was written, so nothing is left to flush.
 
 The socket is bound first (`bind_socket`), before the session opens a game, so a port in
 use stops `play` before it writes anything. Connections are capped below the process's
-file-descriptor limit (uvicorn's ``limit_concurrency`` answers 503 past it), and the
-lines a flood of clients makes the server and the event loop log are rate-limited
-(`RateLimitFilter`), so one client can neither make the page unreachable nor fill the
-disk with log.
+file-descriptor limit and requests admitted with a share kept for the arbiter's token
+(`draughtsboard.http_limits`), and the lines a flood of clients makes the server and the
+event loop log are rate-limited (`RateLimitFilter`), so one client can neither make the
+page unreachable nor fill the disk with log.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import time
 
 import uvicorn
 
-from draughtsboard.http_limits import HeaderDeadlineProtocol, connection_limit
+from draughtsboard.http_limits import admission, admitting_protocol, bearer_token
 
 from .app import create_app
 
@@ -146,11 +146,15 @@ def serve(session, host: str = "127.0.0.1", port: int = 8080, *,
     if sock is None:
         sock = bind_socket(host, port)
     app = create_app(session, allow_remote_hands=allow_remote_hands)
+
+    def is_arbiter(scope) -> bool:
+        token = bearer_token(scope)
+        return token is not None and session.check_token(token.decode("utf-8", "replace"))
+
     config = uvicorn.Config(app, log_config=None, access_log=False,
-                            lifespan="off", loop="asyncio", http=HeaderDeadlineProtocol,
-                            ws="none",
-                            timeout_graceful_shutdown=3,
-                            limit_concurrency=connection_limit(),
+                            lifespan="off", loop="asyncio",
+                            http=admitting_protocol(admission(is_arbiter)), ws="none",
+                            timeout_graceful_shutdown=3, limit_concurrency=None,
                             timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
     server = _Server(config, session)
     session.on_failure = lambda: setattr(server, "should_exit", True)

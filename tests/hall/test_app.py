@@ -53,7 +53,8 @@ def test_bodies_are_bounded_and_bad_input_is_refused_by_cause(client):
     huge = {"board": 1, "tags": {"Event": "y" * hall_app.MAX_BODY}}
     assert client.post("/api/arbiter/tags", json=huge, headers=AUTH).json() == \
         {"error": "request too large"}
-    bad = [({"board": 1, "result": "3-0"}, "not a result"), ({"board": "x"}, "board"),
+    bad = [({"board": 1, "result": "1-0"}, "board 1 has no game in the hall"),
+           ({"board": "x"}, "board"), ({"board": "٣"}, "board"),
            ({"board": 1, "tags": {"Result": "1-0"}}, "derived")]
     for body, words in bad:
         path = "/api/arbiter/tags" if "tags" in body else "/api/arbiter/result"
@@ -63,12 +64,26 @@ def test_bodies_are_bounded_and_bad_input_is_refused_by_cause(client):
         **AUTH, "Content-Type": "application/json"})
     assert not_json.json() == {"error": "not JSON"}
     assert client.get("/api/board/5").status_code == 404
-    assert client.get("/round/1/x.pdn").status_code == 404
+    for name in ("x.pdn", "³.pdn", "٣.pdn", "1.pdn"):  # only ASCII digits name a board
+        assert client.get(f"/round/1/{name}").status_code == 404
 
 
-def test_live_streams_are_capped_and_pages_carry_security_headers(client):
-    client.app.state.streams = hall_app.MAX_STREAMS
-    assert client.get("/api/events").status_code == 503
+def test_a_token_of_any_bytes_is_an_answer_never_an_error(client):
+    for token in ("ключ", "tok\u00e9n", "x" * 5000):
+        answer = client.post("/api/arbiter/check", json={},
+                             headers={"Authorization": f"Bearer {token}".encode()})
+        assert answer.status_code == 401
+
+
+def test_live_streams_are_capped_the_oldest_dropped_and_pages_carry_security_headers(client):
+    import asyncio
+
+    client.app.state.service.closing = True  # a stream sends the hall, then ends
+    waiting = [asyncio.Event() for _ in range(hall_app.MAX_STREAMS)]
+    client.app.state.streams[:] = waiting
+    answer = client.get("/api/events")
+    assert answer.status_code == 200 and answer.text.startswith("event: hall")
+    assert waiting[0].is_set() and not waiting[1].is_set()  # the oldest made room
     page = client.get("/")
     assert page.status_code == 200 and "hall.js" in page.text
     assert "script-src 'self'" in page.headers["content-security-policy"]

@@ -110,9 +110,24 @@ def test_the_hall_page(boards, broker, tmp_path):
                 page.locator("#result-choice").select_option("1-0")
                 page.once("dialog", lambda dialog: dialog.accept())  # the confirmation
                 page.locator("#declare-result").click()
-                expect(page.locator("#arbiter-message")).to_contain_text("board 2: done")
+                expect(page.locator("#arbiter-message")).to_contain_text(
+                    "board 2: 1-0 recorded in the hall")
+                expect(page.locator("#arbiter-message")).to_contain_text("done")
                 expect(card[2].locator(".result")).to_have_text("1-0")
                 assert linked[1].session.published()[1].result == "1-0"
+
+                # a resignation declared on board 6 itself: the board's claim, confirmed
+                linked[5].session.declare_result("0-1", "White resigned")
+                expect(card[6].locator(".needs-text")).to_contain_text("result to confirm")
+                expect(card[6].locator(".result")).to_have_text("")
+                card[6].click()
+                expect(page.locator("#detail-title")).to_have_text("Board 6")
+                claim = page.locator("#detail-claims li")
+                expect(claim).to_contain_text("the board claims 0-1 (White resigned)")
+                page.once("dialog", lambda dialog: dialog.accept())
+                claim.locator("button", has_text="Confirm").click()
+                expect(page.locator("#arbiter-message")).to_contain_text("confirmed")
+                expect(card[6].locator(".result")).to_have_text("0-1")
 
                 # the round's feed
                 with page.expect_download() as info:
@@ -121,6 +136,7 @@ def test_the_hall_page(boards, broker, tmp_path):
                 read = read_pdn(text)
                 assert read.errors == [] and len(read.games) == 8
                 assert [g.game.result_text() for g in read.games][1] == "1-0"
+                assert [g.game.result_text() for g in read.games][5] == "0-1"
                 assert [m.text for m in read.games[2].game.moves] == ["c3-d4", "f6-g5"]
                 page.screenshot(path=str(ARTIFACTS / "hall.png"), full_page=True)
             finally:

@@ -4,6 +4,7 @@ moves the boards recorded, the results they or the arbiter set, and the delay.""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 from starlette.testclient import TestClient
@@ -35,8 +36,16 @@ def test_the_feed_holds_the_boards_moves_for_both_readers(hall, boards):
     for board in (one, two):
         wait_until(lambda b=board: hall_moves(service, b.number) == board_moves(b),
                    what="every move in the hall")
-    wait_until(lambda: service.store.latest(1).finished, what="board 1's result")
+    # a resignation the position does not prove: the board's claim, until confirmed
+    game_one = service.store.latest(1).game_id
+    wait_until(lambda: ("result", game_one) in service.ingest.live(1).claims,
+               what="board 1's claimed result")
     client = TestClient(create_app(service, token="tok"))
+    claimed = read_pdn(client.get("/round/3/1.pdn").text).games[0].game
+    assert claimed.result_text() == "*"
+    assert "claims 2-0" in service.detail(1)["claims"][0]["text"]
+    service.confirm(1, "result", game_one)
+    assert service.store.latest(1).result_source == "arbiter"
     text = client.get("/round/3/games.pdn").text
     ours = read_pdn(text)
     assert ours.errors == []
@@ -72,12 +81,14 @@ def test_the_delayed_feed_shows_each_game_as_it_stood(tmp_path):
         move = MoveRecord(played.text, played.move.path, played.move.captures)
         ingest.handle(1, "ply", PlyMessage(gid, seq, seq, move).to_json(), now=1000.0 + 60 * seq)
     game.set_result("1-0", "resigned")
-    ingest.handle(1, "state", _state(game, gid), now=1300.0)
+    ingest.handle(1, "state", _state(game, gid), now=1290.0)
+    ingest.confirm(1, "result", gid, now=1300.0)  # a resignation: the arbiter confirms it
     clock = {"now": 1000.0}
 
     class Service:
         def __init__(self) -> None:
             self.store = store
+            self.arbiter = SimpleNamespace(round_games={})  # no round started by the hall
 
         def wall(self) -> float:
             return clock["now"]

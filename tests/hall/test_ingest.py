@@ -36,8 +36,8 @@ def ply(seq: int, move: MoveRecord, changes: int | None = None) -> bytes:
     return PlyMessage(GID, seq, changes or seq, move).to_json()
 
 
-def start(ingest: Ingest, now: float = 0.0) -> None:
-    game = Game(get_variant("russian"), tags={"Round": "1"})
+def start(ingest: Ingest, now: float = 0.0, mode: str = "tournament") -> None:
+    game = Game(get_variant("russian"), tags={"Round": "1"}, mode=mode)
     ingest.handle(1, "state", StateMessage(game_record(GID, game)).to_json(), now)
 
 
@@ -67,8 +67,8 @@ def test_duplicates_are_dropped_and_a_gap_is_asked_for_then_filled(ingest):
     assert ingest.missing(20.0) == []
 
 
-def test_a_takeback_replaces_the_move_and_a_stale_message_is_ignored(ingest):
-    start(ingest)
+def test_a_takeback_in_training_replaces_the_move_and_a_stale_message_is_ignored(ingest):
+    start(ingest, mode="training")
     moves = moves_of(MOVES[:3])
     other = moves_of(MOVES[:2] + ["e3-f4"])[2]
     for seq, move in enumerate(moves, 1):
@@ -175,15 +175,20 @@ def test_a_board_finds_its_hall_in_the_command_line_or_its_config(tmp_path):
         hall_settings(None, None, config, environ={})
 
 
-def test_an_older_game_left_unfinished_is_asked_for_until_the_board_says_it_cannot(ingest):
+def test_an_older_game_left_unfinished_is_asked_for_less_and_less_often_until_refused(ingest):
     from draughtsboard.hall_protocol.messages import StatusMessage
 
     start(ingest)  # game 00002, never finished
     newer = "00003-20261130-130000"
     ingest.handle(1, "status", StatusMessage(True, "t", 1.0, newer).to_json(), 0.0)
-    assert ingest.missing(100.0) == [Resend(1, GID)]
-    assert ingest.missing(105.0) == []  # not more often than every 10 s
-    assert ingest.missing(111.0) == [Resend(1, GID)]
+    # the status names the board's next game, which the hall lacks: asked for whole
+    assert ingest.missing(1.0) == [Resend(1, newer)]
+    game = Game(get_variant("russian"), tags={"Round": "2"})
+    ingest.handle(1, "state", StateMessage(game_record(newer, game)).to_json(), 2.0)
+    asked = [t for t in range(3, 400) if ingest.missing(float(t)) == [Resend(1, GID)]]
+    gaps = [b - a for a, b in zip(asked, asked[1:], strict=False)]
+    assert gaps[:3] == [2, 2, 2] and gaps[3:6] == [4, 8, 16]  # then it backs off ...
+    assert max(gaps) == 60 and len(asked) < 14  # ... to once a minute
     ingest.give_up(1, GID, "no game here")
-    assert ingest.missing(200.0) == []
+    assert ingest.missing(500.0) == []
     assert "cannot be completed" in ingest.live(1).problems[-1]

@@ -120,10 +120,11 @@ def test_the_arbiter_commands_reach_the_board(hall, boards):
                                                  tags={"Round": "9"}))
     assert again["ok"] is False and one.session.published()[1].tags["Round"] == "2"
     play_random(one, 2, random.Random(1))
-    answer = service.command(1, "result", result="1-0", reason="adjudicated")
-    assert answer["ok"] is True, answer
-    wait_until(lambda: service.store.latest(1).finished, what="the result in the hall")
-    assert service.store.latest(1).game.result == "1-0"
+    answer = service.declare_result(1, "1-0", "adjudicated")
+    assert answer["ok"] is True, answer  # the board did it too
+    latest = service.store.latest(1)  # in the hall's record at once, the arbiter's
+    assert (latest.finished, latest.game.result, latest.result_source) == \
+        (True, "1-0", "arbiter")
     assert service.command(1, "acknowledge")["ok"] is True
     resend = service.answer(*service.send_command(1, "resend", game=one.session.game_id,
                                                   first=1, last=2))
@@ -174,8 +175,9 @@ def test_a_game_that_ends_unseen_by_the_link_reaches_the_hall_whole(hall, boards
         del one.session.published
     one.session.hand([("setup", 0)])  # the pieces back to the start: the link wakes
     wait_until(lambda: one.session.tracker.state.value == "ready", what="the new game set up")
-    wait_until(lambda: service.store.game(1, first) is not None and
-               service.store.game(1, first).finished, what="the first game's end")
+    wait_until(lambda: ("result", first) in service.ingest.live(1).claims,
+               what="the first game's end, claimed")
+    service.confirm(1, "result", first)  # a resignation: the arbiter confirms it
     with service.store.lock:
         ended = service.store.game(1, first)
         assert ended.ply == 3 and ended.game.result == "0-1"

@@ -57,6 +57,8 @@ BAD_BODIES = [
     ("/api/arbiter/new-game", b'{"fen": 5}', "fen: expected a string"),
     ("/api/arbiter/new-game", b'{"fen": ["W:W22:B18"]}', "fen: expected a string"),
     ("/api/arbiter/new-game", b'{"fen": "W:W99:B1"}', ""),
+    ("/api/arbiter/new-game", b'{"fen": "W:W:B"}', "cannot start here"),
+    ("/api/arbiter/new-game", b'{"fen": "B:W21:B"}', "cannot start here"),
     ("/api/arbiter/new-game", b'{"tags": {"White": 5}}', "every value must be a string"),
     ("/api/arbiter/new-game", b'{"tags": []}', "tags"),
     ("/api/arbiter/tags", b'{"tags": {}}', "non-empty"),

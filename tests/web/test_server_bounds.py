@@ -56,6 +56,8 @@ def state_ok(address) -> bool:
             return response.status == 200
     except urllib.error.HTTPError as error:  # 503 while the cap is reached
         return error.code == 200
+    except OSError:  # past the connections the descriptors allow: closed at once
+        return False
 
 
 def test_a_huge_body_is_refused_by_its_length_before_the_token(play):
@@ -94,6 +96,41 @@ def test_two_hundred_streams_under_128_descriptors_leave_the_page_reachable(play
     assert process.poll() is None
     log = "".join(lines)
     assert "Traceback" not in log and len(log) < 20_000, log[-2000:]
+
+
+def test_half_sent_requests_that_reconnect_hold_neither_the_page_nor_the_arbiter_away(
+        tmp_path):
+    env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim", "--listen",
+         "127.0.0.1:0", "--data", str(tmp_path / "data")],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True, env=env)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True).start()
+    found = wait_until(lambda: next((m for m in map(_URL.search, list(lines)) if m), None),
+                       timeout=30, what="play to listen")
+    address = (found.group(1), int(found.group(2)))
+    slow: list[socket.socket] = []
+    try:
+        for _ in range(3):  # 70 half-sent requests, reconnecting as they are closed
+            slow = [s for s in slow if s.fileno() >= 0]
+            while len(slow) < 70:
+                sock = socket.create_connection(address, timeout=10)
+                sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                slow.append(sock)
+            assert state_ok(address)
+            request = urllib.request.Request(
+                f"http://{address[0]}:{address[1]}/api/arbiter/check", data=b"{}",
+                headers={"Authorization": f"Bearer {TOKEN}",
+                         "Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=10) as response:
+                assert response.status == 200
+    finally:
+        for sock in slow:
+            sock.close()
+        process.kill()
+        process.wait(10)
 
 
 def test_silent_connections_are_closed_so_they_cannot_hold_the_cap(tmp_path, monkeypatch):

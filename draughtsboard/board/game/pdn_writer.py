@@ -26,12 +26,13 @@ import time
 from collections.abc import Iterable
 
 from .record import STANDARD_TAGS, Game, GameEvent, move_number
+from .tags import is_tag_name, printable
 
 LINE_WIDTH = 79
 
 
 def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return printable(value).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _comment(text: str) -> str:
@@ -63,7 +64,7 @@ def format_tags(game: Game) -> list[str]:
         tags.append(("SetUp", "1"))
         tags.append(("FEN", game.start_fen))
     tags.extend(sorted(present.items()))
-    return [f'[{name} "{_quote(value)}"]' for name, value in tags]
+    return [f'[{name} "{_quote(value)}"]' for name, value in tags if is_tag_name(name)]
 
 
 def _event_text(event: GameEvent) -> str:

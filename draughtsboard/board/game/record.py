@@ -120,6 +120,7 @@ class Game:
 
     def __post_init__(self) -> None:
         self._read_only = False
+        self.taken_back = 0  # moves taken back so far (a takeback to a ply counts each)
         if self.start is None:
             self.start = initial_position(self.variant)
         self.rules: DrawRules = draw_rules(self.variant.draw_rules, self.draw_preset)
@@ -322,6 +323,7 @@ class Game:
         if self.result is not None:
             raise DraughtsError(f"the game is over ({self.result}); no takeback")
         played = self.moves.pop()
+        self.taken_back += 1
         after = self._positions.pop()
         self._counters.pop()
         self._seen[after] -= 1

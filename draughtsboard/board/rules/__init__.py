@@ -19,7 +19,7 @@ from .errors import (
     InvalidSyntaxError,
     UnknownVariantError,
 )
-from .fen import format_fen, initial_position, parse_fen
+from .fen import format_fen, initial_position, parse_fen, parse_start_fen
 from .generators import generator_for
 from .geometry import BOARD_OF_VARIANT, Geometry, Numbering, geometry_for_variant
 from .notation import format_move, format_square, parse_move, parse_square, traversed_squares
@@ -33,6 +33,6 @@ __all__ = [
     "InvalidPositionError", "InvalidSyntaxError", "Material", "Move", "Numbering", "Position",
     "UnknownDrawRulesError", "UnknownVariantError", "Variant", "draw_rules", "format_fen",
     "format_move", "format_square", "generator_for", "geometry_for_variant", "get_variant",
-    "initial_position", "parse_fen", "parse_move", "parse_square", "perft",
+    "initial_position", "parse_fen", "parse_move", "parse_square", "parse_start_fen", "perft",
     "traversed_squares", "variant_names",
 ]

@@ -39,6 +39,17 @@ def format_fen(position: Position) -> str:
     return position.fen()
 
 
+def parse_start_fen(variant: Variant, text: str) -> Position:
+    """A position a new game can start from: as `parse_fen`, and `InvalidPositionError`
+    when the game would be over before its first move (a side with no piece, or the side
+    to move with no legal move: an empty board ``W:W:B`` among them)."""
+    position = parse_fen(variant, text)
+    if position.is_game_over():
+        raise InvalidPositionError(f"FEN {text.strip()!r}: a game cannot start here, the side "
+                                   "to move has no piece or no legal move")
+    return position
+
+
 def parse_fen(variant: Variant, text: str) -> Position:
     """Read a position; `InvalidFenError` for bad syntax, `InvalidPositionError` for an
     impossible position. Both messages quote the offending part."""

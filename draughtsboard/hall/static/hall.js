@@ -79,6 +79,9 @@ function render() {
   const count = $("needs-count");
   count.textContent = needing.length ? "arbiter needed: board " + needing.join(", ") : "all boards fine";
   count.className = "status" + (needing.length ? " alert" : "");
+  const storage = $("storage");
+  storage.hidden = !hall.storage_error;
+  storage.textContent = hall.storage_error ? hall.storage_error + " (boards are asked again once it can)" : "";
   const feeds = $("feeds");
   feeds.replaceChildren();
   for (const round of hall.rounds || []) {
@@ -112,7 +115,9 @@ async function refreshDetail() {
   $("detail-players").textContent = d.game ? (d.white || "?") + " – " + (d.black || "?") + " (round " + (d.round || "?") + ", " + d.variant + ")" : "no game";
   $("detail-status").textContent = (d.online ? "online" : "offline") + (d.software ? " · software " + d.software : "") + (d.uptime ? " · up " + Math.round(d.uptime) + " s" : "");
   $("detail-needs").replaceChildren(...d.needs.map((n) => el("li", "", n)),
-    ...(d.health_notes || []).map((n) => el("li", "", n)));
+    ...(d.health_notes || []).map((n) => el("li", "", n)),
+    ...(d.asked_again || []).map((a) => el("li", "", "game " + a.game + " asked for again: " + a.why)));
+  $("detail-claims").replaceChildren(...(d.claims || []).map((claim) => claimItem(d.board, claim)));
   $("detail-moves").replaceChildren(...(d.moves || []).map((m) => el("li", "", m)));
   const tags = $("detail-tags");
   tags.replaceChildren();
@@ -142,6 +147,30 @@ async function refreshDetail() {
   }
 }
 
+// What a board said that the hall cannot prove: the arbiter confirms it (the hall then
+// follows the board) or dismisses it (the hall's record stays as it is).
+function claimItem(board, claim) {
+  const item = el("li", "claim", claim.text);
+  const actions = el("span", "arbiter-only");
+  if (claim.confirmable) actions.appendChild(claimButton("Confirm", "confirm", board, claim));
+  actions.appendChild(claimButton("Dismiss", "dismiss", board, claim));
+  item.appendChild(actions);
+  return item;
+}
+
+function claimButton(label, action, board, claim) {
+  const button = el("button", "", label);
+  button.type = "button";
+  button.addEventListener("click", async () => {
+    if (!window.confirm(label + " on board " + board + ": " + claim.text + "?")) return;
+    try {
+      say(await post("/api/arbiter/" + action, { board, kind: claim.kind, game: claim.game }));
+      refreshDetail();
+    } catch (error) { say("refused: " + error.message); }
+  });
+  return button;
+}
+
 function say(text) { $("arbiter-message").textContent = text; }
 
 async function post(path, body, type = "application/json") {
@@ -156,9 +185,10 @@ async function post(path, body, type = "application/json") {
 }
 
 function outcome(result) {
-  if (result && result.ok === false) return "refused by the board: " + result.error;
-  if (result && result.ok === null) return result.error;
-  return "done";
+  const recorded = result && result.recorded ? result.recorded + "; " : "";
+  if (result && result.ok === false) return recorded + "refused by the board: " + result.error;
+  if (result && result.ok === null) return recorded + result.error;
+  return recorded + "done";
 }
 
 function wire() {

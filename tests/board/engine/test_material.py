@@ -41,6 +41,19 @@ def test_a_claim_is_not_made_when_the_budget_runs_out():
     assert prover.better_than(position, position.legal_moves()[0], nodes=5) is None
 
 
+def test_a_line_longer_than_the_ply_cap_is_not_proved(monkeypatch):
+    """Columns can capture each other back and forth without end: past ``MAX_PLIES``
+    the prover makes no claim instead of recursing until Python gives up."""
+    from draughtsboard.board.rules.engine import material
+
+    position = parse_fen(get_variant("russian"), SHOT)
+    prover = MaterialProver(position.variant)
+    monkeypatch.setattr(material, "MAX_PLIES", 2)
+    assert prover.outcomes(position) is None
+    monkeypatch.setattr(material, "MAX_PLIES", 200)
+    assert prover.outcomes(position)[0].gain == 2
+
+
 def test_an_illegal_move_is_refused_with_the_position():
     position = parse_fen(get_variant("russian"), SHOT)
     with pytest.raises(IllegalMoveError):

@@ -33,6 +33,9 @@ from ..position import Move, Position
 LOST = 1000  # the material value of a lost game (more than every piece on any board)
 DEFAULT_HORIZON = 3  # quiet plies
 DEFAULT_NODES = 200_000
+# A line longer than this is not proved: in column games captured pieces stay on the
+# board, so two columns can capture each other back and forth for as long as they like.
+MAX_PLIES = 200
 CHECK_EVERY = 1024  # nodes between two calls of the stop callable
 
 
@@ -66,6 +69,7 @@ class MaterialProver:
         self._limit = 0
         self._stop: Callable[[], bool] | None = None
         self._next_check = CHECK_EVERY
+        self._depth = 0
         self._columns: list[str] = []
 
     # -- material ------------------------------------------------------------------------
@@ -170,6 +174,7 @@ class MaterialProver:
         self._limit = nodes
         self._stop = stop
         self._next_check = CHECK_EVERY
+        self._depth = 0
 
     def _raw(self, position: Position, move: Move) -> RawMove:
         for raw in self._legal(position.own, position.enemy, position.kings,
@@ -200,6 +205,15 @@ class MaterialProver:
                 columns[square] = column
 
     def _value(self, own, enemy, kings, white, horizon, alpha, beta) -> int:
+        if self._depth >= MAX_PLIES:
+            raise _OutOfNodes  # captures without end (columns taking back and forth)
+        self._depth += 1
+        try:
+            return self._searched_value(own, enemy, kings, white, horizon, alpha, beta)
+        finally:
+            self._depth -= 1
+
+    def _searched_value(self, own, enemy, kings, white, horizon, alpha, beta) -> int:
         self.nodes += 1
         if self.nodes > self._limit:
             raise _OutOfNodes

@@ -1,0 +1,60 @@
+"""The board's opponent: the built-in engine at a level, a Hub engine, or a DXP peer.
+
+`base` says what a play session needs of an opponent (`Opponent`: start, be told the
+other side's moves, be asked for a move with the clocks, close) and how one fails
+(`OpponentError` and its kinds, each a one-line message). The kinds: `builtin` (the
+engine at levels 1-10), `hub_client` (an external Hub engine as a child process),
+`dxp` (a DamExchange peer over TCP, the board as initiator or follower). The protocols
+are kept apart from their I/O: `hub_text`, `hub_engine` and `hub_client.HubConversation`
+for Hub, `dxp_messages` and `dxp.DxpConversation` for DXP, `channel` the framed reading
+with deadlines both use. `spec` reads ``--opponent`` and knows what each kind supports.
+
+This package sits above the pure core (it imports `board` only) and below `play`, which
+will own an opponent in the game in play. docs/opponents.md describes it.
+"""
+
+from __future__ import annotations
+
+from draughtsboard.board.rules.variants import Variant
+
+from .base import (
+    Clocks,
+    Opponent,
+    OpponentError,
+    OpponentGoneError,
+    OpponentIllegalMoveError,
+    OpponentProtocolError,
+    OpponentSpecError,
+    OpponentStartError,
+    OpponentStoppedError,
+    OpponentTimeoutError,
+    OpponentUnsupportedError,
+)
+from .builtin import BuiltinOpponent
+from .dxp import DxpOpponent
+from .hub_client import HubOpponent
+from .spec import OpponentSpec, check_supported, parse_opponent
+
+
+def open_opponent(spec: OpponentSpec | str, variant: Variant, seed: str = "") -> Opponent:
+    """The opponent of a spec for a variant (not started yet: its `start` launches the
+    engine or makes the connection); `OpponentError` (one line) when the kind cannot
+    play the variant or the text names no opponent."""
+    if isinstance(spec, str):
+        spec = parse_opponent(spec)
+    check_supported(spec, variant)
+    if spec.kind == "engine":
+        return BuiltinOpponent(variant, spec.level or 10, seed)
+    if spec.kind == "hub":
+        return HubOpponent(variant, spec.command)
+    role = "initiator" if spec.kind == "dxp" else "follower"
+    return DxpOpponent(variant, spec.host, spec.port, role)
+
+
+__all__ = [
+    "BuiltinOpponent", "Clocks", "DxpOpponent", "HubOpponent", "Opponent", "OpponentError",
+    "OpponentGoneError", "OpponentIllegalMoveError", "OpponentProtocolError",
+    "OpponentSpec", "OpponentSpecError", "OpponentStartError", "OpponentStoppedError",
+    "OpponentTimeoutError", "OpponentUnsupportedError", "check_supported", "open_opponent",
+    "parse_opponent",
+]

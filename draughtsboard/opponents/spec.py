@@ -1,0 +1,87 @@
+"""The ``--opponent`` text and what each kind of opponent supports per variant.
+
+``engine[:LEVEL]`` (the built-in engine, level 1-10, default 10), ``hub:COMMAND`` (a Hub
+engine started with COMMAND), ``dxp:HOST:PORT`` (the board connects to a DXP peer),
+``dxp-listen:HOST:PORT`` (the board waits for a DXP initiator). `parse_opponent` reads
+it; `check_supported` refuses, in one line, a kind that cannot play the variant (the
+table is `SUPPORT`, and docs/opponents.md says the same).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from draughtsboard.board.rules.engine.levels import LEVEL_NUMBERS
+from draughtsboard.board.rules.variants import Variant, variant_names
+
+from .base import OpponentSpecError, OpponentUnsupportedError
+
+KINDS = ("engine", "hub", "dxp", "dxp-listen")
+ALL = frozenset(variant_names())
+# What each kind plays. A Hub engine is asked for a variant other than 10x10 only when it
+# declares that variant (`hub_client`): the table says what our side can ask for.
+SUPPORT: dict[str, frozenset[str]] = {
+    "engine": ALL,
+    "hub": ALL,
+    "dxp": frozenset({"international"}),
+    "dxp-listen": frozenset({"international"}),
+}
+
+
+@dataclass(frozen=True)
+class OpponentSpec:
+    """A parsed ``--opponent``: its kind and its argument (the level, the command, or
+    the host and port)."""
+
+    kind: str
+    level: int | None = None
+    command: str = ""
+    host: str = ""
+    port: int = 0
+
+    def text(self) -> str:
+        if self.kind == "engine":
+            return f"engine:{self.level}"
+        if self.kind == "hub":
+            return f"hub:{self.command}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{self.kind}:{host}:{self.port}"
+
+
+def parse_opponent(text: str) -> OpponentSpec:
+    """The opponent a text names; `OpponentSpecError` (one line) otherwise."""
+    kind, _, rest = text.strip().partition(":")
+    if kind == "engine":
+        if not rest:
+            return OpponentSpec("engine", level=max(LEVEL_NUMBERS))
+        if not rest.isdigit() or int(rest) not in LEVEL_NUMBERS:
+            raise OpponentSpecError(f"--opponent {text!r}: the engine's level is 1-10")
+        return OpponentSpec("engine", level=int(rest))
+    if kind == "hub":
+        if not rest.strip():
+            raise OpponentSpecError(f"--opponent {text!r}: give the Hub engine's command, "
+                                    f"e.g. 'hub:./scan hub'")
+        return OpponentSpec("hub", command=rest.strip())
+    if kind in ("dxp", "dxp-listen"):
+        host, port = _host_port(text, rest)
+        return OpponentSpec(kind, host=host, port=port)
+    raise OpponentSpecError(f"--opponent {text!r}: expected engine[:LEVEL], hub:COMMAND, "
+                            f"dxp:HOST:PORT or dxp-listen:HOST:PORT")
+
+
+def _host_port(text: str, rest: str) -> tuple[str, int]:
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise OpponentSpecError(f"--opponent {text!r}: expected HOST:PORT with a port "
+                                f"1-65535 (DXP's usual port is 27531)")
+    return host, int(port)
+
+
+def check_supported(spec: OpponentSpec, variant: Variant) -> None:
+    """`OpponentUnsupportedError` (one line) when the kind cannot play the variant."""
+    if variant.name not in SUPPORT[spec.kind]:
+        plays = ", ".join(sorted(SUPPORT[spec.kind]))
+        raise OpponentUnsupportedError(
+            f"--opponent {spec.kind} cannot play {variant.title}: it plays {plays} "
+            f"(docs/opponents.md)")
