@@ -45,7 +45,19 @@ def _add_diag(subparsers) -> None:
     parser = subparsers.add_parser(
         "diag", help="switch map, LED walk and a stuck or chattering switch report")
     diag.add_arguments(parser)
-    parser.set_defaults(handler=diag.run)
+    parser.set_defaults(handler=_diag)
+
+
+def _diag(args) -> int:
+    """``diag``: the hardware layer's, or over a serial link the firmware bridge's."""
+    if args.backend == "serial":
+        from draughtsboard.firmware_bridge import diag as serial_diag
+        from draughtsboard.hardware.board_map import render_map
+
+        return serial_diag.run(args, render_map)
+    from draughtsboard.hardware import diag
+
+    return diag.run(args)
 
 
 def _add_emulate(subparsers) -> None:

@@ -38,8 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``diag``."""
     parser.add_argument("--config", metavar="FILE",
                         help="board config (TOML); default: the example for the variant")
-    parser.add_argument("--backend", choices=("gpio", "sim"), default="gpio",
-                        help="real pins through gpiozero, or the simulated board")
+    parser.add_argument("--backend", choices=("gpio", "sim", "serial"), default="gpio",
+                        help="real pins through gpiozero, the simulated board, or a board "
+                        "microcontroller on --port (its own diag)")
+    parser.add_argument("--port", metavar="PATH",
+                        help="serial backend: the device (default /dev/ttyACM0)")
     parser.add_argument("--variant", choices=sorted(BOARD_OF_VARIANT),
                         help="variant (default: the config's, else russian)")
     parser.add_argument("--once", action="store_true",

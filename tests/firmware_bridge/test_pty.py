@@ -124,6 +124,49 @@ def test_a_game_over_a_pseudo_terminal_survives_the_cable_pulled_and_put_back(tm
         assert emulator.close() == 0
 
 
+def diag(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "draughtsboard", "diag", "--backend",
+                           "serial", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_diag_over_a_pseudo_terminal_maps_the_switches_and_sees_a_move(tmp_path):
+    emulator = Emulator(tmp_path / "board", "--variant", "international")
+    try:
+        once = diag("--port", emulator.path, "--variant", "international", "--once")
+        assert once.returncode == 0, once.stderr
+        heading, *board = once.stdout.splitlines()
+        assert "firmware 1.2.0" in heading and "40 of 50 switches closed" in heading
+        assert len(board) == 11 and board[0].startswith("10")
+
+        live = subprocess.Popen(
+            [sys.executable, "-m", "draughtsboard", "diag", "--backend", "serial", "--port",
+             emulator.path, "--variant", "international", "--no-walk", "--seconds", "3"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lines: list[str] = []
+
+        def read() -> None:
+            for line in live.stdout:
+                lines.append(line)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        wait_until(lambda: any("snapshots" in line for line in lines), 30,
+                   what="diag's live map")
+        assert emulator.say("32-28").startswith("ok 32-28")
+        assert live.wait(60) == 0, live.stderr.read()
+        reader.join(5)
+        out = "".join(lines)
+        never = next(line for line in out.splitlines() if line.startswith("never changed"))
+        assert "28" not in never.split("[")[1] and "32" not in never.split("[")[1]
+        assert "0 damaged" in out.splitlines()[-1]
+    finally:
+        assert emulator.close() == 0
+    gone = diag("--port", str(tmp_path / "board"), "--once")
+    assert gone.returncode == 2
+    assert gone.stderr.splitlines() == [f"draughtsboard diag: cannot open {tmp_path / 'board'}: "
+                                        "no such device (the board unplugged, or another port?)"]
+
+
 @pytest.mark.skipif(runtime_problem() is not None, reason=str(runtime_problem()))
 def test_the_micropython_firmware_plays_over_a_pseudo_terminal(tmp_path):
     texts = opening(3)
