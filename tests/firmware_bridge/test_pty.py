@@ -3,9 +3,10 @@
 ``draughtsboard emulate --pty`` puts the device (the reference firmware, or the whole
 firmware under MicroPython) behind a pseudo-terminal and takes moves on its standard input;
 ``draughtsboard play --backend serial --port PATH`` opens that path with pyserial as it
-opens /dev/ttyACM0 and plays the game on its page. The cable is pulled and put back in
-the middle of the game: the page says why the board is silent meanwhile, and every move,
-before and after, is recorded.
+opens /dev/ttyACM0 and plays the game on its page, over a line that damages 2% of its
+bytes. The cable is pulled and put back in the middle of the game: the page says why the
+board is silent meanwhile, and every move, before and after, is recorded. `diag` reads
+the same board.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def play_moves(emulator, play, texts) -> None:
 
 def test_a_game_over_a_pseudo_terminal_survives_the_cable_pulled_and_put_back(tmp_path):
     texts = opening(8)
-    emulator = Emulator(tmp_path / "board", "--seed", "5")
+    emulator = Emulator(tmp_path / "board", "--seed", "5", "--fault-rate", "0.02")
     try:
         assert emulator.path == str(tmp_path / "board")
         assert os.path.realpath(emulator.path).startswith("/dev/pts/")
