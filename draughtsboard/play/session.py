@@ -36,6 +36,7 @@ from draughtsboard.board.tracker import (
     Controller,
     IrregularityPolicy,
     Mode,
+    State,
     Tracker,
     policy_for,
     render,
@@ -52,6 +53,9 @@ from .opening import Opening, choose_opening
 from .publisher import Publisher
 from .record_keeper import RecordKeeper
 from .view import build_view, damage_view
+
+REST_AFTER = 10.0  # seconds with nothing happening before a ready board is at rest
+REST_POLL = 1.0  # how long the controller then waits for a snapshot (a command wakes it)
 
 log = logging.getLogger("draughtsboard.play")
 
@@ -104,6 +108,7 @@ class PlaySession:
         self.clock = clock
         self.wall = wall
         self.poll = poll
+        self._last_activity = clock()  # a snapshot or a command, for `_wait`
         self.leds = RememberingLeds(leds)
         self._commands: queue.SimpleQueue = queue.SimpleQueue()
         self._hands_lock = threading.Lock()
@@ -158,6 +163,7 @@ class PlaySession:
         """Stop the controller thread (after the snapshot it is handling). Safe twice."""
         self.begin_shutdown()
         self._stopping.set()
+        self._wake()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
         if self.coach is not None:
@@ -275,10 +281,11 @@ class PlaySession:
         try:
             while not self._stopping.is_set():
                 self._run_commands()
-                snapshot = self.source.read(timeout=self.poll)
+                snapshot = self.source.read(timeout=self._wait())
                 if self.held.held and self.record_keeper.retry_held():
                     self._publish()
                 if snapshot is not None:
+                    self._last_activity = self.clock()
                     self._occupied = snapshot.occupied
                     if self.damage is None:  # nothing is played until the arbiter decides
                         self.controller.handle(snapshot)
@@ -303,12 +310,33 @@ class PlaySession:
             if self.on_failure is not None:
                 self.on_failure()
 
+    def _wait(self) -> float:
+        """How long the controller may wait for a snapshot: ``poll`` while time itself can
+        change something (a move under way, a clock, held records, the first
+        `REST_AFTER` seconds after anything happened); `REST_POLL` once the board is at
+        rest, where waking `poll`-ly was most of an idle board's CPU. A command wakes the
+        thread at once (`submit`), so only the page's notice of a link going down can
+        come up to `REST_POLL` later."""
+        tracker = self.tracker
+        if (tracker is None or tracker.state is not State.READY or self.damage is not None
+                or self.game_clock.since is not None or self.held.held
+                or self.clock() - self._last_activity < REST_AFTER):
+            return self.poll
+        return max(self.poll, REST_POLL)
+
+    def _wake(self) -> None:
+        """Wake the controller thread from its wait for a snapshot, if the source can."""
+        wake = getattr(self.source, "wake", None)
+        if wake is not None:
+            wake()
+
     def _run_commands(self) -> None:
         while True:
             try:
                 action, future = self._commands.get_nowait()
             except queue.Empty:
                 return
+            self._last_activity = self.clock()
             if not future.set_running_or_notify_cancel():
                 continue
             try:
@@ -329,6 +357,7 @@ class PlaySession:
             future.set_exception(RuntimeError("the session is not running"))
             return future
         self._commands.put((action, future))
+        self._wake()
         return future
 
     def call(self, action: Callable[[], Any], timeout: float = 5.0) -> Any:

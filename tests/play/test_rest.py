@@ -1,0 +1,81 @@
+"""A board at rest costs little: the controller thread waits long for a snapshot when
+nothing can happen in time, and a command wakes it at once."""
+
+from __future__ import annotations
+
+import threading
+
+from draughtsboard.board.ports import Snapshot
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.board.tracker import State
+from draughtsboard.play import PlaySession
+from draughtsboard.play.session import REST_AFTER, REST_POLL
+from draughtsboard.recording import Recorder
+from tests.web.conftest import ShiftedTime
+from tests.web.helpers import wait_until
+
+
+class RecordingSource:
+    """The start position once, then nothing; every read's timeout and every wake kept."""
+
+    square_count = 32
+
+    def __init__(self, occupied: int, clock) -> None:
+        self.occupied = occupied
+        self.clock = clock
+        self.timeouts: list[float | None] = []
+        self.wakes = 0
+        self.first = True
+        self.woken = threading.Event()
+
+    def read(self, timeout=None):
+        self.timeouts.append(timeout)
+        if self.first:
+            self.first = False
+            return Snapshot(self.occupied, self.clock())
+        self.woken.wait(0.002)  # a short real wait: the loop does not spin
+        self.woken.clear()
+        return None
+
+    def wake(self) -> None:
+        self.wakes += 1
+        self.woken.set()
+
+    def latest(self):
+        return None
+
+    def close(self):
+        pass
+
+
+class Leds:
+    square_count = 32
+
+    def show(self, frame):
+        pass
+
+    def close(self):
+        pass
+
+
+def test_a_ready_board_with_nothing_happening_waits_long_and_a_command_wakes_it(tmp_path):
+    time = ShiftedTime()
+    source = RecordingSource(initial_position(get_variant("russian")).occupancy(), time.clock)
+    with Recorder(tmp_path) as recorder:
+        session = PlaySession("russian", source, Leds(), recorder, clock=time.clock,
+                              wall=time.wall, token="t")
+        session.start()
+        try:
+            wait_until(lambda: session.tracker is not None
+                       and session.tracker.state is State.READY, what="the board ready")
+            assert source.timeouts[-1] == session.poll  # something just happened
+            time.advance(REST_AFTER + 1)
+            wait_until(lambda: source.timeouts[-1] == REST_POLL, what="the board at rest")
+            wakes = source.wakes
+            assert session.call(lambda: "done") == "done"
+            assert source.wakes > wakes  # the command did not wait for the long read
+            wait_until(lambda: source.timeouts[-1] == session.poll,
+                       what="the short wait after a command")
+        finally:
+            session.stop()
