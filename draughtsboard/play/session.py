@@ -55,6 +55,8 @@ from .record_keeper import RecordKeeper
 from .view import build_view, damage_view
 
 REST_AFTER = 10.0  # seconds with nothing happening before a ready board is at rest
+# Tracker states in which only a snapshot (or a command) can change anything.
+RESTING = frozenset({State.SETUP, State.READY, State.GAME_OVER})
 REST_POLL = 1.0  # how long the controller then waits for a snapshot (a command wakes it)
 
 log = logging.getLogger("draughtsboard.play")
@@ -314,11 +316,12 @@ class PlaySession:
         """How long the controller may wait for a snapshot: ``poll`` while time itself can
         change something (a move under way, a clock, held records, the first
         `REST_AFTER` seconds after anything happened); `REST_POLL` once the board is at
-        rest, where waking `poll`-ly was most of an idle board's CPU. A command wakes the
+        rest (set up or waiting to be, or the game over), where waking `poll`-ly was a
+        sixth of an idle board's CPU. A command wakes the
         thread at once (`submit`), so only the page's notice of a link going down can
         come up to `REST_POLL` later."""
         tracker = self.tracker
-        if (tracker is None or tracker.state is not State.READY or self.damage is not None
+        if (tracker is None or tracker.state not in RESTING or self.damage is not None
                 or self.game_clock.since is not None or self.held.held
                 or self.clock() - self._last_activity < REST_AFTER):
             return self.poll

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from draughtsboard.board.ports import Snapshot
 from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.variants import get_variant
@@ -59,16 +61,19 @@ class Leds:
         pass
 
 
-def test_a_ready_board_with_nothing_happening_waits_long_and_a_command_wakes_it(tmp_path):
+@pytest.mark.parametrize("state", [State.READY, State.SETUP])
+def test_a_board_at_rest_waits_long_and_a_command_wakes_it(tmp_path, state):
+    """Set up (READY) or waiting to be (SETUP: an empty board)."""
     time = ShiftedTime()
-    source = RecordingSource(initial_position(get_variant("russian")).occupancy(), time.clock)
+    start = initial_position(get_variant("russian")).occupancy()
+    source = RecordingSource(start if state is State.READY else 0, time.clock)
     with Recorder(tmp_path) as recorder:
         session = PlaySession("russian", source, Leds(), recorder, clock=time.clock,
                               wall=time.wall, token="t")
         session.start()
         try:
-            wait_until(lambda: session.tracker is not None
-                       and session.tracker.state is State.READY, what="the board ready")
+            wait_until(lambda: session.tracker is not None and len(source.timeouts) > 1
+                       and session.tracker.state is state, what=f"the board {state.value}")
             assert source.timeouts[-1] == session.poll  # something just happened
             time.advance(REST_AFTER + 1)
             wait_until(lambda: source.timeouts[-1] == REST_POLL, what="the board at rest")
