@@ -36,11 +36,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn  # noqa: E402
+from serial_latency import games  # noqa: E402  (the same recorded games)
+
 from draughtsboard.board.ports import LedFrame, LedPattern  # noqa: E402
 from draughtsboard.board.replay import replay_game  # noqa: E402
-from draughtsboard.board.rules.variants import get_variant  # noqa: E402
 from draughtsboard.firmware_bridge.micropython_device import (  # noqa: E402
     HARNESS,
     run_script,
@@ -49,7 +50,6 @@ from draughtsboard.firmware_bridge.micropython_device import (  # noqa: E402
 from draughtsboard.firmware_bridge.virtual import EmulatedVirtualBoard  # noqa: E402
 from draughtsboard.hardware.virtual import simulated_switches  # noqa: E402
 
-FILES = [("russian-ussr-championship-part1.pdn", "russian"), ("international-wk2003.pdn", None)]
 GOAL_KB = 32
 
 # The speed ratio (an estimate, docs/raspberry-pi.md): MicroPython on an RP2040 at
@@ -98,15 +98,6 @@ def calls(n=20000):
     return time.ticks_diff(time.ticks_us(), t) / (2 * n)
 print(min(calls() for _ in range(5)))
 """
-
-
-def games(count: int):
-    for name, variant in FILES:
-        text = decode_pdn((ROOT / "tests" / "data" / name).read_bytes())
-        default = get_variant(variant) if variant else None
-        for item in read_pdn(text, variant=default, source=name).games[:count]:
-            game = item.game
-            yield f"{name} {item.number}", game.positions[0], [p.move for p in game.moves]
 
 
 class LitBoard:

@@ -53,8 +53,9 @@ def _diag(args) -> int:
     if args.backend == "serial":
         from draughtsboard.firmware_bridge import diag as serial_diag
         from draughtsboard.hardware.board_map import render_map
+        from draughtsboard.hardware.diag import walk_leds
 
-        return serial_diag.run(args, render_map)
+        return serial_diag.run(args, render_map, walk_leds)
     from draughtsboard.hardware import diag
 
     return diag.run(args)

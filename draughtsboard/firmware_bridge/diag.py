@@ -7,8 +7,8 @@ and how the line fared (frames damaged, snapshots asked for again, resets, recon
 ``--once`` prints one map and exits; ``--empty`` checks a board with every piece off.
 Problems are one line each on stderr, exit status 2, as for the other backends.
 
-The map is drawn by a function the composition root passes in (the hardware layer's),
-so this package stays free of the other adapter.
+The map is drawn, and the LEDs walked, by functions the composition root passes in (the
+hardware layer's), so this package stays free of the other adapter.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
-from draughtsboard.board.ports import LedFrame, LedPattern, squares_from_mask
+from draughtsboard.board.ports import squares_from_mask
 from draughtsboard.board.rules.geometry import Geometry, geometry_for_variant
 from draughtsboard.firmware_bridge.backends import DEFAULT_PORT, open_serial_board
 from draughtsboard.firmware_bridge.link import SerialLink
@@ -29,9 +29,10 @@ UP_SECONDS = 5.0  # a device that says nothing in this long is not there
 EMPTY_SECONDS = 2.0
 
 RenderMap = Callable[..., str]  # (geometry, occupied, numbers=True) -> text
+WalkLeds = Callable[[SerialLink, object], None]  # (LED sink, output stream)
 
 
-def run(args: argparse.Namespace, render_map: RenderMap) -> int:
+def run(args: argparse.Namespace, render_map: RenderMap, walk_leds: WalkLeds) -> int:
     """``diag --backend serial``: map, LED walk, report; 2 with one line when it cannot."""
     variant = args.variant or "russian"
     port = args.port or DEFAULT_PORT
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace, render_map: RenderMap) -> int:
             return 0
         if args.empty:
             return _empty(link, geometry)
-        return _live(link, geometry, args, render_map)
+        return _live(link, geometry, args, render_map, walk_leds)
     finally:
         link.close()
 
@@ -73,18 +74,6 @@ def _heading(link: SerialLink, variant: str, port: str, geometry: Geometry,
             "switches closed")
 
 
-def _walk(link: SerialLink, count: int, out) -> None:
-    for square in range(1, count + 1):
-        out.write(f"\rLED walk: square {square:2d}")
-        out.flush()
-        link.show(LedFrame.from_mapping(count, {square: LedPattern.ON}))
-        time.sleep(0.15)
-    out.write("\rLED walk: all squares \n")
-    link.show(LedFrame((LedPattern.ON,) * count))
-    time.sleep(1.0)
-    link.show(LedFrame.blank(count))
-
-
 def _changes(link: SerialLink, seconds: float, on_change=None) -> Counter[int]:
     """How often each square changed in the snapshots of the next ``seconds``."""
     changes: Counter[int] = Counter()
@@ -101,10 +90,10 @@ def _changes(link: SerialLink, seconds: float, on_change=None) -> Counter[int]:
 
 
 def _live(link: SerialLink, geometry: Geometry, args: argparse.Namespace,
-          render_map: RenderMap) -> int:
+          render_map: RenderMap, walk_leds: WalkLeds) -> int:
     out = sys.stdout
     if not args.no_walk:
-        _walk(link, geometry.square_count, out)
+        walk_leds(link, out)
     height = geometry.size + 2
     drawn = [False]
 

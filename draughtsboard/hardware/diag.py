@@ -152,7 +152,9 @@ def _once(board: HardwareBoard, backend: str) -> int:
     return 0
 
 
-def _walk(board: HardwareBoard, out) -> None:
+def walk_leds(board, out) -> None:
+    """Light each LED in turn, then all, then none; ``board`` is any LED sink with a
+    ``square_count`` (the serial backend's diag walks its link with it too)."""
     count = board.square_count
     for square in range(1, count + 1):
         out.write(f"\rLED walk: square {square:2d}")
@@ -169,7 +171,7 @@ def _live(board: HardwareBoard, args: argparse.Namespace) -> int:
     out = sys.stdout
     geometry = geometry_for_variant(board.config.variant)
     if not args.no_walk:
-        _walk(board, out)
+        walk_leds(board, out)
     end = None if args.seconds is None else time.monotonic() + args.seconds
     height = geometry.size + 2
     drawn = False

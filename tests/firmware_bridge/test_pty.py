@@ -42,7 +42,8 @@ class Emulator:
         threading.Thread(target=self._read, args=(self.process.stderr, self.errors, False),
                          daemon=True).start()
         if not self._first.wait(30) or not self.answers:
-            self.close()
+            self.process.kill()  # never left running behind a failed test
+            self.process.wait(5)
             raise AssertionError("emulate printed no path:\n" + "".join(self.errors))
         self.path = self.answers.pop(0).strip()
 
@@ -72,7 +73,7 @@ class Emulator:
             try:
                 return self.process.wait(10)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                self.process.kill()  # and its MicroPython child ends with its pipe
         return self.process.wait(5)
 
 
