@@ -43,7 +43,11 @@ FIRMWARE = Path(core.__file__).parent
 RUNTIME = HARNESS / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 INSTALL_HINT = "npm ci --prefix draughtsboard/firmware_bridge/wasm (scripts/test.sh does it)"
 ANSWER_TIMEOUT = 30.0  # real seconds: a firmware that never waits would hang the host
-REALTIME_SLICE_US = 1000  # in real time, each step runs the chip this far past now
+# In real time each step runs the chip this far past now: a few passes an exchange. This
+# build frees memory only between calls from JavaScript, never while the firmware runs,
+# and each exchange leaves a few hundred bytes behind: fewer exchanges, slower growth
+# (about 2 MB a minute at 5 ms, measured), for input at most this much later.
+REALTIME_SLICE_US = 5000
 DEFAULT_HEAP = 192 * 1024  # bytes; the Pico leaves about this much to Python programs
 # The switch diodes of the simulated board, as docs/hardware.md and main.py wire a Pico:
 # the selected row driven low, columns pulled up, each diode's cathode towards its row.
