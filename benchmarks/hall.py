@@ -14,7 +14,9 @@ boards is killed (SIGKILL) and restarted, the hall is killed and restarted once,
 another worker of ten boards is cut off the broker for 30 s (a proxy in this script stops
 forwarding, as a dead switch would, then drops their connections).
 
-At the end every board's journal is compared with the hall's broadcast feed
+At the end the arbiter confirms the results the boards declared (a draw agreed on the
+board is the board's claim until then), and every board's journal is compared with the
+hall's broadcast feed
 (``/round/<r>/games.pdn``, read with the project's PDN reader): ``lost`` counts journal
 moves missing from the feed, ``duplicated`` feed moves beyond the journal's, ``wrong``
 moves or results that differ. ``p50_ms``/``p95_ms``: from a move's completion on a
@@ -44,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -442,6 +445,34 @@ def journals(work: Path, boards: int) -> dict[int, list[tuple[str, object]]]:
     return out
 
 
+def confirm_declared_results(hall_url: str, games: dict[int, list]) -> int:
+    """The arbiter's round of the boards: a result declared on a board (the boards here
+    agree a draw on the board before each new game) is the board's claim until the
+    arbiter confirms it, which the arbiter does when the board's own record has it. The
+    number confirmed."""
+    confirmed = 0
+    for board, listed in games.items():
+        with urllib.request.urlopen(f"{hall_url}/api/board/{board}", timeout=30) as response:
+            claims = json.loads(response.read()).get("claims", [])
+        for claim in claims:
+            game = dict(listed).get(claim["game"])
+            if claim["kind"] != "result" or game is None or game.result is None or \
+                    f"claims {game.result_text()}" not in claim["text"]:
+                continue
+            request = urllib.request.Request(
+                f"{hall_url}/api/arbiter/confirm", method="POST",
+                data=json.dumps({"board": board, "kind": "result", "game": claim["game"],
+                                 "claim": claim["id"]}).encode(),
+                headers={"Authorization": f"Bearer {TOKEN}",
+                         "Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=30):
+                    confirmed += 1
+            except urllib.error.HTTPError:
+                pass  # settled meanwhile
+    return confirmed
+
+
 def compare_with_feed(hall_url: str, games: dict[int, list]) -> dict[str, int]:
     from draughtsboard.board.game.pdn_reader import read_pdn
     from draughtsboard.board.game.pdn_writer import write_game
@@ -637,6 +668,7 @@ def main() -> int:
         games = journals(work, args.boards)
         deadline = time.time() + 60
         while time.time() < deadline:
+            confirm_declared_results(processes.hall_url, games)
             result = compare_with_feed(processes.hall_url, games)
             if result["lost"] == result["duplicated"] == result["wrong"] == 0:
                 break

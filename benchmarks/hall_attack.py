@@ -439,7 +439,8 @@ def settle_claims(hall: Hall, boards: list[LightBoard]) -> dict[str, int]:
             try:
                 call(hall.url, f"/api/arbiter/{action}", {"board": board.number,
                                                           "kind": claim["kind"],
-                                                          "game": claim["game"]})
+                                                          "game": claim["game"],
+                                                          "claim": claim["id"]})
                 done["confirmed" if true_claim else "dismissed"] += 1
             except urllib.error.HTTPError:
                 pass

@@ -26,9 +26,10 @@ from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.hall_protocol.messages import GAME_ID
 from draughtsboard.http_limits import SecurityHeaders, ascii_number, token_matches
 
+from .claims import KINDS as CLAIM_KINDS
 from .feed import round_games
 from .pairings import PairingsError, parse_pairings
-from .views import CLAIM_KINDS, variants_view
+from .views import variants_view
 
 STATIC_PACKAGE = ("draughtsboard.hall", "static")
 MAX_BODY = 16 * 1024
@@ -109,7 +110,10 @@ async def hall(request: Request) -> Response:
 
 
 async def board(request: Request) -> Response:
-    number = request.path_params["board"]
+    text = request.path_params["board"]
+    if not ascii_number(text):
+        return _error(404, f"no board {text[:12]!r} in this hall")
+    number = int(text)
     detail = await run_in_threadpool(_service(request).detail, number)
     if detail is None:
         return _error(404, f"no board {number} in this hall")
@@ -182,7 +186,8 @@ def _feed(request: Request):
     cutoff = service.wall() - delay if delay else None
     round_name = request.path_params["round"]
     with service.store.lock:
-        return round_games(service.store, round_name, cutoff, service.arbiter.round_games)
+        return round_games(service.store, round_name, cutoff, service.arbiter.round_games,
+                           service.ingest.contested_rounds())
 
 
 async def round_pdn(request: Request) -> Response:
@@ -252,20 +257,31 @@ def start_round(service, data) -> Any:
     return service.start_round(round_name)
 
 
+def _game(data: dict[str, Any], required: bool = False) -> str | None:
+    """The game an action is about (the one the arbiter sees on the board's card)."""
+    game = data.get("game")
+    if game is None and not required:
+        return None
+    if not isinstance(game, str) or not GAME_ID.match(game):
+        raise BodyError("game: expected a game id")
+    return game
+
+
 def declare_result(service, data) -> Any:
     number = _board(data)
     result = str(data.get("result", "")).strip()
     reason = str(data.get("reason", ""))[:200] or "declared by the arbiter in the hall"
-    return service.declare_result(number, result, reason)
+    return service.declare_result(number, result, reason, _game(data))
 
 
-def _claim_fields(data: dict[str, Any]) -> tuple[int, str, str]:
-    kind, game = data.get("kind"), data.get("game")
+def _claim_fields(data: dict[str, Any]) -> tuple[int, str, str, str]:
+    """Board, kind, game and the id of the claim the arbiter read."""
+    kind, claim_id = data.get("kind"), data.get("claim")
     if kind not in CLAIM_KINDS:
         raise BodyError(f"kind: expected one of {', '.join(CLAIM_KINDS)}")
-    if not isinstance(game, str) or not GAME_ID.match(game):
-        raise BodyError("game: expected a game id")
-    return _board(data), kind, game
+    if not isinstance(claim_id, str) or not 0 < len(claim_id) <= 64:
+        raise BodyError("claim: expected the id of the claim you read")
+    return _board(data), kind, _game(data, required=True), claim_id
 
 
 def confirm(service, data) -> Any:
@@ -284,7 +300,7 @@ def set_tags(service, data) -> Any:
     tags = data.get("tags")
     if not isinstance(tags, dict) or not tags:
         raise BodyError("tags: expected a non-empty object")
-    return service.set_tags(_board(data), clean_tags(tags))
+    return service.set_tags(_board(data), clean_tags(tags), _game(data))
 
 
 def arbiter_log(service, data) -> Any:
@@ -295,7 +311,7 @@ ROUTES = [
     Route("/", index),
     Route("/api/hall", hall),
     Route("/api/events", events),
-    Route("/api/board/{board:int}", board),
+    Route("/api/board/{board}", board),
     Route("/round/{round}/games.pdn", round_pdn),
     Route("/round/{round}/games.json", round_json),
     Route("/round/{round}/{file}", board_pdn),

@@ -3,7 +3,8 @@ file format): pairings imported, commands sent to boards and the boards' answers
 pairings are read back from it at start-up, and so is which game each pairing became: a
 board answers the hall's ``new_game`` with the id of the game it started, and that game,
 no other, is the round's game on that board in the feed (a game the board starts on its
-own with the round's tags does not replace it)."""
+own with the round's tags does not replace it; two answers naming two games leave the
+round's game to the arbiter)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from draughtsboard.hall_protocol.messages import GAME_ID
 from draughtsboard.recording import Journal, JournalError
 
+from .feed import CONTESTED
 from .pairings import Pairing
 
 NEW_GAMES_REMEMBERED = 10_000  # new_game commands awaiting the board's answer
@@ -34,6 +36,7 @@ class ArbiterLog:
         self.pairings: dict[str, list[Pairing]] = {}
         self.round_games: dict[tuple[int, str], str] = {}  # (board, round) -> game id
         self._new_games: dict[str, tuple[int, str]] = {}  # command id -> (board, round)
+        self._named: dict[str, str] = {}  # command id -> the game its first answer named
         for record in self.journal.records:
             self._apply(record)
 
@@ -47,13 +50,20 @@ class ArbiterLog:
             if isinstance(round_name, str) and isinstance(record.get("board"), int):
                 self._new_games[str(record.get("id"))] = (record["board"], round_name)
                 while len(self._new_games) > NEW_GAMES_REMEMBERED:
-                    self._new_games.pop(next(iter(self._new_games)))
+                    forgotten = next(iter(self._new_games))
+                    self._new_games.pop(forgotten)
+                    self._named.pop(forgotten, None)
+        elif kind == "round_game" and isinstance(record.get("board"), int) \
+                and isinstance(record.get("round"), str) and isinstance(record.get("game"), str):
+            self.round_games[(record["board"], record["round"])] = record["game"]
         elif kind == "reply" and record.get("ok") is True:
-            asked = self._new_games.pop(str(record.get("id")), None)
+            asked = self._new_games.get(str(record.get("id")))
             game = record.get("result")
             if asked is not None and isinstance(game, str) and GAME_ID.match(game) \
                     and asked[0] == record.get("board"):
-                self.round_games[asked] = game
+                named = self._named.setdefault(str(record.get("id")), game)
+                # two answers to one command naming two games: one was not the board's
+                self.round_games[asked] = game if named == game else CONTESTED
 
     def _apply_pairings(self, record: dict) -> None:
         rows = [Pairing(**row) for row in record["pairings"]]

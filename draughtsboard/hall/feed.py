@@ -3,9 +3,11 @@
 ``delay`` seconds ago (anti-cheat), counted on the hall's clock from when each move
 reached the hall.
 
-A round's games are, for each board, the game it started when the hall asked it to for
-the round's pairing, or (a board the hall did not start the round on) its latest game
-whose ``Round`` tag is the round.
+A round's games are, for each board, the game it began when the hall asked it to for
+the round's pairing (or the game the arbiter made the round's), else the first game with
+the round's tag the hall took in: a later game with the round's tag, which a board's
+password can send, does not replace it without the arbiter, and while the arbiter is
+asked which game is a board's game for the round, that board is left out.
 The feed holds only moves the rules accepted (the hall checks each again), so a bad
 message from a board can never stop or spoil it; a result proven by the position or set
 by the arbiter closes the game here (a board's claim does not: docs/hall.md); a game shows
@@ -17,7 +19,7 @@ The arbiter's notes (illegal attempts) stay out of the broadcast.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from draughtsboard.board.game.pdn_writer import write_game
@@ -53,19 +55,42 @@ def game_at(hall_game: HallGame, cutoff: float | None) -> tuple[Game, bool]:
     return copy, False
 
 
+CONTESTED = "?"  # a round's game two answers of a board named differently
+
+
+def round_game_of(store: HallStore, board: int, round_name: str,
+                  paired: Mapping[tuple[int, str], str] | None = None,
+                  cutoff: float | None = None) -> HallGame | None:
+    """A board's game for a round: the one the round's pairing or the arbiter made the
+    round's game (``paired``: (board, round) -> game id), once the hall has it; else the
+    first game with the round's tag the hall took in. A later game with the round's tag
+    does not replace it (the arbiter is asked: a ``round`` claim); while two answers of
+    the board disagree on it (``CONTESTED``) there is none. ``cutoff``: as the hall had
+    it then."""
+    bound = (paired or {}).get((board, round_name))
+    if bound == CONTESTED:
+        return None
+    games = [g for g in store.board_games(board) if g.round == round_name
+             and (cutoff is None or g.started_received <= cutoff)]
+    if not games:
+        return None
+    for hall_game in games:
+        if hall_game.game_id == bound:
+            return hall_game
+    return min(games, key=lambda g: (g.started_received, g.number))
+
+
 def round_games(store: HallStore, round_name: str, cutoff: float | None,
-                paired: Mapping[tuple[int, str], str] | None = None) -> list[FeedGame]:
-    """The round's games, by board number (call with the store's lock held): on a board
-    the hall started the round's game on (``paired``: (board, round) -> the game id the
-    board answered with), that game; on another, its latest game with the round's tag."""
+                paired: Mapping[tuple[int, str], str] | None = None,
+                contested: Collection[tuple[int, str]] = ()) -> list[FeedGame]:
+    """The round's games, by board number (`round_game_of`; call with the store's lock
+    held). A board whose game for the round the arbiter is asked about (``contested``:
+    (board, round) pairs) is left out until that is settled."""
     out = []
     for board in sorted(store.games):
-        chosen = None
-        bound = (paired or {}).get((board, round_name))
-        for hall_game in store.board_games(board):
-            if hall_game.round == round_name and (bound is None or hall_game.game_id == bound) \
-                    and (cutoff is None or hall_game.started_received <= cutoff):
-                chosen = hall_game
+        if (board, round_name) in contested:
+            continue
+        chosen = round_game_of(store, board, round_name, paired, cutoff)
         if chosen is None:
             continue
         game, finished = game_at(chosen, cutoff)

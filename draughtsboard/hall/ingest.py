@@ -8,20 +8,21 @@ that breaks the protocol raises `MessageError`: the caller logs it with the boar
 and drops it. Nothing here can take the hall down or stop another board's games.
 
 What a board is believed for (docs/hall.md, "What the hall believes"): a move only when
-the rules accept it as the next one; a takeback only in a game whose mode lets a board
-take moves back, and its ``changes`` only as far as the moves it shows account for; a
-result only when the position proves it. Anything else a board says is a `Claim`: shown
-to the arbiter, who confirms or dismisses it, while the hall's record (and the feed)
-stays as the rules left it. A game whose number is not the next of its board is a claim
-too, never a silent replacement of the round's game; the hall keeps a few such games per
-board in memory, never on disk, and asks a board again only for games it has reason to
-expect.
+the rules accept it as the next one, and broadcast only once the board's whole game
+(its state, sent right after each move) confirms it; a takeback only in a game whose
+mode lets a board take moves back and that is no round's game, its ``changes`` only as
+far as the moves account for; a result only when the position proves it. Anything else a
+board says is a claim (`claims`): shown to the arbiter, who confirms or dismisses it,
+while the hall's record and the feed stay as they were. When two messages of one board
+disagree (one of them forged), the hall never settles it silently: moves no state
+confirmed give way to the board's whole game; otherwise the arbiter is asked.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict, deque
+from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,20 +38,18 @@ from draughtsboard.hall_protocol.messages import (
     StatusMessage,
 )
 
-from .log_limit import LogLimiter
+from .asking import AskSchedule
+from .claims import Claim, ClaimBook, ClaimError
+from .feed import CONTESTED, round_game_of
 from .store import HallGame, HallStore, game_number
 
 log = logging.getLogger("draughtsboard.hall")
 
 BUFFERED_LIMIT = 500  # moves held per game while an earlier gap is being filled
-ASK_AGAIN = 2.0  # seconds between the first few requests for what is missing
-ASK_QUICKLY = 3  # requests at ASK_AGAIN before backing off
-ASK_AT_MOST_EVERY = 60.0  # then at most one request a minute per game
-CLAIMS_KEPT = 10  # claims shown per board (the oldest go first)
-UNEXPECTED_KEPT = 3  # games a board sent that the hall did not expect, held for the arbiter
 MAX_GAMES_PER_ROUND = 10  # games one board may start in one round
-MAX_NEW_GAMES_PER_HOUR = 30  # games one board may start in an hour
-DISMISSED_KEPT = 100
+MAX_NEW_GAMES_PER_HOUR = 120  # games one board may start in an hour (puzzles included)
+MAX_CHANGES = 5000  # changes of one game's move list the hall follows (takebacks included)
+MAX_RECORDS_PER_HOUR = 4000  # journal records one board's games may take in an hour
 UNCONFIRMED_WAIT = 5.0  # seconds a move may wait for its board's state before it is asked
 
 
@@ -65,29 +64,6 @@ class Resend:
     last: int | None = None
 
 
-@dataclass(frozen=True)
-class Claim:
-    """Something a board says that the hall cannot prove: shown to the arbiter until
-    confirmed (the hall then follows it) or dismissed. ``kind``: ``game`` (a game the hall
-    did not expect), ``moves`` (the board's moves differ from the hall's), ``tags`` (the
-    board changed a game's tags), ``result`` (a result the position does not prove).
-    ``record`` is the board's whole game, when the claim came with one."""
-
-    kind: str
-    game: str
-    text: str
-    received: float
-    record: GameRecord | None = None
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return self.kind, self.game
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "game": self.game, "text": self.text,
-                "received": self.received, "confirmable": self.record is not None}
-
-
 @dataclass
 class BoardLive:
     """What the hall knows of a board now, beyond its games (not journalled: the board
@@ -98,39 +74,36 @@ class BoardLive:
     software: str = ""
     uptime: float | None = None
     health: dict[str, Any] = field(default_factory=dict)
-    current: str | None = None  # the board's current game, among the games accepted
-    said_current: str | None = None  # the game its status names (perhaps not accepted)
+    current: str | None = None  # the game of its latest state or status, among those taken
+    said_current: str | None = None  # the game its status names (perhaps not taken)
     flags: tuple[str, ...] = ()
     unacknowledged: int = 0
     events: tuple[dict[str, Any], ...] = ()
     changed: float | None = None
     status_received: float | None = None
     problems: list[str] = field(default_factory=list)  # bad messages, the last few
-    claims: OrderedDict[tuple[str, str], Claim] = field(default_factory=OrderedDict)
     new_games: deque[float] = field(default_factory=deque)  # when its games began here
+    # journal records the board's games took, per minute of the last hour: its budget
+    written: deque[list[int]] = field(default_factory=deque)
+    written_seen: int = 0
     version: int = 0
 
 
-@dataclass
-class _Asking:
-    next_time: float
-    attempts: int
-
-
-class ClaimError(ValueError):
-    """The arbiter confirmed something that is not (or no longer) there."""
-
-
 class Ingest:
-    def __init__(self, store: HallStore) -> None:
+    """``paired``: (board, round) -> the game the board began for the round's pairing
+    (the arbiter's log keeps it): such a game is a tournament game whatever its mode,
+    and only the arbiter closes it unfinished."""
+
+    def __init__(self, store: HallStore,
+                 paired: Mapping[tuple[int, str], str] | None = None) -> None:
         self.store = store
+        self.paired: Mapping[tuple[int, str], str] = paired if paired is not None else {}
         self.boards: dict[int, BoardLive] = {}
+        self.claims = ClaimBook()
         self._buffered: dict[tuple[int, str], dict[int, PlyMessage]] = {}
-        self._asked: dict[tuple[int, str], _Asking] = {}
+        self._asks = AskSchedule()
         self._given_up: set[tuple[int, str]] = set()
         self._wanted: dict[tuple[int, str], str] = {}  # whole games to ask for, and why
-        self._dismissed: OrderedDict[tuple[int, str, str, str], None] = OrderedDict()
-        self.quiet = LogLimiter()
 
     def live(self, board: int) -> BoardLive:
         live = self.boards.get(board)
@@ -143,12 +116,20 @@ class Ingest:
         live.problems = (live.problems + [text])[-5:]
         live.version += 1
 
+    def want(self, board: int, game_id: str, why: str) -> None:
+        """Ask the board for this game whole until it comes (and take it when it does)."""
+        if self.store.game(board, game_id) is None:
+            self._wanted.setdefault((board, game_id), why)
+            self.live(board).version += 1
+
     # -- one message -------------------------------------------------------------------------
 
     def handle(self, board: int, kind: str, payload: bytes, now: float) -> list[Resend]:
         if kind == "status":
             self._status(board, StatusMessage.from_json(payload), now)
             return []
+        if kind in ("state", "game", "ply"):
+            self._within_budget(board, now)
         if kind in ("state", "game"):
             try:
                 message = StateMessage.from_json(payload)
@@ -157,11 +138,10 @@ class Ingest:
                     self._want_current(board, "its state could not be read")
                 raise
             game_id = message.record.game
-            out = self._guarded(board, game_id, now,
+            out = self._guarded(board, game_id,
                                 lambda: self._record(board, message.record, now))
             if kind == "state" and self.store.game(board, game_id) is not None:
                 self._follow(board, game_id)
-            if kind == "state" and game_id == self.live(board).current:
                 live = self.live(board)
                 live.flags, live.unacknowledged = message.flags, message.unacknowledged
                 live.events, live.changed = message.events, message.changed
@@ -169,15 +149,36 @@ class Ingest:
             return out
         if kind == "ply":
             message_ply = PlyMessage.from_json(payload)
-            return self._guarded(board, message_ply.game, now,
+            return self._guarded(board, message_ply.game,
                                  lambda: self._ply(board, message_ply, now))
         if kind == "reply":
             return []  # the service matches replies to its commands
         raise MessageError(f"a board does not send {kind!r}")
 
-    def _guarded(self, board: int, game_id: str, now: float, work) -> list[Resend]:
-        """Do ``work``; when the hall's disk refuses it, note that, and ask the board for
-        the game again once the disk takes writes (the copy in memory is as it was)."""
+    def _within_budget(self, board: int, now: float) -> None:
+        """`MessageError` when the board's games have taken more than
+        MAX_RECORDS_PER_HOUR records of the hall's journal in the last hour (a board
+        plays a few hundred moves an hour; a leaked password must not fill the disk). Its
+        messages wait, and what they held is asked for again later."""
+        live = self.live(board)
+        written = self.store.records_written[board]
+        fresh, live.written_seen = written - live.written_seen, written
+        minute = int(now // 60)
+        window = live.written
+        if fresh:
+            if window and window[-1][0] == minute:
+                window[-1][1] += fresh
+            else:
+                window.append([minute, fresh])
+        while window and window[0][0] <= minute - 60:
+            window.popleft()
+        if sum(count for _, count in window) >= MAX_RECORDS_PER_HOUR:
+            raise MessageError(f"board {board}'s games changed more than "
+                               f"{MAX_RECORDS_PER_HOUR} times in an hour: its messages wait")
+
+    def _guarded(self, board: int, game_id: str, work) -> list[Resend]:
+        """Do ``work``; when the hall's disk refuses it, ask the board for the game again
+        once the disk takes writes (the copy in memory is as it was)."""
         try:
             return work()
         except OSError:
@@ -197,7 +198,10 @@ class Ingest:
             if status.game is not None:
                 if self.store.game(board, status.game) is not None:
                     self._follow(board, status.game)
-                elif self._unexpected_reason(board, status.game) is None:
+                else:  # a game the hall lacks: no game of the hall is the board's now
+                    if live.current is not None:
+                        live.current = None
+                        live.flags, live.unacknowledged, live.events = (), 0, ()
                     self._want_current(board, "the board names it in its status")
         live.status_received = now
         live.version += 1
@@ -206,13 +210,13 @@ class Ingest:
         said = self.live(board).said_current
         if said is not None and self.store.game(board, said) is None \
                 and self._unexpected_reason(board, said) is None:
-            self._wanted.setdefault((board, said), why)
+            self.want(board, said, why)
 
     def _follow(self, board: int, game_id: str) -> None:
-        """The board's current game becomes ``game_id`` (an accepted game): the game of
-        its latest state or status, which is what the board calls current (not the
-        highest number the hall has: a next game someone else's message started does not
-        take the board's place for good)."""
+        """The board's current game becomes ``game_id`` (a game the hall took in): the
+        game of its latest state or status, which is what the board calls current. (The
+        arbiter's actions name the game they are about: a message of someone else's that
+        made another game current misleads no action.)"""
         live = self.live(board)
         if live.current != game_id:
             live.flags, live.unacknowledged, live.events = (), 0, ()
@@ -223,31 +227,65 @@ class Ingest:
 
     def _unexpected_reason(self, board: int, game_id: str) -> str | None:
         """Why a game the hall does not have is not expected (None: it is: the hall asked
-        for it, or the board has no game here yet, or it is the next of the board)."""
-        if (board, game_id) in self._wanted or (board, game_id) in self.store.set_aside_games:
+        for it, or the board has no game here yet, or it is the next after the game the
+        hall took in last)."""
+        if (board, game_id) in self._wanted or (board, game_id) in self.store.set_aside_games \
+                or self._named_by_pairing(board, game_id):
             return None
-        latest = self.store.latest(board)
-        if latest is None or game_number(game_id) == latest.number + 1:
+        newest = self.store.newest(board)
+        if newest is None or game_number(game_id) == newest.number + 1:
             return None
-        return (f"game {game_id} is not the next game of board {board} (the hall's latest "
-                f"is {latest.game_id})")
+        return (f"game {game_id} is not the next game of board {board} (the last it began "
+                f"here is {newest.game_id})")
 
     def _admission(self, board: int, record: GameRecord, now: float) -> str | None:
         """Why a new game is not taken into the record (None: it is)."""
         reason = self._unexpected_reason(board, record.game)
         if reason is not None:
             return reason
+        if self._named_by_pairing(board, record.game):
+            return None  # the game the hall asked for: no cap keeps it out
         round_name = record.tags.get("Round", "")
-        in_round = sum(1 for g in self.store.board_games(board) if g.round == round_name)
-        if in_round >= MAX_GAMES_PER_ROUND:
-            return (f"game {record.game}: board {board} has started {in_round} games in round "
-                    f"{round_name or '(none)'} already")
+        if round_name:
+            in_round = sum(1 for g in self.store.board_games(board) if g.round == round_name)
+            if in_round >= MAX_GAMES_PER_ROUND:
+                return (f"game {record.game}: board {board} has begun {in_round} games in "
+                        f"round {round_name} already")
         recent = self.live(board).new_games
         while recent and recent[0] < now - 3600:
             recent.popleft()
         if len(recent) >= MAX_NEW_GAMES_PER_HOUR:
-            return f"game {record.game}: board {board} has started {len(recent)} games this hour"
+            return f"game {record.game}: board {board} has begun {len(recent)} games this hour"
         return None
+
+    def _named_by_pairing(self, board: int, game_id: str) -> bool:
+        return any(b == board and game == game_id for (b, _), game in self.paired.items())
+
+    def _round_game(self, hall_game: HallGame) -> bool:
+        """Whether this is a board's game for a round (the pairing's, the arbiter's, or
+        the first with the round's tag): such a game is a tournament game whatever its
+        mode, and only the arbiter closes it unfinished."""
+        return bool(hall_game.round) and round_game_of(
+            self.store, hall_game.board, hall_game.round, self.paired) is hall_game
+
+    def _takebacks(self, hall_game: HallGame) -> bool:
+        """Whether the board may take moves back on its own in this game."""
+        return hall_game.takebacks_allowed and not self._round_game(hall_game)
+
+    def contested_rounds(self) -> set[tuple[int, str]]:
+        """(board, round) pairs whose game for the round the arbiter is asked about and
+        no single answer of the board to the round's pairing names: the feed leaves those
+        boards out until it is settled."""
+        out = set()
+        for board in self.boards:
+            for kind, game_id in self.claims.of(board):
+                hall_game = self.store.game(board, game_id) if kind == "round" else None
+                if hall_game is None:
+                    continue
+                named = self.paired.get((board, hall_game.round))
+                if named is None or named == CONTESTED:  # the board's answer does not say
+                    out.add((board, hall_game.round))
+        return out
 
     # -- a whole game (state or game message) ---------------------------------------------------
 
@@ -258,7 +296,7 @@ class Ingest:
             reason = self._admission(board, record, now)
             if reason is not None:
                 self._claim(board, Claim("game", record.game, reason + ": accept it?", now,
-                                         record), unexpected=True)
+                                         record))
                 return []
             hall_game = self._create(board, record, now)
         self._wanted.pop((board, record.game), None)
@@ -270,26 +308,71 @@ class Ingest:
         log.info("board %d: game %s (%s)", board, record.game, record.variant)
         self.live(board).new_games.append(now)
         self._drop_claim(board, ("game", record.game))
+        self.round_changed(board, hall_game.round, now)
         for older in self.store.board_games(board):  # closed unfinished: now it is over
-            claim = self.live(board).claims.get(("result", older.game_id))
+            claim = self.claims.get(board, "result", older.game_id)
             if older.number < hall_game.number and not older.finished and claim is not None \
-                    and claim.record is not None and claim.record.result == "*":
+                    and claim.record is not None and claim.record.result == "*" \
+                    and not self._round_game(older):
                 self.store.set_result(older, "*", claim.record.result_reason or "abandoned",
                                       now, "board")
                 self._drop_claim(board, claim.key)
         return hall_game
 
+    def round_changed(self, board: int, round_name: str, now: float) -> None:
+        """A board's games of a round, or which is the round's, changed: a game of the
+        round besides the round's own game is a claim (the feed keeps the round's)."""
+        if not round_name:
+            return
+        contested = self.paired.get((board, round_name)) == CONTESTED
+        chosen = round_game_of(self.store, board, round_name, self.paired)
+        for hall_game in self.store.board_games(board):
+            key = ("round", hall_game.game_id)
+            if hall_game.round != round_name or hall_game is chosen or \
+                    (chosen is None and not contested):
+                self._drop_claim(board, key)
+            elif contested:
+                self._claim(board, Claim(
+                    "round", hall_game.game_id,
+                    f"board {board} answered round {round_name}'s pairing with two "
+                    f"different games: is {hall_game.game_id} the round's game?", now))
+            else:
+                self._claim(board, Claim(
+                    "round", hall_game.game_id,
+                    f"board {board} began another game for round {round_name} "
+                    f"({hall_game.game_id}; the round's game is {chosen.game_id}): make it "
+                    "the round's game?", now))
+
     def _reconcile(self, hall_game: HallGame, record: GameRecord, now: float) -> None:
         """Bring the hall's copy up to the board's whole game as far as it is believed."""
-        if hall_game.finished:
-            return
         board = hall_game.board
-        if hall_game.takebacks_allowed and record.changes < hall_game.changes:
-            return  # an older picture of the game than the hall has
         common = _common_moves(hall_game, record.moves)
+        if hall_game.finished:
+            if common < hall_game.ply or len(record.moves) > hall_game.ply:
+                self._dispute(hall_game, common + 1, Claim(
+                    "moves", record.game,
+                    f"the board's game differs from the hall's record, which has the result "
+                    f"{hall_game.game.result_text()}, from move {common + 1} "
+                    f"({_text_at(record.moves, common)} on the board): confirm to follow "
+                    "the board", now, record))
+            elif record.result not in (None, "*") and hall_game.result_source != "arbiter" \
+                    and normalise_result(hall_game.game.variant, record.result) \
+                    != hall_game.game.result:
+                self._claim(board, Claim(
+                    "result", record.game,
+                    f"the board claims {record.result} ({record.result_reason or 'no reason'})"
+                    f"; the hall's record has {hall_game.game.result_text()}: confirm it?",
+                    now, record))
+            return
+        takebacks = self._takebacks(hall_game)
+        if takebacks and record.changes < hall_game.changes:
+            return  # an older picture of the game than the hall has
         if common < hall_game.ply:  # the board's moves differ from the hall's
             removed = hall_game.ply - common
-            if hall_game.takebacks_allowed and record.changes > hall_game.changes:
+            if common >= hall_game.confirmed:  # moves no state confirmed give way
+                self.store.truncate(hall_game, common, hall_game.changes, now)
+            elif takebacks and record.changes > hall_game.changes and \
+                    hall_game.changes < MAX_CHANGES:
                 self.store.truncate(hall_game, common,
                                     min(record.changes, hall_game.changes + 2 * removed), now)
             else:
@@ -334,8 +417,9 @@ class Ingest:
             return  # the hall has not all the moves yet: they come first
         reason = record.result_reason
         if claimed == "*":
-            latest = self.store.latest(board)
-            if latest is not None and latest.number > hall_game.number:
+            newest = self.store.newest(board)
+            if not self._round_game(hall_game) and newest is not None \
+                    and newest.number > hall_game.number:
                 self.store.set_result(hall_game, "*", reason or "abandoned", now, "board")
                 self._drop_claim(board, key)
             else:
@@ -358,26 +442,13 @@ class Ingest:
 
     # -- claims --------------------------------------------------------------------------------
 
-    def _claim(self, board: int, claim: Claim, *, unexpected: bool = False) -> None:
-        if (board, claim.kind, claim.game, claim.text) in self._dismissed:
-            return
-        live = self.live(board)
-        known = live.claims.get(claim.key)
-        if known is not None and known.text == claim.text and known.record == claim.record:
-            return
-        if known is None:
-            quiet = self.quiet.allow(("claim", board))
-            if quiet is not None:
-                log.warning("board %d: %s%s", board, claim.text, quiet)
-        live.claims[claim.key] = claim
-        live.claims.move_to_end(claim.key)
-        if unexpected:
-            games = [k for k in live.claims if k[0] == "game"]
-            for old in games[:-UNEXPECTED_KEPT]:
-                del live.claims[old]
-        while len(live.claims) > CLAIMS_KEPT:
-            live.claims.popitem(last=False)
-        live.version += 1
+    def _claim(self, board: int, claim: Claim) -> None:
+        if self.claims.raise_(board, claim):
+            self.live(board).version += 1
+
+    def _drop_claim(self, board: int, key: tuple[str, str]) -> None:
+        if self.claims.drop(board, key):
+            self.live(board).version += 1
 
     def _dispute(self, hall_game: HallGame, move_number: int, claim: Claim) -> None:
         """The board's moves differ from the hall's from ``move_number`` on: the feed
@@ -385,40 +456,35 @@ class Ingest:
         self._confirm_moves(hall_game, min(hall_game.confirmed, move_number - 1))
         self._claim(hall_game.board, claim)
 
-    @staticmethod
-    def _confirm_moves(hall_game: HallGame, count: int) -> None:
-        if hall_game.confirmed != count:
-            hall_game.confirmed = count
-            hall_game.version += 1
+    def _confirm_moves(self, hall_game: HallGame, count: int) -> None:
+        self.store.confirm(hall_game, count)
 
-    def _drop_claim(self, board: int, key: tuple[str, str]) -> None:
-        live = self.boards.get(board)
-        if live is not None and live.claims.pop(key, None) is not None:
-            live.version += 1
-
-    def confirm(self, board: int, kind: str, game_id: str, now: float) -> str:
-        """The arbiter confirms a board's claim: the hall follows the board. What was
-        done, in words; `ClaimError` if there is no such claim."""
-        claim = self.live(board).claims.get((kind, game_id))
-        if claim is None:
-            raise ClaimError(f"board {board} has no {kind} claim about game {game_id}")
+    def confirm(self, board: int, kind: str, game_id: str, claim_id: str, now: float) -> str:
+        """The arbiter confirms the claim they read (``claim_id``): the hall follows the
+        board. What was done, in words; `ClaimError` if the claim is gone or changed."""
+        claim = self.claims.settled(board, kind, game_id, claim_id)
         record = claim.record
+        hall_game = self.store.game(board, game_id)
+        if kind == "round":
+            if hall_game is None:
+                raise ClaimError(f"board {board} has no game {game_id} in the hall")
+            self._drop_claim(board, claim.key)  # the caller makes it the round's game
+            return f"game {game_id} is round {hall_game.round}'s game on board {board}"
         if record is None:
             raise ClaimError("the board's whole game has not arrived yet (it has been asked "
                              "for): try again in a moment")
-        hall_game = self.store.game(board, game_id)
         if kind == "game":
             if hall_game is None:
                 hall_game = self._create(board, record, now)
-            self._reconcile(hall_game, record, now)
             self._drop_claim(board, claim.key)
+            self._reconcile(hall_game, record, now)
             return f"game {game_id} of board {board} taken into the record"
         if hall_game is None:
             raise ClaimError(f"board {board} has no game {game_id} in the hall")
         if kind == "moves":
-            common = _common_moves(hall_game, record.moves)
             if hall_game.finished:
-                raise ClaimError(f"game {game_id} has its result: take it back first")
+                self.store.reopen(hall_game, now)
+            common = _common_moves(hall_game, record.moves)
             if common < hall_game.ply:
                 self.store.truncate(hall_game, common, max(hall_game.changes, record.changes),
                                     now, by="arbiter")
@@ -435,16 +501,12 @@ class Ingest:
         self._drop_claim(board, claim.key)
         return f"result {result} of board {board}'s game {game_id} confirmed"
 
-    def dismiss(self, board: int, kind: str, game_id: str) -> str:
-        """The arbiter sets a claim aside: the hall's record stays as it is, and the same
-        claim is not shown again."""
-        claim = self.live(board).claims.get((kind, game_id))
-        if claim is None:
-            raise ClaimError(f"board {board} has no {kind} claim about game {game_id}")
-        self._dismissed[(board, kind, game_id, claim.text)] = None
-        while len(self._dismissed) > DISMISSED_KEPT:
-            self._dismissed.popitem(last=False)
-        self._drop_claim(board, claim.key)
+    def dismiss(self, board: int, kind: str, game_id: str, claim_id: str) -> str:
+        """The arbiter sets the claim they read aside: the hall's record stays as it is,
+        and the same claim is not shown again."""
+        claim = self.claims.settled(board, kind, game_id, claim_id)
+        self.claims.dismiss(board, claim)
+        self.live(board).version += 1
         hall_game = self.store.game(board, game_id)
         if kind == "moves" and hall_game is not None:
             self._confirm_moves(hall_game, hall_game.ply)  # the arbiter keeps the hall's
@@ -452,9 +514,7 @@ class Ingest:
 
     def arbiter_tags(self, board: int, game_id: str, tags: dict[str, str]) -> None:
         """The arbiter's tags in the hall (merged into the game's, as the board does)."""
-        hall_game = self.store.game(board, game_id)
-        if hall_game is None:
-            raise ClaimError(f"board {board} has no game {game_id} in the hall")
+        hall_game = self._arbiters_game(board, game_id)
         self.store.set_tags(hall_game, {**hall_game.game.tags, **tags})
         self._drop_claim(board, ("tags", game_id))
 
@@ -462,11 +522,15 @@ class Ingest:
                        now: float) -> None:
         """The arbiter's result in the hall: the record has it at once, whatever the board
         says after (`InvalidResultError` for a result the variant does not have)."""
+        hall_game = self._arbiters_game(board, game_id)
+        self.store.set_result(hall_game, result, reason, now, "arbiter")
+        self._drop_claim(board, ("result", game_id))
+
+    def _arbiters_game(self, board: int, game_id: str) -> HallGame:
         hall_game = self.store.game(board, game_id)
         if hall_game is None:
             raise ClaimError(f"board {board} has no game {game_id} in the hall")
-        self.store.set_result(hall_game, result, reason, now, "arbiter")
-        self._drop_claim(board, ("result", game_id))
+        return hall_game
 
     # -- one move --------------------------------------------------------------------------------
 
@@ -477,22 +541,24 @@ class Ingest:
                 return []  # not a game the hall expects: its state decides (a claim)
             self._buffer(board, message)
             return self._ask(board, message.game, None, None, now)
-        if hall_game.finished:
-            return []
         seq = message.seq
+        if hall_game.finished:
+            agrees = seq <= hall_game.ply and \
+                hall_game.move_record(seq - 1).same_move(message.move)
+            return [] if agrees else self._ask(board, message.game, None, None, now)
         if seq <= hall_game.ply:
             here = hall_game.move_record(seq - 1)
             if here.same_move(message.move):
                 return []  # a duplicate (QoS 1 is at least once; resends)
-            if not (hall_game.takebacks_allowed and message.changes > hall_game.changes):
-                if not hall_game.takebacks_allowed:
-                    if ("moves", message.game) not in self.live(board).claims:
-                        self._dispute(hall_game, seq, Claim(
-                            "moves", message.game,
-                            f"move {seq}: the board sent {message.move.text}, the hall's "
-                            f"record has {here.text}: asked for the board's whole game", now))
-                    return self._ask(board, message.game, None, None, now)
-                return []  # older than what the hall has
+            if not (self._takebacks(hall_game) and message.changes > hall_game.changes
+                    and hall_game.changes < MAX_CHANGES):
+                if seq <= hall_game.confirmed and not self._takebacks(hall_game):
+                    self._dispute(hall_game, seq, Claim(
+                        "moves", message.game,
+                        f"move {seq}: the board sent {message.move.text}, the hall's record "
+                        f"has {here.text}: asked for the board's whole game", now))
+                # which of the two is the board's: its whole game says
+                return self._ask(board, message.game, None, None, now)
             removed = hall_game.ply - seq + 1
             self.store.truncate(hall_game, seq - 1, min(message.changes - 1,
                                                         hall_game.changes + 2 * removed), now)
@@ -533,23 +599,17 @@ class Ingest:
         if not held:
             self._buffered.pop(key, None)
             if key not in self._wanted:
-                self._asked.pop(key, None)
+                self._asks.forget(key)
             return []
         return self._ask(hall_game.board, hall_game.game_id, hall_game.ply + 1,
                          min(held) - 1, now)
 
     def _ask(self, board: int, game_id: str, first: int | None, last: int | None,
              now: float) -> list[Resend]:
-        """A request for what is missing, unless one went out a moment ago: every
-        ASK_AGAIN seconds at first, then less and less often, at most every
-        ASK_AT_MOST_EVERY seconds."""
-        key = (board, game_id)
-        asking = self._asked.get(key)
-        if asking is not None and now < asking.next_time:
+        """A request for what is missing, unless one went out a moment ago
+        (`AskSchedule`: less and less often, at most once a minute per game)."""
+        if not self._asks.due((board, game_id), now):
             return []
-        attempts = asking.attempts + 1 if asking is not None else 1
-        wait = ASK_AGAIN * 2 ** max(0, attempts - ASK_QUICKLY)
-        self._asked[key] = _Asking(now + min(wait, ASK_AT_MOST_EVERY), attempts)
         return [Resend(board, game_id, first, last)]
 
     def give_up(self, board: int, game_id: str, why: str) -> None:
@@ -565,9 +625,10 @@ class Ingest:
 
     def missing(self, now: float) -> list[Resend]:
         """Ranges still missing; games the hall wants whole (set aside, refused by its
-        disk, named by a board whose state could not be read); a game whose last moves no
-        state of the board confirmed; and older games of online boards that never got
-        their result (their end came while the hall was away)."""
+        disk, named by a board whose state could not be read, named as a round's game);
+        a game whose last moves no state of the board confirmed; and older games of
+        online boards that never got their result (their end came while the hall was
+        away)."""
         out: list[Resend] = []
         for (board, game_id), held in list(self._buffered.items()):
             hall_game = self.store.game(board, game_id)
@@ -588,16 +649,17 @@ class Ingest:
                     out += self._ask(board, game_id, None, None, now)
             if live.current is None:
                 continue
+            claims = self.claims.of(board)
             for hall_game in self.store.board_games(board):
                 key = (board, hall_game.game_id)
                 if not hall_game.finished and hall_game.confirmed < hall_game.ply and \
                         hall_game.received[hall_game.confirmed] < now - UNCONFIRMED_WAIT \
-                        and ("moves", hall_game.game_id) not in live.claims:
+                        and ("moves", hall_game.game_id) not in claims:
                     out += self._ask(board, hall_game.game_id, None, None, now)
                     continue  # a move its state never confirmed: the whole game, to see
                 if hall_game.finished or key in self._given_up or key in self._wanted \
                         or hall_game.number >= game_number(live.current) \
-                        or ("result", hall_game.game_id) in live.claims:
+                        or ("result", hall_game.game_id) in claims:
                     continue
                 out += self._ask(board, hall_game.game_id, None, None, now)
         return out

@@ -18,6 +18,7 @@ import logging
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,8 @@ log = logging.getLogger("draughtsboard.hall")
 TICK = 1.0  # seconds between looks for missing moves
 REPLY_TIMEOUT = 5.0
 RESENDS_REMEMBERED = 10_000  # resend commands awaiting their answer
+SENT_REMEMBERED = 10_000  # the arbiter's commands whose answers are still taken
+ANSWERS_TAKEN = 3  # answers taken per command
 
 
 def hall_client_id(data_dir: Path | str) -> str:
@@ -61,8 +64,8 @@ class HallService:
         self.wall = wall
         self.reply_timeout = reply_timeout
         self.store = HallStore(self.data_dir, sync=sync)
-        self.ingest = Ingest(self.store)
         self.arbiter = ArbiterLog(self.data_dir / "arbiter.jsonl", sync=sync)
+        self.ingest = Ingest(self.store, paired=self.arbiter.round_games)
         self.inbox = BoardInbox()
         self.quiet = LogLimiter()
         self._stopping = threading.Event()
@@ -70,6 +73,9 @@ class HallService:
         self._subscribers: list[Callable[[], None]] = []
         self._subscribers_lock = threading.Lock()
         self._replies: dict[str, concurrent.futures.Future] = {}
+        # command id -> (board, answers taken): a command delivered twice (a board that
+        # was thrown off and came back) may be answered twice; the later answer counts
+        self._sent: OrderedDict[str, tuple[int, int]] = OrderedDict()
         self._replies_lock = threading.Lock()
         self._summaries: dict[int, tuple[tuple, dict[str, Any]]] = {}
         self._resends: dict[str, Resend] = {}  # resend commands awaiting their answer
@@ -132,7 +138,8 @@ class HallService:
         if parsed is None or parsed[1] == "command":
             return
         board, kind = parsed
-        if not self.inbox.put(board, (kind, bytes(message.payload), self.wall())):
+        payload = bytes(message.payload)
+        if not self.inbox.put(board, (kind, payload, self.wall()), len(payload)):
             self.dropped += 1
             quiet = self.quiet.allow(("full", board))
             if quiet is not None:
@@ -186,10 +193,20 @@ class HallService:
         try:
             reply = Reply.from_json(payload)
         except MessageError as error:
-            log.warning("board %d: bad reply dropped: %s", board, error)
+            self._bad_reply(board, str(error))
             return
         with self._replies_lock:
             future = self._replies.pop(reply.id, None)
+            sent = self._sent.get(reply.id)
+            answered = sent is not None and sent[0] == board and sent[1] < ANSWERS_TAKEN
+            if answered:
+                self._sent[reply.id] = (board, sent[1] + 1)
+        if not answered and reply.id not in self._resends:
+            # an answer to nothing this hall asked that board (or one answer too many):
+            # never written down
+            self._bad_reply(board, f"an answer to command {reply.id[:20]!r}, which the hall "
+                            "did not send it or has its answers to")
+            return
         if reply.id.startswith("resend-"):
             request = self._resends.pop(reply.id, None)
             if not reply.ok:
@@ -201,13 +218,30 @@ class HallService:
             return
         try:
             with self.store.lock:  # the round's games change with a new game's answer
+                before = dict(self.arbiter.round_games)
                 self.arbiter.note("reply", self.wall(), board=board, id=reply.id,
                                   ok=reply.ok, error=reply.error,
                                   result=reply.result if isinstance(reply.result, str) else None)
+                for (paired_board, round_name), game in self.arbiter.round_games.items():
+                    if before.get((paired_board, round_name)) != game:
+                        self._round_game_named(paired_board, round_name, game)
         except OSError as error:
             log.error("arbiter log: %s", error)
         if future is not None and not future.done():
             future.set_result(reply)
+
+    def _bad_reply(self, board: int, why: str) -> None:
+        self.bad_messages += 1
+        quiet = self.quiet.allow(("bad reply", board))
+        if quiet is not None:
+            log.warning("board %d: reply dropped: %s%s", board, why, quiet)
+
+    def _round_game_named(self, board: int, round_name: str, game_id: str) -> None:
+        """A game became the round's game on a board: if the hall lacks it, it is asked
+        for (and shown as asked for until it comes); other games of the round become the
+        arbiter's question."""
+        self.ingest.want(board, game_id, f"the board began it as round {round_name}'s game")
+        self.ingest.round_changed(board, round_name, self.wall())
 
     def _send_resend(self, request: Resend) -> None:
         command = Command(f"resend-{uuid.uuid4().hex[:12]}", "resend", request.game,
@@ -230,6 +264,9 @@ class HallService:
         future: concurrent.futures.Future = concurrent.futures.Future()
         with self._replies_lock:
             self._replies[command.id] = future
+            self._sent[command.id] = (board, 0)
+            while len(self._sent) > SENT_REMEMBERED:
+                self._sent.popitem(last=False)
         self.arbiter.note("command", self.wall(), board=board, id=command.id, cmd=cmd,
                           **{k: v for k, v in fields.items() if v not in (None, "", {})})
         self.client.publish(board_topic(board, "command"), command.to_json(), qos=1)
@@ -252,11 +289,13 @@ class HallService:
             fields.setdefault("game", self.ingest.live(board).current)
         return self.answer(*self.send_command(board, cmd, **fields))
 
-    def declare_result(self, board: int, result: str, reason: str) -> dict[str, Any]:
-        """The arbiter's result: in the hall's record at once (no board message can
-        replace it), then sent to the board, whose answer is returned."""
+    def declare_result(self, board: int, result: str, reason: str,
+                       game_id: str | None = None) -> dict[str, Any]:
+        """The arbiter's result for ``game_id`` (the game on the board's card; None: the
+        board's current game): in the hall's record at once (no board message can replace
+        it), then sent to the board, whose answer is returned."""
         with self.store.lock:
-            game_id = self._current_game(board)
+            game_id = game_id or self._current_game(board)
             self.ingest.arbiter_result(board, game_id, result, reason, self.wall())
             self.version += 1
         self._notify()
@@ -264,10 +303,12 @@ class HallService:
                                                 reason=reason))
         return {**answer, "recorded": f"{result} recorded in the hall for game {game_id}"}
 
-    def set_tags(self, board: int, tags: dict[str, str]) -> dict[str, Any]:
-        """The arbiter's tags: in the hall's record at once, then sent to the board."""
+    def set_tags(self, board: int, tags: dict[str, str],
+                 game_id: str | None = None) -> dict[str, Any]:
+        """The arbiter's tags for ``game_id`` (None: the board's current game): in the
+        hall's record at once, then sent to the board."""
         with self.store.lock:
-            game_id = self._current_game(board)
+            game_id = game_id or self._current_game(board)
             self.ingest.arbiter_tags(board, game_id, tags)
             self.version += 1
         self._notify()
@@ -282,18 +323,24 @@ class HallService:
             raise ValueError(f"board {board} has no game in the hall")
         return game_id
 
-    def confirm(self, board: int, kind: str, game_id: str) -> str:
-        """The arbiter confirms a board's claim (`ClaimError` if there is none)."""
+    def confirm(self, board: int, kind: str, game_id: str, claim_id: str) -> str:
+        """The arbiter confirms the claim they read (`ClaimError` if it is gone or has
+        changed since)."""
         with self.store.lock:
-            done = self.ingest.confirm(board, kind, game_id, self.wall())
+            done = self.ingest.confirm(board, kind, game_id, claim_id, self.wall())
+            if kind == "round":  # the arbiter makes it the round's game
+                round_name = self.store.game(board, game_id).round
+                self.arbiter.note("round_game", self.wall(), board=board, round=round_name,
+                                  game=game_id)
+                self.ingest.round_changed(board, round_name, self.wall())
             self.version += 1
         self.arbiter.note("confirm", self.wall(), board=board, claim=kind, game=game_id)
         self._notify()
         return done
 
-    def dismiss(self, board: int, kind: str, game_id: str) -> str:
+    def dismiss(self, board: int, kind: str, game_id: str, claim_id: str) -> str:
         with self.store.lock:
-            done = self.ingest.dismiss(board, kind, game_id)
+            done = self.ingest.dismiss(board, kind, game_id, claim_id)
             self.version += 1
         self.arbiter.note("dismiss", self.wall(), board=board, claim=kind, game=game_id)
         self._notify()
@@ -356,7 +403,8 @@ class HallService:
                 cached = self._summaries.get(board)
                 if cached is None or cached[0] != key:
                     cached = self._summaries[board] = (
-                        key, board_summary(board, live, latest, self.ingest.wanted(board)))
+                        key, board_summary(board, live, latest, self.ingest.wanted(board),
+                                           self.ingest.claims.of(board).values()))
                 out[board] = cached
             return out
 
@@ -365,7 +413,8 @@ class HallService:
             if board not in self.board_numbers():
                 return None
             return board_detail(board, self.ingest.live(board), self._shown_game(board),
-                                self.store.board_games(board), self.ingest.wanted(board))
+                                self.store.board_games(board), self.ingest.wanted(board),
+                                self.ingest.claims.of(board).values())
 
     def _shown_game(self, board: int):
         """The game a board's card shows: its current game, else its latest."""

@@ -11,8 +11,10 @@ Records (the journal adds its own ``seq``, the record's number in the file, so a
 never uses that name): ``start`` (game id, variant, start FEN, tags, mode, start times),
 ``moves`` (one or more moves from move number ``first``, with the board's ``changes``:
 a whole game caught up in one record, one fsync), ``truncate`` (a takeback: keep the first
-``keep`` moves), ``tags`` and ``result`` (with its ``source``: the ``rules`` proved it,
-the ``arbiter`` set or confirmed it, or the ``board`` closed the game unfinished). Each
+``keep`` moves), ``tags``, ``result`` (with its ``source``: the ``rules`` proved it,
+the ``arbiter`` set or confirmed it, or the ``board`` closed the game unfinished),
+``reopen`` (the arbiter took a result back to follow the board) and ``confirmed`` (how
+many moves the board's whole game or the arbiter confirmed: the feed's). Each
 carries ``received``, the hall's wall-clock time: the broadcast's delay is counted on the
 hall's clock, which a board's clock cannot upset. Journals written before the ``moves``
 record (``move`` records, whose number the journal's ``seq`` had overwritten) are read
@@ -24,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,6 +108,7 @@ class HallStore:
         self.games: dict[int, dict[str, HallGame]] = {}
         self.set_aside_games: dict[tuple[int, str], str] = {}  # (board, game) -> why
         self.write_error: str | None = None  # the last write the disk refused, until one works
+        self.records_written: Counter[int] = Counter()  # per board, since the hall started
 
     # -- reading back -----------------------------------------------------------------------
 
@@ -162,7 +166,8 @@ class HallStore:
         if hall_game.finished:
             journal.close()
             hall_game.journal = None
-        hall_game.confirmed = hall_game.ply  # what the hall wrote down, it had believed
+        if not any(r.get("type") == "confirmed" for r in records):
+            hall_game.confirmed = hall_game.ply  # a journal from before the record
         return hall_game
 
     # -- changes: journal first, then memory -------------------------------------------------
@@ -179,6 +184,7 @@ class HallStore:
             self._refused(error)
             raise
         self.write_error = None
+        self.records_written[hall_game.board] += 1
         _apply(hall_game, record)
         hall_game.version += 1
         if hall_game.finished:
@@ -212,6 +218,7 @@ class HallStore:
                 self._refused(error)
             raise
         self.write_error = None
+        self.records_written[board] += 1
         hall_game = HallGame(board, record.game, game, path, journal,
                              started_received=received)
         self.games.setdefault(board, {})[record.game] = hall_game
@@ -235,6 +242,13 @@ class HallStore:
                                 "moves": [m.to_dict() for m in moves], "changes": changes,
                                 "received": received})
 
+    def confirm(self, hall_game: HallGame, count: int) -> None:
+        """The first ``count`` moves are confirmed (broadcast): the board's whole game
+        says so, or the arbiter; fewer after a dispute. Written down, so a restart
+        broadcasts no move the hall had not confirmed."""
+        if count != hall_game.confirmed:
+            self._write(hall_game, {"type": "confirmed", "count": count})
+
     def truncate(self, hall_game: HallGame, keep: int, changes: int, received: float,
                  by: str = "board") -> None:
         self._write(hall_game, {"type": "truncate", "keep": keep, "changes": changes,
@@ -242,6 +256,11 @@ class HallStore:
 
     def set_tags(self, hall_game: HallGame, tags: dict[str, str]) -> None:
         self._write(hall_game, {"type": "tags", "tags": dict(tags)})
+
+    def reopen(self, hall_game: HallGame, received: float) -> None:
+        """Take a game's result back (the arbiter follows a board whose game went on or
+        differs from the one the result closed)."""
+        self._write(hall_game, {"type": "reopen", "received": received})
 
     def set_result(self, hall_game: HallGame, result: str, reason: str, received: float,
                    source: str) -> None:
@@ -263,8 +282,17 @@ class HallStore:
         return sorted(self.games.get(board, {}).values(), key=lambda g: g.number)
 
     def latest(self, board: int) -> HallGame | None:
+        """A board's game with the highest running number."""
         games = self.games.get(board)
         return max(games.values(), key=lambda g: g.number) if games else None
+
+    def newest(self, board: int) -> HallGame | None:
+        """A board's game the hall took in last: a board's games follow each other from
+        it (one high number someone sent once does not set where the board's next game
+        must be)."""
+        games = self.games.get(board)
+        return max(games.values(), key=lambda g: (g.started_received, g.number)) \
+            if games else None
 
     def all_games(self) -> Iterator[HallGame]:
         for board in sorted(self.games):
@@ -310,6 +338,15 @@ def _apply(hall_game: HallGame, record: dict) -> None:
         hall_game.result_received = record["received"]
         hall_game.result_source = record.get("source", "board")
         hall_game.confirmed = hall_game.ply  # the rules or the arbiter saw the game whole
+    elif kind == "confirmed":
+        if not 0 <= record["count"] <= hall_game.ply:
+            raise JournalError(f"{record['count']} moves confirmed of {hall_game.ply}")
+        hall_game.confirmed = record["count"]
+    elif kind == "reopen":
+        hall_game.game.set_result("*")
+        hall_game.finished = False
+        hall_game.result_received = None
+        hall_game.result_source = ""
     else:
         raise JournalError(f"unknown record type {kind!r}")
 

@@ -5,17 +5,19 @@ held."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from draughtsboard.board.rules.variants import VARIANTS
 
+from .claims import Claim
 from .ingest import BoardLive
 from .store import HallGame
 
 NEEDS_ARBITER_FLAGS = ("illegal", "disturbed", "ambiguous")
-CLAIM_KINDS = ("result", "moves", "tags", "game")
 CLAIM_NEEDS = {"result": "result to confirm", "moves": "moves differ from the board's",
-               "tags": "tags changed on the board", "game": "a game the hall did not expect"}
+               "tags": "tags changed on the board", "game": "a game the hall did not expect",
+               "round": "another game for a round"}
 
 
 def variants_view() -> dict[str, Any]:
@@ -29,12 +31,13 @@ def variants_view() -> dict[str, Any]:
 
 
 def needs_arbiter(live: BoardLive, hall_game: HallGame | None,
-                  wanted: dict[str, str] | None = None) -> list[str]:
+                  wanted: dict[str, str] | None = None,
+                  claims: Iterable[Claim] = ()) -> list[str]:
     reasons = []
     if live.seen and not live.online:
         reasons.append("offline")
-    kinds = {claim.kind for claim in live.claims.values()}
-    reasons += [CLAIM_NEEDS[kind] for kind in CLAIM_KINDS if kind in kinds]
+    kinds = {claim.kind for claim in claims}
+    reasons += [need for kind, need in CLAIM_NEEDS.items() if kind in kinds]
     if wanted:
         reasons.append("games asked for again")
     reasons += [f for f in NEEDS_ARBITER_FLAGS if f in live.flags]
@@ -49,11 +52,13 @@ def needs_arbiter(live: BoardLive, hall_game: HallGame | None,
 
 
 def board_summary(board: int, live: BoardLive, hall_game: HallGame | None,
-                  wanted: dict[str, str] | None = None) -> dict[str, Any]:
+                  wanted: dict[str, str] | None = None,
+                  claims: Iterable[Claim] = ()) -> dict[str, Any]:
+    claims = list(claims)
     out: dict[str, Any] = {"board": board, "online": live.online, "seen": live.seen,
                            "flags": list(live.flags),
-                           "needs": needs_arbiter(live, hall_game, wanted),
-                           "claims": [c.to_dict() for c in live.claims.values()],
+                           "needs": needs_arbiter(live, hall_game, wanted, claims),
+                           "claims": [c.to_dict() for c in claims],
                            "game": None}
     if hall_game is None:
         return out
@@ -105,8 +110,9 @@ def health_notes(health: Any) -> list[str]:
 
 
 def board_detail(board: int, live: BoardLive, hall_game: HallGame | None,
-                 games: list[HallGame], wanted: dict[str, str] | None = None) -> dict[str, Any]:
-    out = board_summary(board, live, hall_game, wanted)
+                 games: list[HallGame], wanted: dict[str, str] | None = None,
+                 claims: Iterable[Claim] = ()) -> dict[str, Any]:
+    out = board_summary(board, live, hall_game, wanted, claims)
     out["asked_again"] = [{"game": g, "why": why} for g, why in (wanted or {}).items()]
     out.update({"software": live.software, "uptime": live.uptime, "health": live.health,
                 "health_notes": health_notes(live.health),

@@ -28,7 +28,8 @@ MAX_PAYLOAD = 512 * 1024  # a 300-ply game with its PDN is about 80 KB
 MAX_MOVES = 2000
 MAX_TEXT = 2000
 MAX_PDN = 256 * 1024
-GAME_ID = re.compile(r"^\d{5,9}-\d{8}-\d{6}$")
+GAME_ID = re.compile(r"^[0-9]{5,9}-[0-9]{8}-[0-9]{6}\Z")  # ASCII digits, no newline after
+MAX_CLOCK = 10 ** 7  # seconds a clock may show (a board's clock may lie, not overflow PDN)
 COMMANDS = ("new_game", "set_tags", "result", "acknowledge", "resend")
 MODES = ("tournament", "training", "free", "puzzle")
 FLAGS = ("illegal", "must capture", "restore", "disturbed", "ambiguous")
@@ -147,8 +148,8 @@ class MoveRecord:
             if not isinstance(clock, list) or len(clock) != 2:
                 raise MessageError("move clock: expected [white, black] seconds")
             clock = (_time({"c": clock[0]}, "c"), _time({"c": clock[1]}, "c"))
-            if None in clock:
-                raise MessageError("move clock: expected [white, black] seconds")
+            if None in clock or not all(0 <= c <= MAX_CLOCK for c in clock):
+                raise MessageError(f"move clock: expected [white, black] seconds, 0-{MAX_CLOCK}")
         return cls(_text(data, "text", 200), path, _squares(data, "captures"),
                    _time(data, "t_mono"), _time(data, "t_wall"), clock)
 

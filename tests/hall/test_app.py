@@ -100,3 +100,39 @@ def test_pairings_are_read_from_csv_or_pdn_and_errors_name_the_line():
                         ("round,board,white,black\n1,2,A\nB,C\n", "line 2")]:
         with pytest.raises(PairingsError, match=words):
             parse_pairings(text)
+
+
+def test_a_board_number_of_any_length_is_an_answer_not_a_traceback(client):
+    for text in ("9" * 5000, "12345678901", "٣", "-1"):
+        answer = client.get(f"/api/board/{text}")
+        assert answer.status_code == 404 and "no board" in answer.json()["error"]
+
+
+def test_the_arbiters_result_is_for_the_game_on_the_card(tmp_path):
+    """A board's current game can be steered by a board's password; the console names
+    the game the arbiter looked at, and the result goes to that one."""
+    from draughtsboard.board.game.record import Game
+    from draughtsboard.board.rules.variants import get_variant
+    from draughtsboard.hall_protocol.games import game_record
+    from draughtsboard.hall_protocol.messages import StateMessage
+
+    service = HallService(parse_broker_url("mqtt://hall:pw@127.0.0.1:1"), tmp_path,
+                          sync=False, reply_timeout=0.05)
+    try:
+        client = TestClient(create_app(service, token=TOKEN))
+        looked_at, steered = "00002-20261201-120000", "00003-20261201-120000"
+        for game_id in (looked_at, steered):  # the second made current by a state
+            state = StateMessage(game_record(game_id, Game(get_variant("russian")))).to_json()
+            with service.store.lock:
+                service.ingest.handle(1, "state", state, 1.0)
+        answer = client.post("/api/arbiter/result", headers=AUTH,
+                             json={"board": 1, "game": looked_at, "result": "1-0"})
+        assert answer.status_code == 200, answer.text
+        assert service.store.game(1, looked_at).game.result == "1-0"
+        assert service.store.game(1, steered).game.result is None
+        bad = client.post("/api/arbiter/result", headers=AUTH,
+                          json={"board": 1, "game": "x", "result": "1-0"})
+        assert bad.status_code == 400 and "game" in bad.json()["error"]
+    finally:
+        service.store.close()
+        service.arbiter.close()

@@ -38,13 +38,13 @@ def test_the_feed_holds_the_boards_moves_for_both_readers(hall, boards):
                    what="every move in the hall")
     # a resignation the position does not prove: the board's claim, until confirmed
     game_one = service.store.latest(1).game_id
-    wait_until(lambda: ("result", game_one) in service.ingest.live(1).claims,
+    wait_until(lambda: ("result", game_one) in service.ingest.claims.of(1),
                what="board 1's claimed result")
     client = TestClient(create_app(service, token="tok"))
     claimed = read_pdn(client.get("/round/3/1.pdn").text).games[0].game
     assert claimed.result_text() == "*"
     assert "claims 2-0" in service.detail(1)["claims"][0]["text"]
-    service.confirm(1, "result", game_one)
+    service.confirm(1, "result", game_one, service.ingest.claims.get(1, "result", game_one).id)
     assert service.store.latest(1).result_source == "arbiter"
     text = client.get("/round/3/games.pdn").text
     ours = read_pdn(text)
@@ -82,13 +82,15 @@ def test_the_delayed_feed_shows_each_game_as_it_stood(tmp_path):
         ingest.handle(1, "ply", PlyMessage(gid, seq, seq, move).to_json(), now=1000.0 + 60 * seq)
     game.set_result("1-0", "resigned")
     ingest.handle(1, "state", _state(game, gid), now=1290.0)
-    ingest.confirm(1, "result", gid, now=1300.0)  # a resignation: the arbiter confirms it
+    claim = ingest.claims.get(1, "result", gid)
+    ingest.confirm(1, "result", gid, claim.id, now=1300.0)  # a resignation: the arbiter confirms it
     clock = {"now": 1000.0}
 
     class Service:
         def __init__(self) -> None:
             self.store = store
             self.arbiter = SimpleNamespace(round_games={})  # no round started by the hall
+            self.ingest = SimpleNamespace(contested_rounds=set)  # no question open
 
         def wall(self) -> float:
             return clock["now"]

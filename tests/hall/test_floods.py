@@ -54,3 +54,20 @@ def test_log_lines_about_one_board_are_few_and_say_how_many_were_held():
         if number == 5000:
             assert limiter.allow(("bad", 1)) == ""  # another board's line is not hidden
     assert len(lines) == 5 and lines[0] == "" and "1999 more like it" in lines[1]
+
+
+def test_big_messages_are_bounded_in_bytes_queued_and_handled_a_second():
+    clock = Clock()
+    inbox = BoardInbox(per_board=500, per_board_bytes=4_000_000, byte_rate=500_000,
+                       byte_burst=1_000_000, clock=clock)
+    for number in range(100):  # 47 MB of valid-looking states
+        inbox.put(3, number, 475_000)
+    assert inbox.waiting() == 8 and inbox.dropped(3) == 92  # 4 MB at most held
+    inbox.put(1, "honest", 2_000)
+    taken = [inbox.take(0) for _ in range(3)]
+    assert (1, "honest") in taken
+    handled = sum(1 for board, _ in taken if board == 3)
+    clock.now += 1.0  # a second: about 500 KB more of board 3
+    while inbox.take(0) is not None:
+        handled += 1
+    assert handled == 3  # 1 MB burst (2 states), then 475 KB of the next second

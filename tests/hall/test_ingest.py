@@ -37,7 +37,10 @@ def ply(seq: int, move: MoveRecord, changes: int | None = None) -> bytes:
 
 
 def start(ingest: Ingest, now: float = 0.0, mode: str = "tournament") -> None:
-    game = Game(get_variant("russian"), tags={"Round": "1"}, mode=mode)
+    """A game begins; a tournament game for round 1, a training game for no round (a
+    round's game is a tournament game whatever its mode)."""
+    tags = {"Round": "1"} if mode == "tournament" else {}
+    game = Game(get_variant("russian"), tags=tags, mode=mode)
     ingest.handle(1, "state", StateMessage(game_record(GID, game)).to_json(), now)
 
 

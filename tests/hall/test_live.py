@@ -175,9 +175,10 @@ def test_a_game_that_ends_unseen_by_the_link_reaches_the_hall_whole(hall, boards
         del one.session.published
     one.session.hand([("setup", 0)])  # the pieces back to the start: the link wakes
     wait_until(lambda: one.session.tracker.state.value == "ready", what="the new game set up")
-    wait_until(lambda: ("result", first) in service.ingest.live(1).claims,
+    wait_until(lambda: ("result", first) in service.ingest.claims.of(1),
                what="the first game's end, claimed")
-    service.confirm(1, "result", first)  # a resignation: the arbiter confirms it
+    claim = service.ingest.claims.get(1, "result", first)
+    service.confirm(1, "result", first, claim.id)  # a resignation: the arbiter confirms it
     with service.store.lock:
         ended = service.store.game(1, first)
         assert ended.ply == 3 and ended.game.result == "0-1"

@@ -7,6 +7,7 @@ shown to the arbiter, and the feed stays as the rules left it."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.hall import claims as claims_module
 from draughtsboard.hall import ingest as ingest_module
 from draughtsboard.hall.feed import round_games
 from draughtsboard.hall.ingest import ClaimError, Ingest, Resend
@@ -36,7 +38,8 @@ class Board:
     def __init__(self, ingest: Ingest, number: int = 1, game_id: str = GID,
                  mode: str = "tournament", variant: str = "russian", tags=None) -> None:
         self.ingest, self.number, self.game_id = ingest, number, game_id
-        self.game = Game(get_variant(variant), tags=dict(tags or {"Round": "1"}), mode=mode)
+        self.game = Game(get_variant(variant), tags=dict({"Round": "1"} if tags is None
+                                                         else tags), mode=mode)
         self.now = 100.0
 
     def send(self, kind: str, payload: bytes) -> list[Resend]:
@@ -66,6 +69,16 @@ def move(game: Game, text: str) -> MoveRecord:
     return MoveRecord(played.text, played.move.path, played.move.captures)
 
 
+def settle(ingest: Ingest, action: str, board: int, kind: str, game_id: str,
+           now: float = 300.0) -> str:
+    """The arbiter confirms or dismisses the claim they read (its id)."""
+    claim = ingest.claims.get(board, kind, game_id)
+    assert claim is not None, f"no {kind} claim about {game_id}"
+    if action == "confirm":
+        return ingest.confirm(board, kind, game_id, claim.id, now)
+    return ingest.dismiss(board, kind, game_id, claim.id)
+
+
 def hall_texts(ingest: Ingest, board: int = 1, game_id: str = GID) -> list[str]:
     return [p.text for p in ingest.store.game(board, game_id).game.moves]
 
@@ -87,7 +100,7 @@ def ingest(tmp_path):
 def test_every_record_kind_is_read_back_after_a_restart(tmp_path, mode):
     store = HallStore(tmp_path)
     ingest = Ingest(store)
-    board = Board(ingest, mode=mode)
+    board = Board(ingest, mode=mode, tags={} if mode == "training" else None)
     board.state()
     board.play("c3-d4", "f6-g5")
     board.game.set_tags({"White": "Ann"})  # a tag corrected, then moves
@@ -100,7 +113,7 @@ def test_every_record_kind_is_read_back_after_a_restart(tmp_path, mode):
         board.play("g7-f6")
     board.game.set_result("0-1", "White resigned")
     board.state()
-    ingest.confirm(1, "result", GID, 200.0)
+    settle(ingest, "confirm", 1, "result", GID, 200.0)
     before = store.game(1, GID)
     expected = ([p.text for p in before.game.moves], dict(before.game.tags),
                 before.game.result, before.changes, list(before.received))
@@ -159,21 +172,48 @@ def test_a_journal_set_aside_is_asked_for_again_and_shown(tmp_path):
 
 # -- a board's password cannot rewrite the record ------------------------------------------------
 
-def test_a_forged_next_move_is_disputed_when_the_board_plays_and_leaves_the_feed(ingest):
+def test_a_forged_next_move_never_reaches_the_feed_and_gives_way_to_the_boards_game(ingest):
     board = Board(ingest)
     board.state()
     board.play("c3-d4", "f6-g5")
     forged = move(board.game, "g3-h4")
     board.send("ply", PlyMessage(GID, 3, 10_000_000, forged).to_json())
-    assert hall_texts(ingest) == ["c3-d4", "f6-g5", "g3-h4"]  # legal: taken, for now
+    assert hall_texts(ingest) == ["c3-d4", "f6-g5", "g3-h4"]  # legal: on the page, for now
     assert ingest.store.game(1, GID).changes == 3  # changes as far as the moves go
-    board.play("g3-f4")  # the board's own move 3
-    assert ("moves", GID) in ingest.live(1).claims
-    assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4", "f6-g5"]
-    ingest.confirm(1, "moves", GID, 300.0)  # the arbiter follows the board
-    assert hall_texts(ingest) == ["c3-d4", "f6-g5", "g3-f4"]
-    board.play("g7-f6")  # and real moves go on reaching the hall
-    assert hall_texts(ingest)[-1] == "g7-f6" and ingest.live(1).claims == {}
+    assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4", "f6-g5"]  # no state said so
+    board.play("g3-f4")  # the board's own move 3, and its whole game
+    assert hall_texts(ingest) == ["c3-d4", "f6-g5", "g3-f4"]  # a move no state confirmed
+    assert ingest.claims.of(1) == {}  # gave way: nothing for the arbiter to settle
+    board.play("g7-f6")  # and real moves go on reaching the hall and the feed
+    assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4", "f6-g5", "g3-f4", "g7-f6"]
+
+
+def test_a_forged_game_that_plays_itself_out_is_disputed_when_the_board_speaks(ingest):
+    """A forged state with the board's moves and a legal play-out to a result the rules
+    prove: taken (no board message can be told from the board's), until the real board's
+    next message disagrees; then the arbiter is asked, the feed goes back to the moves
+    both agree on, and confirming follows the board, result taken back."""
+    board = Board(ingest)
+    board.state()
+    board.play("c3-d4", "f6-g5")
+    forged = Game(board.game.variant, board.game.start, dict(board.game.tags),
+                  moves=list(board.game.moves))
+    import random
+    rng = random.Random(3)
+    while not forged.position.is_game_over():
+        forged.play(rng.choice(forged.position.legal_moves()))
+    forged.set_result(*forged.outcome())
+    board.send("state", StateMessage(game_record(GID, forged)).to_json())
+    assert ingest.store.game(1, GID).finished
+    board.play("g3-f4")  # the real board goes on
+    assert ("moves", GID) in ingest.claims.of(1)
+    shown = feed(ingest)[0]
+    assert [p.text for p in shown.moves] == ["c3-d4", "f6-g5"] and shown.result_text() == "*"
+    settle(ingest, "confirm", 1, "moves", GID)
+    hall_game = ingest.store.game(1, GID)
+    assert hall_texts(ingest) == ["c3-d4", "f6-g5", "g3-f4"] and not hall_game.finished
+    board.play("g7-f6")
+    assert hall_texts(ingest)[-1] == "g7-f6"
 
 
 def test_a_forged_takeback_cannot_cut_a_tournament_game(ingest):
@@ -183,14 +223,14 @@ def test_a_forged_takeback_cannot_cut_a_tournament_game(ingest):
     other = move(Game(get_variant("russian")), "a3-b4")
     assert board.send("ply", PlyMessage(GID, 1, 1000, other).to_json()) == [Resend(1, GID)]
     assert len(hall_texts(ingest)) == 4  # nothing cut
-    assert ("moves", GID) in ingest.live(1).claims
+    assert ("moves", GID) in ingest.claims.of(1)
     board.state()  # the board answers with its whole game: it agrees with the hall ...
-    assert ingest.live(1).claims == {}  # ... so the dispute is over
+    assert ingest.claims.of(1) == {}  # ... so the dispute is over
     assert len(feed(ingest)[0].moves) == 4
 
 
 def test_in_training_a_takeback_is_followed_but_changes_only_as_far_as_moves_go(ingest):
-    board = Board(ingest, mode="training")
+    board = Board(ingest, mode="training", tags={})
     board.state()
     board.play("c3-d4", "f6-g5")
     board.takeback()
@@ -200,8 +240,8 @@ def test_in_training_a_takeback_is_followed_but_changes_only_as_far_as_moves_go(
     forged = move(board.game, "g3-f4")
     board.send("ply", PlyMessage(GID, 3, 10_000_000, forged).to_json())
     assert ingest.store.game(1, GID).changes == 5  # not ten million
-    board.play("g3-h4")  # the real move 3: the two voices disagree, the arbiter is told
-    assert ("moves", GID) in ingest.live(1).claims
+    board.play("g3-h4")  # the real move 3, and the board's game: the forged move gives way
+    assert hall_texts(ingest) == ["c3-d4", "b6-a5", "g3-h4"] and ingest.claims.of(1) == {}
 
 
 def test_a_result_the_position_does_not_prove_is_a_claim_and_the_arbiters_stands(ingest):
@@ -214,14 +254,14 @@ def test_a_result_the_position_does_not_prove_is_a_claim_and_the_arbiters_stands
     board.send("state", StateMessage(game_record(GID, forged)).to_json())
     assert not ingest.store.game(1, GID).finished
     assert feed(ingest)[0].result_text() == "*"
-    assert "claims 0-1" in ingest.live(1).claims[("result", GID)].text
+    assert "claims 0-1" in ingest.claims.of(1)[("result", GID)].text
     ingest.arbiter_result(1, GID, "1-0", "adjudicated", 200.0)
     board.send("state", StateMessage(game_record(GID, forged)).to_json())  # again
     hall_game = ingest.store.game(1, GID)
     assert (hall_game.game.result, hall_game.result_source) == ("1-0", "arbiter")
     assert feed(ingest)[0].result_text() == "1-0"
     with pytest.raises(ClaimError):
-        ingest.confirm(1, "result", GID, 300.0)  # nothing left to confirm
+        ingest.confirm(1, "result", GID, "any", 300.0)  # nothing left to confirm
 
 
 def test_a_result_the_position_proves_is_taken_at_once(ingest):
@@ -233,7 +273,7 @@ def test_a_result_the_position_proves_is_taken_at_once(ingest):
     board.state()
     hall_game = ingest.store.game(1, GID)
     assert (hall_game.game.result, hall_game.result_source) == ("1-0", "rules")
-    assert ingest.live(1).claims == {}
+    assert ingest.claims.of(1) == {}
 
 
 def test_tags_changed_by_a_board_are_a_claim_those_of_the_halls_arbiter_are_not(ingest):
@@ -242,15 +282,15 @@ def test_tags_changed_by_a_board_are_a_claim_those_of_the_halls_arbiter_are_not(
     board.game.set_tags({"Round": "7"})  # would take the game out of round 1's feed
     board.state()
     assert ingest.store.game(1, GID).round == "1" and len(feed(ingest)) == 1
-    assert "Round '1' -> '7'" in ingest.live(1).claims[("tags", GID)].text
+    assert "Round '1' -> '7'" in ingest.claims.of(1)[("tags", GID)].text
     board.game.set_tags({"Round": "1"})
     board.state()  # put back on the board: nothing left to claim
-    assert ingest.live(1).claims == {}
+    assert ingest.claims.of(1) == {}
     ingest.arbiter_tags(1, GID, {"White": "Anna"})  # the hall's console: recorded first
     board.game.set_tags({"White": "Anna"})  # then done on the board, which agrees
     board.state()
     assert ingest.store.game(1, GID).game.tags["White"] == "Anna"
-    assert ingest.live(1).claims == {}
+    assert ingest.claims.of(1) == {}
 
 
 def test_an_invalid_result_is_refused_before_anything_is_written(ingest, tmp_path):
@@ -272,9 +312,10 @@ def test_a_made_up_game_never_replaces_the_rounds_game(ingest, tmp_path):
     fake = "999999999-20991231-235959"
     board.send("state", StateMessage(game_record(fake, made_up)).to_json())
     board.send("status", StatusMessage(True, "x", 1.0, fake).to_json())
-    assert ingest.store.game(1, fake) is None and ingest.live(1).current == GID
-    assert ("game", fake) in ingest.live(1).claims
+    assert ingest.store.game(1, fake) is None and ingest.live(1).current is None
+    assert ("game", fake) in ingest.claims.of(1)
     board.play("f6-g5")  # the real game goes on, in the record and the feed
+    assert ingest.live(1).current == GID
     assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4", "f6-g5"]
     assert not (tmp_path / "boards" / "1" / f"{fake}.jsonl").exists()
 
@@ -288,8 +329,8 @@ def test_thousands_of_made_up_games_leave_no_file_and_little_memory(ingest, tmp_
             get_variant("russian"), tags={"Round": "1"}))).to_json())
         board.send("ply", PlyMessage(fake, 1, 1, move(board.game, "c3-d4")).to_json())
     assert len(list((tmp_path / "boards" / "1").iterdir())) == 1
-    claims = ingest.live(1).claims
-    assert len([k for k in claims if k[0] == "game"]) == ingest_module.UNEXPECTED_KEPT
+    claims = ingest.claims.of(1)
+    assert len([k for k in claims if k[0] == "game"]) == claims_module.UNEXPECTED_KEPT
     assert ingest.missing(5000.0) == []  # and none of them is asked for
 
 
@@ -299,7 +340,7 @@ def test_a_board_starts_at_most_so_many_games_in_a_round(ingest):
         Board(ingest, game_id=game_id).state()
     games = ingest.store.board_games(1)
     assert len(games) == ingest_module.MAX_GAMES_PER_ROUND
-    assert any("games in round 1" in c.text for c in ingest.live(1).claims.values())
+    assert any("games in round 1" in c.text for c in ingest.claims.of(1).values())
 
 
 def test_a_bad_retained_state_makes_the_hall_ask_for_the_boards_game(ingest):
@@ -315,7 +356,7 @@ def test_tags_that_could_break_a_pdn_line_make_the_message_bad(ingest):
     board = Board(ingest)
     for bad in ('x"]\n[Result "0-1"]', "a\rb", "a\x0bb", "a\u2028b"):
         payload = StateMessage(game_record(GID, board.game)).to_json().replace(
-            b'"Round":"1"', b'"Round":"1","White":' + __import__("json").dumps(bad).encode())
+            b'"Round":"1"', b'"Round":"1","White":' + json.dumps(bad).encode())
         with pytest.raises(MessageError, match="tags"):
             board.send("state", payload)
     assert ingest.store.game(1, GID) is None
@@ -367,7 +408,7 @@ def test_a_full_disk_is_shown_and_the_game_asked_for_again_once_it_is_freed(inge
     board.state()  # the board's answer
     assert hall_texts(ingest) == ["c3-d4", "f6-g5"]
     assert ingest.store.write_error is None
-    assert ("result", GID) in ingest.live(1).claims  # an agreed draw: the arbiter confirms
+    assert ("result", GID) in ingest.claims.of(1)  # an agreed draw: the arbiter confirms
 
 
 def test_the_rounds_game_is_the_one_the_board_started_for_the_pairing(tmp_path):
@@ -443,8 +484,205 @@ def test_a_move_sent_alone_is_broadcast_only_once_the_boards_state_confirms_it(i
     board.send("status", StatusMessage(True, "t", 1.0, GID).to_json())
     assert ingest.missing(board.now + 1.0) == []
     assert ingest.missing(board.now + 6.0) == [Resend(1, GID)]
-    board.state()  # the board's game has one move: the two voices disagree
-    assert ("moves", GID) in ingest.live(1).claims
+    board.state()  # the board's whole game has one move: the lone ply gives way
+    assert hall_texts(ingest) == ["c3-d4"] and ingest.claims.of(1) == {}
     assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4"]
-    ingest.dismiss(1, "moves", GID)  # the arbiter keeps the hall's record after all
-    assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4", "f6-g5"]
+
+
+# -- what an adversarial review found next ---------------------------------------------------
+
+def paired_ingest(tmp_path, round_name: str = "1", game_id: str = GID):
+    """A hall whose arbiter's log made ``game_id`` round 1's game on board 1."""
+    store = HallStore(tmp_path, sync=False)
+    paired = {(1, round_name): game_id}
+    return Ingest(store, paired=paired), paired
+
+
+def test_a_forged_abandon_never_closes_the_rounds_game(tmp_path):
+    ingest, _ = paired_ingest(tmp_path)
+    board = Board(ingest)
+    board.state()
+    board.play("c3-d4", "f6-g5")
+    Board(ingest, game_id="00003-20261201-120000", tags={"Round": "1"}).state()  # "next"
+    abandoned = Game(board.game.variant, board.game.start, dict(board.game.tags),
+                     moves=list(board.game.moves))
+    abandoned.result_reason = "abandoned: forged"
+    board.send("state", StateMessage(game_record(GID, abandoned)).to_json())
+    assert not ingest.store.game(1, GID).finished
+    assert ("result", GID) in ingest.claims.of(1)
+    assert ("round", "00003-20261201-120000") in ingest.claims.of(1)  # and the other game
+    board.play("g3-f4")  # the real game goes on, in the record and the feed
+    assert [p.text for p in feed(ingest)[0].moves] == ["c3-d4", "f6-g5", "g3-f4"]
+    ingest.store.close()
+
+
+def test_a_later_game_for_a_round_is_the_arbiters_question_not_the_feeds(ingest):
+    board = Board(ingest, tags={"Round": "2", "White": "Ann"})
+    board.state()
+    board.play("c3-d4")
+    other = Board(ingest, game_id="00003-20261201-120000",
+                  tags={"Round": "2", "White": "Mallory"})
+    other.state()
+    assert [g.tags["White"] for g in feed(ingest, "2")] == ["Ann"]
+    assert "another game for round 2" in ingest.claims.get(
+        1, "round", "00003-20261201-120000").text
+
+
+def test_the_arbiter_confirms_the_claim_they_read_not_one_put_in_its_place(ingest):
+    board = Board(ingest)
+    board.state()
+    board.play("c3-d4")
+    board.game.set_result("1-0", "Black resigned")
+    board.state()
+    read = ingest.claims.get(1, "result", GID)  # what the arbiter reads: 1-0
+    swapped = Game(board.game.variant, board.game.start, dict(board.game.tags),
+                   moves=list(board.game.moves))
+    swapped.set_result("0-1", "forged")
+    board.send("state", StateMessage(game_record(GID, swapped)).to_json())
+    with pytest.raises(ClaimError, match="changed since you read it"):
+        ingest.confirm(1, "result", GID, read.id, 300.0)
+    assert not ingest.store.game(1, GID).finished
+
+
+def test_one_high_game_number_does_not_set_where_the_boards_games_go_on(ingest):
+    fake = "999999999-20991231-235959"
+    Board(ingest, game_id=fake, tags={}).state()  # before the board's first game: taken
+    real = Board(ingest, game_id="00003-20261201-120000", tags={})
+    real.state()
+    assert ("game", real.game_id) in ingest.claims.of(1)
+    settle(ingest, "confirm", 1, "game", real.game_id)
+    Board(ingest, game_id="00004-20261201-130000", tags={}).state()  # the board's next
+    assert ingest.store.game(1, "00004-20261201-130000") is not None
+    assert ingest.claims.of(1) == {}
+
+
+def test_a_board_records_every_game_it_plays_without_a_round(ingest):
+    for number in range(1, 16):  # a trainee's evening: no Round tag
+        Board(ingest, game_id=f"{number:05d}-20261201-120000", mode="training",
+              tags={}).state()
+    assert len(ingest.store.board_games(1)) == 15 and ingest.claims.of(1) == {}
+
+
+def test_a_training_game_follows_at_most_so_many_changes(ingest, monkeypatch):
+    monkeypatch.setattr(ingest_module, "MAX_CHANGES", 20)
+    board = Board(ingest, mode="training", tags={})
+    board.state()
+    board.play("c3-d4")
+    for _ in range(12):
+        board.takeback()
+        board.play("c3-d4")
+    board.takeback()
+    hall_game = ingest.store.game(1, GID)
+    assert hall_game.changes <= 22 and hall_game.ply == 1  # it stopped following ...
+    assert ("moves", GID) in ingest.claims.of(1)  # ... and the arbiter is told
+
+
+def test_ids_and_clocks_a_board_sends_are_ascii_and_bounded():
+    bad_ids = ["٠٠٠٠٢-20261201-120000", "００００２-20261201-120000",
+               "00002-20261201-120000\n"]
+    for game_id in bad_ids:
+        payload = PlyMessage(GID, 1, 1, MoveRecord("c3-d4", (22, 18))).to_json().replace(
+            GID.encode(), json.dumps(game_id)[1:-1].encode())
+        with pytest.raises(MessageError, match="game id"):
+            PlyMessage.from_json(payload)
+    huge_clock = MoveRecord("c3-d4", (22, 18), clock=(1e308, 5.0))
+    with pytest.raises(MessageError, match="clock"):
+        PlyMessage.from_json(PlyMessage(GID, 1, 1, huge_clock).to_json())
+
+
+# -- a second round of review ------------------------------------------------------------------
+
+def test_two_answers_naming_two_games_leave_the_round_to_the_arbiter(tmp_path):
+    from draughtsboard.hall.arbiter_log import ArbiterLog
+
+    store = HallStore(tmp_path, sync=False)
+    log = ArbiterLog(tmp_path / "arbiter.jsonl", sync=False)
+    ingest = Ingest(store, paired=log.round_games)
+    tags = {"Round": "1", "White": "Ann", "Black": "Bob"}
+    log.note("command", 1.0, board=1, id="hall-1", cmd="new_game", tags=tags)
+    forged, real = "00002-20261201-120000", "00003-20261201-120000"
+    log.note("reply", 2.0, board=1, id="hall-1", ok=True, result=forged)  # first, forged
+    Board(ingest, game_id=forged, tags=tags).state()
+    log.note("reply", 3.0, board=1, id="hall-1", ok=True, result=real)  # the board's own
+    board = Board(ingest, game_id=real, tags=tags)
+    board.state()
+    ingest.round_changed(1, "1", 4.0)
+    board.play("c3-d4")
+    contested = ingest.contested_rounds()
+    assert (1, "1") in contested
+    assert round_games(ingest.store, "1", None, log.round_games, contested) == []
+    assert {k for k in ingest.claims.of(1) if k[0] == "round"} == \
+        {("round", forged), ("round", real)}
+    log.close()
+    store.close()
+
+
+def test_a_rounds_game_the_board_tagged_itself_is_never_closed_by_a_board(ingest):
+    board = Board(ingest, tags={"Round": "3"})  # no pairing: the first game of round 3
+    board.state()
+    board.play("c3-d4", "f6-g5")
+    Board(ingest, game_id="00003-20261201-120000", tags={}).state()  # a "next" game
+    abandoned = Game(board.game.variant, board.game.start, dict(board.game.tags),
+                     moves=list(board.game.moves))
+    abandoned.result_reason = "abandoned: forged"
+    board.send("state", StateMessage(game_record(GID, abandoned)).to_json())
+    assert not ingest.store.game(1, GID).finished and ("result", GID) in ingest.claims.of(1)
+
+
+def test_a_closed_game_whose_board_claims_another_result_is_the_arbiters_question(ingest):
+    board = Board(ingest, tags={})
+    board.state()
+    board.play("c3-d4")
+    Board(ingest, game_id="00003-20261201-120000", tags={}).state()
+    board.game.result_reason = "abandoned"  # closed unfinished when the next game began
+    board.state()
+    assert ingest.store.game(1, GID).finished
+    board.game.result, board.game.result_reason = None, ""
+    board.game.set_result("0-1", "White resigned")  # the board says otherwise later
+    board.state()
+    assert "claims 0-1" in ingest.claims.get(1, "result", GID).text
+    settle(ingest, "confirm", 1, "result", GID)
+    assert ingest.store.game(1, GID).game.result == "0-1"
+
+
+def test_the_game_the_pairing_named_is_taken_whatever_the_caps(tmp_path):
+    ingest, paired = paired_ingest(tmp_path, game_id="00020-20261201-120000")
+    for number in range(2, 2 + ingest_module.MAX_GAMES_PER_ROUND):  # forged "next" games
+        Board(ingest, game_id=f"{number:05d}-20261201-120000",
+              tags={"Round": "1", "White": "Mallory"}).state()
+    Board(ingest, game_id="00020-20261201-120000", tags={"Round": "1", "White": "Ann"}).state()
+    assert ingest.store.game(1, "00020-20261201-120000") is not None
+    shown = round_games(ingest.store, "1", None, paired, ingest.contested_rounds())
+    assert [read_pdn(g.pdn).games[0].game.tags["White"] for g in shown] == ["Ann"]
+    ingest.store.close()
+
+
+def test_a_boards_games_may_take_so_many_records_an_hour(ingest, monkeypatch):
+    monkeypatch.setattr(ingest_module, "MAX_RECORDS_PER_HOUR", 30)
+    board = Board(ingest, mode="training", tags={})
+    board.state()
+    with pytest.raises(MessageError, match="in an hour"):
+        for _ in range(40):
+            board.play("c3-d4")
+            board.takeback()
+    board.now += 3600  # an hour later the board is followed again
+    board.state()
+    assert hall_texts(ingest) == [p.text for p in board.game.moves]
+
+
+def test_what_the_feed_broadcast_survives_a_restart_and_no_more(tmp_path):
+    """A ply nobody's state confirmed, and a move the board disputed, stay off the feed
+    after a restart too (the board may be away: nothing else would say so)."""
+    store = HallStore(tmp_path)
+    ingest = Ingest(store)
+    board = Board(ingest)
+    board.state()
+    board.play("c3-d4", "f6-g5")
+    board.send("ply", PlyMessage(GID, 3, 3, move(board.game, "g3-h4")).to_json())
+    store.close()
+    again = HallStore(tmp_path)
+    again.load()
+    shown = [read_pdn(g.pdn).games[0].game for g in round_games(again, "1", None)]
+    assert [p.text for p in shown[0].moves] == ["c3-d4", "f6-g5"]
+    assert [p.text for p in again.game(1, GID).game.moves][-1] == "g3-h4"  # on the page
+    again.close()

@@ -7,6 +7,7 @@ const boards = new Map(); // board number -> summary
 let variants = {};
 let hall = {};
 let selected = null;
+let shownGame = null; // the game the board's detail shows
 let token = "";
 
 const $ = (id) => document.getElementById(id);
@@ -111,6 +112,7 @@ async function refreshDetail() {
   const response = await fetch("/api/board/" + number);
   if (!response.ok || number !== selected) return;
   const d = await response.json();
+  shownGame = d.game || null;
   $("detail-title").textContent = "Board " + d.board + (d.result ? " · " + d.result : "");
   $("detail-players").textContent = d.game ? (d.white || "?") + " – " + (d.black || "?") + " (round " + (d.round || "?") + ", " + d.variant + ")" : "no game";
   $("detail-status").textContent = (d.online ? "online" : "offline") + (d.software ? " · software " + d.software : "") + (d.uptime ? " · up " + Math.round(d.uptime) + " s" : "");
@@ -164,7 +166,7 @@ function claimButton(label, action, board, claim) {
   button.addEventListener("click", async () => {
     if (!window.confirm(label + " on board " + board + ": " + claim.text + "?")) return;
     try {
-      say(await post("/api/arbiter/" + action, { board, kind: claim.kind, game: claim.game }));
+      say(await post("/api/arbiter/" + action, { board, kind: claim.kind, game: claim.game, claim: claim.id }));
       refreshDetail();
     } catch (error) { say("refused: " + error.message); }
   });
@@ -210,7 +212,8 @@ function wire() {
     // a result closes the game in the feed: confirmed, never a default
     if (!window.confirm("Declare " + chosen + " on board " + selected + "?")) return;
     try {
-      const result = await post("/api/arbiter/result", { board: selected, result: chosen });
+      // the game on the card: the result is for the game the arbiter looked at
+      const result = await post("/api/arbiter/result", { board: selected, game: shownGame, result: chosen });
       say("result on board " + selected + ": " + outcome(result));
     } catch (error) { say("refused: " + error.message); }
   });
