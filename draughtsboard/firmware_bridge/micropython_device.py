@@ -48,7 +48,9 @@ ANSWER_TIMEOUT = 30.0  # real seconds: a firmware that never waits would hang th
 # and each exchange leaves a few hundred bytes behind: fewer exchanges, slower growth
 # (about 2 MB a minute at 5 ms, measured), for input at most this much later.
 REALTIME_SLICE_US = 5000
-DEFAULT_HEAP = 192 * 1024  # bytes; the Pico leaves about this much to Python programs
+# The interpreter's first heap, what a Pico leaves to Python programs; this build adds
+# more when it runs out (it is no limit: the heap figures come from gc.mem_alloc).
+DEFAULT_HEAP = 192 * 1024
 # The switch diodes of the simulated board, as docs/hardware.md and main.py wire a Pico:
 # the selected row driven low, columns pulled up, each diode's cathode towards its row.
 PICO_DIODES = "cathode-to-row"
@@ -254,7 +256,7 @@ class MicroPythonDevice:
         once the host's clock reaches the moment it was written."""
         now = self._now_us()
         target = now if horizon is None else max(now, int(round(horizon * 1_000_000)))
-        if self.realtime:  # on from now, up to the end of its next pass
+        if self.realtime:  # on from now, a few passes (REALTIME_SLICE_US)
             target = max(target, now + REALTIME_SLICE_US)
         while not self.left and self._wake_us < target:
             self._exchange(now if self.realtime else self._wake_us, target)
