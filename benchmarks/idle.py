@@ -5,7 +5,8 @@ Run: .venv/bin/python benchmarks/idle.py [--seconds 60] [--backends sim,gpio,ser
 Figures first, one JSON line last.
 
 For each backend, ``python -m draughtsboard play`` is started with a fresh data
-directory; after it is up and has settled (``--settle`` seconds) its CPU time (user +
+directory; after it is up and has settled (``--settle`` seconds: past the 10 s after
+which the session counts a board nobody touched as at rest) its CPU time (user +
 system, from /proc/PID/stat) is read over ``--seconds`` with no page open, then again with
 ``--pages`` pages open (each a live event stream, as a browser holds it), and its resident
 memory (VmRSS) at the end of each. The share is of one core of this machine.
@@ -188,7 +189,7 @@ def firmware_figures() -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--settle", type=float, default=5.0)
+    parser.add_argument("--settle", type=float, default=15.0)
     parser.add_argument("--pages", type=int, default=5)
     parser.add_argument("--backends", default="sim,gpio,serial")
     parser.add_argument("--no-firmware", action="store_true")
