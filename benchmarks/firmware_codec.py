@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from draughtsboard.board.rules.geometry import board_geometry  # noqa: E402
 from draughtsboard.firmware_bridge import codec  # noqa: E402
 from draughtsboard.firmware_bridge.emulator import SocketEmulator  # noqa: E402
 from draughtsboard.firmware_bridge.fakepins import StaticSwitches  # noqa: E402
@@ -92,7 +93,7 @@ def bench_encode() -> float:
 def bench_latency(samples: int = 50) -> list[float]:
     switches = StaticSwitches(0)
     latencies = []
-    with SocketEmulator("international", switches) as emulator:
+    with SocketEmulator(board_geometry(10), switches) as emulator:
         with SerialLink(emulator.url, SQUARES, poll_interval=0.005) as link:
             assert link.wait_for_up(5.0)
             while link.read(timeout=0.2) is not None:

@@ -1,6 +1,6 @@
 """The Pico firmware under real MicroPython for whole games: its heap and its time a pass.
 
-Run: .venv/bin/python benchmarks/firmware_micropython.py [--games N]
+Run: .venv/bin/python benchmarks/firmware_micropython.py [--games N] [--fault-rate R]
 Figures first, one JSON line last (for scripts comparing runs). Needs Node.js and the
 pinned MicroPython WebAssembly build (scripts/test.sh installs it).
 
@@ -8,8 +8,11 @@ Recorded games (the first N of the Russian championship file and of the 2003 wor
 championship file) are played by a noisy hand on the simulated board; the firmware's own
 main.py runs in MicroPython 1.27's WebAssembly build (32-bit, as the RP2040) on the
 simulated Pico of draughtsboard/firmware_bridge/wasm; the host session reads it over a
-clean line and shows an LED frame at every snapshot (as `play` lights the squares a
-move touches), so that the passes that receive frames are weighed too.
+clean line (or one that damages ``--fault-rate`` of the bytes each way: the 10x10
+game is too long for the test suite, so this is where it meets a faulty line under
+MicroPython, its wrong and missing moves counted) and shows an LED frame at every
+snapshot (as `play` lights the squares a move touches), so that the passes that receive
+frames are weighed too.
 
 * heap: this build collects garbage only between calls from JavaScript, never inside
   the firmware's loop, so what one pass allocates is read exactly (``gc.mem_alloc``
@@ -104,11 +107,11 @@ class LitBoard:
     """The MicroPython board, showing an LED frame of the squares each snapshot changed
     (as `play` lights a move's squares); keeps the chip's measurements when closed."""
 
-    def __init__(self, position) -> None:
-        variant = position.variant.name
-        switches = simulated_switches(variant, position.occupancy())
-        self.inner = EmulatedVirtualBoard(variant, switches, seed=3, micropython=True,
-                                          measure=True)
+    def __init__(self, position, fault_rate: float = 0.0) -> None:
+        board = position.variant.geometry
+        switches = simulated_switches(board, position.occupancy())
+        self.inner = EmulatedVirtualBoard(board, switches, fault_rate=fault_rate, seed=3,
+                                          micropython=True, measure=True)
         self.scan_period = self.inner.scan_period
         self.square_count = self.inner.bench.device.square_count
         self.last = position.occupancy()
@@ -138,6 +141,8 @@ class LitBoard:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1, help="games of each file")
+    parser.add_argument("--fault-rate", type=float, default=0.0, metavar="R",
+                        help="share of bytes the line damages each way (default 0)")
     args = parser.parse_args()
     problem = runtime_problem()
     if problem:
@@ -148,14 +153,15 @@ def main() -> None:
         boards: list[LitBoard] = []
 
         def open_board(position, boards=boards):
-            boards.append(LitBoard(position))
+            boards.append(LitBoard(position, args.fault_rate))
             return boards[-1]
 
         report = replay_game(name, start, moves, open_board, noise_seed=3,
                              wait_until_ready=10.0)
         m = boards[0].measured
         results[name] = {"plies": len(moves), "recorded": report.recorded,
-                         "wrong": report.wrong, "missing": report.missing, **m}
+                         "wrong": report.wrong, "missing": report.missing,
+                         "false_alarms": report.false_alarms, **m}
         print(f"{name}: {report.recorded}/{len(moves)} plies recorded, {report.wrong} wrong; "
               f"{m['passes']} passes")
         print(f"  heap: firmware loaded {m['firmware_loaded_bytes'] / 1024:.1f} KB, booted "
@@ -183,6 +189,7 @@ def main() -> None:
     print(f"estimate for a Pico, largest board: a pass about {pico_ms:.1f} ms of compute and "
           f"settle, so about {1000 / (pico_ms + 1):.0f} passes a second with the 1 ms sleep")
     print(json.dumps({
+        "fault_rate": args.fault_rate,
         "games": results,
         "firmware_heap_peak_kb": round(peak / 1024, 1),
         "firmware_scan_ms": round(pass_ms, 3),

@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import draughtsboard.board.rules.variants  # noqa: E402, F401  (registers every variant)
 from draughtsboard import cli  # noqa: E402
 from draughtsboard.board.rules import initial_position  # noqa: E402
+from draughtsboard.board.rules.geometry import board_geometry  # noqa: E402
 from draughtsboard.board.rules.variants import VARIANTS, get_variant  # noqa: E402
 from draughtsboard.hardware.config import ConfigError, parse_config  # noqa: E402
 
@@ -279,7 +280,7 @@ def open_http():
     variant = get_variant("russian")
     occupied = [n for n in variant.geometry.numbers
                 if initial_position(variant).occupancy() >> (n - 1) & 1]
-    board = open_simulated_board("russian", occupied=occupied, real_time=True)
+    board = open_simulated_board(board_geometry(8), occupied=occupied, real_time=True)
     recorder = Recorder(data, sync=False)
     token = "fuzz-token"
     session = PlaySession("russian", board, board, recorder, hands=board.simulation,

@@ -94,7 +94,8 @@ def run_worker(args) -> int:
                     "Board": str(number), "White": f"White {number}",
                     "Black": f"Black {number}", "Event": "hall benchmark"}
             occupied = squares_from_mask(opening.expected_position.occupancy())
-            self.board = open_simulated_board(args.variant, occupied=occupied, real_time=True)
+            self.board = open_simulated_board(opening.variant.geometry, occupied=occupied,
+                                              real_time=True)
             self.session = PlaySession(args.variant, self.board, self.board, self.recorder,
                                        hands=self.board.simulation, opening=opening,
                                        tags=tags, token="x")
@@ -120,32 +121,32 @@ def run_worker(args) -> int:
             ambiguous), the arbiter puts the pieces back as the game stands."""
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline and not stop.is_set():
-                if self.session.tracker.state in (State.READY, State.GAME_OVER):
+                if self.session.game.tracker.state in (State.READY, State.GAME_OVER):
                     return True
                 time.sleep(0.02)
             if not stop.is_set():
                 note(board=self.number, event="recovery",
-                     state=self.session.tracker.state.value)
+                     state=self.session.game.tracker.state.value)
                 self.session.hand([("setup", 0)])
             return False
 
         def new_game(self) -> None:
             game = self.session.published()[1]
             if game is not None and game.result is None and not game.result_reason:
-                self.session.declare_result("1/2-1/2" if args.variant != "international"
+                self.session.arbiter.declare_result("1/2-1/2" if args.variant != "international"
                                             else "1-1", "benchmark: agreed")
             self.games_done = len(self.recorder.game_ids())
             tags = {"Round": str(self.games_done + 1), "Board": str(self.number),
                     "White": f"White {self.number}", "Black": f"Black {self.number}",
                     "Event": "hall benchmark"}
-            self.session.new_game(tags)
+            self.session.arbiter.new_game(tags)
             self.session.hand([("setup", 0)])
 
         def step(self) -> None:
             if not self.wait_ready():
                 return
             game = self.session.published()[1]
-            position = self.session.tracker.position
+            position = self.session.game.tracker.position
             legal = position.legal_moves()
             if game is None or not legal or game.result is not None or game.result_reason \
                     or game.ply >= args.game_length:
@@ -162,12 +163,12 @@ def run_worker(args) -> int:
                 actions += [("place", landing), ("lift", landing)]
             actions.append(("place", move.path[-1]))
             actions += [("lift", s) for s in move.captures if not after >> (s - 1) & 1]
-            before = self.session.moves_recorded
+            before = self.session.game.moves_recorded
             self.session.hand(actions)
             deadline = time.monotonic() + 5
-            while self.session.moves_recorded == before and time.monotonic() < deadline:
+            while self.session.game.moves_recorded == before and time.monotonic() < deadline:
                 time.sleep(0.01)
-            if self.session.moves_recorded > before:
+            if self.session.game.moves_recorded > before:
                 self.total += 1
 
         def run(self) -> None:

@@ -128,7 +128,7 @@ def backend_args(name: str, workdir: Path) -> tuple[list[str], dict[str, str], l
     if name == "sim":
         return ["--backend", "sim"], {}, []
     if name == "gpio":
-        config = ROOT / "draughtsboard" / "hardware" / "configs" / "russian.toml"
+        config = ROOT / "draughtsboard" / "hardware" / "configs" / "8x8.toml"
         return (["--backend", "gpio", "--config", str(config)],
                 {"GPIOZERO_PIN_FACTORY": "mock"}, [])
     if name == "serial":

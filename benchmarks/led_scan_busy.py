@@ -24,6 +24,7 @@ import threading
 import time
 
 from draughtsboard.board.ports import LedFrame, LedPattern
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware.blink import FAST_PERIOD
 from draughtsboard.hardware.config import builtin_config
 from draughtsboard.hardware.matrix_pins import GpiozeroMatrixPins
@@ -57,7 +58,7 @@ class Busy:
 
 
 def drivers(seconds: float, busy: int) -> dict:
-    config = builtin_config("international")
+    config = builtin_config(board_geometry(10))
     sim = SimulatedBoard(config, occupied=range(1, 21))
     pins = GpiozeroMatrixPins(config.matrix, sim.factory)
     pins.settle_us = config.matrix.settle_us  # mock pins skip it; a Pi does not

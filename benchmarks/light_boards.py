@@ -42,6 +42,7 @@ class ScriptedSession:
         self.moved_at: dict[tuple[str, int], float] = {}  # (game, ply) -> wall time
         self._wakes: list[Callable[[], None]] = []
         self._serial = 0
+        self.arbiter = self  # the link hands the hall's commands to the session's desk
         self._start(dict(tags or {}), None)
 
     # -- what the link needs -------------------------------------------------------------------

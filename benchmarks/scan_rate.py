@@ -19,6 +19,7 @@ import json
 import resource
 import time
 
+from draughtsboard.board.rules.geometry import board_geometry  # noqa: E402
 from draughtsboard.hardware.backends import open_simulated_board
 
 WARM_UP = 20_000
@@ -38,7 +39,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scans", type=int, default=1_000_000)
     args = parser.parse_args()
-    board = open_simulated_board("international", occupied=range(1, 21))
+    board = open_simulated_board(board_geometry(10), occupied=range(1, 21))
     hand = board.simulation
     period = 1.0 / board.config.matrix.scan_rate
     step = board.step

@@ -47,9 +47,9 @@ from draughtsboard.hardware.virtual import simulated_switches  # noqa: E402
 
 def emulated_board(position, fault_rate, seed):
     """The simulated board's switches behind the emulated microcontroller."""
-    variant = position.variant.name
-    switches = simulated_switches(variant, position.occupancy())
-    return EmulatedVirtualBoard(variant, switches, fault_rate=fault_rate, seed=seed)
+    switches = simulated_switches(position.variant.geometry, position.occupancy())
+    return EmulatedVirtualBoard(position.variant.geometry, switches, fault_rate=fault_rate,
+                                seed=seed)
 
 FILES = [("russian-ussr-championship-part1.pdn", "russian"), ("international-wk2003.pdn", None)]
 STEP = 0.001  # the bench's step: latencies are exact to the millisecond

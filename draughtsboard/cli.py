@@ -20,7 +20,7 @@ def replay_on_simulated_board(position, args):
     """Replay backend ``sim``: the simulated board and the real reed-matrix driver."""
     from draughtsboard.hardware.virtual import open_virtual_time_board
 
-    return open_virtual_time_board(position.variant.name, position.occupancy())
+    return open_virtual_time_board(position.variant.geometry, position.occupancy())
 
 
 def replay_on_emulated_device(position, args):
@@ -29,11 +29,11 @@ def replay_on_emulated_device(position, args):
     from draughtsboard.firmware_bridge.virtual import EmulatedVirtualBoard
     from draughtsboard.hardware.virtual import simulated_switches
 
-    variant = position.variant.name
-    switches = simulated_switches(variant, position.occupancy())
+    board = position.variant.geometry
+    switches = simulated_switches(board, position.occupancy())
     # faults seeded per game: every game meets its own damaged bytes
     seed = (args.noise or 0) * 100003 + getattr(args, "game_index", 0)
-    return EmulatedVirtualBoard(variant, switches, fault_rate=args.fault_rate, seed=seed)
+    return EmulatedVirtualBoard(board, switches, fault_rate=args.fault_rate, seed=seed)
 
 
 REPLAY_BACKENDS = {"sim": replay_on_simulated_board, "serial-emulated": replay_on_emulated_device}
@@ -62,7 +62,7 @@ def _diag(args) -> int:
 
 
 def _add_emulate(subparsers) -> None:
-    from draughtsboard.board.rules.geometry import BOARD_OF_VARIANT
+    from draughtsboard.board.rules import variant_names
 
     parser = subparsers.add_parser(
         "emulate", help="a board microcontroller on a pseudo-terminal, for the serial "
@@ -72,7 +72,9 @@ def _add_emulate(subparsers) -> None:
     parser.add_argument("--micropython", action="store_true",
                         help="the whole firmware under MicroPython (Node.js and the build "
                         "scripts/test.sh installs), not the reference firmware in Python")
-    parser.add_argument("--variant", default="russian", choices=sorted(BOARD_OF_VARIANT))
+    parser.add_argument("--variant", default="russian", choices=variant_names(),
+                        help="the game whose position the hands keep (its board is the "
+                        "device's)")
     parser.add_argument("--fen", help="the position on the board (default: the start)")
     parser.add_argument("--fault-rate", type=float, default=0.0, metavar="R",
                         help="share of bytes damaged each way (0-1)")
@@ -104,18 +106,18 @@ def emulate(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     variant = get_variant(args.variant)
     position = parse_fen(variant, args.fen) if args.fen else initial_position(variant)
-    board = SimulatedBoard(builtin_config(args.variant),
+    board = SimulatedBoard(builtin_config(variant.geometry),
                            occupied=squares_from_mask(position.occupancy()))
     switches = TimedSwitches(board, time.monotonic)
     if args.micropython:
         from draughtsboard.firmware_bridge.micropython_device import MicroPythonDevice
 
-        device = MicroPythonDevice(args.variant, switches, time.monotonic, seed=args.seed,
+        device = MicroPythonDevice(variant.geometry, switches, time.monotonic, seed=args.seed,
                                    realtime=True)
     else:
         from draughtsboard.firmware_bridge.emulator import EmulatedDevice
 
-        device = EmulatedDevice(args.variant, switches, time.monotonic, seed=args.seed)
+        device = EmulatedDevice(variant.geometry, switches, time.monotonic, seed=args.seed)
     hands = Hands(position, switches)
 
     def stop(signum, frame):
@@ -145,13 +147,14 @@ def emulate(args) -> int:
 
 
 def _add_play(subparsers) -> None:
-    from draughtsboard.board.tracker import Mode
+    from draughtsboard.board.mode import Mode
 
     parser = subparsers.add_parser(
         "play", help="play on the board: controller, journal, LEDs and the live web page")
     parser.add_argument("--variant", help="variant (default: the unfinished game's, else the "
-                        "config's, else russian)")
-    parser.add_argument("--mode", default=None, choices=[*(m.value for m in Mode), "puzzle"],
+                        "board's own game: russian on 8x8, international on 10x10, lasca on "
+                        "7x7; any variant of the board's size plays, e.g. column on 8x8)")
+    parser.add_argument("--mode", default=None, choices=[m.value for m in Mode],
                         help="mode of a new game (default tournament; a resumed game keeps "
                         "its own); puzzle: solve the positions of --puzzles on the board")
     parser.add_argument("--puzzles", metavar="FILE", help="puzzle mode: a PDN file of "
@@ -191,7 +194,7 @@ def _add_play(subparsers) -> None:
     parser.add_argument("--sim-fault", action="append", default=[], metavar="FAULT",
                         help="sim backend: a wiring fault built into the simulated board "
                         "(row:R:open, column:C:open, short:column:A,B, stuck:N; see diag)")
-    parser.set_defaults(handler=_run_play)
+    parser.set_defaults(handler=_with_logging(_play))
 
 
 def _add_hall(subparsers) -> None:
@@ -205,10 +208,27 @@ def _add_hall(subparsers) -> None:
                         help="where the hall keeps its games (default ./hall-data)")
     parser.add_argument("--delay", type=float, default=0.0, metavar="MINUTES",
                         help="the broadcast feed shows each game as it stood this long ago")
-    parser.set_defaults(handler=_run_hall)
+    parser.set_defaults(handler=_with_logging(_hall))
 
 
-def _run_hall(args) -> int:
+def _with_logging(command):
+    """A long-running command (``play``, ``hall``) logging as a service does
+    (`draughtsboard.logs`), the logging put back when it returns: a command run inside
+    another program (a test calling `main`) leaves that program's logging as it was."""
+
+    def run(args) -> int:
+        from draughtsboard.logs import configure_logging
+
+        restore_logging = configure_logging()
+        try:
+            return command(args)
+        finally:
+            restore_logging()
+
+    return run
+
+
+def _hall(args) -> int:
     import math
     import os
     import secrets
@@ -219,9 +239,6 @@ def _run_hall(args) -> int:
     from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
     from draughtsboard.http_limits import ascii_number
     from draughtsboard.recording import DataDirLock
-    from draughtsboard.web.server import configure_logging
-
-    configure_logging()
     host, _, port_text = args.listen.rpartition(":")
     if not host or not ascii_number(port_text) or not plain_host(host.strip("[]")):
         print(f"draughtsboard hall: --listen {args.listen!r}: expected HOST:PORT",
@@ -293,7 +310,7 @@ def _hall_link(args, session, backend_source, log):
         return None
     return HallLink(session, settings.address, settings.board, software=__version__,
                     health=health_probe(backend_source, session),
-                    read_game=session.recorder.game)
+                    read_game=session.game.recorder.game)
 
 
 def health_probe(source, session, clock=None):
@@ -318,10 +335,10 @@ def health_probe(source, session, clock=None):
         bounces = getattr(sensors, "bounces_by_square", None)
         if bounces is not None:
             out["chattering"] = sorted(s for s, n in bounces().items() if n >= CHATTERING)
-        latest, tracker = source.latest(), session.tracker
-        if latest is not None and tracker is not None:
+        latest = source.latest()
+        if latest is not None:
             now = (clock or time.monotonic)()
-            watch.look(now, latest.occupied, tracker.position.occupancy())
+            watch.look(now, latest.occupied, session.game.tracker.position.occupancy())
             out["stuck"] = watch.suspects(now)
         return out
 
@@ -353,11 +370,13 @@ def _default_config_path(args):
 # Exit statuses (sysexits.h), one per kind of failure; the unit's RestartPreventExitStatus
 # lists those a restart cannot cure.
 EXIT_USAGE = 64  # bad arguments
-EXIT_DATA = 65  # bad input: a FEN, a PDN file, an unknown variant, a damaged journal
+EXIT_DATA = 65  # bad input (the core's DraughtsError): a FEN, a PDN file, a game id
 EXIT_UNAVAILABLE = 69  # hardware that is not there: no GPIO chip
 EXIT_SOFTWARE = 70  # a bug: an exception nobody expected (still one line)
-EXIT_IO = 74  # the operating system said no: a file, a directory, a port, a full disk
-EXIT_BUSY = 75  # another process has the data directory: trying again later may work
+# storage (an OSError: a file, a port, a full disk, and recording's RecordingError: a
+# journal damaged or changed under its writer)
+EXIT_IO = 74
+EXIT_BUSY = 75  # another process has the data directory (DataDirBusyError): try later
 EXIT_CONFIG = 78  # the board config, or a setting that is refused (open simulator hands)
 
 
@@ -433,9 +452,11 @@ def check_hands_exposure(backend: str, host: str, allow_remote_hands: bool) -> N
             "on 127.0.0.1, or give --allow-remote-hands")
 
 
-def _open_play_board(backend: str, variant: str, args, config, occupied: list[int]):
+def _open_play_board(backend: str, variant, args, config, occupied: list[int]):
     """(sensor source, LED sink, switches for the page's hands or None, closer) for the
-    chosen backend; ``config`` is the gpio backend's board config."""
+    chosen backend, on the board ``variant`` (a `Variant`) is played on; ``config`` is the
+    gpio backend's board config, whose board must be that one."""
+    board = variant.geometry
     faults = getattr(args, "sim_fault", None) or []
     if faults and backend != "sim":
         raise UsageError("--sim-fault needs the sim backend")
@@ -445,42 +466,53 @@ def _open_play_board(backend: str, variant: str, args, config, occupied: list[in
 
         try:
             wiring = [WiringFault.parse(text) for text in faults]
-            board = open_simulated_board(variant, occupied=occupied, real_time=True,
-                                         faults=wiring)
+            simulated = open_simulated_board(board, occupied=occupied, real_time=True,
+                                             faults=wiring)
         except ValueError as error:
             raise UsageError(str(error)) from None
-        return board, board, board.simulation, board.close
+        return simulated, simulated, simulated.simulation, simulated.close
     if backend == "gpio":
+        from draughtsboard.board.rules import board_name
         from draughtsboard.hardware.backends import open_gpio_board
 
-        if config.variant != variant:
-            raise PlayConfigError(f"the board config is a {config.variant} board, the game "
-                                  f"is {variant}")
-        board = open_gpio_board(config)
-        return board, board, None, board.close
+        if config.geometry is not board:
+            raise PlayConfigError(
+                f"the board config's board is {config.board}; {variant.name} is played on "
+                f"{board_name(board)} (give another --variant, or the config of that board)")
+        wood = open_gpio_board(config)
+        return wood, wood, None, wood.close
     if backend == "serial":
         from draughtsboard.firmware_bridge.backends import DEFAULT_PORT, open_serial_board
 
-        link = open_serial_board(args.port or DEFAULT_PORT, variant)
+        link = open_serial_board(args.port or DEFAULT_PORT, board)
         return link, link, None, link.close
     if backend == "serial-emulated":
         from draughtsboard.firmware_bridge.backends import open_emulated_board
         from draughtsboard.hardware.config import builtin_config
         from draughtsboard.hardware.simulation import SimulatedBoard
 
-        switches = SimulatedBoard(builtin_config(variant), occupied=occupied)
-        link = open_emulated_board(variant, switches=switches)
+        switches = SimulatedBoard(builtin_config(board), occupied=occupied)
+        link = open_emulated_board(board, switches=switches)
         return link, link, switches, link.close
     raise PlayConfigError(f"unknown backend {backend!r}")
+
+
+def _board_game(config) -> str | None:
+    """The game a board plays unless told otherwise: the first variant of its geometry
+    (Russian on 8x8); ``None`` without a board config."""
+    from draughtsboard.board.rules import variants_on
+
+    return variants_on(config.geometry)[0].name if config is not None else None
 
 
 def _load_puzzles(args, config):
     """Puzzle mode: the puzzles of ``--puzzles`` (default: the shipped file of the
     variant); `PuzzleError` (a `ValueError`) in one line when they cannot be used."""
     from draughtsboard.board.rules import get_variant
+    from draughtsboard.play.opening import DEFAULT_VARIANT
     from draughtsboard.play.puzzles import PuzzleRunner, load_puzzles, shipped_puzzles
 
-    variant = get_variant(args.variant or (config.variant if config else "russian"))
+    variant = get_variant(args.variant or _board_game(config) or DEFAULT_VARIANT)
     path = args.puzzles or shipped_puzzles(variant)
     return PuzzleRunner(load_puzzles(path, variant), source=str(path))
 
@@ -529,7 +561,7 @@ def _irregularity_options(args, config) -> tuple[str | None, bool]:
     return irregular, config.irregularity_leds if config else True
 
 
-def _run_play(args) -> int:
+def _play(args) -> int:
     """``play``, in an order that touches nothing before it is sure to run: the settings
     are checked, the data directory is locked (a second process stops here), the page's
     socket is bound (a port in use stops here), and only then is a game opened or a
@@ -542,9 +574,8 @@ def _run_play(args) -> int:
     from draughtsboard.play.clock import TimeControl
     from draughtsboard.play.coach import Coach
     from draughtsboard.recording import Recorder
-    from draughtsboard.web.server import bind_socket, configure_logging, serve
+    from draughtsboard.web.server import bind_socket, serve
 
-    configure_logging()
     log = logging.getLogger("draughtsboard.play")
     host, port = parse_listen(args.listen)
     try:
@@ -570,8 +601,8 @@ def _run_play(args) -> int:
         try:
             opening = choose_opening(recorder, variant=args.variant, start_fen=start_fen,
                                      resume=resume,
-                                     fallback_variant=config.variant if config else None)
-            variant = opening.variant.name
+                                     fallback_variant=_board_game(config))
+            variant = opening.variant
             source, sink, hands, close = _open_play_board(
                 backend, variant, args, config,
                 squares_from_mask(opening.expected_position.occupancy()))
@@ -580,19 +611,20 @@ def _run_play(args) -> int:
             raise
         try:
             irregular, irregular_leds = _irregularity_options(args, config)
-            mode = "training" if args.mode == "puzzle" else args.mode
-            session = PlaySession(variant, source, sink, recorder, mode=mode, tags=tags,
+            session = PlaySession(variant.name, source, sink, recorder, mode=args.mode,
+                                  tags=tags,
                                   hands=hands, backend=backend, opening=opening, token=token,
                                   link_problem=getattr(source, "problem", None),
                                   irregular=irregular, irregular_leds=irregular_leds)
-            coach = Coach(session, puzzles=puzzles)
-            session.attach_coach(coach)
+            coach = Coach(session.game, post=session.submit, puzzles=puzzles)
+            session.game.attach(coach)
             _wire_hint_button(source, session, coach, log)
             link = _hall_link(args, session, source, log)
             if link is not None:
                 link.start()
             try:
-                return serve(session, sock=sock, allow_remote_hands=args.allow_remote_hands)
+                return serve(session, sock=sock, coach=coach,
+                             allow_remote_hands=args.allow_remote_hands)
             finally:
                 if link is not None:
                     link.stop()

@@ -15,15 +15,24 @@ gives every request a deadline for its headers, and admits requests by `Admissio
   a 503, never the arbiter.
 
 `SecurityHeaders` adds the same content-security and framing headers to every answer of
-both.
+both, and `failure_status` answers every error by its cause.
+
+Request bodies are read one way by both (`read_body`, `read_json`, and `BodyLimit` in
+front of a whole app): refused by their declared length before anything is read, read no
+further than the limit, and JSON taken only as an object of plain JSON (``NaN`` and
+``Infinity`` are not numbers here; nesting too deep is refused, not a crash).
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from starlette.requests import Request
+from starlette.responses import JSONResponse
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 MAX_CONNECTIONS = 64  # requests in progress at once, live streams included
@@ -200,3 +209,143 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def failure_status(error: BaseException) -> int | None:
+    """The HTTP status of an error, by its cause; ``None`` for a bug (a 500).
+
+    * busy, another process has the data (``BlockingIOError``: `DataDirBusyError`): 409;
+    * storage, the record could not be kept (``OSError``: a full disk, a journal that is
+      damaged or changed under its writer, `RecordingError`), or the board did not answer
+      in time (``RuntimeError``, ``TimeoutError``): 503;
+    * bad input (``ValueError``, ``TypeError``: the core's `DraughtsError`, a bad body,
+      an action refused as asked): 400.
+    """
+    if isinstance(error, BlockingIOError):
+        return 409
+    if isinstance(error, (OSError, RuntimeError)):
+        return 503
+    if isinstance(error, (ValueError, TypeError)):
+        return 400
+    return None
+
+
+def failure_text(error: BaseException) -> str:
+    """The one-line reason sent with `failure_status`."""
+    if isinstance(error, TimeoutError) or (isinstance(error, RuntimeError) and not str(error)):
+        return str(error) or "the board did not answer in time"
+    if isinstance(error, OSError) and not isinstance(error, BlockingIOError):
+        return f"could not record: {error.strerror or error}"
+    return str(error) or type(error).__name__
+
+
+# -- request bodies ---------------------------------------------------------------------------
+
+BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+class BodyError(ValueError):
+    """A request body that cannot be used; its cause in one line (400, or 413 past the
+    limit from `BodyLimit`)."""
+
+
+def _declared_length(text: str | None, limit: int) -> None:
+    if text is None:
+        return
+    if not ascii_number(text.strip()):
+        raise BodyError("bad Content-Length")
+    if int(text.strip()) > limit:
+        raise BodyError("request too large")
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request's body, refused past ``limit`` bytes (by its declared length first,
+    then while it is read)."""
+    _declared_length(request.headers.get("content-length"), limit)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyError("request too large")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _not_a_number(name: str) -> float:
+    raise BodyError(f"{name} is not a number here")
+
+
+def parse_json_object(body: bytes) -> dict[str, Any]:
+    """A JSON object from a body (empty: ``{}``); `BodyError` with the cause otherwise."""
+    try:
+        data = json.loads(body or b"{}", parse_constant=_not_a_number)
+    except RecursionError:
+        raise BodyError("JSON nested too deeply") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise BodyError("not JSON") from None
+    if not isinstance(data, dict):
+        raise BodyError("expected a JSON object")
+    return data
+
+
+async def read_json(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object (``Content-Type: application/json``, at most ``limit``
+    bytes); `BodyError` with the cause otherwise."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise BodyError("send JSON (Content-Type: application/json)")
+    return parse_json_object(await read_body(request, limit))
+
+
+class BodyLimit:
+    """Pure ASGI middleware, outermost: a request whose Content-Length is over ``limit``
+    (or not a number) is answered 413 (400) before anything reads it; a body without a
+    length (chunked) is read up to ``limit`` here, and refused past it, then handed on.
+    So neither a route nor the token check ever sees more than ``limit`` bytes."""
+
+    def __init__(self, app, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http" or scope.get("method") not in BODY_METHODS:
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None:
+            try:
+                _declared_length(length.decode("latin-1"), self.limit)
+            except BodyError as error:
+                await self._refuse(error, scope, receive, send)
+            else:
+                await self.app(scope, receive, send)
+            return
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._refuse(BodyError("request too large"), scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, error: BodyError, scope, receive, send) -> None:
+        status = 413 if str(error) == "request too large" else 400
+        text = f"request body over {self.limit} bytes" if status == 413 else str(error)
+        await JSONResponse({"error": text}, status_code=status)(scope, receive, send)

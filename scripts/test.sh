@@ -1,8 +1,22 @@
 #!/usr/bin/env bash
 # Installs everything the test suite needs on a fresh Debian / Raspberry Pi OS machine
 # with Python 3.11+, then runs every test. `.ci/run` runs exactly this script.
+#
+# `bash scripts/test.sh --fast` is the loop to run while working: every test but the
+# slow, browser and broker ones (pytest -m "not slow and not browser and not broker"),
+# under a minute. Other arguments go to pytest as they are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+fast=0
+args=()
+for arg in "$@"; do
+    if [ "$arg" = "--fast" ]; then
+        fast=1
+    else
+        args+=("$arg")
+    fi
+done
 
 # The browser test drives Debian's chromium (Playwright cannot download its own browser
 # here). Installed when missing and we are root; elsewhere that one test is skipped.
@@ -34,9 +48,15 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     fi
 fi
 
+# The venv is installed again whenever pyproject.toml changed (its digest is kept in
+# the venv), so a quick loop does not pay for pip each time.
 python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test]'
+wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ "$(cat .venv/.installed-from 2>/dev/null)" != "$wanted" ]; then
+    .venv/bin/python -m pip install --quiet --upgrade pip
+    .venv/bin/python -m pip install --quiet -e '.[test]'
+    echo "$wanted" > .venv/.installed-from
+fi
 
 # MicroPython 1.27 for WebAssembly, the version pinned by its lock file, into the ignored
 # draughtsboard/firmware_bridge/wasm/node_modules (skipped when that version is there).
@@ -55,7 +75,11 @@ if [ ! -d ".micropython-stubs/$stubs" ]; then
 fi
 
 set +e
-.venv/bin/python -m pytest "$@"
+if [ "$fast" -eq 1 ]; then
+    .venv/bin/python -m pytest -m "not slow and not browser and not broker" ${args[@]+"${args[@]}"}
+else
+    .venv/bin/python -m pytest ${args[@]+"${args[@]}"}
+fi
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

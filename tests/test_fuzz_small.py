@@ -6,9 +6,12 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_fuzz_in_small():
     run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fuzz_inputs.py"),
                           "--inputs", "300", "--seed", "7"],

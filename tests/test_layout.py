@@ -2,8 +2,9 @@
 
 The import graph of `draughtsboard/` is built with `ast` (imports inside functions and
 under ``TYPE_CHECKING`` count: a circle held together by a late import is still a
-circle) and checked for circles, for the layering of docs/architecture.md, for a pure
-core, and for private names used across modules.
+circle) and checked for circles, for the layering of docs/architecture.md (its list of
+parts is read from the page: imports point up that list, never down), for a pure core,
+and for private names used across modules.
 """
 
 from __future__ import annotations
@@ -29,11 +30,14 @@ DEVICE_ONLY = {"draughtsboard.firmware_bridge.firmware.main",
 CORE_LAYERS = {
     "draughtsboard.board.rules": ("draughtsboard.board.rules",),
     "draughtsboard.board.ports": (),
-    "draughtsboard.board.game": ("draughtsboard.board.rules", "draughtsboard.board.game"),
+    "draughtsboard.board.mode": ("draughtsboard.board.rules",),
+    "draughtsboard.board.game": ("draughtsboard.board.rules", "draughtsboard.board.mode",
+                                 "draughtsboard.board.game"),
     "draughtsboard.board.tracker": ("draughtsboard.board.rules", "draughtsboard.board.ports",
-                                    "draughtsboard.board.tracker"),
+                                    "draughtsboard.board.mode", "draughtsboard.board.tracker"),
     "draughtsboard.board.replay": ("draughtsboard.board.rules", "draughtsboard.board.ports",
-                                   "draughtsboard.board.tracker", "draughtsboard.board.replay"),
+                                   "draughtsboard.board.mode", "draughtsboard.board.tracker",
+                                   "draughtsboard.board.replay"),
 }
 # Libraries that do I/O, start threads or drive hardware: never in the pure core.
 IMPURE = {"os", "io", "sys", "socket", "select", "selectors", "threading", "multiprocessing",
@@ -49,7 +53,7 @@ HALL_LAYERS = {
                                 "draughtsboard.hall_link"),
     "draughtsboard.hall": ("draughtsboard.board", "draughtsboard.hall_protocol",
                            "draughtsboard.recording", "draughtsboard.http_limits",
-                           "draughtsboard.hall"),
+                           "draughtsboard.subscribers", "draughtsboard.hall"),
 }
 HALL_PACKAGES = tuple(HALL_LAYERS)
 # Adapters may use these of the core, and never each other.
@@ -144,6 +148,60 @@ def _parent_package_edge(source: str, target: str) -> bool:
     """A package's ``__init__`` importing its own submodules is how re-exports work; the
     submodules never import their package back (checked by the circle test)."""
     return target.startswith(source + ".") and _is_package(source)
+
+
+# -- the order of docs/architecture.md's list ------------------------------------------------
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+
+@cache
+def documented_layers() -> tuple[str, ...]:
+    """The parts docs/architecture.md lists in its tree, in order, as module names."""
+    text = ARCHITECTURE.read_text()
+    tree = text[text.index("```\ndraughtsboard/\n") + 4:]
+    tree = tree[:tree.index("```")]
+    layers, parents = [], []
+    for line in tree.splitlines()[1:]:
+        name = line.strip().split(" ")[0]
+        depth = (len(line) - len(line.lstrip(" "))) // 2
+        parents = parents[:depth - 1]
+        parts = [*parents, name.rstrip("/").removesuffix(".py")]
+        layers.append(".".join(["draughtsboard", *parts]))
+        if name.endswith("/"):
+            parents = parts
+    return tuple(layers)
+
+
+def layer_of(module: str) -> int:
+    """The index in the documented list of the deepest part ``module`` belongs to."""
+    found = [i for i, layer in enumerate(documented_layers()) if _within(module, layer)]
+    assert found, f"{module} is in no part that docs/architecture.md lists"
+    return max(found, key=lambda i: len(documented_layers()[i]))
+
+
+def test_the_documented_list_names_every_part_of_the_package():
+    top = {name.split(".")[1] for name in modules() if name.count(".") >= 1}
+    listed = {layer.split(".")[1] for layer in documented_layers()}
+    assert top - {"__main__"} == listed
+
+
+# the package's own door (its version) and its entry point stand outside the list
+OUTSIDE_THE_LIST = {"draughtsboard", "draughtsboard.__main__"}
+
+
+def test_imports_point_up_the_documented_list_never_down():
+    offenders = []
+    for name in modules():
+        if name in OUTSIDE_THE_LIST:
+            continue
+        here = layer_of(name)
+        for target, line, _ in imports_of(name):
+            if target in modules() and target not in OUTSIDE_THE_LIST \
+                    and not _within(target, documented_layers()[here]) \
+                    and layer_of(target) > here:
+                offenders.append(f"{name}:{line} imports {target}, listed below it")
+    assert offenders == []
 
 
 def test_no_import_circle():
@@ -338,6 +396,7 @@ def test_no_private_reach_across_modules():
 
 # -- each module imports first, in a fresh interpreter ----------------------------------------
 
+@pytest.mark.slow
 def test_every_module_imports_first_in_a_fresh_interpreter():
     names = [name for name in modules() if name not in DEVICE_ONLY]
 
@@ -352,6 +411,16 @@ def test_every_module_imports_first_in_a_fresh_interpreter():
     with ThreadPoolExecutor(max_workers=4) as pool:
         failures = [f for f in pool.map(try_import, names) if f]
     assert failures == []
+
+
+# -- the tests mirror the package -------------------------------------------------------------
+
+def test_every_test_folder_is_a_part_of_the_package():
+    """tests/<path>/ holds the tests of draughtsboard/<path>/ (tests/data: their files)."""
+    tests = ROOT / "tests"
+    folders = {path.relative_to(tests) for path in tests.rglob("*") if path.is_dir()
+               and "__pycache__" not in path.parts and path.name != "data"}
+    assert sorted(str(f) for f in folders if not (PACKAGE / f).is_dir()) == []
 
 
 # -- references ----------------------------------------------------------------------------

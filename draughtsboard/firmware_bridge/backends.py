@@ -9,25 +9,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from draughtsboard.board.rules.geometry import geometry_for_variant
+from draughtsboard.board.rules.geometry import Geometry, board_geometry
 from draughtsboard.firmware_bridge.emulator import SocketEmulator
 from draughtsboard.firmware_bridge.fakepins import StaticSwitches, Switches
 from draughtsboard.firmware_bridge.link import SerialLink
 from draughtsboard.firmware_bridge.session import HostSession
 
 DEFAULT_PORT = "/dev/ttyACM0"
+BOARD_8X8 = board_geometry(8)  # the default board
 
 
 def open_serial_board(
     url: str = DEFAULT_PORT,
-    variant: str = "russian",
+    board: Geometry = BOARD_8X8,
     *,
     baudrate: int = 115200,
     heartbeat_timeout: float = 1.0,
     **link_options: Any,
 ) -> SerialLink:
-    """A board microcontroller on ``url`` (a device path or any pyserial URL)."""
-    square_count = geometry_for_variant(variant).square_count
+    """A board microcontroller on ``url`` (a device path or any pyserial URL), wired for
+    ``board``."""
+    square_count = board.square_count
     session = HostSession(square_count, heartbeat_timeout=heartbeat_timeout)
     return SerialLink(url, square_count, baudrate=baudrate, session=session, **link_options)
 
@@ -43,7 +45,7 @@ class EmulatedBoard(SerialLink):
 
 
 def open_emulated_board(
-    variant: str = "russian",
+    board: Geometry = BOARD_8X8,
     *,
     fault_rate: float = 0.0,
     seed: int = 0,
@@ -58,7 +60,7 @@ def open_emulated_board(
     ``board.emulator.reset()`` reboots the device and ``unplug()`` drops the cable.
     """
     switches = switches if switches is not None else StaticSwitches()
-    emulator = SocketEmulator(variant, switches, fault_rate=fault_rate, seed=seed, **device_options)
+    emulator = SocketEmulator(board, switches, fault_rate=fault_rate, seed=seed, **device_options)
     try:
         board = EmulatedBoard(emulator.url, emulator.device.square_count, backoff=(0.01, 0.2))
     except BaseException:

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from draughtsboard.board.ports import squares_from_mask
-from draughtsboard.board.rules.geometry import Geometry, geometry_for_variant
+from draughtsboard.board.rules.geometry import Geometry, board_name, board_of_name
 from draughtsboard.firmware_bridge.backends import DEFAULT_PORT, open_serial_board
 from draughtsboard.firmware_bridge.link import SerialLink
 
@@ -34,19 +34,18 @@ WalkLeds = Callable[[SerialLink, object], None]  # (LED sink, output stream)
 
 def run(args: argparse.Namespace, render_map: RenderMap, walk_leds: WalkLeds) -> int:
     """``diag --backend serial``: map, LED walk, report; 2 with one line when it cannot."""
-    variant = args.variant or "russian"
     port = args.port or DEFAULT_PORT
-    geometry = geometry_for_variant(variant)
+    geometry = board_of_name(args.board or "8x8")
     # What goes wrong with the link is said once, below, not logged on every retry.
     logging.getLogger("draughtsboard.firmware_bridge").setLevel(logging.CRITICAL)
-    link = open_serial_board(port, variant)
+    link = open_serial_board(port, geometry)
     try:
         if not link.wait_for_up(UP_SECONDS):
             problem = link.problem() or f"{port}: no board answers"
             print(f"draughtsboard diag: {problem}", file=sys.stderr)
             return 2
         occupied = _latest(link)
-        print(_heading(link, variant, port, geometry, occupied))
+        print(_heading(link, port, geometry, occupied))
         if args.once:
             print(render_map(geometry, occupied, numbers=True))
             return 0
@@ -62,16 +61,15 @@ def _latest(link: SerialLink) -> int:
     return snapshot.occupied if snapshot is not None else 0
 
 
-def _heading(link: SerialLink, variant: str, port: str, geometry: Geometry,
-             occupied: int) -> str:
+def _heading(link: SerialLink, port: str, geometry: Geometry, occupied: int) -> str:
     hello = link.session.hello
     device = ""
     if hello is not None:
         version = ".".join(map(str, hello.firmware))
         device = f", firmware {version}, boot {hello.boot:04x}"
     closed = len(squares_from_mask(occupied))
-    return (f"{variant} board (serial {port}{device}), {closed} of {geometry.square_count} "
-            "switches closed")
+    return (f"{board_name(geometry)} board (serial {port}{device}), {closed} of "
+            f"{geometry.square_count} switches closed")
 
 
 def _changes(link: SerialLink, seconds: float, on_change=None) -> Counter[int]:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from draughtsboard.board.ports import LedFrame, Snapshot
-from draughtsboard.board.rules.geometry import Numbering, geometry_for_variant
+from draughtsboard.board.rules.geometry import Geometry, Numbering
 from draughtsboard.firmware_bridge.fakepins import FakePins, Switches
 from draughtsboard.firmware_bridge.faults import FaultyPipe
 from draughtsboard.firmware_bridge.firmware import core
@@ -51,7 +51,7 @@ class Device(Protocol):
     def close(self) -> None: ...
 
 
-DeviceFactory = Callable[..., Device]  # (variant, switches, clock, *, seed, **options)
+DeviceFactory = Callable[..., Device]  # (board, switches, clock, *, seed, **options)
 
 
 class EmulatedDevice:
@@ -63,7 +63,7 @@ class EmulatedDevice:
 
     def __init__(
         self,
-        variant: str,
+        board: Geometry,
         switches: Switches,
         clock: Callable[[], float],
         *,
@@ -74,9 +74,8 @@ class EmulatedDevice:
         repeats: int = core.REPEATS,
         repeat_ms: int = core.REPEAT_MS,
     ) -> None:
-        geometry = geometry_for_variant(variant)
-        self.board_size = geometry.size
-        self.cells = core.matrix_map(geometry.size, geometry.numbering is Numbering.FROM_TOP_LEFT)
+        self.board_size = board.size
+        self.cells = core.matrix_map(board.size, board.numbering is Numbering.FROM_TOP_LEFT)
         self.square_count = len(self.cells)
         self.switches = switches
         self.pins = FakePins(self.cells, switches, clock)
@@ -133,7 +132,7 @@ class VirtualBench:
 
     def __init__(
         self,
-        variant: str,
+        board: Geometry,
         switches: Switches,
         *,
         fault_rate: float = 0.0,
@@ -147,7 +146,7 @@ class VirtualBench:
         self.step_seconds = step
         self.switches = switches
         self.device = device_factory(
-            variant, switches, lambda: self.now, seed=seed, **device_options
+            board, switches, lambda: self.now, seed=seed, **device_options
         )
         self.session = session or HostSession(self.device.square_count)
         self.up = FaultyPipe(fault_rate, seed * 2 + 1)
@@ -233,7 +232,7 @@ class SocketEmulator:
 
     def __init__(
         self,
-        variant: str,
+        board: Geometry,
         switches: Switches,
         *,
         fault_rate: float = 0.0,
@@ -244,7 +243,7 @@ class SocketEmulator:
     ) -> None:
         self.clock = clock
         self.poll_interval = poll_interval
-        self.device = EmulatedDevice(variant, switches, clock, seed=seed, **device_options)
+        self.device = EmulatedDevice(board, switches, clock, seed=seed, **device_options)
         self.up = FaultyPipe(fault_rate, seed * 2 + 1)
         self.down = FaultyPipe(fault_rate, seed * 2 + 2)
         self.lock = threading.RLock()
@@ -254,7 +253,6 @@ class SocketEmulator:
         self.port = self._listener.getsockname()[1]
         self._conn: socket.socket | None = None
         self._stop = threading.Event()
-        self._connected = threading.Event()
         self.device.power_on()
         self._thread = threading.Thread(target=self._run, name="emulated-device", daemon=True)
         self._thread.start()
@@ -271,14 +269,10 @@ class SocketEmulator:
         with self.lock:
             self._drop_connection()
 
-    def wait_for_connection(self, timeout: float) -> bool:
-        return self._connected.wait(timeout)
-
     def _drop_connection(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
-            self._connected.clear()
             self.up.clear()
             self.down.clear()
 
@@ -324,7 +318,6 @@ class SocketEmulator:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._conn = conn
         self.connections += 1
-        self._connected.set()
 
     def close(self) -> None:
         """Stop the device thread and close the socket (safe twice)."""

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from draughtsboard.board.rules.geometry import Numbering, geometry_for_variant
+from draughtsboard.board.rules.geometry import Geometry, Numbering, board_name
 from draughtsboard.firmware_bridge.fakepins import Switches
 from draughtsboard.firmware_bridge.firmware import core
 
@@ -125,11 +125,11 @@ def _config_node(tree: ast.Module) -> ast.Assign:
     raise MicroPythonFailed("firmware/main.py has no CONFIG = {...} to set for the board")
 
 
-def flash_image(variant: str, **settings: int) -> FlashImage:
-    """main.py with CONFIG edited for ``variant``'s board (as its docstring asks a builder
+def flash_image(board: Geometry, **settings: int) -> FlashImage:
+    """main.py with CONFIG edited for ``board`` (as its docstring asks a builder
     to), core.py and wire.py. ``settings`` override CONFIG entries of the same names
     (``debounce_scans``, ``heartbeat_ms``...); an unknown name is an error."""
-    geometry = geometry_for_variant(variant)
+    geometry = board
     from_top = geometry.numbering is Numbering.FROM_TOP_LEFT
     cells = core.matrix_map(geometry.size, from_top)
     rows = max(r for r, _ in cells) + 1
@@ -141,7 +141,8 @@ def flash_image(variant: str, **settings: int) -> FlashImage:
         if key not in config:
             raise MicroPythonFailed(f"firmware/main.py's CONFIG has no {key!r}")
     if len(config["row_pins"]) < rows or len(config["column_pins"]) < cols:
-        raise MicroPythonFailed(f"firmware/main.py's CONFIG has too few pins for {variant}")
+        raise MicroPythonFailed(f"firmware/main.py's CONFIG has too few pins for "
+                                f"the {board_name(board)} board")
     config["board_size"] = geometry.size
     if "from_top" in config:
         config["from_top"] = from_top
@@ -188,7 +189,7 @@ class MicroPythonDevice:
 
     def __init__(
         self,
-        variant: str,
+        board: Geometry,
         switches: Switches,
         clock: Callable[[], float],
         *,
@@ -202,10 +203,10 @@ class MicroPythonDevice:
         **device_options: int,
     ) -> None:
         require_runtime()
-        self.variant = variant
+        self.board = board
         self.switches = switches
         self.clock = clock
-        self.image = flash_image(variant, **device_options)
+        self.image = flash_image(board, **device_options)
         self.square_count = len(self.image.squares)
         self.realtime = realtime
         self.connected = True

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from draughtsboard.board.ports import Snapshot
+from draughtsboard.board.rules.geometry import Geometry
 
 from .emulator import DeviceFactory, EmulatedDevice, VirtualBench
 from .session import LinkStats
@@ -38,7 +39,7 @@ class EmulatedVirtualBoard:
 
     scan_period = 0.005
 
-    def __init__(self, variant: str, switches: ScheduledSwitches, *, fault_rate: float = 0.0,
+    def __init__(self, board: Geometry, switches: ScheduledSwitches, *, fault_rate: float = 0.0,
                  seed: int = 0, micropython: bool = False, **device_options: object) -> None:
         self.switches = switches
         factory: DeviceFactory = EmulatedDevice
@@ -46,7 +47,7 @@ class EmulatedVirtualBoard:
             from .micropython_device import MicroPythonDevice
 
             factory = MicroPythonDevice
-        self.bench = VirtualBench(variant, switches, fault_rate=fault_rate, seed=seed,
+        self.bench = VirtualBench(board, switches, fault_rate=fault_rate, seed=seed,
                                   device_factory=factory, **device_options)
 
     @property

@@ -24,7 +24,14 @@ from starlette.staticfiles import StaticFiles
 from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.hall_protocol.messages import GAME_ID
-from draughtsboard.http_limits import SecurityHeaders, ascii_number, token_matches
+from draughtsboard.http_limits import (
+    BodyError,
+    SecurityHeaders,
+    ascii_number,
+    read_body,
+    read_json,
+    token_matches,
+)
 
 from .claims import KINDS as CLAIM_KINDS
 from .feed import round_games
@@ -40,38 +47,16 @@ KEEPALIVE_SECONDS = 15.0
 STREAM_INTERVAL = 0.1  # seconds: a stream sends at most this often (changes are merged)
 
 
-class BodyError(ValueError):
-    pass
-
-
 def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
 
 
 async def _body(request: Request, limit: int) -> bytes:
-    """The body, refused past ``limit`` bytes before more is read."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        raise BodyError("request too large")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BodyError("request too large")
-        chunks.append(chunk)
-    return b"".join(chunks)
+    return await read_body(request, limit)
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise BodyError("send JSON (Content-Type: application/json)")
-    try:
-        data = json.loads(await _body(request, MAX_BODY) or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise BodyError("not JSON") from None
-    if not isinstance(data, dict):
-        raise BodyError("expected a JSON object")
-    return data
+    return await read_json(request, MAX_BODY)
 
 
 def _service(request: Request):

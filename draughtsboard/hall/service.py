@@ -28,6 +28,7 @@ from draughtsboard.hall_protocol.broker import BrokerAddress
 from draughtsboard.hall_protocol.connect import connect, make_client, reason_failed
 from draughtsboard.hall_protocol.messages import Command, MessageError, Reply
 from draughtsboard.hall_protocol.topics import board_topic, parse_topic, subscription
+from draughtsboard.subscribers import Subscribers
 
 from .arbiter_log import ArbiterLog
 from .inbox import BoardInbox
@@ -70,8 +71,7 @@ class HallService:
         self.quiet = LogLimiter()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
-        self._subscribers: list[Callable[[], None]] = []
-        self._subscribers_lock = threading.Lock()
+        self._subscribers = Subscribers()
         self._replies: dict[str, concurrent.futures.Future] = {}
         # command id -> (board, answers taken): a command delivered twice (a board that
         # was thrown off and came back) may be answered twice; the later answer counts
@@ -366,24 +366,11 @@ class HallService:
     # -- views for the page ----------------------------------------------------------------------
 
     def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
-        with self._subscribers_lock:
-            self._subscribers.append(wake)
-
-        def unsubscribe() -> None:
-            with self._subscribers_lock:
-                if wake in self._subscribers:
-                    self._subscribers.remove(wake)
-
-        return unsubscribe
+        """Call ``wake()`` whenever the hall changed (the page's live streams)."""
+        return self._subscribers.subscribe(wake)
 
     def _notify(self) -> None:
-        with self._subscribers_lock:
-            wakes = list(self._subscribers)
-        for wake in wakes:
-            try:
-                wake()
-            except RuntimeError:
-                pass
+        self._subscribers.notify()
 
     def board_numbers(self) -> list[int]:
         numbers = set(self.ingest.boards) | set(self.store.games)

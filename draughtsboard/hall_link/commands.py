@@ -21,7 +21,7 @@ log = logging.getLogger("draughtsboard.hall_link")
 
 
 class ArbiterActions(Protocol):
-    """What a command needs of the play session."""
+    """What a command needs of the play session's arbiter desk."""
 
     game_id: str
 

@@ -45,8 +45,10 @@ STATUS_INTERVAL = 30.0  # seconds between status messages (uptime, health)
 PENDING_LIMIT = 20_000  # publications awaiting their PUBACK that are remembered
 
 
-class LinkedSession(ArbiterActions, Protocol):
+class LinkedSession(Protocol):
     """What the link needs of the play session (`PlaySession` has it all)."""
+
+    arbiter: ArbiterActions
 
     def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]: ...
 
@@ -220,7 +222,7 @@ class HallLink:
         if command.cmd == "resend":
             self._reply(self._resend(command))
         else:
-            self._reply(carry_out(self.session, command))
+            self._reply(carry_out(self.session.arbiter, command))
 
     def _read_game(self, game_id: str) -> Game | None:
         """A game that is not the current one, as its journal has it (on the controller

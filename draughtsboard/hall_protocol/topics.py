@@ -34,7 +34,7 @@ def parse_topic(topic: str) -> tuple[int, str] | None:
     if not topic.startswith(prefix):
         return None
     number, _, kind = topic[len(prefix):].partition("/")
-    if not number.isdigit() or len(number) > 4 or number.startswith("0"):
+    if not (number.isascii() and number.isdigit()) or len(number) > 4 or number.startswith("0"):
         return None
     board = int(number)
     if not 1 <= board <= MAX_BOARD or (kind not in BOARD_KINDS and kind != COMMAND):

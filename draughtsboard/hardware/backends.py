@@ -15,6 +15,7 @@ from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
 from draughtsboard.board.ports import LedFrame, Snapshot
+from draughtsboard.board.rules.geometry import Geometry
 
 from .blink import BlinkingSink
 from .board_lock import BoardLock
@@ -166,11 +167,12 @@ def open_gpio_board(config: BoardConfig, pin_factory: Factory | None = None, *,
     return _open(config, factory, start, time.monotonic, None, lock)
 
 
-def open_simulated_board(variant_or_config: str | BoardConfig, *,
+def open_simulated_board(board: Geometry | BoardConfig, *,
                          occupied: Iterable[int] = (), real_time: bool = False,
                          pin_factory: MockFactory | None = None,
                          faults: Iterable[WiringFault] = ()) -> HardwareBoard:
-    """The same drivers on a :class:`SimulatedBoard`.
+    """The same drivers on a :class:`SimulatedBoard` of ``board``: a config, or a board's
+    geometry (with the reference wiring, `builtin_config`).
 
     By default in virtual time: nothing runs in the background; call
     ``board.sensors.scan_once(now)`` (or ``board.step(now)``), which first moves the
@@ -178,8 +180,7 @@ def open_simulated_board(variant_or_config: str | BoardConfig, *,
     ``real_time=True`` the scan and LED threads run on the monotonic clock, as on a Pi.
     ``faults`` builds wiring faults into the simulated board (`WiringFault`).
     """
-    config = (builtin_config(variant_or_config) if isinstance(variant_or_config, str)
-              else variant_or_config)
+    config = board if isinstance(board, BoardConfig) else builtin_config(board)
     simulation = SimulatedBoard(config, pin_factory=pin_factory, occupied=occupied,
                                 faults=faults)
     if real_time:

@@ -1,5 +1,9 @@
 """The board's wiring as a TOML file: read, checked, and turned into frozen values.
 
+A config describes a board, not a game: its geometry (``[board]``: ``size`` and
+``numbering``) and its wiring (``[matrix]``, ``[leds]`` ...). The same 8x8 wood plays
+Russian and Russian column draughts; which game is played is ``play --variant``'s choice.
+
 A wrong config on a Pi must cost the builder one look, not a debugging session, so every
 problem is collected (not just the first) and reported as one line naming its key; nothing
 here raises anything but :class:`ConfigError`.
@@ -13,7 +17,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from draughtsboard.board.rules.geometry import BOARD_OF_VARIANT, geometry_for_variant
+from draughtsboard.board.rules.geometry import (
+    USUAL_NUMBERING,
+    Geometry,
+    Numbering,
+    board_geometry,
+    board_name,
+)
 
 from .layout import CORNERS, LINES, MatrixMap, check_map, corner_map, matrix_shape
 
@@ -70,9 +80,9 @@ class LedConfig:
 
 @dataclass(frozen=True)
 class BoardConfig:
-    """A checked board config: the variant, the switch matrix, the LEDs, buzzer and buttons."""
-    variant: str
-    size: int
+    """A checked board config: the board's geometry, the switch matrix, the LEDs, buzzer
+    and buttons."""
+    geometry: Geometry
     matrix: MatrixConfig
     leds: LedConfig = field(default_factory=LedConfig)
     buttons: tuple[tuple[str, int], ...] = ()
@@ -83,8 +93,17 @@ class BoardConfig:
     irregularity_leds: bool = True
 
     @property
+    def size(self) -> int:
+        return self.geometry.size
+
+    @property
     def square_count(self) -> int:
-        return geometry_for_variant(self.variant).square_count
+        return self.geometry.square_count
+
+    @property
+    def board(self) -> str:
+        """The board's name (``8x8``, `board_name`)."""
+        return board_name(self.geometry)
 
 
 def load_config(path: str | Path) -> BoardConfig:
@@ -110,18 +129,19 @@ def parse_config(text: str, source: str = "config") -> BoardConfig:
     return config_from_dict(data, source)
 
 
-def builtin_config(variant: str) -> BoardConfig:
-    """The example config shipped for a variant's board (``russian``, ``lasca`` ...)."""
-    size, _ = BOARD_OF_VARIANT.get(variant, (None, None))
-    name = {8: "russian", 10: "international", 7: "lasca"}.get(size)
-    if name is None:
-        raise ConfigError([f"board.variant: unknown variant {variant!r}"], "builtin")
-    text = resources.files("draughtsboard.hardware").joinpath(f"configs/{name}.toml").read_text()
-    config = parse_config(text, f"configs/{name}.toml")
-    if config.variant != variant:
-        config = config_from_dict({**tomllib.loads(text), "board": {"variant": variant}},
-                                  f"configs/{name}.toml")
-    return config
+def builtin_config(board: Geometry) -> BoardConfig:
+    """The reference wiring shipped for a board (``configs/8x8.toml`` ...), numbered as
+    ``board`` is."""
+    name = f"{board.size}x{board.size}"
+    path = f"configs/{name}.toml"
+    try:
+        text = resources.files("draughtsboard.hardware").joinpath(path).read_text()
+    except FileNotFoundError:
+        raise ConfigError([f"no reference wiring for a {board_name(board)} board"],
+                          "builtin") from None
+    data = tomllib.loads(text)
+    data["board"] = {**data["board"], "numbering": board.numbering.value}
+    return config_from_dict(data, path)
 
 
 # -- reading ----------------------------------------------------------------------------
@@ -242,18 +262,7 @@ def config_from_dict(data: dict[str, Any], source: str = "config") -> BoardConfi
     """Check a parsed TOML document and build the config; ConfigError lists every problem."""
     reader = _Reader(data)
     board = reader.section("board")
-    variant = None
-    geometry = None
-    if board is not None:
-        variant = reader.choice(board, "board", "variant", tuple(sorted(BOARD_OF_VARIANT)),
-                                what="variant")
-        if variant is not None:
-            geometry = geometry_for_variant(variant)
-            size = reader.get(board, "board", "size", int, geometry.size)
-            if size is not None and size != geometry.size:
-                reader.problems.append(
-                    f"board.size: {size} does not match variant {variant!r} "
-                    f"({geometry.size}x{geometry.size})")
+    geometry = _geometry(reader, board) if board is not None else None
     matrix_table = reader.section("matrix")
     matrix = None
     default_origin = "top-left"
@@ -304,9 +313,33 @@ def config_from_dict(data: dict[str, Any], source: str = "config") -> BoardConfi
                                        True)
     if reader.problems:
         raise ConfigError(reader.problems, source)
-    assert variant is not None and geometry is not None and matrix is not None
-    return BoardConfig(variant, geometry.size, matrix, leds, tuple(buttons), source,
+    assert geometry is not None and matrix is not None
+    return BoardConfig(geometry, matrix, leds, tuple(buttons), source,
                        irregular, True if irregularity_leds is None else irregularity_leds)
+
+
+def _geometry(reader: _Reader, board: dict) -> Geometry | None:
+    """``[board]``: ``size`` (7, 8 or 10) and ``numbering`` (where square 1 is; default the
+    usual one for the size). A config from before names a game instead (``variant``):
+    refused with what to write."""
+    if "variant" in board:
+        reader.problems.append(
+            "board.variant: a board config names its board, not a game: write size and "
+            "numbering (e.g. size = 8, numbering = \"top-left\") and choose the game with "
+            "play --variant")
+        return None
+    size = reader.get(board, "board", "size", int)
+    if size is None:
+        return None
+    if size not in USUAL_NUMBERING:
+        sizes = ", ".join(str(n) for n in sorted(USUAL_NUMBERING))
+        reader.problems.append(f"board.size: {size} is no board here (one of {sizes})")
+        return None
+    numbering = reader.choice(board, "board", "numbering", tuple(n.value for n in Numbering),
+                              USUAL_NUMBERING[size].value, "numbering")
+    if numbering is None:
+        return None
+    return board_geometry(size, numbering)
 
 
 def _leds(reader: _Reader, table: dict, geometry, default_origin: str) -> LedConfig:

@@ -14,19 +14,17 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-import tomllib
 import warnings
-from pathlib import Path
 
 from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 
 from draughtsboard.board.ports import LedFrame, LedPattern, squares_from_mask
-from draughtsboard.board.rules.geometry import BOARD_OF_VARIANT, geometry_for_variant
+from draughtsboard.board.rules.geometry import USUAL_NUMBERING, board_of_name
 
 from .backends import HardwareBoard, open_gpio_board, open_simulated_board
 from .board_lock import BoardBusyError
 from .board_map import render_map
-from .config import BoardConfig, ConfigError, builtin_config, config_from_dict, load_config
+from .config import BoardConfig, ConfigError, builtin_config, load_config
 from .pins import pin_name
 from .simulation import FAULT_FORMS, WiringFault
 
@@ -37,14 +35,15 @@ EMPTY_SECONDS = 2.0  # how long --empty watches the empty board
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``diag``."""
     parser.add_argument("--config", metavar="FILE",
-                        help="board config (TOML); default: the example for the variant")
+                        help="board config (TOML); default: the reference wiring of --board")
     parser.add_argument("--backend", choices=("gpio", "sim", "serial"), default="gpio",
                         help="real pins through gpiozero, the simulated board, or a board "
                         "microcontroller on --port (its own diag)")
     parser.add_argument("--port", metavar="PATH",
                         help="serial backend: the device (default /dev/ttyACM0)")
-    parser.add_argument("--variant", choices=sorted(BOARD_OF_VARIANT),
-                        help="variant (default: the config's, else russian)")
+    parser.add_argument("--board", choices=[f"{n}x{n}" for n in sorted(USUAL_NUMBERING)],
+                        help="without --config: the board whose reference wiring to use "
+                        "(default 8x8)")
     parser.add_argument("--once", action="store_true",
                         help="print one map of the switches and exit")
     parser.add_argument("--empty", action="store_true",
@@ -101,14 +100,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _config(args: argparse.Namespace) -> BoardConfig:
     if args.config:
-        config = load_config(args.config)
-        if args.variant and args.variant != config.variant:
-            data = tomllib.loads(Path(args.config).read_text(encoding="utf-8"))
-            data["board"] = {**data.get("board", {}), "variant": args.variant}
-            data["board"].pop("size", None)
-            config = config_from_dict(data, args.config)
-        return config
-    return builtin_config(args.variant or "russian")
+        return load_config(args.config)
+    return builtin_config(board_of_name(args.board or "8x8"))
 
 
 def _squares(text: str, config: BoardConfig) -> list[int]:
@@ -143,10 +136,10 @@ def _first_snapshot(board: HardwareBoard):
 
 
 def _once(board: HardwareBoard, backend: str) -> int:
-    geometry = geometry_for_variant(board.config.variant)
+    geometry = board.config.geometry
     snapshot = _first_snapshot(board)
     occupied = snapshot.occupied if snapshot else 0
-    print(f"{board.config.variant} board ({backend}), "
+    print(f"{board.config.board} board ({backend}), "
           f"{len(squares_from_mask(occupied))} of {geometry.square_count} switches closed")
     print(render_map(geometry, occupied, numbers=True))
     return 0
@@ -169,7 +162,7 @@ def walk_leds(board, out) -> None:
 
 def _live(board: HardwareBoard, args: argparse.Namespace) -> int:
     out = sys.stdout
-    geometry = geometry_for_variant(board.config.variant)
+    geometry = board.config.geometry
     if not args.no_walk:
         walk_leds(board, out)
     end = None if args.seconds is None else time.monotonic() + args.seconds

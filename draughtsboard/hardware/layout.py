@@ -1,7 +1,7 @@
 """Where each matrix (row, column) sits on the board.
 
 Boards are wired in whatever direction was easiest under the wood, so the matrix does not
-have to follow the variant's numbering. A wiring is described by the board corner (seen
+have to follow the board's numbering. A wiring is described by the board corner (seen
 from White, a1 = bottom-left) at which matrix row 0, column 0 sits, and by whether matrix
 rows run along ranks or along files. Row ``i`` is then the ``i``-th line from that corner
 and column ``j`` the ``j``-th dark square along it, counted from the same corner. These

@@ -290,4 +290,4 @@ class ReedMatrix:
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else f"{len(self._plan)} rows"
-        return f"<ReedMatrix {self.config.variant} {state}>"
+        return f"<ReedMatrix {self.config.board} {state}>"

@@ -332,7 +332,7 @@ class SimulatedBoard:
             pin.clear_states()
 
     def __repr__(self) -> str:
-        return f"<SimulatedBoard {self.config.variant} occupied={self.squares}>"
+        return f"<SimulatedBoard {self.config.board} occupied={self.squares}>"
 
 
 # -- LED read-back ------------------------------------------------------------------------

@@ -8,29 +8,30 @@ bare switches for a board behind the emulated microcontroller
 from __future__ import annotations
 
 from draughtsboard.board.ports import Snapshot, squares_from_mask
+from draughtsboard.board.rules.geometry import Geometry
 
 from .backends import open_simulated_board
 from .config import builtin_config
 from .simulation import SimulatedBoard
 
 
-def open_virtual_time_board(variant: str, occupied: int) -> VirtualTimeBoard:
-    """The simulated board of ``variant`` with pieces on ``occupied`` (a mask), scanned by
-    the real reed-matrix driver whenever the harness asks, in virtual time."""
-    return VirtualTimeBoard(variant, occupied)
+def open_virtual_time_board(board: Geometry, occupied: int) -> VirtualTimeBoard:
+    """The simulated ``board`` with pieces on ``occupied`` (a mask), scanned by the real
+    reed-matrix driver whenever the harness asks, in virtual time."""
+    return VirtualTimeBoard(board, occupied)
 
 
-def simulated_switches(variant: str, occupied: int) -> SimulatedBoard:
-    """The switches of the built-in simulated board of ``variant``, closed on ``occupied``
+def simulated_switches(board: Geometry, occupied: int) -> SimulatedBoard:
+    """The switches of the simulated ``board`` (reference wiring), closed on ``occupied``
     (a mask), for a scripted hand to schedule in virtual time."""
-    return SimulatedBoard(builtin_config(variant), occupied=squares_from_mask(occupied))
+    return SimulatedBoard(builtin_config(board), occupied=squares_from_mask(occupied))
 
 
 class VirtualTimeBoard:
     """A `draughtsboard.board.replay.VirtualBoard` on the simulated pins."""
 
-    def __init__(self, variant: str, occupied: int) -> None:
-        self._board = open_simulated_board(variant, occupied=squares_from_mask(occupied))
+    def __init__(self, board: Geometry, occupied: int) -> None:
+        self._board = open_simulated_board(board, occupied=squares_from_mask(occupied))
         self._simulation = self._board.simulation
         self._sensors = self._board.sensors
         self.scan_period = 1.0 / self._board.config.matrix.scan_rate

@@ -10,8 +10,8 @@ here.
 Jobs are cancelled rather than waited for: each carries a ``stale`` test (is its
 position still the one on the board?) that is asked before it starts and, through the
 engine's ``stop`` callable, every few hundred nodes while it runs. `close` stops the
-thread after the job in hand. `InlineAnalyst` runs jobs at once on the caller's thread,
-for tests that want no thread at all.
+thread after the job in hand. What the coach needs of an analyst is `JobRunner`: a test
+gives one that runs the jobs when the test says (no thread at all).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 log = logging.getLogger("draughtsboard.coach")
 
@@ -41,6 +41,14 @@ class Job:
     done: Callable[[Any], None]
     stale: Callable[[], bool] = lambda: False
     priority: tuple = (0,)
+
+
+class JobRunner(Protocol):
+    """What runs the coach's jobs: `Analyst`, or a test's runner."""
+
+    def submit(self, job: Job) -> None: ...
+
+    def close(self, timeout: float = 5.0) -> None: ...
 
 
 class Analyst:
@@ -103,15 +111,3 @@ class Analyst:
         if not stop():
             job.done(answer)
 
-
-class InlineAnalyst:
-    """Runs each job at once on the caller's thread (tests)."""
-
-    busy = False
-
-    def submit(self, job: Job) -> None:
-        if not job.stale():
-            job.done(job.work(lambda: False))
-
-    def close(self, timeout: float = 5.0) -> None:
-        pass

@@ -28,14 +28,11 @@ from dataclasses import dataclass
 
 from draughtsboard.board.game.record import Game
 
-CLOCK_KINDS = ("clock-start", "clock-pause", "clock-resume", "flag")
+from .errors import TimeControlError
+
 # Pauses that end by themselves once the board shows the recorded position again.
 AUTO_RESUMED = ("resume", "result-withdrawn")
 TAKEBACK_KINDS = ("takeback", "amendment")
-
-
-class TimeControlError(ValueError):
-    """A ``TimeControl`` tag that the clock cannot run."""
 
 
 @dataclass(frozen=True)

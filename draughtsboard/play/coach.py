@@ -15,11 +15,12 @@ Every hint given and every warning is journalled (`Recorder.record_hint`,
 `record_coach_note`), so the PDN shows them where they happened; switching hints or
 warnings off is journalled too and holds when the game is resumed.
 
-Threads: every method here runs on the controller thread (the session calls
-`after_event` and `game_started`; the web page and the hardware button reach
-`request_hint` and `set_options` through ``session.call``/``submit``). Searches run on
-the analyst's thread (`analyst.Analyst`) and come back through ``session.submit``. A
-job whose position is gone (a move was played meanwhile) is dropped.
+Threads: every method here runs where the game in play is driven (the controller
+thread: the game in play calls `after_event` and `game_started`, being its `Follower`;
+the web page and the hardware button reach `request_hint` and `set_options` through
+``session.call``/``submit``). Searches run on the analyst's thread (`analyst.Analyst`)
+and come back through ``post`` (``session.submit``). A job whose position is gone (a
+move was played meanwhile) is dropped.
 """
 
 from __future__ import annotations
@@ -31,13 +32,17 @@ from typing import Any
 
 from draughtsboard.board.game.analysis import format_score
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.mode import Mode
 from draughtsboard.board.rules.engine import MATE, Engine, SearchResult
 from draughtsboard.board.rules.engine.material import MaterialProver
 from draughtsboard.board.rules.notation import format_move, format_square
 from draughtsboard.board.rules.position import Move, Position
-from draughtsboard.board.tracker import Mode
+from draughtsboard.board.tracker import TrackerEvent
 
-from .analyst import Analyst, Job
+from .analyst import Analyst, Job, JobRunner
+from .errors import CoachError
+from .game_in_play import GameInPlay
+from .puzzles import PuzzleRunner
 
 log = logging.getLogger("draughtsboard.coach")
 
@@ -55,27 +60,23 @@ WARNINGS_OFF = "blunder warnings switched off for this game"
 WARNINGS_ON = "blunder warnings switched on"
 
 
-class CoachError(ValueError):
-    """A coach request that cannot be done now: tournament mode, hints switched off, a
-    finished game, no legal move."""
-
-
 def _pieces(count: int) -> str:
     return f"{count} piece{'s' if count != 1 else ''}"
 
 
 class Coach:
-    """The coach of one play session (see the module doc). ``analyst``: where searches
-    run (default a worker thread); ``post``: how answers get back to the controller
-    thread (default ``session.submit``)."""
+    """The coach of one game in play (see the module doc), its `Follower` (attached
+    with `GameInPlay.attach`). ``post`` runs an answer where the game is driven
+    (``session.submit``); ``analyst``: where searches run (default a worker thread);
+    ``puzzles``: the puzzles of puzzle mode."""
 
-    def __init__(self, session, *, analyst: Any = None,
-                 post: Callable[[Callable[[], Any]], Any] | None = None,
-                 hint_depth: int = HINT_DEPTH, hint_nodes: int = HINT_NODES,
-                 blunder_nodes: int = BLUNDER_NODES, puzzles: Any = None) -> None:
-        self.session = session
-        self.analyst = analyst if analyst is not None else Analyst()
-        self.post = post if post is not None else session.submit
+    def __init__(self, game: GameInPlay, *, post: Callable[[Callable[[], Any]], Any],
+                 analyst: JobRunner | None = None, hint_depth: int = HINT_DEPTH,
+                 hint_nodes: int = HINT_NODES, blunder_nodes: int = BLUNDER_NODES,
+                 puzzles: PuzzleRunner | None = None) -> None:
+        self.game_in_play = game
+        self.analyst: JobRunner = analyst if analyst is not None else Analyst()
+        self.post = post
         self.hint_depth = hint_depth
         self.hint_nodes = hint_nodes
         self.blunder_nodes = blunder_nodes
@@ -95,19 +96,19 @@ class Coach:
         self._engines: dict[str, Engine] = {}
         self._provers: dict[str, MaterialProver] = {}
         if puzzles is not None:
-            puzzles.coach = self
+            puzzles.attach(game, post, self.analyst, self.engine)
 
     # -- what the session asks ----------------------------------------------------------
 
     @property
     def mode(self) -> Mode:
-        return self.session.mode
+        return self.game_in_play.mode
 
     def game(self) -> Game:
-        return self.session.recorded_game()
+        return self.game_in_play.recorded_game()
 
     def position(self) -> Position:
-        return self.session.tracker.position
+        return self.game_in_play.tracker.position
 
     def led_intents(self) -> dict[str, tuple[int, ...]]:
         """The coach's LED intents, rendered with the tracker's (`render`)."""
@@ -148,7 +149,7 @@ class Coach:
         """A game began or was resumed: forget the last one; settings from the journal."""
         self._generation += 1
         self._asked.clear()
-        self._game_id = self.session.game_id
+        self._game_id = self.game_in_play.game_id
         self.hint = self.warning = None
         self.note = ""
         self.curve = {}
@@ -164,7 +165,7 @@ class Coach:
             self.puzzles.game_started()
         self._follow()
 
-    def after_event(self, event) -> None:
+    def after_event(self, event: TrackerEvent) -> None:
         """A tracker event was recorded (controller thread)."""
         if event.kind not in ("move", "takeback", "game_over"):
             return
@@ -181,13 +182,13 @@ class Coach:
             for ply in [p for p in self.curve if p > game.ply]:
                 del self.curve[ply]
         if self.puzzles is not None and self.puzzles.after_event(event, game):
-            self.session.refresh_leds()
+            self.game_in_play.refresh_leds()
             return  # a puzzle judges its own moves
         if event.kind == "move" and self.mode is Mode.TRAINING and self.warnings_on \
                 and game.ply:
             self._check_blunder(game)
         self._follow()
-        self.session.refresh_leds()
+        self.game_in_play.refresh_leds()
 
     def game_finished(self) -> None:
         """The game got its result outside the tracker (the arbiter declared it, or
@@ -204,7 +205,7 @@ class Coach:
         """The arbiter withdrew the result: the game goes on, and so does the coach."""
         self._generation += 1
         self._follow()
-        self.session.refresh_leds()
+        self.game_in_play.refresh_leds()
 
     def _follow(self) -> None:
         """Search the position on the board (the curve, and the next hint ready)."""
@@ -223,7 +224,7 @@ class Coach:
         for ply, position in enumerate(positions):
             if ply not in self.curve:
                 self._analyse(position, ply, positions[:ply], depth=CURVE_DEPTH)
-        self.session.refresh_leds()
+        self.game_in_play.refresh_leds()
 
     # -- searches ---------------------------------------------------------------------------
 
@@ -249,7 +250,7 @@ class Coach:
         number = self._searches
         self._asked[position] = -1 if backfill else number
         generation = self._generation
-        game_id = self.session.game_id
+        game_id = self.game_in_play.game_id
         engine = self.engine(position)
         limits = {"depth": depth or self.hint_depth, "nodes": self.hint_nodes}
 
@@ -262,7 +263,7 @@ class Coach:
         def stale() -> bool:
             # a position of the game in play gives way to newer ones (fast play must
             # not pile up searches); the curve's gaps are filled when the game ends
-            return self.session.game_id != game_id or (
+            return self.game_in_play.game_id != game_id or (
                 not backfill and self._searches - number >= LIVE_SEARCHES)
 
         # the newest position first: its hint may be asked for
@@ -331,9 +332,8 @@ class Coach:
         squares = [move.start] if stage == 1 else [move.start, *move.path[1:]]
         self.hint = {"stage": stage, "squares": squares, "text": text, "thinking": False}
         self.note = f"Hint: {text}."
-        self.session.recorder.record_hint(self.session.game_id, journal,
-                                          self.session.clock(), self.session.wall())
-        self.session.refresh_leds()
+        self.game_in_play.note_hint(journal)
+        self.game_in_play.refresh_leds()
 
     def set_options(self, hints: bool | None = None, warnings: bool | None = None) -> dict:
         """Switch hints or blunder warnings on or off for this game (journalled)."""
@@ -354,9 +354,8 @@ class Coach:
             if not warnings:
                 self.warning = None
         for text in changes:
-            self.session.recorder.record_coach_note(self.session.game_id, text,
-                                                    self.session.clock(), self.session.wall())
-        self.session.refresh_leds()
+            self.game_in_play.note_coach(text)
+        self.game_in_play.refresh_leds()
         return {"hints": self.hints_on, "warnings": self.warnings_on}
 
     # -- blunder warnings -----------------------------------------------------------------------
@@ -426,7 +425,5 @@ class Coach:
                                     + (" and the pieces it took" if move.captures else "")
                                     + " to take the move back"}
         self.note = f"Blunder: {said}."
-        self.session.recorder.record_coach_note(self.session.game_id,
-                                                f"blunder warning: {said}",
-                                                self.session.clock(), self.session.wall())
-        self.session.refresh_leds()
+        self.game_in_play.note_coach(f"blunder warning: {said}")
+        self.game_in_play.refresh_leds()

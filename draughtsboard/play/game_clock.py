@@ -19,10 +19,7 @@ from draughtsboard.board.game.record import Game, move_number
 from draughtsboard.recording import Recorder
 
 from .clock import ClockReading, read_clock, side_to_move_at
-
-
-class ClockActionError(ValueError):
-    """An arbiter's clock action that does not fit the clock's state."""
+from .errors import ClockActionError
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ how, is in one place.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
 from typing import Any
 
 from draughtsboard.board.game.record import Game
+from draughtsboard.subscribers import Subscribers
 
 
 class Publisher:
@@ -23,8 +23,7 @@ class Publisher:
     replaced whole)."""
 
     def __init__(self) -> None:
-        self._subscribers: list[Callable[[], None]] = []
-        self._subscribers_lock = threading.Lock()
+        self._subscribers = Subscribers()
         self._view: dict[str, Any] = {}
         self._current = (0, "{}")  # (version, JSON text), replaced whole
         self._published: tuple[str, Game | None, dict[str, Any]] = ("", None, {})
@@ -32,15 +31,7 @@ class Publisher:
     def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
         """Call ``wake()`` (from any thread) whenever a new view is ready; returns the
         function that unsubscribes."""
-        with self._subscribers_lock:
-            self._subscribers.append(wake)
-
-        def unsubscribe() -> None:
-            with self._subscribers_lock:
-                if wake in self._subscribers:
-                    self._subscribers.remove(wake)
-
-        return unsubscribe
+        return self._subscribers.subscribe(wake)
 
     def view(self) -> tuple[int, str]:
         """The latest view as (version, JSON text)."""
@@ -57,13 +48,7 @@ class Publisher:
 
     def notify(self) -> None:
         """Wake every subscriber (a new view, or the server going down)."""
-        with self._subscribers_lock:
-            wakes = list(self._subscribers)
-        for wake in wakes:
-            try:
-                wake()
-            except RuntimeError:  # an event loop that has closed
-                pass
+        self._subscribers.notify()
 
     def publish(self, game_id: str, game: Game, view: dict[str, Any]) -> None:
         """Keep ``view`` as the latest, numbered, and wake the subscribers, unless it is

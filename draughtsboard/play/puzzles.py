@@ -24,6 +24,7 @@ How a puzzle goes (`PuzzleRunner`, driven by the coach on the controller thread)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -31,24 +32,22 @@ from typing import Any
 
 from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules.engine import Engine
 from draughtsboard.board.rules.engine.material import MaterialProver
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.notation import format_move, format_square
 from draughtsboard.board.rules.position import Move, Position
 from draughtsboard.board.rules.variants import Variant
-from draughtsboard.board.tracker import State
+from draughtsboard.board.tracker import State, TrackerEvent
 
-from .analyst import Job
-from .arbiter import ArbiterError
+from .analyst import Job, JobRunner
+from .errors import ArbiterError, PuzzleError
+from .game_in_play import GameInPlay
 
 MAX_FILE = 4 * 1024 * 1024
 CHECK_HORIZON = 3
 CHECK_NODES = 100_000
 REPLY_NODES = 20_000
-
-
-class PuzzleError(ValueError):
-    """A puzzle file that cannot be used (unreadable, no puzzle in it, wrong variant)."""
 
 
 @dataclass(frozen=True)
@@ -98,13 +97,18 @@ def load_puzzles(path: str | Path, variant: Variant) -> list[Puzzle]:
 
 
 class PuzzleRunner:
-    """The puzzles of one play session (see the module doc). The coach sets ``coach``
-    and forwards the game's events."""
+    """The puzzles of one game in play (see the module doc). The coach attaches it
+    (`attach`) and forwards the game's events."""
+
+    # given by `attach`, before the game opens
+    game: GameInPlay
+    post: Callable[[Callable[[], Any]], Any]
+    analyst: JobRunner
+    engine: Callable[[Position], Engine]
 
     def __init__(self, puzzles: list[Puzzle], source: str = "") -> None:
         self.puzzles = puzzles
         self.source = source
-        self.coach: Any = None
         self.index = 0
         self.state = "setup"  # setup, solving, wrong, checking, solved, done
         self.note = ""
@@ -116,13 +120,19 @@ class PuzzleRunner:
         self._prover: MaterialProver | None = None
         self._waiting_to_begin: int | None = None  # a puzzle held back by the journal
 
+    def attach(self, game: GameInPlay, post: Callable[[Callable[[], Any]], Any],
+               analyst: JobRunner, engine: Callable[[Position], Engine]) -> None:
+        """What the puzzles run on, given by the coach: the game in play, how an answer
+        gets back where the game is driven (``post``), where searches run, and the
+        engine for a position."""
+        self.game = game
+        self.post = post
+        self.analyst = analyst
+        self.engine = engine
+
     @property
     def puzzle(self) -> Puzzle:
         return self.puzzles[self.index]
-
-    @property
-    def session(self):
-        return self.coach.session
 
     def solver_is_white(self) -> bool:
         return self.puzzle.start.white_to_move
@@ -133,7 +143,7 @@ class PuzzleRunner:
         """A game began: which puzzle is it? (A game that is none: begin the first.)"""
         self._generation += 1
         self._wrong, self._reply = (), None
-        game = self.coach.game()
+        game = self.game.recorded_game()
         for index, puzzle in enumerate(self.puzzles):
             if puzzle.start == game.start and \
                     tuple(p.move for p in game.moves) == puzzle.solution[:game.ply]:
@@ -144,7 +154,7 @@ class PuzzleRunner:
                 if game.ply:
                     self._next_step(game)
                 return
-        self.coach.post(lambda: self.begin(0))
+        self.post(lambda: self.begin(0))
 
     def begin(self, index: int) -> None:
         """Begin puzzle ``index`` as a new game (controller thread)."""
@@ -154,8 +164,8 @@ class PuzzleRunner:
             return
         puzzle = self.puzzles[index]
         try:
-            self.session.begin_game(self.tags_for(index), puzzle.start.fen(),
-                                    "puzzle left for the next one", mode="puzzle")
+            self.game.begin_game(self.tags_for(index), puzzle.start.fen(),
+                                 "puzzle left for the next one")
         except ArbiterError as error:  # moves not recorded yet: a new game would lose them
             self._waiting_to_begin = index
             self.note = f"Puzzle {puzzle.number} waits: {error}."
@@ -174,7 +184,7 @@ class PuzzleRunner:
         return {"Event": "Puzzle", "Round": str(self.puzzles[index].number),
                 "Annotator": self.source or "draughtsboard"}
 
-    def after_event(self, event, game: Game) -> bool:
+    def after_event(self, event: TrackerEvent, game: Game) -> bool:
         """Judge a move or a takeback; True (the coach does nothing more with it)."""
         self._generation += 1
         self._wrong, self._reply = (), None
@@ -251,7 +261,7 @@ class PuzzleRunner:
 
     def _engine_reply(self, game: Game) -> None:
         position = game.position
-        engine = self.coach.engine(position)
+        engine = self.engine(position)
         generation = self._generation
 
         def work(stop):
@@ -262,10 +272,10 @@ class PuzzleRunner:
             def deliver() -> None:
                 if generation == self._generation and result.move is not None:
                     self._show_reply(position, result.move)
-                    self.session.refresh_leds()
-            self.coach.post(deliver)
+                    self.game.refresh_leds()
+            self.post(deliver)
 
-        self.coach.analyst.submit(Job("puzzle reply", work, done,
+        self.analyst.submit(Job("puzzle reply", work, done,
                                       lambda: generation != self._generation))
 
     def _check_alternative(self, before: Position, played: Move, ply: int) -> None:
@@ -299,10 +309,10 @@ class PuzzleRunner:
                 else:
                     self._refuse(played, "not the solution: take it back (put the pieces "
                                          "back)")
-                self.session.refresh_leds()
-            self.coach.post(deliver)
+                self.game.refresh_leds()
+            self.post(deliver)
 
-        self.coach.analyst.submit(Job("puzzle check", work, done,
+        self.analyst.submit(Job("puzzle check", work, done,
                                       lambda: generation != self._generation))
 
     def _refuse(self, played: Move, why: str) -> None:
@@ -318,17 +328,14 @@ class PuzzleRunner:
         more = following < len(self.puzzles)
         self.note = text + (f" Next: puzzle {following + 1}: set up the board as the lights "
                             f"show." if more else "")
-        self.coach.session.recorder.record_coach_note(
-            self.session.game_id, text, self.session.clock(), self.session.wall())
-        self.coach.post(lambda: self.begin(following))
+        self.game.note_coach(text)
+        self.post(lambda: self.begin(following))
 
     # -- what the board and the page show ---------------------------------------------------
 
     def led_intents(self) -> dict[str, tuple[int, ...]]:
-        tracker = self.session.tracker
+        tracker = self.game.tracker
         out: dict[str, tuple[int, ...]] = {}
-        if tracker is None:
-            return out
         if tracker.state is State.SETUP:
             wanted = tracker.position.occupancy()
             differ = tracker.intents.get("restore", ())

@@ -31,19 +31,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from draughtsboard.board.rules.errors import DraughtsError
-
-
-class JournalError(DraughtsError):
-    """A journal that cannot be used: unreadable, or not a journal."""
-
-
-class JournalDamagedError(JournalError):
-    """A journal with a bad record: read-only until a person chooses what to do."""
-
-
-class JournalConflictError(JournalError):
-    """The file changed under the writer (another process appended): nothing written."""
+from .errors import JournalConflictError, JournalDamagedError, JournalError
 
 
 def encode_record(record: dict) -> bytes:

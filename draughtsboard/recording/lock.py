@@ -13,14 +13,9 @@ import fcntl
 import os
 from pathlib import Path
 
-from .journal import JournalError
+from .errors import DataDirBusyError
 
 LOCK_NAME = "lock"
-
-
-class DataDirBusyError(JournalError):
-    """Another process holds the data directory's lock."""
-
 
 class DataDirLock:
     """The exclusive lock of one data directory (`acquire` once, `release` at the end)."""

@@ -6,11 +6,12 @@ call that records something returns only once the record is on stable storage; t
 controller lights the confirmation LED after that, never before. A move is checked
 against the rules before it is written, so the journal never holds an illegal move.
 
-Records go in only through the recorder's ``record_*`` methods, and `rebuild_game` turns
-every kind of record back into the game (moves, takebacks, events, tags set during the
-game, the result), so that a game read from disk is the game that was recorded. The
-games the recorder hands out are read-only copies (`Game.read_only_copy`): changing a
-game means journalling the change first, here.
+Records go in only through the recorder's ``record_*`` methods. Each builds its record
+and hands it to one path (`Recorder._append`): the record is applied to the live game by
+`records.apply_record`, the very function `rebuild_game` applies every record with, and
+only then written; so a game read from disk is the game that was recorded, by
+construction. The games the recorder hands out are read-only copies
+(`Game.read_only_copy`): changing a game means journalling the change first, here.
 
 Game ids are ``NNNNN-YYYYmmdd-HHMMSS``: the running number orders games even on a
 Raspberry Pi whose clock is wrong until the network sets it; the date is for people.
@@ -25,30 +26,29 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from draughtsboard.board.game.pdn_writer import write_game
-from draughtsboard.board.game.record import Game, normalise_result
+from draughtsboard.board.game.record import Game, GameFinishedError
 from draughtsboard.board.game.tags import clean_tags
-from draughtsboard.board.rules.errors import DraughtsError
-from draughtsboard.board.rules.fen import parse_fen
+from draughtsboard.board.mode import Mode
+from draughtsboard.board.rules.notation import format_move, parse_move
 from draughtsboard.board.rules.position import Move
 from draughtsboard.board.rules.variants import Variant, get_variant
 
-from .journal import (
-    Journal,
-    JournalDamagedError,
-    JournalError,
-    load_journal,
-    repair_journal,
-    set_aside,
-)
+from .errors import GameIdError, JournalDamagedError, JournalError
+from .journal import Journal, load_journal, repair_journal, set_aside
 from .lock import DataDirLock
+from .records import (
+    RecordMismatchError,
+    apply_record,
+    game_of_start,
+    is_closed,
+    rebuild_game,
+    rebuild_prefix,
+    start_record,
+)
 
 ENV_DATA_DIR = "DRAUGHTSBOARD_DATA"
-FORMAT_VERSION = 1
 _ID = re.compile(r"^(\d{5,})-\d{8}-\d{6}$")
 FINISHED_KEPT = 4  # finished games kept in memory (a page shows the last one after its result)
-EVENT_RECORDS = ("illegal", "irregularity", "resume", "note", "draw-offer", "hint", "coach")
-# Events that carry both clocks: the clock started, paused or restarted, a flag fell.
-CLOCK_RECORDS = ("clock-start", "clock-pause", "clock-resume", "flag")
 CLOCK_ACTIONS = ("start", "pause", "resume")
 
 
@@ -78,108 +78,6 @@ class GameSummary:
     problem: str = ""
 
 
-def rebuild_game(records: list[dict]) -> Game:
-    """The game a journal's records describe; `JournalError` if they do not fit.
-
-    Every record kind is applied: a ``note`` record with ``tags`` (tags set during the
-    game) changes the game's tags as it did when it was written."""
-    game, applied, problem = rebuild_prefix(records)
-    if problem:
-        raise JournalError(problem)
-    return game
-
-
-def rebuild_prefix(records: list[dict]) -> tuple[Game | None, int, str]:
-    """The game of the longest run of records that fit, from the start: (game or
-    ``None`` when even the start record does not, how many records it used, what was
-    wrong with the next one, ``""`` when all fit)."""
-    if not records or records[0].get("type") != "start":
-        return None, 0, "the journal does not begin with a start record"
-    try:
-        game = _start(records[0])
-    except (DraughtsError, KeyError, TypeError, ValueError) as error:
-        return None, 0, f"start record: {error}"
-    for index, record in enumerate(records[1:], 1):
-        try:
-            _apply(game, record)
-        except (DraughtsError, KeyError, TypeError, ValueError, IndexError) as error:
-            return game, index, f"record {index + 1} (seq {record.get('seq')}): {error}"
-    return game, len(records), ""
-
-
-def _start(start: dict) -> Game:
-    variant = get_variant(start["variant"])
-    game = Game.from_fen(variant, start.get("fen"), tags=dict(start.get("tags", {})),
-                         draw_preset=start.get("draw_preset"), mode=start.get("mode", ""))
-    game.start_monotonic = start.get("t_mono")
-    game.start_wall = start.get("t_wall")
-    return game
-
-
-def _apply(game: Game, record: dict) -> None:
-    kind = record.get("type")
-    times = record.get("t_mono"), record.get("t_wall")
-    if kind == "move":
-        if record.get("ply") != game.ply:
-            raise JournalError(f"move record {record.get('seq')} is for ply "
-                               f"{record.get('ply')}, the game is at ply {game.ply}")
-        move = Move(tuple(record["path"]), tuple(record["captures"]))
-        clock = record.get("clock")
-        game.play(move, *times, clock=tuple(clock) if clock else None)
-    elif kind == "takeback":
-        if not game.moves:
-            raise JournalError("a takeback with no move to take back")
-        game.undo()
-        game.add_event(record.get("kind", "takeback"), record.get("text", "move taken back"),
-                       *times)
-    elif kind == "irregular_move":
-        if record.get("ply") != game.ply:
-            raise JournalError(f"irregular move record {record.get('seq')} is for ply "
-                               f"{record.get('ply')}, the game is at ply {game.ply}")
-        game.play_irregular(Move(tuple(record["path"]), tuple(record["captures"])),
-                            parse_fen(game.variant, record["fen"]), record["text"],
-                            record.get("irregularity", ""), record.get("comment", ""),
-                            *times)
-    elif kind == "correction":
-        game.correct(parse_fen(game.variant, record["fen"]), record.get("text", ""), *times)
-    elif kind == "takeback_to":
-        target = int(record["ply"])
-        if not 0 <= target <= game.ply:
-            raise JournalError(f"take-back record {record.get('seq')} is to ply "
-                               f"{target}, the game is at ply {game.ply}")
-        while game.ply > target:
-            game.undo()
-        game.add_event("takeback", record.get("text", ""), *times)
-    elif kind in EVENT_RECORDS:
-        if kind == "note" and isinstance(record.get("tags"), dict):
-            game.set_tags({str(k): str(v) for k, v in record["tags"].items()})
-        game.add_event(kind, record.get("text", ""), *times)
-    elif kind in CLOCK_RECORDS:
-        clock = record.get("clock")
-        game.add_event(kind, record.get("text", ""), *times,
-                       clock=(float(clock[0]), float(clock[1])) if clock else None)
-    elif kind == "result":
-        game.set_result(record["result"], record.get("reason", ""))
-        if game.result is None:
-            game.result_reason = record.get("reason") or "abandoned"
-    elif kind == "result-withdrawn":
-        game.set_result("*")
-        game.add_event(kind, record.get("text", ""), *times)
-    else:
-        raise JournalError(f"unknown record type {kind!r} (seq {record.get('seq')})")
-
-
-def _closed(records: list[dict]) -> bool:
-    """Whether a journal's game is closed: its last result record is not withdrawn."""
-    for record in reversed(records):
-        kind = record.get("type")
-        if kind == "result":
-            return True
-        if kind == "result-withdrawn":
-            return False
-    return False
-
-
 @dataclass(frozen=True)
 class DamagedGame:
     """An unfinished game whose journal is damaged: what `play` must show the arbiter
@@ -200,10 +98,6 @@ class DamagedGame:
         kept = (f"the first {self.good} record(s) are good (ply {self.game.ply})"
                 if self.game is not None else "no good start record")
         return f"the journal of game {self.game_id} is damaged: {self.problem}; {kept}"
-
-
-class GameFinishedError(JournalError):
-    """A change asked of a game that has its result."""
 
 
 class Recorder:
@@ -237,7 +131,7 @@ class Recorder:
 
     def path_of(self, game_id: str) -> Path:
         if not _ID.match(game_id):
-            raise JournalError(f"not a game id: {game_id!r}")
+            raise GameIdError(f"not a game id: {game_id!r}")
         return self.games_dir / f"{game_id}.jsonl"
 
     def game_ids(self) -> list[str]:
@@ -269,7 +163,7 @@ class Recorder:
             self.lock()
             path = self.path_of(game_id)
             if not path.exists():
-                raise JournalError(f"no recorded game {game_id!r} in {self.games_dir}")
+                raise GameIdError(f"no recorded game {game_id!r} in {self.games_dir}")
             journal = Journal(path, sync=self.sync, chunk_size=self.chunk_size)
             game, _, problem = rebuild_prefix(journal.records)
             if problem:
@@ -297,8 +191,29 @@ class Recorder:
 
     # -- recording --------------------------------------------------------------------
 
+    def _append(self, game_id: str, record: dict) -> Game:
+        """The one way a record goes in: applied to the live game by `apply_record` (the
+        function `rebuild_game` uses), then written. A record the game refuses is never
+        written; a write that fails leaves the game as its journal has it (rebuilt from
+        the journal's records). A closed journal (its game has a result, ``*`` included)
+        takes only the withdrawal of that result. The live game, once the record is on
+        disk."""
+        journal, game = self._journal(game_id)
+        if record["type"] != "result-withdrawn" and is_closed(journal.records):
+            raise GameFinishedError(f"game {game_id} is closed ({game.result_text()}, "
+                                    f"{game.result_reason}): withdraw its result first")
+        apply_record(game, record)
+        try:
+            journal.append(record)
+        except BaseException:
+            self._open[game_id] = (journal, rebuild_game(journal.records))
+            raise
+        finally:
+            self._changed(game_id)
+        return game
+
     def start_game(self, variant: Variant | str, tags: dict[str, str] | None = None,
-                   start_fen: str | None = None, mode: str = "tournament", *,
+                   start_fen: str | None = None, mode: Mode | str = Mode.TOURNAMENT, *,
                    draw_preset: str | None = None, t_monotonic: float | None = None,
                    t_wall: float | None = None) -> str:
         """Begin a game; its id. The start record is durable when this returns."""
@@ -306,21 +221,16 @@ class Recorder:
         t_wall = time.time() if t_wall is None else t_wall
         tags = {str(k): str(v) for k, v in (tags or {}).items()}
         tags.setdefault("Date", time.strftime("%Y.%m.%d", time.localtime(t_wall)))
-        game = Game.from_fen(variant, start_fen, tags=tags, draw_preset=draw_preset,
-                             mode=mode)  # validates the FEN and the preset first
-        game.start_monotonic, game.start_wall = t_monotonic, t_wall
+        record = start_record(variant, tags, start_fen, mode, draw_preset, t_monotonic,
+                              t_wall)
+        game = game_of_start(record)  # checks the preset before anything is written
         self.lock()
         self.games_dir.mkdir(parents=True, exist_ok=True)
         game_id = self._new_id(t_wall)
         path = self.path_of(game_id)
         journal = Journal(path, sync=self.sync, chunk_size=self.chunk_size)
         try:
-            journal.append({
-                "type": "start", "version": FORMAT_VERSION, "variant": variant.name,
-                "tags": tags, "fen": None if game.starts_from_initial else game.start_fen,
-                "mode": mode, "draw_preset": draw_preset, "t_mono": t_monotonic,
-                "t_wall": t_wall,
-            })
+            journal.append(record)
         except BaseException:
             journal.close()  # an empty file is no game: leave nothing behind
             try:
@@ -338,29 +248,22 @@ class Recorder:
 
         The rules' errors (`IllegalMoveError`, ...) leave the journal unchanged.
         """
-        journal, game = self._journal(game_id)
-        played = game.play(move, t_monotonic, t_wall, clock)
-        try:
-            journal.append({
-                "type": "move", "ply": game.ply - 1, "path": list(played.move.path),
-                "captures": list(played.move.captures), "text": played.text,
-                "t_mono": t_monotonic, "t_wall": t_wall,
-                "clock": list(clock) if clock else None,
-            })
-        except BaseException:
-            game.undo()  # not on disk: not in the game either
-            raise
-        finally:
-            self._changed(game_id)
-        return played
+        _, game = self._journal(game_id)
+        position = game.position
+        if isinstance(move, str):
+            move = parse_move(position, move)
+        game = self._append(game_id, {
+            "type": "move", "ply": game.ply, "path": list(move.path),
+            "captures": list(move.captures), "text": format_move(position, move),
+            "t_mono": t_monotonic, "t_wall": t_wall, "clock": list(clock) if clock else None,
+        })
+        return game.moves[-1]
 
     def _event(self, game_id: str, kind: str, text: str, t_monotonic: float | None,
-               t_wall: float | None, **extra) -> None:
-        journal, game = self._journal(game_id)
-        journal.append({"type": kind, "ply": game.ply, "text": text, "t_mono": t_monotonic,
-                        "t_wall": t_wall, **extra})
-        game.add_event(kind, text, t_monotonic, t_wall)
-        self._changed(game_id)
+               t_wall: float | None, **extra) -> Game:
+        _, game = self._journal(game_id)
+        return self._append(game_id, {"type": kind, "ply": game.ply, "text": text,
+                                      "t_mono": t_monotonic, "t_wall": t_wall, **extra})
 
     def record_illegal(self, game_id: str, text: str, reason: str = "",
                        t_monotonic: float | None = None, t_wall: float | None = None) -> None:
@@ -393,13 +296,8 @@ class Recorder:
         """Set tags during a game (checked: `InvalidTagError`); every tag of the game
         afterwards. A finished game's tags cannot change (`GameFinishedError`)."""
         cleaned = clean_tags(tags)
-        _, game = self._journal(game_id)
-        if game.result is not None:
-            raise GameFinishedError(
-                f"game {game_id} is finished ({game.result}): its tags cannot change")
         text = "tags set by the arbiter: " + ", ".join(f"{k}={v}" for k, v in cleaned.items())
-        self._event(game_id, "note", text, t_monotonic, t_wall, tags=cleaned)
-        game.set_tags(cleaned)
+        game = self._event(game_id, "note", text, t_monotonic, t_wall, tags=cleaned)
         return dict(game.tags)
 
     def record_takeback(self, game_id: str, t_monotonic: float | None = None,
@@ -408,9 +306,9 @@ class Recorder:
         """The last move is taken back (training mode), or, with ``amended_by``, replaced:
         its piece slid on along its line before anyone else moved, and the move that
         follows this record is the one played."""
-        journal, game = self._journal(game_id)
+        _, game = self._journal(game_id)
         if not game.moves:
-            raise DraughtsError("no move to take back")
+            raise RecordMismatchError("no move to take back")
         last = game.moves[-1].text
         if amended_by:
             kind = "amendment"
@@ -419,11 +317,8 @@ class Recorder:
             kind, text = "takeback", f"{last} taken back"
             if irregularity:
                 text += f": {irregularity}"
-        journal.append({"type": "takeback", "kind": kind, "ply": game.ply - 1, "text": text,
-                        "t_mono": t_monotonic, "t_wall": t_wall})
-        game.undo()
-        game.add_event(kind, text, t_monotonic, t_wall)
-        self._changed(game_id)
+        self._append(game_id, {"type": "takeback", "kind": kind, "ply": game.ply - 1,
+                               "text": text, "t_mono": t_monotonic, "t_wall": t_wall})
 
     def record_note(self, game_id: str, text: str, t_monotonic: float | None = None,
                     t_wall: float | None = None) -> None:
@@ -450,12 +345,8 @@ class Recorder:
 
     def _clock_event(self, game_id: str, kind: str, clock: tuple[float, float], text: str,
                      t_monotonic: float | None, t_wall: float | None) -> None:
-        journal, game = self._journal(game_id)
-        both = (round(float(clock[0]), 3), round(float(clock[1]), 3))
-        journal.append({"type": kind, "ply": game.ply, "text": text, "t_mono": t_monotonic,
-                        "t_wall": t_wall, "clock": list(both)})
-        game.add_event(kind, text, t_monotonic, t_wall, clock=both)
-        self._changed(game_id)
+        both = [round(float(clock[0]), 3), round(float(clock[1]), 3)]
+        self._event(game_id, kind, text, t_monotonic, t_wall, clock=both)
 
     def record_draw_offer(self, game_id: str, text: str, t_monotonic: float | None = None,
                           t_wall: float | None = None) -> None:
@@ -468,16 +359,12 @@ class Recorder:
                                 t_wall: float | None = None) -> None:
         """The arbiter takes a result back: the game is open again (its journal is
         reopened) and the record keeps both the result and its withdrawal."""
-        journal, game = self._journal(game_id)
+        _, game = self._journal(game_id)
         if game.result is None:
-            raise DraughtsError(f"game {game_id} has no result to withdraw")
+            raise RecordMismatchError(f"game {game_id} has no result to withdraw")
         text = text or f"result {game.result} withdrawn by the arbiter"
-        journal.append({"type": "result-withdrawn", "ply": game.ply, "text": text,
-                        "t_mono": t_monotonic, "t_wall": t_wall})
-        game.set_result("*")
-        game.add_event("result-withdrawn", text, t_monotonic, t_wall)
+        self._event(game_id, "result-withdrawn", text, t_monotonic, t_wall)
         self._finished.pop(game_id, None)
-        self._changed(game_id)
 
     def record_irregular_move(self, game_id: str, path: tuple[int, ...],
                               removed: tuple[int, ...], text: str, irregularity: str,
@@ -486,68 +373,32 @@ class Recorder:
         """An irregular move the opponent let stand (FMJD Annex 1, 5.4): recorded as
         played, with the position it made (``after_fen``) and its comment; returns the
         `PlayedMove` once it is on disk."""
-        journal, game = self._journal(game_id)
-        after = parse_fen(game.variant, after_fen)
-        played = game.play_irregular(Move(tuple(path), tuple(removed)), after, text,
-                                     irregularity, comment, t_monotonic, t_wall)
-        try:
-            journal.append({
-                "type": "irregular_move", "ply": game.ply - 1, "path": list(path),
-                "captures": list(removed), "text": text, "irregularity": irregularity,
-                "comment": comment, "fen": after_fen, "t_mono": t_monotonic,
-                "t_wall": t_wall,
-            })
-        except BaseException:
-            game.undo()
-            raise
-        finally:
-            self._changed(game_id)
-        return played
+        game = self._event(game_id, "irregular_move", text, t_monotonic, t_wall,
+                           path=list(path), captures=list(removed), irregularity=irregularity,
+                           comment=comment, fen=after_fen)
+        return game.moves[-1]
 
     def record_correction(self, game_id: str, fen: str, text: str,
                           t_monotonic: float | None = None,
                           t_wall: float | None = None) -> None:
         """An arbiter correction: play goes on from the position ``fen`` (checked first)."""
-        journal, game = self._journal(game_id)
-        position = parse_fen(game.variant, fen)
-        if game.result is not None:
-            raise GameFinishedError(f"game {game_id} is finished ({game.result})")
-        journal.append({"type": "correction", "ply": game.ply, "fen": fen, "text": text,
-                        "t_mono": t_monotonic, "t_wall": t_wall})
-        game.correct(position, text, t_monotonic, t_wall)
-        self._changed(game_id)
+        self._event(game_id, "correction", text, t_monotonic, t_wall, fen=fen)
 
     def record_takeback_to(self, game_id: str, ply: int, text: str,
                            t_monotonic: float | None = None,
                            t_wall: float | None = None) -> None:
         """The arbiter takes the game back to ``ply`` (0: the start)."""
-        journal, game = self._journal(game_id)
-        if game.result is not None:
-            raise GameFinishedError(f"game {game_id} is finished ({game.result})")
-        if not 0 <= ply <= game.ply:
-            raise DraughtsError(f"no ply {ply} to take back to (the game is at ply "
-                                f"{game.ply})")
-        journal.append({"type": "takeback_to", "ply": ply, "text": text,
-                        "t_mono": t_monotonic, "t_wall": t_wall})
-        while game.ply > ply:
-            game.undo()
-        game.add_event("takeback", text, t_monotonic, t_wall)
-        self._changed(game_id)
+        self._append(game_id, {"type": "takeback_to", "ply": ply, "text": text,
+                               "t_mono": t_monotonic, "t_wall": t_wall})
 
     def record_result(self, game_id: str, result: str, reason: str = "",
                       t_monotonic: float | None = None, t_wall: float | None = None) -> None:
         """The result (any common spelling; ``*`` for an abandoned game). The journal is
         closed after it; the game stays readable (`game`)."""
-        journal, game = self._journal(game_id)
-        normalise_result(game.variant, result)  # reject nonsense before writing
-        journal.append({"type": "result", "result": result, "reason": reason,
-                        "t_mono": t_monotonic, "t_wall": t_wall})
-        game.set_result(result, reason)
-        if game.result is None:
-            game.result_reason = reason or "abandoned"
+        game = self._append(game_id, {"type": "result", "result": result, "reason": reason,
+                                      "t_mono": t_monotonic, "t_wall": t_wall})
+        journal, _ = self._open.pop(game_id)
         journal.close()
-        del self._open[game_id]
-        self._changed(game_id)
         self._finished[game_id] = game.read_only_copy()
         while len(self._finished) > FINISHED_KEPT:
             del self._finished[next(iter(self._finished))]
@@ -572,10 +423,6 @@ class Recorder:
 
     load = game  # the name the commands and the tests have used
 
-    def _is_closed(self, game_id: str) -> bool:
-        loaded = load_journal(self.path_of(game_id))
-        return _closed(loaded.records)
-
     def find_unfinished(self) -> tuple[str, Game] | DamagedGame | None:
         """The newest game without a result: ready to continue as its id and a read-only
         copy, or, when its journal is damaged, a `DamagedGame` for the arbiter to decide
@@ -588,7 +435,7 @@ class Recorder:
             if not loaded.records and not loaded.damaged:
                 continue  # cut off while it was created: nothing was ever confirmed
             game, good, problem = rebuild_prefix(loaded.records)
-            closed = _closed(loaded.records[:good])
+            closed = is_closed(loaded.records[:good])
             if loaded.damaged or problem:
                 if closed and good == len(loaded.records) and not loaded.crlf:
                     continue  # damage after the result record: the game is whole
@@ -654,7 +501,7 @@ class Recorder:
                 out.append(GameSummary(game_id, "?", "damaged", 0, "*",
                                        problem=loaded.damage or problem))
                 continue
-            closed = _closed(loaded.records)
+            closed = is_closed(loaded.records)
             damaged = loaded.damaged or bool(problem)
             status = "damaged" if damaged else ("finished" if closed else "unfinished")
             out.append(GameSummary(

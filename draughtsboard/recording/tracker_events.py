@@ -31,7 +31,6 @@ from draughtsboard.board.tracker.events import (
     TrackerEvent,
 )
 
-from .journal import JournalError
 from .recorder import Recorder
 
 log = logging.getLogger("draughtsboard.play")
@@ -207,7 +206,7 @@ class HeldRecords:
             step = held.steps[0]
             try:
                 entries.extend(step())
-            except (OSError, JournalError) as error:
+            except OSError as error:  # a failed write, or a journal that refuses it
                 return entries + self._failed(held.event, error, now)
             except DraughtsError as error:
                 # The rules refuse it (cannot come from a held write): it will never fit,

@@ -1,13 +1,15 @@
 """The board's web page: a live view for everyone, the hands of a simulated board, and the
 arbiter's actions behind a token.
 
-`create_app(session)` builds a Starlette app around a `PlaySession` (or anything with the
-same methods). Live updates are server-sent events: each is the session's whole view as
+`create_app(session)` builds a Starlette app around a `PlaySession`; the arbiter's
+actions go to its desk (``session.arbiter``), the coach's requests to the coach it is
+given. Live updates are server-sent events: each is the session's whole view as
 JSON, sent when a new one is ready. Nothing in the page is built from HTML strings: the
 script sets text only, and a Content-Security-Policy forbids inline scripts besides.
 
 One client cannot exhaust the server: a request body is refused by its Content-Length, or
-read no further than ``MAX_BODY``, before any route or token check (`_BodyLimit`); live
+read no further than ``MAX_BODY``, before any route or token check (`http_limits.BodyLimit`,
+which also reads every JSON body the same way for both servers); live
 streams are capped (``MAX_STREAMS``, the oldest is dropped for a new one) and a client
 too slow to take an update within ``SEND_TIMEOUT`` is dropped; every bad request is a 4xx
 with a one-line reason. A simulated board's hands answer only on loopback unless the app
@@ -18,9 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import json
 import math
-import time
 from typing import Any
 
 from starlette.applications import Starlette
@@ -30,8 +30,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from draughtsboard.board.rules.errors import DraughtsError
-from draughtsboard.http_limits import SecurityHeaders
+from draughtsboard.http_limits import (
+    BodyLimit,
+    SecurityHeaders,
+    failure_status,
+    failure_text,
+    read_json,
+)
+from draughtsboard.play.coach import Coach
+from draughtsboard.play.session import PlaySession
 
 from .coach_routes import COACH_ROUTES
 
@@ -41,82 +48,23 @@ MAX_STREAMS = 24  # live streams at once, well under the requests admitted; the 
 # is dropped for a new one
 SEND_TIMEOUT = 10.0  # seconds a live stream may take to accept one update
 KEEPALIVE_SECONDS = 15.0
-BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
-
-
-class _BodyLimit:
-    """Pure ASGI middleware, outermost: a request whose Content-Length is over ``MAX_BODY``
-    (or not a number) is answered 413 (400) before anything reads it; a body without a
-    length (chunked) is read up to ``MAX_BODY`` here, and refused past it, then handed on.
-    So neither a route nor the token check ever sees more than ``MAX_BODY`` bytes."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http" or scope.get("method") not in BODY_METHODS:
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers") or [])
-        length = headers.get(b"content-length")
-        if length is not None:
-            text = length.decode("latin-1").strip()
-            if not text.isdigit():
-                await _error(400, "bad Content-Length")(scope, receive, send)
-            elif int(text) > MAX_BODY:
-                await _error(413, f"request body over {MAX_BODY} bytes")(scope, receive, send)
-            else:
-                await self.app(scope, receive, send)
-            return
-        chunks, size = [], 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > MAX_BODY:
-                await _error(413, f"request body over {MAX_BODY} bytes")(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        replayed = False
-
-        async def replay():
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
 
 
 def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": " ".join(str(text).split())[:300]}, status_code=status)
 
 
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number here")
+def _failure(error: Exception) -> JSONResponse:
+    """An error answered by its cause (`http_limits.failure_status`): bad input 400, busy
+    409, storage or a board that did not answer 503; anything else is a bug, raised."""
+    status = failure_status(error)
+    if status is None:
+        raise error
+    return _error(status, failure_text(error))
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise ValueError("send JSON (Content-Type: application/json)")
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ValueError("request too large")
-    try:
-        data = json.loads(bytes(body) or b"{}", parse_constant=_reject_constant)
-    except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
-    if not isinstance(data, dict):
-        raise ValueError("expected a JSON object")
-    return data
+    return await read_json(request, MAX_BODY)
 
 
 def _text(data: dict, key: str, default: str = "") -> str:
@@ -165,7 +113,7 @@ def _token_of(request: Request) -> str | None:
     return request.headers.get("x-arbiter-token")
 
 
-def _session(request: Request):
+def _session(request: Request) -> PlaySession:
     return request.app.state.session
 
 
@@ -190,7 +138,7 @@ class _EventStream:
     each keep-alive), so that a page on a phone whose clock differs, or a board whose
     clock the network has not set yet, counts the game clock right."""
 
-    def __init__(self, session, streams: list[_EventStream]) -> None:
+    def __init__(self, session: PlaySession, streams: list[_EventStream]) -> None:
         self.session = session
         self.streams = streams
         self.ready = asyncio.Event()
@@ -250,8 +198,7 @@ class _EventStream:
                 self.streams.remove(self)
 
     def _now(self) -> str:
-        wall = getattr(self.session, "wall", time.time)
-        return f"event: now\ndata: {wall():.3f}\n\n"
+        return f"event: now\ndata: {self.session.wall():.3f}\n\n"
 
     async def _body(self, send, text: str) -> None:
         await self._send(send, {"type": "http.response.body", "body": text.encode(),
@@ -298,9 +245,9 @@ async def pdn(request: Request) -> Response:
     session = _session(request)
     try:
         text = await run_in_threadpool(session.export_pdn)
-    except (DraughtsError, RuntimeError) as error:
-        return _error(503, str(error))
-    name = f"{session.game_id or 'game'}.pdn"
+    except Exception as error:  # noqa: BLE001 - answered by its cause, or raised
+        return _failure(error)
+    name = f"{session.game.game_id or 'game'}.pdn"
     return Response(text, media_type="text/plain; charset=utf-8",
                     headers={"content-disposition": f'attachment; filename="{name}"',
                              "cache-control": "no-store"})
@@ -319,60 +266,56 @@ def arbiter(action):
         try:
             data = await _json_body(request)
             result = await run_in_threadpool(action, session, data)
-        except (ValueError, TypeError, DraughtsError) as error:
-            return _error(400, str(error))
-        except (RuntimeError, TimeoutError) as error:
-            return _error(503, str(error) or "the board did not answer in time")
-        except OSError as error:
-            return _error(503, f"could not record: {error.strerror or error}")
+        except Exception as error:  # noqa: BLE001 - answered by its cause, or raised
+            return _failure(error)
         return JSONResponse({"ok": True, "result": result})
 
     return endpoint
 
 
-def new_game(session, data: dict) -> Any:
+def new_game(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/new-game``: ``{"tags": {...}, "fen": "..."}``."""
-    return session.new_game(_tags(data, required=False), _text(data, "fen") or None)
+    return session.arbiter.new_game(_tags(data, required=False), _text(data, "fen") or None)
 
 
-def set_tags(session, data: dict) -> Any:
+def set_tags(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/tags``: ``{"tags": {...}}``."""
-    return session.set_tags(_tags(data, required=True))
+    return session.arbiter.set_tags(_tags(data, required=True))
 
 
-def declare_result(session, data: dict) -> Any:
+def declare_result(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/result``: ``{"result": "1-0", "reason": "..."}``."""
-    return session.declare_result(_text(data, "result"), _text(data, "reason"))
+    return session.arbiter.declare_result(_text(data, "result"), _text(data, "reason"))
 
 
-def repair(session, data: dict) -> Any:
+def repair(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/repair``: ``{"action": "resume"}``: a damaged journal is resumed
     from its last good record (a copy of the damaged file is kept); a new game is
     ``new-game``."""
-    return session.repair(_text(data, "action"))
+    return session.arbiter.repair(_text(data, "action"))
 
 
-def withdraw_result(session, data: dict) -> Any:
+def withdraw_result(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/withdraw-result``: the result is taken back."""
-    return session.withdraw_result()
+    return session.arbiter.withdraw_result()
 
 
-def accept_draw(session, data: dict) -> Any:
+def accept_draw(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/accept-draw``: the draw the rules declare is recorded."""
-    return session.accept_draw()
+    return session.arbiter.accept_draw()
 
 
-def clock(session, data: dict) -> Any:
+def clock(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/clock``: ``{"action": "start" | "pause" | "resume"}``."""
-    return session.clock_action(str(data.get("action", "")))
+    return session.arbiter.clock_action(str(data.get("action", "")))
 
 
-def acknowledge(session, data: dict) -> Any:
+def acknowledge(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/acknowledge``: the flags are seen."""
-    return session.acknowledge()
+    return session.arbiter.acknowledge()
 
 
-def accept_position(session, data: dict) -> Any:
+def accept_position(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/accept-position``: ``{"white_to_move": true, "fen": "..."}``
     (``fen`` optional: without it, the position the board shows)."""
     white = data.get("white_to_move")
@@ -381,18 +324,18 @@ def accept_position(session, data: dict) -> Any:
     fen = data.get("fen") or None
     if fen is not None and not isinstance(fen, str):
         raise ValueError("fen: expected a string")
-    return session.accept_position(white, fen)
+    return session.arbiter.accept_position(white, fen)
 
 
-def take_back(session, data: dict) -> Any:
+def take_back(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/take-back``: ``{"ply": 12}`` (0: the start)."""
     ply = data.get("ply")
     if isinstance(ply, bool) or not isinstance(ply, int):
         raise ValueError("ply: expected a whole number")
-    return session.take_back_to(ply)
+    return session.arbiter.take_back_to(ply)
 
 
-def check_token(session, data: dict) -> Any:
+def check_token(session: PlaySession, data: dict) -> Any:
     """``POST /api/arbiter/check``: whether the token is accepted."""
     return "token accepted"
 
@@ -418,14 +361,17 @@ ROUTES = [
 ]
 
 
-def create_app(session, *, allow_remote_hands: bool = False) -> Starlette:
-    """The web app for one play session (kept on ``app.state.session``)."""
+def create_app(session: PlaySession, *, coach: Coach | None = None,
+               allow_remote_hands: bool = False) -> Starlette:
+    """The web app for one play session (kept on ``app.state.session``) and its coach,
+    if it has one (``app.state.coach``)."""
     static = StaticFiles(packages=[STATIC_PACKAGE])
     app = Starlette(routes=[*ROUTES, Mount("/static", static, name="static")])
     app.state.session = session
+    app.state.coach = coach
     app.state.static = static
     app.state.streams = []
     app.state.allow_remote_hands = allow_remote_hands
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(_BodyLimit)  # added last: outermost, before routes and tokens
+    app.add_middleware(BodyLimit, limit=MAX_BODY)  # last: outermost, before routes and tokens
     return app

@@ -2,20 +2,20 @@
 
 No arbiter token: the coach exists only in training and free play, where the page is the
 trainee's (in tournament mode every request is refused, 409). Each request runs on the
-session's controller thread (``session.call``), like every other change to the game.
+session's controller thread (``session.call``), like every other change to the game. The
+coach is the one the app was made with (``app.state.coach``).
 """
 
 from __future__ import annotations
-
-import json
-from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from draughtsboard.play.coach import CoachError
+from draughtsboard.http_limits import failure_status, failure_text, read_json
+from draughtsboard.play.coach import Coach
+from draughtsboard.play.errors import CoachError
 
 MAX_BODY = 1024  # the coach's requests are a few bytes
 
@@ -24,23 +24,8 @@ def error_response(status: int, text: str) -> JSONResponse:
     return JSONResponse({"error": text}, status_code=status)
 
 
-async def json_body(request: Request) -> dict[str, Any]:
-    """The request's small JSON object; `ValueError` saying what is wrong otherwise."""
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise ValueError("send JSON (Content-Type: application/json)")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ValueError("request too large")
-    data = json.loads(body or b"{}")
-    if not isinstance(data, dict):
-        raise ValueError("expected a JSON object")
-    return data
-
-
-def _coach(request: Request):
-    return getattr(request.app.state.session, "coach", None)
+def _coach(request: Request) -> Coach | None:
+    return request.app.state.coach
 
 
 async def _run(request: Request, action) -> Response:
@@ -49,10 +34,13 @@ async def _run(request: Request, action) -> Response:
         return error_response(404, "this board has no coach")
     try:
         result = await run_in_threadpool(session.call, action)
-    except CoachError as error:
+    except CoachError as error:  # refused in this mode or this state of the game
         return error_response(409, str(error))
-    except (RuntimeError, TimeoutError) as error:
-        return error_response(503, str(error) or "the board is busy")
+    except Exception as error:  # noqa: BLE001 - answered by its cause, or raised
+        status = failure_status(error)
+        if status is None:
+            raise
+        return error_response(status, failure_text(error))
     return JSONResponse({"ok": True, "result": result})
 
 
@@ -65,7 +53,7 @@ async def hint(request: Request) -> Response:
 async def options(request: Request) -> Response:
     """``{"hints": true|false, "warnings": true|false}`` (either may be left out)."""
     try:
-        data = await json_body(request)
+        data = await read_json(request, MAX_BODY)
         changes = {}
         for key in ("hints", "warnings"):
             if key in data:

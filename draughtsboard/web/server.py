@@ -8,71 +8,26 @@ The socket is bound first (`bind_socket`), before the session opens a game, so a
 use stops `play` before it writes anything. Connections are capped below the process's
 file-descriptor limit and requests admitted with a share kept for the arbiter's token
 (`draughtsboard.http_limits`), and the lines a flood of clients makes the server and the
-event loop log are rate-limited (`RateLimitFilter`), so one client can neither make the
-page unreachable nor fill the disk with log.
+event loop log are rate-limited (`draughtsboard.logs`, set up by the command), so one
+client can neither make the page unreachable nor fill the disk with log.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import signal
 import socket
-import sys
-import time
 
 import uvicorn
 
 from draughtsboard.http_limits import admission, admitting_protocol, bearer_token
+from draughtsboard.play.coach import Coach
+from draughtsboard.play.session import PlaySession
 
 from .app import create_app
 
 log = logging.getLogger("draughtsboard.web")
-
-_PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3,
-             logging.CRITICAL: 2}
-
-
-class _JournaldFormatter(logging.Formatter):
-    """``<priority>`` before each line: journald reads it as the line's level."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        priority = _PRIORITY.get(record.levelno, 6)
-        return f"<{priority}>" + super().format(record)
-
-
-
-
-class RateLimitFilter(logging.Filter):
-    """Lets the same message through at most once per ``interval`` seconds, and says how
-    many were held back when it next lets one through. ``clock`` is an input (tests)."""
-
-    def __init__(self, interval: float = 10.0, clock=time.monotonic, *,
-                 tracebacks: bool = True) -> None:
-        super().__init__()
-        self.interval = interval
-        self.clock = clock
-        self.tracebacks = tracebacks  # keep the first one's (a bug, not a flood)
-        self._last: dict[str, tuple[float, int]] = {}
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        key = f"{record.name}:{record.msg}"
-        now = self.clock()
-        seen = self._last.get(key)
-        if seen is not None and now - seen[0] < self.interval:
-            self._last[key] = (seen[0], seen[1] + 1)
-            return False
-        if seen is not None and seen[1]:
-            record.msg = f"{record.msg} ({seen[1]} more like it not logged)"
-        if seen is not None or not self.tracebacks:
-            record.exc_info = None  # the first one had its traceback: no more of them
-            record.exc_text = None
-        if len(self._last) > 256:
-            self._last.clear()
-        self._last[key] = (now, 0)
-        return True
-
 
 def bind_socket(host: str, port: int) -> socket.socket:
     """A listening TCP socket on (host, port); `OSError` with a one-line reason if not."""
@@ -93,32 +48,11 @@ def bind_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def configure_logging(level: int = logging.INFO) -> None:
-    """Log lines to stderr; under systemd (``JOURNAL_STREAM`` set) with journald
-    priorities and without timestamps (journald adds its own)."""
-    handler = logging.StreamHandler(sys.stderr)
-    if os.environ.get("JOURNAL_STREAM"):
-        handler.setFormatter(_JournaldFormatter("%(name)s: %(message)s"))
-    else:
-        handler.setFormatter(logging.Formatter(
-            "%(asctime)s %(levelname)s %(name)s: %(message)s", "%H:%M:%S"))
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(level)
-    # What a flood of clients makes them say. The event loop's are expected conditions
-    # ("socket.accept() out of system resource" when every descriptor is in use): one
-    # line each, no traceback; the server's keep the first traceback (it may be a bug).
-    for name, tracebacks in (("uvicorn.error", True), ("asyncio", False)):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, RateLimitFilter) for f in logger.filters):
-            logger.addFilter(RateLimitFilter(tracebacks=tracebacks))
-
-
 TICK = 0.5  # seconds between two looks of the server at its own state
 
 
 class _Server(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config, session) -> None:
+    def __init__(self, config: uvicorn.Config, session: PlaySession) -> None:
         super().__init__(config)
         self.session = session
         self.address: tuple[str, int] | None = None
@@ -154,14 +88,16 @@ def _ignore(signum, frame) -> None:
     graceful shutdown, and this makes that second delivery harmless (exit status 0)."""
 
 
-def serve(session, host: str = "127.0.0.1", port: int = 8080, *,
-          sock: socket.socket | None = None, allow_remote_hands: bool = False) -> int:
-    """Start the session, serve its page until SIGINT/SIGTERM, stop everything; 0 if the
-    controller ran to the end without an error. ``sock``: a socket bound already
-    (`bind_socket`); without it one is bound here, before the session starts."""
+def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 8080, *,
+          sock: socket.socket | None = None, coach: Coach | None = None,
+          allow_remote_hands: bool = False) -> int:
+    """Start the session, serve its page (and the coach's requests, with a coach) until
+    SIGINT/SIGTERM, stop everything; 0 if the controller ran to the end without an
+    error. ``sock``: a socket bound already (`bind_socket`); without it one is bound
+    here, before the session starts."""
     if sock is None:
         sock = bind_socket(host, port)
-    app = create_app(session, allow_remote_hands=allow_remote_hands)
+    app = create_app(session, coach=coach, allow_remote_hands=allow_remote_hands)
 
     def is_arbiter(scope) -> bool:
         token = bearer_token(scope)

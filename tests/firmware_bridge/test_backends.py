@@ -1,13 +1,14 @@
 """The factories cli.py will call give a working board."""
 
 from draughtsboard.board.ports import LedFrame, LedPattern, LedSink, SensorSource
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.firmware_bridge.backends import open_emulated_board, open_serial_board
 from draughtsboard.firmware_bridge.fakepins import StaticSwitches
 
 
 def test_an_emulated_board_reports_its_switches_and_takes_led_frames():
     switches = StaticSwitches(0b1001)
-    board = open_emulated_board("lasca", switches=switches, fault_rate=0.02, seed=1)
+    board = open_emulated_board(board_geometry(7), switches=switches, fault_rate=0.02, seed=1)
     try:
         assert isinstance(board, SensorSource) and isinstance(board, LedSink)
         assert board.square_count == 25
@@ -21,8 +22,8 @@ def test_an_emulated_board_reports_its_switches_and_takes_led_frames():
         board.close()
 
 
-def test_a_serial_board_sizes_itself_from_the_variant():
-    board = open_serial_board("loop://", "international")
+def test_a_serial_board_sizes_itself_from_its_board():
+    board = open_serial_board("loop://", board_geometry(10))
     try:
         assert board.square_count == 50
     finally:

@@ -1,5 +1,6 @@
 """The decoder on arbitrary bytes: nothing escapes, nothing unsent is accepted."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ def test_random_bytes_never_raise(stream, chunk):
     assert_every_accepted_frame_was_sent_verbatim(stream, messages)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(
     st.lists(st.sampled_from(range(len(VALID))), min_size=1, max_size=12),

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from draughtsboard.board.ports import LedFrame, LedPattern, mask_from_squares
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.firmware_bridge.emulator import SocketEmulator, VirtualBench
 from draughtsboard.firmware_bridge.fakepins import StaticSwitches
 from draughtsboard.firmware_bridge.faults import FaultyPipe
@@ -40,11 +41,11 @@ def assert_host_saw_only_real_boards(bench):
     assert times == sorted(times)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_noisy_cable_neither_invents_nor_loses_a_board(seed):
-    bench = VirtualBench(
-        "international", StaticSwitches(INTERNATIONAL_START), fault_rate=0.02, seed=seed
-    )
+    bench = VirtualBench(board_geometry(10), StaticSwitches(INTERNATIONAL_START),
+                         fault_rate=0.02, seed=seed)
     random_play(bench, random.Random(seed), changes=80)
     assert bench.run_until(lambda: bench.host_sees == bench.switches.occupied, SETTLE)
     assert_host_saw_only_real_boards(bench)
@@ -55,7 +56,7 @@ def test_a_noisy_cable_neither_invents_nor_loses_a_board(seed):
 
 def test_without_faults_every_change_is_published_in_order():
     switches = StaticSwitches(INTERNATIONAL_START)
-    bench = VirtualBench("international", switches)
+    bench = VirtualBench(board_geometry(10), switches)
     bench.run(0.05)
     states = [switches.occupied]
     for square, placed in [(32, False), (28, True), (19, False), (23, True), (33, False)]:
@@ -70,7 +71,7 @@ def test_a_device_reset_in_the_middle_of_a_capture_recovers_the_right_board():
     # White 32 takes 27 and 18 in one capture, landing on 23 then 12... here simply:
     # lift the capturing piece, reset, land, remove the captured pieces.
     switches = StaticSwitches(mask_from_squares([32, 27, 18, 5]))
-    bench = VirtualBench("international", switches, fault_rate=0.02, seed=7)
+    bench = VirtualBench(board_geometry(10), switches, fault_rate=0.02, seed=7)
     assert bench.run_until(lambda: bench.host_sees == switches.occupied, SETTLE)
     leds = LedFrame.from_mapping(50, {27: LedPattern.FAST_BLINK, 18: LedPattern.FAST_BLINK})
     bench.show(leds)
@@ -92,7 +93,7 @@ def test_a_device_reset_in_the_middle_of_a_capture_recovers_the_right_board():
 
 def test_a_reset_whose_boot_bytes_are_lost_is_still_recovered():
     switches = StaticSwitches(0b1)
-    bench = VirtualBench("russian", switches)
+    bench = VirtualBench(board_geometry(8), switches)
     bench.run(0.1)
     switches.occupied = 0b110
     bench.up.rate = 1.0  # the cable eats everything while the device reboots
@@ -120,7 +121,7 @@ def test_the_fault_pipe_is_reproducible_and_keeps_order_when_delaying():
 def test_over_a_socket_with_faults_resets_and_an_unplugged_cable():
     switches = StaticSwitches(INTERNATIONAL_START)
     states = {switches.occupied}
-    with SocketEmulator("international", switches, fault_rate=0.02, seed=3) as emulator:
+    with SocketEmulator(board_geometry(10), switches, fault_rate=0.02, seed=3) as emulator:
         with SerialLink(emulator.url, 50, backoff=(0.01, 0.05)) as link:
             seen = []
 

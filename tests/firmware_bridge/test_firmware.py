@@ -6,7 +6,8 @@ import pathlib
 import pytest
 
 from draughtsboard.board.ports import LedFrame, LedPattern
-from draughtsboard.board.rules.geometry import Numbering, geometry_for_variant
+from draughtsboard.board.rules import get_variant
+from draughtsboard.board.rules.geometry import Numbering
 from draughtsboard.firmware_bridge import codec
 from draughtsboard.firmware_bridge.fakepins import FakePins, StaticSwitches
 from draughtsboard.firmware_bridge.firmware import core, wire
@@ -18,7 +19,7 @@ class Desk:
     """A device on fake pins with a hand-set clock and a decoder on its output."""
 
     def __init__(self, variant="international", occupied=0, ticks_period=1 << 30, start=0.0):
-        geometry = geometry_for_variant(variant)
+        geometry = get_variant(variant).geometry
         self.cells = core.matrix_map(geometry.size, geometry.numbering is Numbering.FROM_TOP_LEFT)
         self.now = start
         self.switches = StaticSwitches(occupied)
@@ -52,7 +53,7 @@ def test_boot_sends_hello_then_the_settled_occupancy():
 
 @pytest.mark.parametrize("variant", ["russian", "international", "lasca"])
 def test_matrix_map_follows_the_variant_numbering_rank_by_rank(variant):
-    geometry = geometry_for_variant(variant)
+    geometry = get_variant(variant).geometry
     top = geometry.numbering is Numbering.FROM_TOP_LEFT
     cells = core.matrix_map(geometry.size, top)
     assert len(cells) == geometry.square_count

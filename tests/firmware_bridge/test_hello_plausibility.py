@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+import pytest
 import serial
 
 from draughtsboard.board.ports import LedFrame
@@ -63,6 +64,7 @@ def test_a_huge_heartbeat_period_does_not_make_the_dead_link_timeout_minutes(cap
     assert session.tick(6.0).reopen  # 5 x the largest believable period, not 5 minutes
 
 
+@pytest.mark.slow
 def test_a_port_that_cannot_be_opened_is_an_error_and_a_problem_for_the_page(caplog):
     now = [0.0]
 

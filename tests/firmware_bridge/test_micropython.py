@@ -4,8 +4,8 @@ The codec's vectors pass under both interpreters; the whole firmware (main.py's 
 CONFIG, its calls of machine, time, select and sys) boots, speaks the protocol and lights
 LEDs on a simulated chip; recorded games replayed through it, over a clean and a faulty
 line, record every move and no wrong one. Kept few and short: a MicroPython pass costs
-about 0.3 ms here, so a replayed game costs about a third of its own length. The full
-games are marked slow (``bash scripts/test.sh -m slow``).
+about 0.3 ms here, so a replayed game costs about a third of its own length. The whole
+game is marked slow (left out by ``bash scripts/test.sh --fast``).
 """
 
 import json
@@ -15,6 +15,7 @@ import pytest
 
 from draughtsboard.board.ports import LedFrame, LedPattern
 from draughtsboard.board.replay import replay_game
+from draughtsboard.board.rules import board_geometry, get_variant
 from draughtsboard.firmware_bridge import codec
 from draughtsboard.firmware_bridge.fakepins import StaticSwitches
 from draughtsboard.firmware_bridge.firmware import wire
@@ -74,7 +75,8 @@ class Desk:
     def __init__(self, variant="russian", occupied=0b1011, **options):
         self.now = 0.0
         self.switches = StaticSwitches(occupied)
-        self.device = MicroPythonDevice(variant, self.switches, lambda: self.now, **options)
+        board = get_variant(variant).geometry
+        self.device = MicroPythonDevice(board, self.switches, lambda: self.now, **options)
         self.decoder = codec.FrameDecoder()
         self.raw = bytearray()  # every byte the chip wrote
         self.device.power_on()
@@ -158,7 +160,7 @@ def test_an_exception_in_the_firmware_resets_the_chip_and_says_why(desk):
 
 @needs_micropython
 def test_the_service_pin_held_at_power_on_leaves_the_chip_to_its_repl(desk):
-    service_pin = flash_image("russian").config["service_pin"]
+    service_pin = flash_image(board_geometry(8)).config["service_pin"]
     board = desk("russian", inputs={service_pin: 0})
     board.run(0.01)
     assert board.device.halted and board.device.events == ["boot", "halted"]
@@ -168,14 +170,14 @@ def test_the_service_pin_held_at_power_on_leaves_the_chip_to_its_repl(desk):
 
 def test_a_setting_main_py_does_not_have_is_refused():
     with pytest.raises(ValueError, match="no setting 'scan_hz'"):
-        flash_image("russian", scan_hz=100)
+        flash_image(board_geometry(8), scan_hz=100)
 
 
 def micropython_board(fault_rate, seed):
     def open_board(position):
-        variant = position.variant.name
-        switches = simulated_switches(variant, position.occupancy())
-        return EmulatedVirtualBoard(variant, switches, fault_rate=fault_rate, seed=seed,
+        board = position.variant.geometry
+        switches = simulated_switches(board, position.occupancy())
+        return EmulatedVirtualBoard(board, switches, fault_rate=fault_rate, seed=seed,
                                     micropython=True)
     return open_board
 
@@ -194,13 +196,12 @@ def test_a_recorded_game_through_micropython_records_every_move(fault_rate):
 @pytest.mark.slow
 @needs_micropython
 @pytest.mark.parametrize("fault_rate", [0.0, 0.02])
-@pytest.mark.parametrize(
-    ("file", "variant", "number"),
-    [("russian-ussr-championship-part1.pdn", "russian", 15),
-     ("international-wk2003.pdn", "international", 1)],
-)
-def test_whole_recorded_games_through_micropython(file, variant, number, fault_rate):
-    start, moves = recorded_game(file, variant, number)
+def test_a_whole_recorded_game_through_micropython(fault_rate):
+    """A whole Russian game (about 40 s here). The 10x10 game of the world championship
+    takes four times as long, too long for the suite: `benchmarks/firmware_micropython.py
+    --fault-rate R` plays it and counts its wrong and missing moves."""
+    file, number = "russian-ussr-championship-part1.pdn", 15
+    start, moves = recorded_game(file, "russian", number)
     report = replay_game(f"{file} {number}", start, moves, micropython_board(fault_rate, 3),
                          noise_seed=3, wait_until_ready=10.0)
     assert (report.wrong, report.missing, report.false_alarms) == (0, 0, 0)

@@ -134,7 +134,7 @@ def diag(*args: str) -> subprocess.CompletedProcess:
 def test_diag_over_a_pseudo_terminal_maps_the_switches_and_sees_a_move(tmp_path):
     emulator = Emulator(tmp_path / "board", "--variant", "international")
     try:
-        once = diag("--port", emulator.path, "--variant", "international", "--once")
+        once = diag("--port", emulator.path, "--board", "10x10", "--once")
         assert once.returncode == 0, once.stderr
         heading, *board = once.stdout.splitlines()
         assert "firmware 1.2.0" in heading and "40 of 50 switches closed" in heading
@@ -142,7 +142,7 @@ def test_diag_over_a_pseudo_terminal_maps_the_switches_and_sees_a_move(tmp_path)
 
         live = subprocess.Popen(
             [sys.executable, "-m", "draughtsboard", "diag", "--backend", "serial", "--port",
-             emulator.path, "--variant", "international", "--no-walk", "--seconds", "3"],
+             emulator.path, "--board", "10x10", "--no-walk", "--seconds", "3"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         lines: list[str] = []
 

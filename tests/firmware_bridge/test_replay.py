@@ -20,9 +20,9 @@ from draughtsboard.hardware.virtual import simulated_switches
 
 def emulated_board(position, fault_rate, seed):
     """The simulated board's switches behind the emulated microcontroller."""
-    variant = position.variant.name
-    switches = simulated_switches(variant, position.occupancy())
-    return EmulatedVirtualBoard(variant, switches, fault_rate=fault_rate, seed=seed)
+    board = position.variant.geometry
+    switches = simulated_switches(board, position.occupancy())
+    return EmulatedVirtualBoard(board, switches, fault_rate=fault_rate, seed=seed)
 
 DATA = pathlib.Path(__file__).parents[1] / "data"
 FAULT_RATE = 0.02
@@ -38,6 +38,7 @@ def recorded_game(file, variant, number):
 
 # Games and noise seeds where the link of protocol 1.0 (a lost change healed only by the
 # next change, a 200 ms heartbeat or the 1 s periodic snapshot) lost a move.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("file", "variant", "number", "seed"),
     [
@@ -111,6 +112,7 @@ def the_capture_with_a_reset(reset_between, fault_rate=0.0, seed=0):
     return table
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reset_between", range(11))
 def test_a_device_reset_in_the_middle_of_a_capture_still_records_the_capture(reset_between):
     table = the_capture_with_a_reset(reset_between)
@@ -154,7 +156,8 @@ def test_each_replayed_game_meets_its_own_faults():
 # command's per-game fault seed, noise 48): in game 36 the last move's snapshot came
 # 0.44 s late and the hand had gone (the harness stopped looking at once); in game 38 a
 # move and the reply that lands on its start were seen at once and flagged as one
-# irregular move (reply d6:b4 to b4-c5, see tests/board/test_tracker_lossy.py).
+# irregular move (reply d6:b4 to b4-c5, see tests/board/tracker/test_tracker_lossy.py).
+@pytest.mark.slow
 @pytest.mark.parametrize("number", [36, 38])
 def test_a_lossy_line_neither_loses_the_last_move_nor_merges_two_moves(number):
     start, moves = recorded_game("russian-ussr-championship-part1.pdn", "russian", number)
@@ -166,11 +169,12 @@ def test_a_lossy_line_neither_loses_the_last_move_nor_merges_two_moves(number):
     assert report.recorded == len(moves)
 
 
+@pytest.mark.slow
 def test_a_line_too_bad_to_follow_records_no_wrong_move():
     """At 20% damaged bytes a frame of 21 bytes crosses whole about one time in thirty:
     whole moves go unseen and the board stops (a flag for the arbiter). It once recorded
     an irregular move and a reply nobody made (game 74, see
-    tests/board/test_tracker_lossy.py); what it records now is what was played."""
+    tests/board/tracker/test_tracker_lossy.py); what it records now is what was played."""
     start, moves = recorded_game("russian-ussr-championship-part1.pdn", "russian", 74)
     report = replay_game("ussr 74", start, moves,
                          lambda position: emulated_board(position, 0.2, 48 * 100003 + 74),

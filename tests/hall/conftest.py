@@ -33,14 +33,15 @@ class LinkedBoard:
         self.recorder = Recorder(directory / f"board{number}", sync=False)
         opening = choose_opening(self.recorder, variant=variant)  # resumes a game
         occupied = squares_from_mask(opening.expected_position.occupancy())
-        self.board = open_simulated_board(variant, occupied=occupied, real_time=True)
+        self.board = open_simulated_board(opening.variant.geometry, occupied=occupied,
+                                          real_time=True)
         self.session = PlaySession(variant, self.board, self.board, self.recorder,
                                    opening=opening,
                                    hands=self.board.simulation, token="t",
                                    tags={"Round": "1", "White": f"W{number}",
                                          "Black": f"B{number}", **(tags or {})})
         self.session.start()
-        wait_until(lambda: self.session.tracker.state is State.READY, what="the board set up")
+        wait_until(lambda: self.session.game.tracker.state is State.READY, what="the board set up")
         address = parse_broker_url(broker.venue.board_url(number))
         self.link = HallLink(self.session, address, number, software="test",
                              read_game=self.recorder.game)
@@ -48,17 +49,17 @@ class LinkedBoard:
 
     def play(self, move) -> None:
         """Make a move with the hands, and wait until the board recorded it."""
-        ply = self.session.moves_recorded
+        ply = self.session.game.moves_recorded
         actions = [("lift", move.path[0])]
         for landing in move.path[1:-1]:
             actions += [("place", landing), ("lift", landing)]
         actions.append(("place", move.path[-1]))
         actions += [("lift", s) for s in move.captures]
         self.session.hand(actions)
-        wait_until(lambda: self.session.moves_recorded > ply, what=f"move {move}")
+        wait_until(lambda: self.session.game.moves_recorded > ply, what=f"move {move}")
 
     def legal(self):
-        return self.session.tracker.position.legal_moves()
+        return self.session.game.tracker.position.legal_moves()
 
     def close(self) -> None:
         self.link.stop()

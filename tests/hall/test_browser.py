@@ -12,11 +12,15 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.board.tracker import State
 
 from ..browser import ARGS, ARTIFACTS, CHROMIUM, playwright_api
 from ..web.helpers import wait_until
+
+pytestmark = pytest.mark.browser
 
 HALL_TOKEN = "hall-arbiter-token"
 _URL = re.compile(r"the hall's page: (http://[0-9.]+:\d+)/")
@@ -81,7 +85,7 @@ def test_the_hall_page(boards, broker, tmp_path):
 
                 # an illegal move on board 5 (a piece of Black's put on a wrong square)
                 linked[4].session.hand([("lift", 9), ("place", 17)])
-                wait_until(lambda: linked[4].session.tracker.state is State.ILLEGAL,
+                wait_until(lambda: linked[4].session.game.tracker.state is State.ILLEGAL,
                            what="the illegal move on board 5")
                 expect(card[5]).to_have_class(re.compile(r"\bneeds\b"))
                 expect(card[5].locator(".needs-text")).to_contain_text("illegal")
@@ -117,7 +121,7 @@ def test_the_hall_page(boards, broker, tmp_path):
                 assert linked[1].session.published()[1].result == "1-0"
 
                 # a resignation declared on board 6 itself: the board's claim, confirmed
-                linked[5].session.declare_result("0-1", "White resigned")
+                linked[5].session.arbiter.declare_result("0-1", "White resigned")
                 expect(card[6].locator(".needs-text")).to_contain_text("result to confirm")
                 expect(card[6].locator(".result")).to_have_text("")
                 card[6].click()

@@ -32,7 +32,7 @@ def test_the_feed_holds_the_boards_moves_for_both_readers(hall, boards):
     for _ in range(4):
         play_random(one, 3, rng)
         play_random(two, 3, rng)
-    one.session.declare_result("2-0", "White resigned on the board")
+    one.session.arbiter.declare_result("2-0", "White resigned on the board")
     for board in (one, two):
         wait_until(lambda b=board: hall_moves(service, b.number) == board_moves(b),
                    what="every move in the hall")

@@ -23,7 +23,7 @@ def hall_moves(service, board: int) -> list[str]:
 
 
 def board_moves(board) -> list[str]:
-    return [p.text for p in board.recorder.game(board.session.game_id).moves]
+    return [p.text for p in board.recorder.game(board.session.game.game_id).moves]
 
 
 def play_random(board, count: int, rng: random.Random) -> None:
@@ -45,7 +45,7 @@ def test_moves_reach_the_hall(hall, boards):
     with service.store.lock:
         live = service.ingest.live(1)
         assert live.online and live.software == "test"
-        assert live.current == one.session.game_id
+        assert live.current == one.session.game.game_id
 
 
 def test_a_broker_killed_and_restarted_loses_no_move(hall, boards, broker):
@@ -57,7 +57,7 @@ def test_a_broker_killed_and_restarted_loses_no_move(hall, boards, broker):
     broker.kill()
     wait_until(lambda: not one.link.connected, what="the board to notice")
     play_random(one, 4, rng)  # play never waits for the network
-    assert one.session.moves_recorded == 7
+    assert one.session.game.moves_recorded == 7
     broker.start()
     wait_until(lambda: hall_moves(service, 1) == board_moves(one), timeout=20,
                what="the moves played while the broker was down")
@@ -86,7 +86,7 @@ def test_a_board_that_restarts_publishes_from_its_journal(hall, boards, tmp_path
     rng = random.Random(11)
     play_random(one, 3, rng)
     wait_until(lambda: hall_ply(service, 1) == 3, what="the first moves")
-    game_id = one.session.game_id
+    game_id = one.session.game.game_id
     one.link.client.loop_stop()  # the network goes first, as when a board dies
     play_random(one, 2, rng)  # never published
     one.session.stop()
@@ -94,7 +94,7 @@ def test_a_board_that_restarts_publishes_from_its_journal(hall, boards, tmp_path
     one.recorder.close()
     again = LinkedBoard(tmp_path, broker, 1)  # resumes from its journal
     try:
-        assert again.session.game_id == game_id
+        assert again.session.game.game_id == game_id
         wait_until(lambda: hall_moves(service, 1) == board_moves(again),
                    what="the moves the board had not published")
     finally:
@@ -106,14 +106,14 @@ def test_the_arbiter_commands_reach_the_board(hall, boards):
 
     service = hall()
     one = boards(1)
-    wait_until(lambda: service.ingest.live(1).current == one.session.game_id,
+    wait_until(lambda: service.ingest.live(1).current == one.session.game.game_id,
                what="the hall to know board 1's game")
-    first_game = one.session.game_id
+    first_game = one.session.game.game_id
     service.import_pairings(parse_pairings("round,board,white,black\n2,1,Ann,Bob\n"))
     answers = service.start_round("2")
     assert answers[0]["ok"] is True, answers
     assert one.session.published()[1].tags["White"] == "Ann"
-    wait_until(lambda: service.ingest.live(1).current == one.session.game_id,
+    wait_until(lambda: service.ingest.live(1).current == one.session.game.game_id,
                what="the new game in the hall")
     # the same command again (as a redelivery would be) is refused: the game moved on
     again = service.answer(*service.send_command(1, "new_game", game=first_game,
@@ -126,7 +126,7 @@ def test_the_arbiter_commands_reach_the_board(hall, boards):
     assert (latest.finished, latest.game.result, latest.result_source) == \
         (True, "1-0", "arbiter")
     assert service.command(1, "acknowledge")["ok"] is True
-    resend = service.answer(*service.send_command(1, "resend", game=one.session.game_id,
+    resend = service.answer(*service.send_command(1, "resend", game=one.session.game.game_id,
                                                   first=1, last=2))
     assert resend == {"ok": True, "result": 2, "error": ""}
     journalled = [(r["type"], r.get("cmd")) for r in service.arbiter.journal.records]
@@ -163,18 +163,18 @@ def test_a_game_that_ends_unseen_by_the_link_reaches_the_hall_whole(hall, boards
     one = boards(1)
     rng = random.Random(17)
     play_random(one, 2, rng)
-    first = one.session.game_id
+    first = one.session.game.game_id
     wait_until(lambda: hall_ply(service, 1) == 2, what="the first moves")
     frozen = one.session.published()
     one.session.published = lambda: frozen  # the link sees nothing of what follows
     try:
         play_random(one, 1, rng)
-        one.session.declare_result("0-1", "White resigned")
-        one.session.new_game({"Round": "2"})
+        one.session.arbiter.declare_result("0-1", "White resigned")
+        one.session.arbiter.new_game({"Round": "2"})
     finally:
         del one.session.published
     one.session.hand([("setup", 0)])  # the pieces back to the start: the link wakes
-    wait_until(lambda: one.session.tracker.state.value == "ready", what="the new game set up")
+    wait_until(lambda: one.session.game.tracker.state.value == "ready", what="the new game set up")
     wait_until(lambda: ("result", first) in service.ingest.claims.of(1),
                what="the first game's end, claimed")
     claim = service.ingest.claims.get(1, "result", first)

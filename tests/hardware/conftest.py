@@ -8,6 +8,7 @@ import os
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware.backends import open_simulated_board
 from draughtsboard.hardware.config import builtin_config
 
@@ -31,14 +32,15 @@ def pin_factory(request):
     factory.close()
 
 
-@pytest.fixture(params=["russian", "international", "lasca"])
-def variant(request):
-    return request.param
+@pytest.fixture(params=[8, 10, 7], ids=["8x8", "10x10", "7x7"])
+def wood(request):
+    """Each board a game is played on (its geometry)."""
+    return board_geometry(request.param)
 
 
 @pytest.fixture
-def config(variant):
-    return builtin_config(variant)
+def config(wood):
+    return builtin_config(wood)
 
 
 @pytest.fixture

@@ -7,11 +7,12 @@ import re
 
 import pytest
 
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware.config import builtin_config
 from draughtsboard.hardware.pins import HEADER_PIN
 
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "building.md"
-SECTIONS = {"russian": "### 8x8", "international": "### 10x10", "lasca": "### 7x7"}
+SECTIONS = {8: "### 8x8", 10: "### 10x10", 7: "### 7x7"}
 
 
 def section(heading: str) -> str:
@@ -21,10 +22,10 @@ def section(heading: str) -> str:
     return text[start:end]
 
 
-@pytest.mark.parametrize("variant", list(SECTIONS))
-def test_the_wiring_table_matches_the_shipped_config(variant):
-    config = builtin_config(variant)
-    text = section(SECTIONS[variant])
+@pytest.mark.parametrize("size", list(SECTIONS))
+def test_the_wiring_table_matches_the_shipped_config(size):
+    config = builtin_config(board_geometry(size))
+    text = section(SECTIONS[size])
     rows = re.findall(r"^\| (\d+) \| (\d+) \| (\d+) \| (.+) \|$", text, re.M)
     assert [(int(r), int(bcm), int(header)) for r, bcm, header, _ in rows] == [
         (r, pin, HEADER_PIN[pin]) for r, pin in enumerate(config.matrix.rows)]
@@ -38,9 +39,9 @@ def test_the_wiring_table_matches_the_shipped_config(variant):
 
 def test_the_common_pins_match_every_config():
     text = section("### Common to all three boards")
-    for variant in SECTIONS:
-        leds = builtin_config(variant).leds
-        buttons = dict(builtin_config(variant).buttons)
+    for size in SECTIONS:
+        leds = builtin_config(board_geometry(size)).leds
+        buttons = dict(builtin_config(board_geometry(size)).buttons)
         for name, pin in (("LED data", leds.data), ("LED clock", leds.clock),
                           ("LED latch", leds.latch), ("LED enable", leds.enable),
                           ("hint button", buttons["hint"])):

@@ -15,6 +15,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from draughtsboard import cli
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware.backends import open_gpio_board
 from draughtsboard.hardware.board_lock import BoardBusyError, BoardLock
 from draughtsboard.hardware.config import ConfigError, builtin_config
@@ -87,9 +88,9 @@ class FakeLgpio:
                    if self.factory.pin(pin).state)
 
 
-@pytest.mark.parametrize("variant", ["russian", "international", "lasca"])
-def test_group_reads_see_every_square_in_two_calls_a_row(variant):
-    config = builtin_config(variant)
+@pytest.mark.parametrize("size", [8, 10, 7])
+def test_group_reads_see_every_square_in_two_calls_a_row(size):
+    config = builtin_config(board_geometry(size))
     config = dataclasses.replace(config, matrix=dataclasses.replace(config.matrix,
                                                                     settle_us=0))
     sim = SimulatedBoard(config)
@@ -105,7 +106,7 @@ def test_group_reads_see_every_square_in_two_calls_a_row(variant):
 
 
 def test_a_busy_group_pin_is_named_with_its_likely_holder():
-    config = builtin_config("international")
+    config = builtin_config(board_geometry(10))
     sim = SimulatedBoard(config)
     with pytest.raises(ConfigError) as caught:
         LgpioGroupPins(config.matrix, 0, FakeLgpio(sim.factory, held=[4]), "board.toml")
@@ -127,7 +128,7 @@ class BusyFactory(MockFactory):
 
 def test_a_busy_pin_stops_play_in_one_line_with_the_config_status(tmp_path, capsys):
     path = tmp_path / "board.toml"
-    shipped = resources.files("draughtsboard.hardware").joinpath("configs/lasca.toml")
+    shipped = resources.files("draughtsboard.hardware").joinpath("configs/7x7.toml")
     path.write_text(shipped.read_text())
     BusyFactory.held = {12}  # matrix.rows[5] of the 7x7 board
     Device.pin_factory = BusyFactory()
@@ -165,12 +166,12 @@ def test_the_lock_is_held_across_processes_and_dropped_when_the_holder_ends(tmp_
     try:
         assert holder.stdout.readline().strip() == "held"
         with pytest.raises(BoardBusyError, match=f"process {holder.pid} "):
-            open_gpio_board(builtin_config("russian"), MockFactory(),
+            open_gpio_board(builtin_config(board_geometry(8)), MockFactory(),
                             lock=BoardLock(lock_path))
     finally:
         holder.stdin.close()
         holder.wait(timeout=10)
-    with open_gpio_board(builtin_config("russian"), MockFactory(), start=False,
+    with open_gpio_board(builtin_config(board_geometry(8)), MockFactory(), start=False,
                          lock=BoardLock(lock_path)) as board:
         assert board.lock is not None  # free again once the holder ended
 
@@ -188,7 +189,7 @@ def test_any_other_lgpio_error_is_one_line_too(tmp_path, capsys):
         assert run_diag(["--once"]) == 2
         status = cli.main(["play", "--backend", "gpio", "--config",
                            str(resources.files("draughtsboard.hardware").joinpath(
-                               "configs/russian.toml")),
+                               "configs/8x8.toml")),
                            "--data", str(tmp_path / "data"), "--listen", "127.0.0.1:0"])
     finally:
         Device.pin_factory.close()

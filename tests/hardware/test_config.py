@@ -6,14 +6,15 @@ import textwrap
 
 import pytest
 
-from draughtsboard.board.rules.geometry import geometry_for_variant
+from draughtsboard.board.rules import get_variant
+from draughtsboard.board.rules.geometry import Numbering, board_geometry
 from draughtsboard.hardware.config import ConfigError, builtin_config, load_config, parse_config
 from draughtsboard.hardware.layout import CORNERS, LINES, corner_map
 
 GOOD = textwrap.dedent("""
     [board]
-    variant = "russian"
     size = 8
+    numbering = "top-left"
 
     [matrix]
     rows = [5, 6, 12, 13, 16, 19, 20, 21]
@@ -45,10 +46,23 @@ def problems(text: str) -> list[str]:
 
 @pytest.mark.parametrize("variant", ["russian", "international", "lasca", "column",
                                      "column-7x7"])
-def test_shipped_examples_load(variant):
-    config = builtin_config(variant)
-    assert config.variant == variant
-    assert config.square_count == geometry_for_variant(variant).square_count
+def test_a_reference_wiring_is_shipped_for_every_game_s_board(variant):
+    board = get_variant(variant).geometry
+    config = builtin_config(board)
+    assert config.geometry is board and config.square_count == board.square_count
+
+
+def test_a_config_names_its_board_and_not_a_game():
+    config = parse_config(GOOD)
+    assert config.geometry is board_geometry(8) and config.board == "8x8"
+    other = parse_config(GOOD.replace('"top-left"', '"bottom-left"'))
+    assert other.geometry.numbering is Numbering.FROM_BOTTOM_LEFT
+    assert other.board == "8x8-bottom-left"
+    usual = parse_config(GOOD.replace('numbering = "top-left"\n', ""))
+    assert usual.geometry is board_geometry(8)
+    assert problems(GOOD.replace("size = 8", 'size = 8\nvariant = "russian"'))[0].startswith(
+        "board.variant: a board config names its board, not a game: write size and "
+        "numbering")
 
 
 def test_a_good_file_loads(tmp_path):
@@ -109,9 +123,11 @@ def test_a_count_that_does_not_match_the_board():
     assert problems(text) == ["matrix.rows: 7 pins given, the 8x8 board needs 8"]
 
 
-def test_a_size_that_does_not_match_the_variant():
-    assert problems(GOOD.replace("size = 8", "size = 10")) == [
-        "board.size: 10 does not match variant 'russian' (8x8)"]
+def test_a_size_that_is_no_board_and_wiring_for_another_size():
+    assert problems(GOOD.replace("size = 8", "size = 9")) == [
+        "board.size: 9 is no board here (one of 7, 8, 10)"]
+    assert problems(GOOD.replace("size = 8", "size = 10"))[0] == \
+        "matrix.rows: 8 pins given, the 10x10 board needs 10"
 
 
 def test_an_unknown_driver():
@@ -130,14 +146,13 @@ def test_a_missing_key():
 
 
 def test_a_missing_section():
-    text = '[board]\nvariant = "russian"\n' + GOOD[GOOD.index("[leds]"):]
+    text = '[board]\nsize = 8\n' + GOOD[GOOD.index("[leds]"):]
     assert problems(text) == ["[matrix]: required section is missing"]
 
 
-def test_an_unknown_variant_and_polarity():
-    assert problems(GOOD.replace('"russian"', '"chess"')) == [
-        "board.variant: unknown variant 'chess' (known: column, column-7x7, international, "
-        "lasca, russian)"]
+def test_an_unknown_numbering_and_polarity():
+    assert problems(GOOD.replace('"top-left"', '"spiral"')) == [
+        "board.numbering: unknown numbering 'spiral' (known: top-left, bottom-left)"]
     assert problems(GOOD.replace('"active-low"', '"low"')) == [
         "matrix.polarity: unknown polarity 'low' (known: active-low, active-high)"]
 
@@ -181,21 +196,21 @@ def test_an_explicit_matrix_map_is_checked():
     ]
 
 
-@pytest.mark.parametrize("variant", ["russian", "international", "lasca"])
+@pytest.mark.parametrize("size", [8, 10, 7])
 @pytest.mark.parametrize("origin", CORNERS)
 @pytest.mark.parametrize("rows_along", LINES)
-def test_every_wiring_orientation_covers_the_board_once(variant, origin, rows_along):
-    geometry = geometry_for_variant(variant)
+def test_every_wiring_orientation_covers_the_board_once(size, origin, rows_along):
+    geometry = board_geometry(size)
     table = corner_map(geometry, origin, rows_along)
     squares = sorted(s for row in table for s in row if s)
     assert squares == list(geometry.numbers)
 
 
 def test_a_rotated_wiring_starts_at_its_corner():
-    geometry = geometry_for_variant("russian")
+    geometry = board_geometry(8)
     assert corner_map(geometry, "top-left", "ranks")[0] == (1, 2, 3, 4)
     assert corner_map(geometry, "bottom-right", "ranks")[0] == (32, 31, 30, 29)
-    lasca = geometry_for_variant("lasca")
+    lasca = board_geometry(7)
     assert corner_map(lasca, "bottom-left", "files")[0] == (1, 8, 15, 22)
 
 
@@ -207,11 +222,11 @@ def test_toml_that_tomllib_refuses_in_other_ways_is_still_a_config_error():
 def test_the_irregularity_policy_and_its_leds_are_read_and_checked():
     from draughtsboard.hardware.config import ConfigError, builtin_config, parse_config
 
-    base = builtin_config("russian")
+    base = builtin_config(board_geometry(8))
     assert (base.irregular, base.irregularity_leds) == (None, True)
     from importlib import resources
 
-    text = resources.files("draughtsboard.hardware").joinpath("configs/russian.toml").read_text()
+    text = resources.files("draughtsboard.hardware").joinpath("configs/8x8.toml").read_text()
     config = parse_config(text + '\n[irregularities]\npolicy = "restore"\nboard_leds = false\n')
     assert (config.irregular, config.irregularity_leds) == ("restore", False)
     with pytest.raises(ConfigError, match="irregularities.policy: unknown policy 'lenient'"):

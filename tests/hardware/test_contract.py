@@ -14,17 +14,18 @@ import pytest
 from gpiozero.exc import DeviceClosed
 
 from draughtsboard.board.ports import LedFrame, LedPattern, LedSink, SensorSource
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware.backends import open_gpio_board
 from draughtsboard.hardware.config import builtin_config
 from draughtsboard.hardware.reed_matrix import ReedMatrix
 from draughtsboard.hardware.shift_register import ShiftRegisterLeds
 
-VARIANTS = ["russian", "international", "lasca"]
+BOARDS = [board_geometry(8), board_geometry(10), board_geometry(7)]
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_the_matrix_publishes_a_first_snapshot_after_debouncing(pin_factory, variant):
-    config = builtin_config(variant)
+@pytest.mark.parametrize("board", BOARDS, ids=lambda b: f"{b.size}x{b.size}")
+def test_the_matrix_publishes_a_first_snapshot_after_debouncing(pin_factory, board):
+    config = builtin_config(board)
     with ReedMatrix(config, pin_factory=pin_factory, start=False) as matrix:
         assert isinstance(matrix, SensorSource)
         now = time.monotonic()
@@ -37,7 +38,7 @@ def test_the_matrix_publishes_a_first_snapshot_after_debouncing(pin_factory, var
 
 
 def test_the_matrix_thread_scans_at_its_rate_and_stops(pin_factory):
-    matrix = ReedMatrix(builtin_config("russian"), pin_factory=pin_factory)
+    matrix = ReedMatrix(builtin_config(board_geometry(8)), pin_factory=pin_factory)
     try:
         assert matrix.read(timeout=5) is not None
         assert matrix.is_scanning
@@ -51,7 +52,7 @@ def test_the_matrix_thread_scans_at_its_rate_and_stops(pin_factory):
 
 
 def test_closing_releases_the_pins(pin_factory):
-    config = builtin_config("international")
+    config = builtin_config(board_geometry(10))
     for _ in range(2):
         board = open_gpio_board(config, pin_factory, start=False)
         board.close()
@@ -60,7 +61,7 @@ def test_closing_releases_the_pins(pin_factory):
 
 @pytest.mark.parametrize("interface", ["spi", "bitbang"])
 def test_the_shift_register_driver_takes_frames(pin_factory, interface):
-    config = builtin_config("russian")
+    config = builtin_config(board_geometry(8))
     config = dataclasses.replace(config, leds=dataclasses.replace(config.leds,
                                                                   interface=interface))
     with ShiftRegisterLeds(config, pin_factory=pin_factory, start=False) as leds:
@@ -70,9 +71,9 @@ def test_the_shift_register_driver_takes_frames(pin_factory, interface):
         assert leds.refresh(0.2) == 1
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_a_whole_board_opens_with_threads_and_closes(pin_factory, variant):
-    config = builtin_config(variant)
+@pytest.mark.parametrize("board", BOARDS, ids=lambda b: f"{b.size}x{b.size}")
+def test_a_whole_board_opens_with_threads_and_closes(pin_factory, board):
+    config = builtin_config(board)
     with open_gpio_board(config, pin_factory) as board:
         assert isinstance(board, SensorSource) and isinstance(board, LedSink)
         board.show(LedFrame.from_mapping(config.square_count, {1: LedPattern.SLOW_BLINK}))

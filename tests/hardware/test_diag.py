@@ -6,6 +6,7 @@ import argparse
 
 import pytest
 
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware import diag
 from draughtsboard.hardware.backends import open_simulated_board
 
@@ -19,22 +20,22 @@ def run(argv: list[str]) -> int:
 def test_once_prints_one_map_of_the_simulated_board(capsys):
     assert run(["--backend", "sim", "--once", "--occupied", "1,2,32"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "russian board (sim), 3 of 32 switches closed"
+    assert out[0] == "8x8 board (sim), 3 of 32 switches closed"
     assert out[1].startswith(" 8   #   #   .   .")
     assert out[8].startswith(" 1 .   .   .   #")
     assert out[9].startswith("   a b c d e f g h")
 
 
-def test_once_on_another_variant(capsys):
-    assert run(["--backend", "sim", "--variant", "lasca", "--once", "--occupied", "1"]) == 0
+def test_once_on_another_board(capsys):
+    assert run(["--backend", "sim", "--board", "7x7", "--once", "--occupied", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "lasca board (sim), 1 of 25 switches closed"
+    assert out[0] == "7x7 board (sim), 1 of 25 switches closed"
     assert out[7].startswith(" 1 #   .   .   .")
 
 
 def test_a_config_file_with_problems_gives_one_line_each(tmp_path, capsys):
     path = tmp_path / "bad.toml"
-    path.write_text('[board]\nvariant = "russian"\n[matrix]\nrows = [1, 1]\n')
+    path.write_text('[board]\nsize = 8\n[matrix]\nrows = [1, 1]\n')
     assert run(["--config", str(path), "--backend", "sim", "--once"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -53,7 +54,7 @@ def test_a_bad_square_is_one_line(capsys):
 
 
 def test_the_report_names_stuck_and_chattering_switches():
-    with open_simulated_board("russian", occupied=[1]) as board:
+    with open_simulated_board(board_geometry(8), occupied=[1]) as board:
         sim = board.simulation
         sim.place(5, at=0.1)
         sim.lift(5, at=0.3)
@@ -96,8 +97,8 @@ def test_a_sweep_names_the_broken_wire_with_its_pins(fault, line, capsys):
 
 
 def test_a_sweep_of_a_sound_board_finds_nothing(capsys):
-    for variant in ("russian", "international", "lasca"):
-        assert run(["--backend", "sim", "--variant", variant, "--sweep"]) == 0
+    for board in ("8x8", "10x10", "7x7"):
+        assert run(["--backend", "sim", "--board", board, "--sweep"]) == 0
         assert capsys.readouterr().out == "every switch changed and none chattered\n"
 
 

@@ -8,20 +8,21 @@ import pytest
 from gpiozero.exc import DeviceClosed
 
 from draughtsboard.board.ports import LedFrame, LedPattern, LedSink
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware.backends import open_simulated_board
 from draughtsboard.hardware.blink import FAST_PERIOD, SLOW_PERIOD, BlinkMasks
 from draughtsboard.hardware.config import builtin_config
 
 
 def configs():
-    russian = builtin_config("russian")
+    russian = builtin_config(board_geometry(8))
     bitbang = dataclasses.replace(
         russian, leds=dataclasses.replace(russian.leds, interface="bitbang"))
     return {
         "spi-595": russian,
         "bitbang-595": bitbang,
-        "spi-595-10x10": builtin_config("international"),
-        "spi-595-7x7": builtin_config("lasca"),
+        "spi-595-10x10": builtin_config(board_geometry(10)),
+        "spi-595-7x7": builtin_config(board_geometry(7)),
     }
 
 
@@ -84,7 +85,7 @@ def test_blink_edges_are_where_the_lit_set_changes():
 
 
 def test_the_blink_thread_keeps_blinking():
-    with open_simulated_board("russian", real_time=True) as board:
+    with open_simulated_board(board_geometry(8), real_time=True) as board:
         board.show(frame(board, {5: LedPattern.FAST_BLINK}))
         assert board.leds.frame_masks.fast == 1 << 4
 
@@ -105,7 +106,7 @@ def test_the_chain_stays_dark_until_its_first_frame_is_latched():
     from draughtsboard.hardware.shift_register import ShiftRegisterLeds
     from draughtsboard.hardware.simulation import SimulatedBoard
 
-    config = builtin_config("russian")
+    config = builtin_config(board_geometry(8))
     sim = SimulatedBoard(config)
     chain = sim.led_chain
     chain.outputs = chain.full  # power-on garbage in the output latches

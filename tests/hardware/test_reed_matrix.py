@@ -9,6 +9,7 @@ import pytest
 from gpiozero.exc import DeviceClosed
 
 from draughtsboard.board.ports import SensorSource, mask_from_squares
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware.backends import open_simulated_board
 from draughtsboard.hardware.config import builtin_config
 from draughtsboard.hardware.layout import CORNERS, LINES, corner_map
@@ -67,12 +68,11 @@ def test_every_square_is_seen_on_its_own_bit(config):
 @pytest.mark.parametrize("rows_along", LINES)
 @pytest.mark.parametrize("polarity", [True, False])
 def test_any_wiring_and_polarity_reads_the_same_squares(origin, rows_along, polarity):
-    base = builtin_config("russian")
-    from draughtsboard.board.rules.geometry import geometry_for_variant
+    base = builtin_config(board_geometry(8))
 
     matrix = dataclasses.replace(
         base.matrix, active_low=polarity,
-        squares=corner_map(geometry_for_variant("russian"), origin, rows_along))
+        squares=corner_map(board_geometry(8), origin, rows_along))
     config = dataclasses.replace(base, matrix=matrix)
     position = [1, 2, 3, 12, 17, 32]
     with open_simulated_board(config, occupied=position) as board:
@@ -105,7 +105,7 @@ def test_closing_twice_is_fine_and_scanning_after_is_not(sim_board):
 
 
 def test_the_scan_thread_publishes_on_its_own():
-    with open_simulated_board("russian", occupied=[1, 32], real_time=True) as board:
+    with open_simulated_board(board_geometry(8), occupied=[1, 32], real_time=True) as board:
         assert board.sensors.is_scanning
         snapshot = board.read(timeout=5)
         assert snapshot is not None and snapshot.squares == [1, 32]
@@ -148,7 +148,7 @@ def test_an_idle_board_is_scanned_less_often_until_something_changes():
 def test_a_waiting_read_returns_when_woken():
     """The session wakes its controller thread for a command: the read it waits in
     returns at once, with nothing."""
-    with open_simulated_board("russian", occupied=[1], real_time=True) as board:
+    with open_simulated_board(board_geometry(8), occupied=[1], real_time=True) as board:
         assert board.read(timeout=5) is not None  # the first snapshot
         returned = []
         reader = threading.Thread(target=lambda: returned.append(board.read(timeout=30)))

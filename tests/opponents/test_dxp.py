@@ -120,6 +120,7 @@ def close_pydraughts(engine: DXPEngine) -> None:
     sender.receiver.close()
 
 
+@pytest.mark.slow
 def test_pydraughts_initiator_plays_a_whole_game_against_our_follower():
     """pydraughts' DXP client (the initiator, White, random moves) against the board as
     follower (``dxp-listen``, Black, the built-in engine at level 3); both sides check
@@ -227,6 +228,7 @@ class PydraughtsFollower:
                     return
 
 
+@pytest.mark.slow
 def test_our_initiator_plays_a_whole_game_against_a_pydraughts_follower():
     peer = PydraughtsFollower("dxp-initiator")
     initiator = DxpOpponent(INTERNATIONAL, "127.0.0.1", peer.port, role="initiator")

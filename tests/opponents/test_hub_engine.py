@@ -110,6 +110,7 @@ def test_end_of_input_ends_the_command():
 
 # -- against independent and external peers -------------------------------------------------
 
+@pytest.mark.slow
 def test_pydraughts_hub_driver_plays_a_whole_game_against_draughtsboard_hub():
     """pydraughts starts ``draughtsboard hub`` and plays both sides through it (level 10
     with a node budget for White, level 2 for Black, set between searches is not allowed
@@ -139,6 +140,7 @@ def test_pydraughts_hub_driver_plays_a_whole_game_against_draughtsboard_hub():
             engine.p.wait(timeout=10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["russian", "lasca", "column-7x7"])
 def test_our_hub_client_plays_a_whole_game_against_draughtsboard_hub_as_a_process(name):
     variant = get_variant(name)

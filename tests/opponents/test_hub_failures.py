@@ -76,6 +76,7 @@ def test_an_engine_that_exceeds_its_time():
         opponent.move(Clocks(move_seconds=2))
 
 
+@pytest.mark.slow
 def test_stop_sends_stop_and_a_silent_engine_still_times_out_after_the_grace():
     clock = [0.0]
 

@@ -3,6 +3,7 @@ as soon as the switch agrees again."""
 
 from __future__ import annotations
 
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.play.health import SwitchWatch
 
 
@@ -56,13 +57,13 @@ def test_the_health_report_of_a_board_in_play_names_a_stuck_switch(tmp_path):
     from ..web.helpers import TOKEN, wait_until
 
     occupied = [*range(1, 13), *range(21, 33)]
-    board = open_simulated_board("russian", occupied=occupied, real_time=True)
+    board = open_simulated_board(board_geometry(8), occupied=occupied, real_time=True)
     recorder = Recorder(tmp_path / "data", sync=False)
     session = PlaySession("russian", board, board, recorder, hands=board.simulation,
                           token=TOKEN, backend="sim")
     session.start()
     try:
-        wait_until(lambda: session.tracker.state is State.READY, what="the board set up")
+        wait_until(lambda: session.game.tracker.state is State.READY, what="the board set up")
         now = [0.0]
         health = health_probe(board, session, clock=lambda: now[0])
         assert health()["stuck"] == []

@@ -4,6 +4,7 @@ nothing can happen in time, and a command wakes it at once."""
 from __future__ import annotations
 
 import threading
+import time as real_time
 
 import pytest
 
@@ -14,8 +15,24 @@ from draughtsboard.board.tracker import State
 from draughtsboard.play import PlaySession
 from draughtsboard.play.session import REST_AFTER, REST_POLL
 from draughtsboard.recording import Recorder
-from tests.web.conftest import ShiftedTime
 from tests.web.helpers import wait_until
+
+
+class ShiftedTime:
+    """The session's clocks as test inputs: the real ones plus an offset the test moves
+    on (``advance``), so that the rest comes at once."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+    def clock(self) -> float:
+        return real_time.monotonic() + self.offset
+
+    def wall(self) -> float:
+        return real_time.time() + self.offset
 
 
 class RecordingSource:
@@ -72,8 +89,8 @@ def test_a_board_at_rest_waits_long_and_a_command_wakes_it(tmp_path, state):
                               wall=time.wall, token="t")
         session.start()
         try:
-            wait_until(lambda: session.tracker is not None and len(source.timeouts) > 1
-                       and session.tracker.state is state, what=f"the board {state.value}")
+            wait_until(lambda: len(source.timeouts) > 1
+                       and session.game.tracker.state is state, what=f"the board {state.value}")
             assert source.timeouts[-1] == session.poll  # something just happened
             time.advance(REST_AFTER + 1)
             wait_until(lambda: source.timeouts[-1] == REST_POLL, what="the board at rest")

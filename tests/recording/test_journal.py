@@ -179,6 +179,7 @@ def test_games_and_export_commands(tmp_path, capsys):
     assert capsys.readouterr().err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_crash_benchmark_in_small(tmp_path):
     run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "crash_resume.py"),
                           "--kills", "4", "--dir", str(tmp_path)],

@@ -128,7 +128,7 @@ def hands_until(session, actions, predicate, what: str = "") -> dict:
 def move(session, start: int, end: int, *captured: int) -> dict:
     """Play one move with the hands (captured pieces taken off last) and wait for it to
     be recorded."""
-    plies = session.moves_recorded
+    plies = session.game.moves_recorded
     actions = [("lift", start), ("place", end), *[("lift", c) for c in captured]]
     return hands_until(session, actions, lambda v: len(v["moves"]) > plies,
                        f"the move {start}-{end} to be recorded")

@@ -40,10 +40,10 @@ def state(client) -> dict:
 
 
 def play(client, session, *actions) -> None:
-    plies = session.moves_recorded
+    plies = session.game.moves_recorded
     response = client.post("/api/hands", json={"actions": [list(a) for a in actions]})
     assert response.status_code == 200, response.text
-    wait_until(lambda: session.moves_recorded > plies, what="the move to be recorded")
+    wait_until(lambda: session.game.moves_recorded > plies, what="the move to be recorded")
 
 
 def test_page_and_assets_are_served_with_a_strict_policy(client):
@@ -91,6 +91,7 @@ def test_hands_refuse_nonsense(client):
         "content-type": "text/plain"}).status_code == 400
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("action,body", ARBITER_ACTIONS, ids=[a for a, _ in ARBITER_ACTIONS])
 @pytest.mark.parametrize("token", [None, "wrong-token", ""], ids=["none", "wrong", "empty"])
 def test_arbiter_actions_need_the_token(client, session, action, body, token):
@@ -107,7 +108,7 @@ def test_arbiter_actions_need_the_token(client, session, action, body, token):
 
 def test_new_game_with_the_token(client, session):
     play(client, session, ("lift", 22), ("place", 18))
-    old = session.game_id
+    old = session.game.game_id
     response = client.post("/api/arbiter/new-game", json={"tags": {"Event": "Club night"}},
                            headers={"Authorization": f"Bearer {TOKEN}"})
     assert response.status_code == 200, response.text
@@ -115,7 +116,7 @@ def test_new_game_with_the_token(client, session):
     assert view["game_id"] != old and view["moves"] == []
     assert view["tags"]["Event"] == "Club night"
     assert view["state"] == "setup" and view["flags"] == ["restore"]  # the board is wrong
-    assert session.recorder.load(old).result_text() == "*"
+    assert session.game.recorder.load(old).result_text() == "*"
     client.post("/api/hands", json={"actions": [["setup", None]]})
     wait_until(lambda: state(client)["state"] == "ready")
 
@@ -140,7 +141,7 @@ def test_declare_result_with_the_token(client, session):
     assert response.status_code == 200, response.text
     view = state(client)
     assert view["result"] == "0-1" and view["result_reason"] == "resigned"
-    assert session.recorder.unfinished_game() is None
+    assert session.game.recorder.unfinished_game() is None
 
 
 def test_acknowledge_with_the_token(client, session):

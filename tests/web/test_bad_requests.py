@@ -141,7 +141,7 @@ def test_simulated_hands_answer_only_on_loopback(session):
 def test_a_flood_of_one_log_line_is_cut_to_one_per_interval():
     import logging
 
-    from draughtsboard.web.server import RateLimitFilter
+    from draughtsboard.logs import RateLimitFilter
 
     now = [0.0]
     limit = RateLimitFilter(interval=10.0, clock=lambda: now[0])
@@ -156,3 +156,13 @@ def test_a_flood_of_one_log_line_is_cut_to_one_per_interval():
     now[0] = 11.0
     again = record("Exceeded concurrency limit.")
     assert limit.filter(again) and "499 more like it not logged" in again.msg
+
+
+def test_a_journal_changed_under_the_board_answers_503_not_400(session, client):
+    """Storage, not bad input: another process appended to the game's journal."""
+    with session.game.recorder.path_of(session.game.game_id).open("ab") as other_writer:
+        other_writer.write(b"00000000 {}\n")
+    response = client.post("/api/arbiter/tags", json={"tags": {"Event": "Final"}},
+                           headers=AUTH)
+    assert response.status_code == 503, response.text
+    assert "another process is writing it" in response.json()["error"]

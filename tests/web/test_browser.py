@@ -30,6 +30,8 @@ PHONE = {"width": 390, "height": 844}
 KINGS = "W:WK29,31,32:BK12,1,2"
 SHUTTLE = [(29, 25), (12, 16), (25, 29), (16, 12)]
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def browser():

@@ -11,6 +11,8 @@ import pytest
 from ..browser import ARGS, ARTIFACTS, CHROMIUM, playwright_api
 from .helpers import PlayProcess, wait_until
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture
 def page(tmp_path):

@@ -60,6 +60,7 @@ def state_ok(address) -> bool:
         return False
 
 
+@pytest.mark.slow
 def test_a_huge_body_is_refused_by_its_length_before_the_token(play):
     process, address, _ = play
     before = rss_mb(process.pid)
@@ -76,6 +77,7 @@ def test_a_huge_body_is_refused_by_its_length_before_the_token(play):
     assert rss_mb(process.pid) < before + 20
 
 
+@pytest.mark.slow
 def test_two_hundred_streams_under_128_descriptors_leave_the_page_reachable(play):
     process, address, lines = play
     streams = []
@@ -98,6 +100,7 @@ def test_two_hundred_streams_under_128_descriptors_leave_the_page_reachable(play
     assert "Traceback" not in log and len(log) < 20_000, log[-2000:]
 
 
+@pytest.mark.slow
 def test_half_sent_requests_that_reconnect_hold_neither_the_page_nor_the_arbiter_away(
         tmp_path):
     env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1")

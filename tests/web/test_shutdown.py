@@ -26,6 +26,7 @@ def _move(play: PlayProcess, *actions) -> dict:
                       what="the move")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_stops_play_cleanly_and_the_game_resumes(tmp_path, sig):
     data = tmp_path / "data"

@@ -203,13 +203,6 @@ def _unescape(value: str) -> str:
 # -- cutting a text into games ------------------------------------------------------------
 
 
-def split_games(text: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of the pieces of text that begin with a game's tags: a new
-    piece starts at a line beginning ``[Name`` that follows move text. A broken tag line
-    (no closing bracket or quote) still starts its game, so the error stays with it."""
-    return list(_pieces(text))
-
-
 def _pieces(text: str) -> Iterator[tuple[int, int]]:
     start = 0
     offset = 0

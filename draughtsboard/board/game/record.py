@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from ..mode import Mode
 from ..rules.draws import Counters, DrawRules, draw_rules
 from ..rules.errors import DraughtsError
 from ..rules.fen import format_fen, initial_position, parse_fen
@@ -34,6 +35,11 @@ RESULT_ALIASES = {
 
 class InvalidResultError(DraughtsError):
     """A result text that is not a result."""
+
+
+class GameFinishedError(DraughtsError):
+    """A change asked of a game that has its result (a move, a takeback, a correction,
+    a tag): the result must be withdrawn first."""
 
 
 class ReadOnlyGameError(DraughtsError):
@@ -114,12 +120,13 @@ class Game:
     result: str | None = None
     result_reason: str = ""
     comment: str = ""  # comment before the first move
-    mode: str = "tournament"
+    mode: Mode = Mode.TOURNAMENT  # a name is read as the mode it names (`Mode.parse`)
     start_monotonic: float | None = None  # when the game started (thinking time of move 1)
     start_wall: float | None = None
 
     def __post_init__(self) -> None:
         self._read_only = False
+        self.mode = Mode.parse(self.mode)
         self.taken_back = 0  # moves taken back so far (a takeback to a ply counts each)
         if self.start is None:
             self.start = initial_position(self.variant)
@@ -145,10 +152,6 @@ class Game:
         copy._seen = Counter(self._seen)
         copy._read_only = True
         return copy
-
-    @property
-    def is_read_only(self) -> bool:
-        return self._read_only
 
     def __setattr__(self, name: str, value) -> None:
         if self.__dict__.get("_read_only"):
@@ -251,7 +254,8 @@ class Game:
         """
         self._check_writable()
         if self.result is not None:
-            raise DraughtsError(f"the game is over ({self.result}); no move {move!s} after it")
+            raise GameFinishedError(f"the game is over ({self.result}); no move {move!s} "
+                                    "after it")
         position = self.position
         if isinstance(move, str):
             move = parse_move(position, move)
@@ -283,7 +287,7 @@ class Game:
         irregularity in the PDN."""
         self._check_writable()
         if self.result is not None:
-            raise DraughtsError(f"the game is over ({self.result}); no move {text} after it")
+            raise GameFinishedError(f"the game is over ({self.result}); no move {text} after it")
         if after.variant is not self.variant:
             raise DraughtsError(f"irregular move {text}: a position of another variant")
         played = PlayedMove(move, text, t_monotonic, t_wall, comment=comment, after=after,
@@ -298,7 +302,7 @@ class Game:
         takes the correction back with it."""
         self._check_writable()
         if self.result is not None:
-            raise DraughtsError(f"the game is over ({self.result}); no correction")
+            raise GameFinishedError(f"the game is over ({self.result}); no correction")
         if position.variant is not self.variant:
             raise DraughtsError("a correction to a position of another variant")
         self._seen[self._positions[-1]] -= 1
@@ -321,7 +325,7 @@ class Game:
         if not self.moves:
             raise DraughtsError("no move to take back")
         if self.result is not None:
-            raise DraughtsError(f"the game is over ({self.result}); no takeback")
+            raise GameFinishedError(f"the game is over ({self.result}); no takeback")
         played = self.moves.pop()
         self.taken_back += 1
         after = self._positions.pop()

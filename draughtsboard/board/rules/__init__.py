@@ -21,18 +21,26 @@ from .errors import (
 )
 from .fen import format_fen, initial_position, parse_fen, parse_start_fen
 from .generators import generator_for
-from .geometry import BOARD_OF_VARIANT, Geometry, Numbering, geometry_for_variant
+from .geometry import Geometry, Numbering, board_geometry, board_name, board_of_name
 from .notation import format_move, format_square, parse_move, parse_square, traversed_squares
 from .perft import perft
 from .position import Move, Position
-from .variants import VARIANTS, CapturePromotion, Variant, get_variant, variant_names
+from .variants import (
+    VARIANTS,
+    CapturePromotion,
+    Variant,
+    get_variant,
+    variant_names,
+    variants_on,
+)
 
 __all__ = [
-    "BOARD_OF_VARIANT", "VARIANTS", "AmbiguousMoveError", "CapturePromotion", "DraughtsError",
+    "VARIANTS", "AmbiguousMoveError", "CapturePromotion", "DraughtsError",
     "DrawRules", "Geometry", "IllegalMoveError", "InvalidFenError", "InvalidMoveSyntaxError",
     "InvalidPositionError", "InvalidSyntaxError", "Material", "Move", "Numbering", "Position",
     "UnknownDrawRulesError", "UnknownVariantError", "Variant", "draw_rules", "format_fen",
-    "format_move", "format_square", "generator_for", "geometry_for_variant", "get_variant",
+    "board_geometry", "board_name", "board_of_name", "format_move", "format_square",
+    "generator_for", "get_variant",
     "initial_position", "parse_fen", "parse_move", "parse_square", "parse_start_fen", "perft",
-    "traversed_squares", "variant_names",
+    "traversed_squares", "variant_names", "variants_on",
 ]

@@ -30,7 +30,7 @@ _CROWN = {"w": "W", "b": "B", "W": "W", "B": "B"}
 class ColumnMoveGenerator(MoveGenerator):
     """The shared walker on the top pieces, plus the column bookkeeping of a move.
 
-    ``legal``, ``count``, ``captures`` and ``has_capture`` are inherited as they are:
+    ``legal``, ``count`` and ``captures`` are inherited as they are:
     their input is the top-piece bitboards. ``apply`` and ``perft_position`` carry the
     columns along; perft keeps one mutable list of columns and undoes each move, and the
     last ply is the inherited bulk ``count`` (no columns needed there).

@@ -167,16 +167,6 @@ class Geometry:
             object.__setattr__(self, "_byte_tables_cache", cached)
         return cached
 
-    def bits_of_mask(self, mask: int) -> int:
-        """Occupancy mask over square numbers -> engine bitboard."""
-        bits = 0
-        bit_of_number = self.bit_of_number
-        while mask:
-            low = mask & -mask
-            bits |= 1 << bit_of_number[low.bit_length()]
-            mask ^= low
-        return bits
-
 
 @cache
 def geometry(size: int, numbering: Numbering) -> Geometry:
@@ -192,22 +182,45 @@ def iter_bits(bits: int):
         bits ^= low
 
 
-# The board of each variant name, so that adapters (switch matrices, LED chains) can lay
-# out a board without loading the rules.
-BOARD_OF_VARIANT: dict[str, tuple[int, Numbering]] = {
-    "russian": (8, Numbering.FROM_TOP_LEFT),
-    "international": (10, Numbering.FROM_TOP_LEFT),
-    "lasca": (7, Numbering.FROM_BOTTOM_LEFT),
-    "column": (8, Numbering.FROM_TOP_LEFT),
-    "column-7x7": (7, Numbering.FROM_BOTTOM_LEFT),
-}
+# The boards the games are played on, each with its usual numbering: what a board config
+# names (`board_geometry`), so that adapters (switch matrices, LED chains) lay out a board
+# without knowing which game is played on it.
+USUAL_NUMBERING = {7: Numbering.FROM_BOTTOM_LEFT, 8: Numbering.FROM_TOP_LEFT,
+                   10: Numbering.FROM_TOP_LEFT}
 
 
-def geometry_for_variant(name: str) -> Geometry:
-    """The board geometry of a variant name; ValueError naming the known ones."""
-    try:
-        size, numbering = BOARD_OF_VARIANT[name]
-    except KeyError:
-        known = ", ".join(sorted(BOARD_OF_VARIANT))
-        raise ValueError(f"unknown variant {name!r} (known: {known})") from None
+def board_geometry(size: int, numbering: Numbering | str | None = None) -> Geometry:
+    """The geometry of a board of ``size`` (7, 8 or 10) numbered as ``numbering`` says
+    (``"top-left"``, ``"bottom-left"``; default: the usual numbering of that size);
+    ValueError naming what is known."""
+    if size not in USUAL_NUMBERING:
+        known = ", ".join(f"{n}x{n}" for n in sorted(USUAL_NUMBERING))
+        raise ValueError(f"no board of size {size!r} (known: {known})")
+    if numbering is None:
+        numbering = USUAL_NUMBERING[size]
+    elif not isinstance(numbering, Numbering):
+        try:
+            numbering = Numbering(numbering)
+        except ValueError:
+            known = ", ".join(repr(n.value) for n in Numbering)
+            raise ValueError(f"no numbering {numbering!r} (known: {known})") from None
     return geometry(size, numbering)
+
+
+def board_name(board: Geometry) -> str:
+    """A board's name for people and files: ``8x8``, with the numbering when it is not the
+    usual one for the size (``8x8-bottom-left``)."""
+    name = f"{board.size}x{board.size}"
+    if USUAL_NUMBERING.get(board.size) is not board.numbering:
+        name += f"-{board.numbering.value}"
+    return name
+
+
+def board_of_name(name: str) -> Geometry:
+    """The geometry `board_name` names; ValueError naming the usual boards otherwise."""
+    size_text, _, numbering = name.partition("-")
+    first, x, second = size_text.partition("x")
+    if not (x and first == second and first.isascii() and first.isdigit()):
+        known = ", ".join(f"{n}x{n}" for n in sorted(USUAL_NUMBERING))
+        raise ValueError(f"no board {name!r} (known: {known})")
+    return board_geometry(int(first), numbering or None)

@@ -119,10 +119,6 @@ class MoveGenerator:
                     total += ((own_kings >> shift) & empty).bit_count()
         return total
 
-    def has_capture(self, own: int, enemy: int, kings: int, white: bool) -> bool:
-        """Whether the side to move has any capture, from bitboards alone."""
-        return bool(self.capture_sources(own, enemy, kings, white))
-
     def capture_sources(self, own: int, enemy: int, kings: int, white: bool) -> int:
         """Bitboard of the pieces that may start a capture: every man with a first jump,
         and every king when some king has one (0: no capture on the board)."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .errors import UnknownVariantError
-from .geometry import Geometry, geometry_for_variant
+from .geometry import Geometry, board_geometry
 
 
 class CapturePromotion(Enum):
@@ -55,7 +55,7 @@ class Variant:
 RUSSIAN = Variant(
     name="russian",
     title="Russian draughts",
-    geometry=geometry_for_variant("russian"),
+    geometry=board_geometry(8),
     initial_fen="W:W21-32:B1-12",
     pieces_per_side=12,
     men_capture_backwards=True,
@@ -75,7 +75,7 @@ RUSSIAN = Variant(
 INTERNATIONAL = Variant(
     name="international",
     title="International draughts",
-    geometry=geometry_for_variant("international"),
+    geometry=board_geometry(10),
     initial_fen="W:W31-50:B1-20",
     pieces_per_side=20,
     men_capture_backwards=True,
@@ -100,8 +100,8 @@ def _column_start(geometry: Geometry, white: range, black: range) -> str:
     return "W:" + ",".join(f"{square}={piece}" for _, square, piece in squares)
 
 
-_LASCA_BOARD = geometry_for_variant("lasca")
-_COLUMN_BOARD = geometry_for_variant("column")
+_LASCA_BOARD = board_geometry(7)
+_COLUMN_BOARD = board_geometry(8)
 
 LASCA = Variant(
     name="lasca",
@@ -146,7 +146,7 @@ COLUMN = Variant(
 COLUMN_7X7 = Variant(
     name="column-7x7",
     title="Column draughts on 7x7 (the federation's Lasca)",
-    geometry=geometry_for_variant("column-7x7"),
+    geometry=_LASCA_BOARD,
     initial_fen=_column_start(_LASCA_BOARD, range(1, 12), range(15, 26)),
     pieces_per_side=11,
     men_capture_backwards=True,
@@ -180,3 +180,9 @@ def get_variant(name: str) -> Variant:
 def variant_names() -> list[str]:
     """The names of every variant, sorted (for command-line choices)."""
     return sorted(VARIANTS)
+
+
+def variants_on(board: Geometry) -> list[Variant]:
+    """The variants played on ``board``, the board's own game first (the first one
+    registered: Russian on 8x8, international on 10x10, Lasca on 7x7)."""
+    return [variant for variant in VARIANTS.values() if variant.geometry is board]

@@ -7,6 +7,7 @@ looks like to the switches), `leds` (intents to LED patterns) and `controller` (
 to tracker to record and LEDs). Pure: time comes from the snapshots.
 """
 
+from ..mode import Mode
 from .controller import Controller, RecordCallback
 from .events import (
     INTENTS,
@@ -21,7 +22,7 @@ from .events import (
 from .leds import STYLE, render
 from .move_table import MoveShape, MoveTable
 from .policy import FMJD, POLICIES, POLICY_TAG, RESTORE, IrregularityPolicy, policy_for
-from .states import TRANSITIONS, Mode, Observation, State, format_transition_table, next_state
+from .states import TRANSITIONS, Observation, State, format_transition_table, next_state
 from .tracker import Tracker
 
 __all__ = [

@@ -1,17 +1,17 @@
-"""The controller: sensors -> tracker -> game record and LEDs, until stopped.
+"""The controller: each snapshot it is given -> tracker -> game record and LEDs.
 
-It owns no thread and does no I/O of its own: the sensor source blocks in ``read``, the
-record callback writes the journal, the LED sink drives the LEDs, and whoever builds the
-controller (``draughtsboard.cli``) chooses them. Every move event reaches the record
-callback, which returns only once the move is on stable storage, *before* the LED frame
-that confirms it is shown.
+It owns no thread, reads no sensor and does no I/O of its own: whoever drives it (the
+play session's controller thread, a test in virtual time) hands it snapshots and the
+time; the record callback writes the journal, the LED sink drives the LEDs. Every move
+event reaches the record callback, which returns only once the move is on stable
+storage, *before* the LED frame that confirms it is shown.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..ports import LedSink, SensorSource, Snapshot
+from ..ports import LedSink, Snapshot
 from ..rules.position import Position
 from .events import IRREGULARITY_INTENTS
 from .leds import render
@@ -22,25 +22,18 @@ RecordCallback = Callable[[TrackerEvent], None]
 
 
 class Controller:
-    """Feeds the tracker from a sensor source, hands move events to the record callback and
-    shows the LED frames (see the module doc)."""
-    def __init__(self, source: SensorSource, tracker: Tracker, leds: LedSink,
-                 record: RecordCallback | None = None, *, tick_interval: float = 0.1,
+    """Feeds the tracker, hands its events to the record callback and shows the LED
+    frames (see the module doc)."""
+    def __init__(self, tracker: Tracker, leds: LedSink,
+                 record: RecordCallback | None = None, *,
                  dark_irregularities: bool = False) -> None:
-        self.source = source
         # The organiser keeps irregularities off the board (tournament): the arbiter's
         # page shows them, the board's LEDs do not.
         self.dark_irregularities = dark_irregularities
         self.tracker = tracker
         self.leds = leds
         self.record = record
-        self.tick_interval = tick_interval
         self.square_count = tracker.position.variant.geometry.square_count
-        self._stopped = False
-
-    def stop(self) -> None:
-        """Ask `run` to return after the snapshot it is handling (safe from any thread)."""
-        self._stopped = True
 
     def handle(self, snapshot: Snapshot) -> list[TrackerEvent]:
         """One snapshot through the tracker, the record and the LEDs."""
@@ -66,13 +59,3 @@ class Controller:
             elif self.record is not None:
                 self.record(event)
         return events
-
-    def run(self, clock: Callable[[], float]) -> None:
-        """Feed snapshots until `stop`; between them let time pass for the tracker."""
-        self.leds.show(self._frame_of(self.tracker.intents))
-        while not self._stopped:
-            snapshot = self.source.read(timeout=self.tick_interval)
-            if snapshot is not None:
-                self.handle(snapshot)
-            else:
-                self.tick(clock())

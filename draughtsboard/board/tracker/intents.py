@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..mode import Mode
 from ..ports import squares_from_mask
 from .move_table import MoveTable
 from .progress import MoveInProgress, followed
-from .states import Mode, State
+from .states import State
 
 Intents = dict[str, tuple[int, ...]]
 
@@ -47,10 +48,10 @@ def intents_of(s: Situation, now: float) -> Intents:
     elif state is State.GAME_OVER or table.is_game_over:
         out["game_over"] = tuple(squares_from_mask(table.occupancy))
     if state in (State.READY, State.MOVING) and table.capture_required:
-        if s.mode is Mode.TRAINING or s.progress.touched_non_capturing:
+        if s.mode.shows_moves or s.progress.touched_non_capturing:
             out["must_capture"] = tuple(sorted({shape.move.start for shape in table.shapes
                                                 if shape.move.captures}))
-    if state is State.MOVING and s.mode is Mode.TRAINING:
+    if state is State.MOVING and s.mode.shows_moves:
         _hints(table, occupied, s.progress, now, out)
     if s.last_move and state is State.READY:
         out["last_move"] = s.last_move

@@ -10,13 +10,6 @@ from __future__ import annotations
 from enum import Enum
 
 
-class Mode(Enum):
-    """How the board treats its players: tournament, training or free play."""
-    TOURNAMENT = "tournament"  # no hints; flags only what is attempted; no takebacks
-    TRAINING = "training"  # hints: required captures, landing squares; takeback allowed
-    FREE = "free"  # records legal moves from any set-up; takeback allowed; no hints
-
-
 class State(Enum):
     """Where the tracker is between two snapshots."""
     SETUP = "setup"  # waiting for the board to match the expected position

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..mode import Mode
 from ..ports import Snapshot, mask_from_squares, squares_from_mask
 from ..rules.position import Position
 from .ambiguity import START_TOUCH_LIMIT, Ambiguity
@@ -52,12 +53,7 @@ from .move_table import MoveShape, MoveTable, MoveTableCache
 from .pending import PendingIrregularity
 from .policy import RESTORE, IrregularityPolicy
 from .progress import REST_TIME, MoveInProgress, dedupe_consecutive, followed
-from .states import (
-    Mode,
-    Observation,
-    State,
-    next_state,
-)
+from .states import Observation, State, next_state
 
 # -- the tracker ----------------------------------------------------------------------------
 

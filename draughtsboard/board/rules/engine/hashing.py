@@ -21,7 +21,6 @@ from functools import cache
 from ..geometry import Geometry
 
 SEED = 0x5EED_D2A6  # any fixed number: the keys only need to be the same in every run
-MASK64 = (1 << 64) - 1
 COLUMN_MEMO_LIMIT = 1 << 16  # column keys remembered (a few MB at most)
 
 

@@ -1,0 +1,33 @@
+"""The refusals of a board in play, in one place: each is a request or a setting that
+cannot be done as asked, so all are bad input (`PlayError`, a `ValueError`: the page
+answers 400, a command exits 65), except the coach's, which the page answers 409 (right
+request, wrong mode or moment). Storage failures are recording's (`RecordingError`).
+"""
+
+from __future__ import annotations
+
+
+class PlayError(ValueError):
+    """A request or setting of a board in play that cannot be done as asked."""
+
+
+class ArbiterError(PlayError):
+    """An arbiter action that cannot be done as asked (bad result, bad tag, bad FEN, a
+    new game while moves wait to be recorded); the page shows its text as it is."""
+
+
+class ClockActionError(PlayError):
+    """An arbiter's clock action that does not fit the clock's state."""
+
+
+class TimeControlError(PlayError):
+    """A ``TimeControl`` tag that the clock cannot run."""
+
+
+class CoachError(PlayError):
+    """A coach request that cannot be done now: tournament mode, hints switched off, a
+    finished game, no legal move."""
+
+
+class PuzzleError(PlayError):
+    """A puzzle file that cannot be used (unreadable, no puzzle in it, wrong variant)."""

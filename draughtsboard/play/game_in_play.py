@@ -1,0 +1,500 @@
+"""The game in play: the one owner of everything a board knows about the game it plays.
+
+`GameInPlay` holds the game id, the tracker and the controller that feeds it, the
+records held back by a failed write, the game clock, the arbiter's log, a damaged
+journal waiting for the arbiter, the page's notices and the draw the rules offer. It
+opens the game (new, resumed, or a damaged journal), records what the tracker reports,
+and carries out every change the arbiter's desk, the coach and the puzzles ask for, so
+that its parts always agree with each other and with the journal.
+
+It has no thread and no clock of its own. Whoever drives it hands it the snapshots
+(`feed`) and tells it when time passes (`tick`): on a board, the play session's
+controller thread (`session.PlaySession`); in a test, the test itself, in virtual time.
+Every method runs on that one driver. The time it records comes from the ``clock`` and
+``wall`` it is given.
+
+Recording a tracker event: the controller hands it to `record` and shows the confirming
+LEDs only once `record` returns, when the event is on disk, or held (`HeldRecords`) with
+every event after it until it can be written; the board and the page then say "not
+recorded". Around the records it runs the game clock (the times before a move, the flag
+fall) and offers the draws the rules declare to the arbiter. What each event is in the
+journal is `recording.tracker_events`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.mode import Mode
+from draughtsboard.board.ports import LedSink, Snapshot
+from draughtsboard.board.rules import DraughtsError, Position, initial_position, parse_fen
+from draughtsboard.board.tracker import (
+    POLICY_TAG,
+    Controller,
+    IrregularityPolicy,
+    MoveEvent,
+    State,
+    TakebackEvent,
+    Tracker,
+    TrackerEvent,
+    policy_for,
+    render,
+)
+from draughtsboard.recording import JournalDamagedError, Recorder
+from draughtsboard.recording.tracker_events import HeldRecords, LogEntry
+
+from .arbiter_log import ArbiterLog
+from .continuity import resume_refusals
+from .errors import ArbiterError
+from .game_clock import GameClock
+from .leds import RememberingLeds
+from .opening import Opening
+from .view import build_view, damage_view, plain_reason
+
+log = logging.getLogger("draughtsboard.play")
+
+# Tracker states in which only a snapshot (or a command) can change anything.
+RESTING = frozenset({State.SETUP, State.READY, State.GAME_OVER})
+
+
+class Follower(Protocol):
+    """What follows the game in play besides the page: the coach (`coach.Coach`). It is
+    told of every change on the driver's thread, adds its intents to the LEDs and its
+    part to the page's view."""
+
+    def game_started(self) -> None: ...
+
+    def after_event(self, event: TrackerEvent) -> None: ...
+
+    def game_finished(self) -> None: ...
+
+    def game_resumed(self) -> None: ...
+
+    def journal_caught_up(self) -> None: ...
+
+    def led_intents(self) -> dict[str, tuple[int, ...]]: ...
+
+    def view(self) -> dict[str, Any]: ...
+
+    def close(self) -> None: ...
+
+
+class GameInPlay:
+    """One board's game in play (see the module doc). ``opening`` is what to play
+    (`opening.choose_opening`); ``mode``, ``tags`` and ``irregular`` what was asked for
+    a new game (a resumed game keeps its own: `open` says what it refused);
+    ``irregular_leds`` whether the board's LEDs show irregularities in tournament mode.
+    Nothing is written before `open`."""
+
+    def __init__(self, recorder: Recorder, leds: LedSink, opening: Opening, *,
+                 mode: Mode | str | None = None, tags: dict[str, str] | None = None,
+                 irregular: str | None = None, irregular_leds: bool = True,
+                 clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.recorder = recorder
+        self.opening = opening
+        self.variant = opening.variant
+        # ``None``: not asked for (a resumed game keeps its own, a new one is a tournament game)
+        self.requested_mode = Mode.parse(mode) if mode is not None else None
+        self.mode = opening.game.mode if opening.resumes else (
+            self.requested_mode or Mode.TOURNAMENT)
+        self.initial_tags = dict(tags or {})
+        self.irregular = irregular  # the irregularity policy asked for (None: the variant's)
+        self.clock = clock
+        self.wall = wall
+        self.leds = RememberingLeds(leds)
+        self.arbiter_log = ArbiterLog(wall)
+        self.game_clock = GameClock(clock, wall)
+        self.held = HeldRecords(recorder)
+        self.damage = opening.damaged  # the arbiter must decide (`resume_damaged`)
+        self.game_id = self.damage.game_id if self.damage is not None else (
+            opening.resume_id or "")
+        self.notices: list[str] = []  # what the page says until the next game (resume)
+        self.moves_recorded = 0  # plies of the recorded game (any thread may read it)
+        self.board: Snapshot | None = None  # the switches as last seen
+        self.follower: Follower | None = None
+        self._draw_offered = ""  # the draw reasons last offered to the arbiter
+        self.policy = self._policy(irregular_leds)
+        self.tracker = Tracker(opening.expected_position, self.mode, check_start=True,
+                               policy=self.policy)
+        self.controller = Controller(
+            self.tracker, self.leds, record=self.record,
+            dark_irregularities=not self.policy.board_leds and self.mode is Mode.TOURNAMENT)
+
+    @property
+    def square_count(self) -> int:
+        return self.variant.geometry.square_count
+
+    @property
+    def occupied(self) -> int:
+        """The switches' occupancy as last seen (0 before the first look)."""
+        return self.board.occupied if self.board is not None else 0
+
+    # -- opening ---------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Open the game the opening says: write its start (a new game, the unfinished
+        one it replaces closed first), note a resumed one, or wait for the arbiter's
+        decision on a damaged journal. Then the follower begins."""
+        opening = self.opening
+        if self.damage is not None:
+            log.error("%s: play waits for the arbiter (resume from the last good record, or "
+                      "a new game)", self.damage.describe())
+            self.arbiter_log.note("error", self.damage.describe())
+        elif opening.resumes:
+            self.recorder.record_resume(self.game_id, self.clock(), self.wall())
+            log.info("resuming game %s at ply %d: put the pieces as the LEDs show",
+                     self.game_id, opening.game.ply)
+            self._refuse_changes_on_resume(opening.game)
+        else:
+            if opening.closes is not None:
+                self._close_replaced(opening)
+            self.game_id = self.recorder.start_game(
+                self.variant, self.tags_of_new_game(self.initial_tags), opening.start_fen,
+                self.mode, t_monotonic=self.clock(), t_wall=self.wall())
+            log.info("new %s game %s (%s mode)", self.variant.name, self.game_id, self.mode)
+        log.info("irregularities: %s", self.policy.name)
+        self.moves_recorded = self.recorded_game().ply
+        if self.follower is not None:
+            self.follower.game_started()
+        self.refresh_leds()
+
+    def tags_of_new_game(self, tags: dict[str, str]) -> dict[str, str]:
+        """The tags of a new game, with the irregularity policy it is played under."""
+        name = policy_for(self.variant.name, self.irregular).name
+        return {**tags, POLICY_TAG: name}
+
+    def _policy(self, board_leds: bool) -> IrregularityPolicy:
+        """The game's irregularity policy: its journal's tag, else the one asked for, else
+        the variant's default."""
+        recorded = self.opening.game
+        if self.damage is not None:
+            recorded = self.damage.game
+        name = (recorded.tags.get(POLICY_TAG) if recorded is not None else None) \
+            or self.irregular
+        try:
+            return policy_for(self.variant.name, name, board_leds=board_leds)
+        except ValueError:
+            log.warning("unknown irregularity policy %r in the game's tags: the variant's "
+                        "default", name)
+            return policy_for(self.variant.name, None, board_leds=board_leds)
+
+    def _refuse_changes_on_resume(self, game: Game) -> None:
+        """Options a resumed game does not take (`continuity.resume_refusals`): each is
+        a log line, a note in the record and a notice on the page."""
+        requested = self.requested_mode.value if self.requested_mode is not None else None
+        for text in resume_refusals(self.game_id, self.mode.value, game.tags, requested,
+                                    self.initial_tags, self.opening.unused_fen):
+            log.warning("%s", text)
+            self.recorder.record_note(self.game_id, text, self.clock(), self.wall())
+            self.notices.append(text)
+            self.arbiter_log.note("notice", text)
+
+    def _close_replaced(self, opening: Opening) -> None:
+        """Close the unfinished game a new one replaces (``--new``, or another variant
+        asked for) as unfinished, with a note, so that it is never resumed by surprise."""
+        reason = opening.closes_reason or "a new game was started"
+        try:
+            try:
+                self.recorder.record_result(opening.closes, "*", f"unfinished: {reason}",
+                                            self.clock(), self.wall())
+            except JournalDamagedError:
+                # a damaged journal is closed by the repair, which keeps a copy first
+                account, _ = self.recorder.repair(opening.closes, "abandon", self.clock(),
+                                                  self.wall())
+                log.warning("%s", account)
+        except (DraughtsError, OSError) as error:
+            log.error("could not close unfinished game %s: %s", opening.closes, error)
+            return
+        log.info("unfinished game %s closed (%s)", opening.closes, reason)
+
+    def recorded_game(self) -> Game:
+        """The recorded game (a read-only copy the recorder keeps until it changes); while
+        a damaged journal waits for the arbiter, the part of it that is good."""
+        if self.damage is not None:
+            if self.damage.game is not None:
+                return self.damage.game.read_only_copy()
+            return Game(self.variant).read_only_copy()
+        return self.recorder.game(self.game_id)
+
+    # -- the board: snapshots and time -------------------------------------------------------
+
+    def see(self, snapshot: Snapshot | None) -> None:
+        """The switches as they are, without playing them (the first look at start)."""
+        if snapshot is not None:
+            self.board = snapshot
+
+    def feed(self, snapshot: Snapshot) -> None:
+        """A snapshot of the switches: through the tracker, the journal and the LEDs
+        (nothing is played while a damaged journal waits for the arbiter)."""
+        self.board = snapshot
+        if self.damage is None:
+            self.controller.handle(snapshot)
+            self.keep_time()
+
+    def tick(self, now: float) -> bool:
+        """Time passed with no snapshot (``now`` on the monotonic clock); whether the
+        game changed (the page is due)."""
+        if self.damage is not None:
+            return False
+        changed = bool(self.controller.tick(now))
+        return self.keep_time() or changed
+
+    def at_rest(self) -> bool:
+        """Whether only a snapshot or a command can change anything: the board set up,
+        waiting to be, or the game over, with no clock running, no record held back and
+        no damaged journal waiting (so the driver may wait longer between ticks)."""
+        return (self.tracker.state in RESTING and self.damage is None
+                and self.game_clock.since is None and not self.held.held)
+
+    def _look_again(self) -> None:
+        """Play the switches as last seen again (a new game, a resumed journal)."""
+        if self.board is not None:
+            self.controller.handle(self.board)
+
+    def attach(self, follower: Follower) -> None:
+        """Let a follower (the coach) follow the game and add its LEDs and its part of
+        the page. Before `open`."""
+        self.follower = follower
+        self.leds.tracker_intents = lambda: self.tracker.intents
+        self.leds.coach_intents = follower.led_intents
+
+    def close(self) -> None:
+        """Stop what follows the game (the coach's worker thread). Safe twice."""
+        if self.follower is not None:
+            self.follower.close()
+
+    def refresh_leds(self) -> None:
+        """Show the LEDs again (the follower's intents changed)."""
+        self.leds.show(render(self.tracker.intents, self.square_count))
+
+    # -- recording what the tracker reports ----------------------------------------------------
+
+    def record(self, event: TrackerEvent) -> None:
+        """The controller's record callback: it returns once the record is on disk, and
+        the controller shows the confirming LEDs only after that; a record that cannot be
+        written is held (see the module doc)."""
+        held = self.held
+        plies = self.recorded_game().ply
+        clock = None
+        if isinstance(event, MoveEvent) and not held.held:
+            # (while records are held the recorded game is behind the board: the clocks
+            # of a held move are left to the thinking times)
+            try:
+                clock = self.game_clock.before_move(self.recorder, self.game_id,
+                                                    amends=bool(event.replaces))
+            except (DraughtsError, OSError) as error:
+                self._could_not("record the clock", error)
+        entries = held.add(self.game_id, event, self.wall(), self.clock(), clock=clock)
+        if not held.held:
+            game = self.recorded_game()
+            if isinstance(event, MoveEvent) and game.ply >= plies:
+                self.game_clock.after_move(game)
+            elif isinstance(event, TakebackEvent):
+                self.game_clock.after_takeback(game)
+        self._after_recording(entries)
+        if self.follower is not None and not held.held:
+            self.follower.after_event(event)  # (behind held moves it waits for the next one)
+
+    def retry_held(self) -> bool:
+        """Try the held records again; whether something changed (the page is due)."""
+        held = self.held
+        if not held.held:
+            return False
+        entries = held.retry(self.clock())
+        if not entries and held.held:
+            return False
+        if not held.held:
+            self.game_clock.after_move(self.recorded_game())
+        self._after_recording(entries)
+        if not held.held and self.follower is not None:
+            self.follower.journal_caught_up()
+        return True
+
+    def keep_time(self) -> bool:
+        """The game clock's turn; whether something changed."""
+        try:
+            note = self.game_clock.tick(self.recorder, self.game_id,
+                                        board_matches=self.tracker.state is State.READY)
+        except (DraughtsError, OSError) as error:
+            self._could_not("record the clock", error)
+            return True
+        if note is None:
+            return False
+        log.info("%s", note.text)
+        self.arbiter_log.note(note.kind, note.text)
+        return True
+
+    def _could_not(self, what: str, error: Exception) -> None:
+        log.error("could not %s: %s", what, error)
+        self.arbiter_log.note("error", f"could not {what}: {error}")
+
+    def _after_recording(self, entries: list[LogEntry]) -> None:
+        self.moves_recorded = self.recorded_game().ply
+        for entry in entries:
+            self.arbiter_log.note(entry.kind, entry.text)
+        held = tuple(event.path[-1] for event in self.held.held_moves if event.path)
+        self.leds.set_held(held)
+        if not self.held.held:
+            self._offer_draw()
+
+    def _offer_draw(self) -> None:
+        """A draw the rules declare is offered to the arbiter (once, while it holds),
+        or recorded at once where the preset says the rule ends the game."""
+        game = self.recorded_game()
+        reasons = game.draw_reasons() if game.result is None else []
+        text = "; ".join(plain_reason(r) for r in reasons)
+        if text == self._draw_offered:
+            return
+        self._draw_offered = text
+        if not reasons:
+            return
+        try:
+            if game.rules.automatic:
+                reason = f"{text} (the rules end the game: recorded without the arbiter)"
+                self.recorder.record_result(self.game_id, game.variant.results[1], reason,
+                                            self.clock(), self.wall())
+                self.arbiter_log.note("result", f"{game.variant.results[1]} ({reason})")
+                return
+            self.recorder.record_draw_offer(self.game_id, text, self.clock(), self.wall())
+        except (DraughtsError, OSError) as error:
+            self._could_not("record the draw", error)
+            return
+        log.info("draw offered to the arbiter: %s", text)
+        self.arbiter_log.note("draw", f"{text}: the rules declare a draw; the arbiter may "
+                                      "declare it")
+
+    # -- changes asked for: the arbiter's desk, the coach, the puzzles --------------------------
+
+    def begin_game(self, tags: dict[str, str], fen: str | None, why: str) -> str:
+        """Close the current game (``*``, ``why``; a damaged journal is closed by the
+        recorder's repair) unless it has its result, and begin a new one from ``fen``
+        (checked by the caller) in this game's mode; its id. Refused while moves wait to
+        be recorded: they would be lost."""
+        if self.held.held:
+            raise ArbiterError(f"{len(self.held.held_moves)} move(s) are not recorded yet "
+                               f"({self.held.error}): a new game would lose them")
+        position = parse_fen(self.variant, fen) if fen else initial_position(self.variant)
+        if self.damage is not None:
+            text, _ = self.recorder.repair(self.game_id, "abandon", self.clock(), self.wall())
+            log.warning("%s", text)
+            self.damage = None
+        elif self.recorded_game().result is None:
+            self.recorder.record_result(self.game_id, "*", why, self.clock(), self.wall())
+        self.game_id = self.recorder.start_game(
+            self.variant, tags, fen, self.mode, t_monotonic=self.clock(), t_wall=self.wall())
+        self.tracker.reset(position, check_start=True)
+        self.moves_recorded = 0
+        self.game_clock.reset()
+        self.notices.clear()
+        self._draw_offered = ""
+        self.arbiter_log.clear()
+        if self.follower is not None:
+            self.follower.game_started()
+        self._look_again()
+        return self.game_id
+
+    def resume_damaged(self) -> str:
+        """Resume a damaged journal from its last good record (the recorder keeps a copy
+        of the damaged file); what was done. `ArbiterError` when none is waiting or it
+        cannot be resumed."""
+        damage = self.damage
+        if damage is None:
+            raise ArbiterError("no damaged journal is waiting")
+        if not damage.resumable:
+            raise ArbiterError(f"{damage.describe()}: it cannot be resumed, start a new game")
+        text, _ = self.recorder.repair(self.game_id, "resume", self.clock(), self.wall())
+        self.damage = None
+        game = self.recorded_game()
+        self.tracker.reset(game.position, check_start=True)
+        self.moves_recorded = game.ply
+        if self.follower is not None:
+            self.follower.game_started()
+        self.arbiter_log.note("note", text)
+        self._look_again()
+        return text
+
+    def set_tags(self, tags: dict[str, str]) -> dict[str, str]:
+        """Record tags of the game (checked by the caller); every tag afterwards."""
+        return self.recorder.record_tags(self.game_id, tags, self.clock(), self.wall())
+
+    def record_result(self, result: str, reason: str) -> None:
+        """Record the result the arbiter declared (or accepted), and tell the follower."""
+        self.recorder.record_result(self.game_id, result, reason, self.clock(), self.wall())
+        self.arbiter_log.note("result", f"{result} ({reason})")
+        if self.follower is not None:
+            self.follower.game_finished()
+
+    def withdraw_result(self, text: str) -> None:
+        """Take the result back: play goes on once the board shows the recorded position
+        again, and a draw the rules declare is offered again."""
+        self.recorder.record_result_withdrawn(self.game_id, text, self.clock(), self.wall())
+        self.arbiter_log.note("result", text)
+        self._draw_offered = ""
+        self.tracker.reset(self.recorded_game().position, check_start=True)
+        if self.follower is not None:
+            self.follower.game_resumed()
+        self._look_again()
+
+    def clock_action(self, action: str) -> str:
+        """The arbiter starts, pauses or resumes the game clock; what was done
+        (`ClockActionError` when it does not fit the clock)."""
+        done = self.game_clock.arbiter(self.recorder, self.game_id, action)
+        self.arbiter_log.note("clock", done + " by the arbiter")
+        return done
+
+    def acknowledge(self) -> int:
+        """The arbiter has seen the flags: the count is cleared; how many there were."""
+        count = self.arbiter_log.take_unacknowledged()
+        if count:
+            self.arbiter_log.note("acknowledged", f"the arbiter acknowledged {count} flag(s)")
+        return count
+
+    def accept_position(self, position: Position, text: str) -> None:
+        """An arbiter correction: play goes on from ``position``; the LEDs show what
+        differs until the board matches."""
+        self.recorder.record_correction(self.game_id, position.fen(), text, self.clock(),
+                                        self.wall())
+        self.controller.accept(position, self.clock())
+        self.arbiter_log.note("correction", text)
+
+    def take_back_to(self, ply: int, text: str) -> Position:
+        """The game taken back to ``ply``; the position play goes on from."""
+        self.recorder.record_takeback_to(self.game_id, ply, text, self.clock(), self.wall())
+        game = self.recorded_game()
+        self.controller.accept(game.position, self.clock())
+        self.moves_recorded = game.ply
+        self.arbiter_log.note("takeback", text)
+        return game.position
+
+    def note_hint(self, text: str) -> None:
+        """Journal a hint the coach gave, where it was given."""
+        self.recorder.record_hint(self.game_id, text, self.clock(), self.wall())
+
+    def note_coach(self, text: str) -> None:
+        """Journal what the coach said or was told (a warning, a solved puzzle)."""
+        self.recorder.record_coach_note(self.game_id, text, self.clock(), self.wall())
+
+    # -- the page ------------------------------------------------------------------------------
+
+    def view(self, game: Game | None = None, *, backend: str = "sim",
+             switches: int | None = None, error: str | None = None,
+             link_problem: str | None = None) -> dict[str, Any]:
+        """The page's view of the game (``game``: the recorded game, if the caller has it
+        already); what the edge knows is given: the backend's name, a simulated board's
+        ``switches``, the driver's ``error``, the board's ``link_problem``."""
+        game = self.recorded_game() if game is None else game
+        return build_view(
+            tracker=self.tracker, game=game, game_id=self.game_id, mode=self.mode.value,
+            backend=backend, frame=self.leds.frame, occupied=self.occupied,
+            switches=switches, log=self.arbiter_log.entries,
+            unacknowledged=self.arbiter_log.unacknowledged, error=error,
+            clocks=self.game_clock.view(game), notices=self.notices,
+            held=[event.notation for event in self.held.held_moves],
+            recording_error=self.held.error or None, damage=damage_view(self.damage),
+            link_problem=link_problem,
+            coach=self.follower.view() if self.follower is not None else None)

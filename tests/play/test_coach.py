@@ -1,0 +1,125 @@
+"""The coach on a game in play (virtual time): hints in two stages, hints switched off,
+blunder warnings and their takeback, the evaluation curve, tournament mode. Searches run
+with node budgets when the test settles, so each answer is the same on every run."""
+
+from __future__ import annotations
+
+import pytest
+
+from draughtsboard.board.game.pdn_reader import read_pdn
+from draughtsboard.play.errors import CoachError
+
+# Black to move: d6-c5 walks into b4 takes c5 (a piece lost); d6-e5 loses nothing.
+BLUNDER_FEN = "B:W17,31:B10,4"
+
+
+@pytest.fixture
+def training(start_play):
+    return start_play(mode="training", coach={})
+
+
+def coach_view(play) -> dict:
+    return play.view()["coach"]
+
+
+def test_a_hint_comes_in_two_stages_and_is_noted_in_the_pdn(training):
+    coach = training.coach
+    first = training.call(coach.request_hint)
+    assert first["stage"] == 1 and coach_view(training)["hint"] == first
+    (piece,) = first["squares"]
+    assert first["text"].startswith("move the piece on ")
+    assert training.view()["leds"][str(piece)] == ["on", "cyan"]
+
+    second = training.call(coach.request_hint)
+    assert second["stage"] == 2 and second["squares"][0] == piece
+    assert len(second["squares"]) >= 2 and second["text"].startswith("play ")
+    leds = training.view()["leds"]
+    assert str(second["squares"][1]) in leds
+    assert leds[str(second["squares"][-1])] == ["slow_blink", "cyan"]
+    assert training.call(coach.request_hint) == second  # nothing more to tell
+
+    # the hinted move played: the hint goes, the journal and the PDN keep it
+    v = training.move(second["squares"][0], second["squares"][-1])
+    assert len(v["moves"]) == 1 and v["coach"]["hint"] is None
+    pdn = training.export_pdn()
+    assert "hint 1 (the piece)" in pdn and "hint 2 (the move)" in pdn
+    assert len(read_pdn(pdn).games[0].game.moves) == 1
+    kinds = [e.kind for e in training.recorder.load(training.game.game_id).events]
+    assert kinds == ["hint", "hint"]
+
+
+def test_hints_switched_off_stay_off_when_the_game_resumes(start_play):
+    play = start_play(mode="training", coach={})
+    assert play.call(lambda: play.coach.set_options(hints=False)) == \
+        {"hints": False, "warnings": True}
+    with pytest.raises(CoachError, match="switched off"):
+        play.call(play.coach.request_hint)
+    assert coach_view(play)["hints"] is False
+    game_id = play.game.game_id
+    play.close()
+    again = start_play(mode="training", coach={})  # resumes the same game
+    assert again.game.game_id == game_id and coach_view(again)["hints"] is False
+    with pytest.raises(CoachError):
+        again.call(again.coach.request_hint)
+
+
+def test_a_blunder_is_warned_and_taken_back(start_play):
+    play = start_play(mode="training", coach={}, fen=BLUNDER_FEN)
+    v = play.move(10, 14)
+    assert v["moves"] == ["d6-c5"]
+    warning = v["coach"]["warning"]
+    assert warning["move"] == "d6-c5" and warning["lost"] == 1
+    assert warning["better"] in ("d6-e5", "h8-g7") and "did not" in warning["text"]
+    assert warning["line"][0] == "b4:d6"
+    assert "put c5 back on d6" in warning["takeback"]
+    assert v["leds"]["10"] == ["slow_blink", "red"] and v["leds"]["14"] == ["slow_blink", "red"]
+    assert "blunder warning: d6-c5 loses 1 piece" in play.export_pdn()
+    # training's takeback: the piece goes back, the warning goes with the move
+    v = play.hand(("lift", 14), ("place", 10))
+    assert v["moves"] == [] and v["coach"]["warning"] is None and "10" not in v["leds"]
+    v = play.move(10, 15)  # the safe move: no warning
+    assert v["moves"] == ["d6-e5"] and v["coach"]["warning"] is None
+    assert any(ply == 1 for ply, _ in v["coach"]["curve"])
+
+
+def test_the_evaluation_curve_follows_the_game(training):
+    assert [p for p, _ in coach_view(training)["curve"]] == [0]
+    training.move(22, 18)
+    curve = training.move(11, 16)["coach"]["curve"]
+    assert [ply for ply, _ in curve] == [0, 1, 2]
+    assert all(isinstance(score, int) and abs(score) < 300 for _, score in curve)
+
+
+def test_tournament_mode_has_no_coach_until_the_result(start_play):
+    play = start_play(mode="tournament", coach={})
+    with pytest.raises(CoachError, match="tournament"):
+        play.call(play.coach.request_hint)
+    with pytest.raises(CoachError, match="tournament"):
+        play.call(lambda: play.coach.set_options(hints=False))
+    v = play.move(22, 18)
+    assert v["coach"]["curve"] == [] and v["coach"]["available"] is False
+    play.arbiter.declare_result("1-0", "Black resigned")
+    assert [ply for ply, _ in coach_view(play)["curve"]] == [0, 1]
+
+
+def test_an_accepted_draw_and_a_withdrawn_result_reach_the_coach(start_play):
+    # the kings shuttle until the position has stood three times: the rules declare a draw
+    play = start_play(mode="tournament", coach={}, fen="W:WK29,31,32:BK12,1,2")
+    for start, end in [(29, 25), (12, 16), (25, 29), (16, 12)] * 2:
+        play.move(start, end)
+    assert coach_view(play)["curve"] == []  # tournament: nothing during the game
+    assert play.arbiter.accept_draw() == "1/2-1/2"
+    assert [ply for ply, _ in coach_view(play)["curve"]] == list(range(9))
+    play.arbiter.withdraw_result()  # play goes on: the coach is quiet again in a tournament
+    assert play.coach.game().result is None and coach_view(play)["curve"] == []
+
+
+def test_a_blunder_check_still_running_when_the_result_comes_warns_of_nothing(start_play):
+    play = start_play(mode="training", coach={}, fen=BLUNDER_FEN)
+    play.analyst.paused = True  # the searches are still under way ...
+    play.move(10, 14)  # ... the blunder's check among them
+    play.arbiter.declare_result("1-0", "Black resigned")  # the arbiter's result comes first
+    play.analyst.paused = False
+    play.settle()
+    assert play.coach.warning is None
+    assert not any(e.kind == "coach" for e in play.recorder.load(play.game.game_id).events)
