@@ -28,6 +28,7 @@ machine.watchdog_feed()
 '''
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (STUBS / "machine.pyi").is_file(),
                     reason="the MicroPython stubs are not installed: run scripts/test.sh")
 @pytest.mark.skipif(shutil.which("mypy", path=str(pathlib.Path(sys.executable).parent)) is None,

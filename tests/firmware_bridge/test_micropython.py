@@ -182,6 +182,7 @@ def micropython_board(fault_rate, seed):
     return open_board
 
 
+@pytest.mark.slow
 @needs_micropython
 @pytest.mark.parametrize("fault_rate", [0.0, 0.02])
 def test_a_recorded_game_through_micropython_records_every_move(fault_rate):

@@ -95,6 +95,7 @@ def play_moves(emulator, play, texts) -> None:
                    what=f"{text} to be recorded")
 
 
+@pytest.mark.slow
 def test_a_game_over_a_pseudo_terminal_survives_the_cable_pulled_and_put_back(tmp_path):
     texts = opening(8)
     emulator = Emulator(tmp_path / "board", "--seed", "5", "--fault-rate", "0.02")
@@ -131,6 +132,7 @@ def diag(*args: str) -> subprocess.CompletedProcess:
                            "serial", *args], capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_diag_over_a_pseudo_terminal_maps_the_switches_and_sees_a_move(tmp_path):
     emulator = Emulator(tmp_path / "board", "--variant", "international")
     try:
@@ -169,6 +171,7 @@ def test_diag_over_a_pseudo_terminal_maps_the_switches_and_sees_a_move(tmp_path)
                                         "no such device (the board unplugged, or another port?)"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(runtime_problem() is not None, reason=str(runtime_problem()))
 def test_the_micropython_firmware_plays_over_a_pseudo_terminal(tmp_path):
     texts = opening(3)
