@@ -24,11 +24,18 @@ from tests.web.helpers import PlayProcess, wait_until
 
 from .test_replay import recorded_game
 
+# Upper bounds of the waits (a passing run waits far less). The MicroPython emulator runs
+# the firmware in an interpreter on the real clock: on a machine shared by many processes
+# it boots and scans several times slower, so its waits are longer.
+WAIT = 30.0
+MICROPYTHON_WAIT = 120.0
+
 
 class Emulator:
     """``draughtsboard emulate --pty --link LINK ...``: its first line, its answers."""
 
-    def __init__(self, link, *args: str) -> None:
+    def __init__(self, link, *args: str, wait: float = WAIT) -> None:
+        self.wait = wait
         self.process = subprocess.Popen(
             [sys.executable, "-m", "draughtsboard", "emulate", "--pty", "--link", str(link),
              *args],
@@ -41,7 +48,7 @@ class Emulator:
                          daemon=True).start()
         threading.Thread(target=self._read, args=(self.process.stderr, self.errors, False),
                          daemon=True).start()
-        if not self._first.wait(30) or not self.answers:
+        if not self._first.wait(wait) or not self.answers:
             self.process.kill()  # never left running behind a failed test
             self.process.wait(5)
             raise AssertionError("emulate printed no path:\n" + "".join(self.errors))
@@ -60,7 +67,8 @@ class Emulator:
         count = len(self.answers)
         self.process.stdin.write(command + "\n")
         self.process.stdin.flush()
-        wait_until(lambda: len(self.answers) > count, 10, what=f"an answer to {command!r}")
+        wait_until(lambda: len(self.answers) > count, self.wait,
+                   what=f"an answer to {command!r}")
         return self.answers[count].strip()
 
     def close(self) -> int:
@@ -71,7 +79,7 @@ class Emulator:
             except (BrokenPipeError, ValueError):
                 pass
             try:
-                return self.process.wait(10)
+                return self.process.wait(self.wait)
             except subprocess.TimeoutExpired:
                 self.process.kill()  # and its MicroPython child ends with its pipe
         return self.process.wait(5)
@@ -91,7 +99,7 @@ def play_moves(emulator, play, texts) -> None:
     for text in texts:
         before = len(play.state()["moves"])
         assert emulator.say(text).startswith("ok ")
-        wait_until(lambda before=before: len(play.state()["moves"]) > before, 15,
+        wait_until(lambda before=before: len(play.state()["moves"]) > before, emulator.wait,
                    what=f"{text} to be recorded")
 
 
@@ -175,14 +183,16 @@ def test_diag_over_a_pseudo_terminal_maps_the_switches_and_sees_a_move(tmp_path)
 @pytest.mark.skipif(runtime_problem() is not None, reason=str(runtime_problem()))
 def test_the_micropython_firmware_plays_over_a_pseudo_terminal(tmp_path):
     texts = opening(3)
-    emulator = Emulator(tmp_path / "pico", "--micropython", "--seed", "2")
+    emulator = Emulator(tmp_path / "pico", "--micropython", "--seed", "2",
+                        wait=MICROPYTHON_WAIT)
     try:
         with PlayProcess(tmp_path / "data", "--backend", "serial", "--port",
-                         emulator.path) as play:
+                         emulator.path, timeout=MICROPYTHON_WAIT) as play:
             wait_until(lambda: play.state()["link_problem"] is None
-                       and play.state()["state"] == "ready", 30, what="the board ready")
+                       and play.state()["state"] == "ready", MICROPYTHON_WAIT,
+                       what="the board ready")
             play_moves(emulator, play, texts)
             assert play.state()["moves"] == texts
-            assert play.stop() == 0
+            assert play.stop(timeout=MICROPYTHON_WAIT) == 0
     finally:
         assert emulator.close() == 0
