@@ -101,3 +101,20 @@ def test_a_board_at_rest_waits_long_and_a_command_wakes_it(tmp_path, state):
                        what="the short wait after a command")
         finally:
             session.stop()
+
+
+def test_a_game_is_at_rest_only_when_time_cannot_change_anything(start_play, tmp_path):
+    """Set up with no clock: at rest. A piece in the air (a move under way) or a running
+    clock: not, since time alone may change what the board shows or records."""
+    play = start_play()
+    assert play.game.tracker.state is State.READY and play.game.at_rest()
+    play.set_switch(22, False)  # c3 lifted: the tracker waits for it to land
+    assert not play.game.at_rest()
+    play.set_switch(18, True)
+    play.wait(1.0)
+    assert play.game.at_rest()
+
+    timed = start_play(data=tmp_path / "timed", tags={"TimeControl": "60+2"})
+    assert timed.game.at_rest()  # the clock waits for the first move
+    timed.move(22, 18)
+    assert not timed.game.at_rest()  # Black's time runs
