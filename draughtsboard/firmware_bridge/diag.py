@@ -34,6 +34,13 @@ WalkLeds = Callable[[SerialLink, object], None]  # (LED sink, output stream)
 
 def run(args: argparse.Namespace, render_map: RenderMap, walk_leds: WalkLeds) -> int:
     """``diag --backend serial``: map, LED walk, report; 2 with one line when it cannot."""
+    unused = [option for option, given in (
+        ("--config", args.config), ("--sweep", args.sweep), ("--sim-fault", args.sim_fault),
+        ("--occupied", args.occupied)) if given]
+    if unused:  # the microcontroller has its own wiring; these are the other backends'
+        print(f"draughtsboard diag: {', '.join(unused)}: not with --backend serial "
+              "(give --board and --port)", file=sys.stderr)
+        return 2
     port = args.port or DEFAULT_PORT
     geometry = board_of_name(args.board or "8x8")
     # What goes wrong with the link is said once, below, not logged on every retry.
