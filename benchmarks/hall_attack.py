@@ -57,6 +57,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import hall_arbiter  # noqa: E402
 from hall import Watcher, _free_port, _wait_port, rss_mb  # noqa: E402
 from light_boards import LightBoard  # noqa: E402
 
@@ -115,17 +116,10 @@ class Hall:
 
 def call(url: str, path: str, body=None, *, token: str | None = TOKEN, timeout: float = 10.0,
          content_type: str = "application/json"):
-    data = None
-    if body is not None:
-        data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data,
-                                     method="POST" if data is not None else "GET")
-    if data is not None:
-        request.add_header("Content-Type", content_type)
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=timeout) as response:
-        return json.loads(response.read())
+    """The hall's HTTP API as the console calls it (`hall_arbiter.call`), with this
+    benchmark's token."""
+    return hall_arbiter.call(url, path, body, token=token, timeout=timeout,
+                             content_type=content_type)
 
 
 # -- what runs beside the attacks ----------------------------------------------------------------
@@ -607,9 +601,16 @@ def run(args, work: Path, data: Path, mounted: bool, rng: random.Random, log) ->
     pairings = "round,board,white,black\n" + "".join(
         f"{ROUND},{b.number},White {b.number},Black {b.number}\n" for b in boards)
     call(hall.url, "/api/arbiter/pairings", pairings, content_type="text/plain")
-    answers = call(hall.url, "/api/arbiter/start-round", {"round": ROUND})["result"]
+    call(hall.url, "/api/arbiter/start-round", {"round": ROUND})  # answers at once
+    deadline = time.monotonic() + 30
+    while True:  # each board's answer comes as it comes: the hall shows it
+        rows = call(hall.url, "/api/hall", None, token=None)["hall"]["pairings"][ROUND]
+        delivered = sum(row["state"] == "delivered" for row in rows)
+        if delivered == len(boards) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     round_games = {b.number: b.session.game_id for b in boards}
-    log(f"round started: {sum(1 for a in answers if a.get('ok'))} of {len(boards)} boards")
+    log(f"round started: {delivered} of {len(boards)} boards")
 
     probe = ArbiterProbe(hall)
     watcher = Watcher(type("P", (), {"hall_url": hall.url})())

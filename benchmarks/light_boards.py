@@ -6,8 +6,9 @@ A board costs a thread and a few hundred kilobytes, so hundreds fit in one proce
 the hall itself is what is measured.
 
 `ScriptedSession` has what the link needs of a play session (`LinkedSession`): the
-published game, a way to be woken, the arbiter's actions (new game, tags, result,
-acknowledge). Its games are the ground truth the feed is compared with.
+published game, a way to be woken, the arbiter's actions (new game, tags, result and
+its withdrawal, a takeback, a position, the clock, acknowledge). Its games are the ground
+truth the feed is compared with.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.game.tags import clean_tags
-from draughtsboard.board.rules import get_variant
+from draughtsboard.board.rules import get_variant, parse_fen
 from draughtsboard.board.rules.fen import parse_start_fen
 from draughtsboard.hall_link import HallLink
 from draughtsboard.hall_protocol import parse_broker_url
@@ -93,19 +94,60 @@ class ScriptedSession:
         self._wake()
         return text
 
+    def withdraw_result(self) -> str:
+        with self.lock:
+            game = self.games[self.game_id]
+            if game.result is None:
+                raise ValueError("the game has no result to withdraw")
+            text = f"result {game.result} withdrawn by the arbiter"
+            game.set_result("*")
+            game.add_event("result-withdrawn", text)
+        self._wake()
+        return text
+
+    def take_back_to(self, ply: int) -> str:
+        with self.lock:
+            game = self.games[self.game_id]
+            if game.result is not None or not 0 <= ply <= game.ply:
+                raise ValueError(f"no ply {ply} to take back to")
+            while game.ply > ply:
+                game.undo()
+            game.add_event("takeback", f"taken back by the arbiter to ply {ply}")
+            fen = game.position.fen()
+        self._wake()
+        return fen
+
+    def accept_position(self, white_to_move: bool, fen: str | None = None) -> str:
+        with self.lock:
+            game = self.games[self.game_id]
+            position = parse_fen(self.variant, fen or "")
+            if position.white_to_move != white_to_move:
+                raise ValueError("the FEN and the side to move disagree")
+            game.correct(position, "position accepted by the arbiter")
+        self._wake()
+        return position.fen()
+
+    def clock_action(self, action: str) -> str:
+        with self.lock:
+            self.games[self.game_id].add_event("clock", f"clock {action} by the arbiter")
+        self._wake()
+        return f"clock {action}"
+
     def acknowledge(self) -> int:
         return 0
 
     # -- the script -------------------------------------------------------------------------------
 
-    def play_random(self, rng: random.Random) -> bool:
-        """One random legal move in the current game; False when it is over."""
+    def play_random(self, rng: random.Random,
+                    clock: tuple[float, float] | None = None) -> bool:
+        """One random legal move in the current game (``clock``: both clocks after it);
+        False when it is over."""
         with self.lock:
             game = self.games[self.game_id]
             if game.result is not None or game.result_reason:
                 return False
             now = self.wall()
-            game.play(rng.choice(game.position.legal_moves()), time.monotonic(), now)
+            game.play(rng.choice(game.position.legal_moves()), time.monotonic(), now, clock)
             self.moved_at[(self.game_id, game.ply)] = now
             if game.position.is_game_over():  # the board notices the end by the rules
                 game.set_result(*game.outcome())

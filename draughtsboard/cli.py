@@ -170,6 +170,19 @@ def _add_play(subparsers) -> None:
     parser.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE",
                         help="a PDN tag of a new game (repeatable): Event, White, Black, "
                         "TimeControl (seconds or seconds+increment) ...")
+    parser.add_argument("--opponent", metavar="OPPONENT",
+                        help="the board plays one side: engine[:LEVEL] (the built-in engine, "
+                        "level 1-10, default 10), hub:COMMAND (a Hub engine), dxp:HOST:PORT "
+                        "(a DXP peer the board connects to) or dxp-listen:HOST:PORT (the "
+                        "board waits for a DXP initiator); docs/opponents.md")
+    parser.add_argument("--opponent-side", choices=["white", "black"], default="black",
+                        help="the colour the opponent plays (default black)")
+    parser.add_argument("--opponent-seconds", type=float, default=5.0, metavar="S",
+                        help="an external engine's time per move when the game has no "
+                        "TimeControl (default 5)")
+    parser.add_argument("--coach", choices=["white", "black", "both"], default=None,
+                        help="the side(s) the coach follows in training and free play "
+                        "(default: the side the person plays against an opponent, else both)")
     parser.add_argument("--fen", help="start position of a new game (default: initial)")
     parser.add_argument("--new", action="store_true",
                         help="start a new game even when an unfinished one could be resumed "
@@ -231,13 +244,13 @@ def _with_logging(command):
 def _hall(args) -> int:
     import math
     import os
-    import secrets
 
     from draughtsboard.hall.server import serve
     from draughtsboard.hall.service import HallService, hall_client_id
     from draughtsboard.hall.venue import plain_host
     from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
     from draughtsboard.http_limits import ascii_number
+    from draughtsboard.play.token import ArbiterToken
     from draughtsboard.recording import DataDirLock
     host, _, port_text = args.listen.rpartition(":")
     if not host or not ascii_number(port_text) or not plain_host(host.strip("[]")):
@@ -257,10 +270,21 @@ def _hall(args) -> int:
     # for it and a second hall with its own directory does not push the first one off.
     with DataDirLock(args.data):
         chosen = os.environ.get(ENV_HALL_TOKEN, "").strip()
-        token = chosen or secrets.token_urlsafe(12)
+        if chosen:
+            token, source = (lambda: chosen), f"the one in {ENV_HALL_TOKEN}"
+        else:
+            store = ArbiterToken(args.data)  # kept in the data directory: survives restarts
+            try:
+                store.current()
+            except OSError as error:
+                print(f"draughtsboard hall: arbiter token: {error}", file=sys.stderr)
+                return 2
+            token = store.current
+            source = (f"kept in {store.path} (`draughtsboard token --data {args.data}` "
+                      "prints it, --rotate replaces it)")
         service = HallService(address, args.data, client_id=hall_client_id(args.data))
-        return serve(service, token=token, delay=args.delay * 60, host=host.strip("[]"),
-                     port=int(port_text), show_token=not chosen)
+        return serve(service, token=token, token_source=source, delay=args.delay * 60,
+                     host=host.strip("[]"), port=int(port_text))
 
 
 ENV_HALL_TOKEN = "DRAUGHTSBOARD_HALL_TOKEN"
@@ -277,7 +301,13 @@ def _add_venue(subparsers) -> None:
 
 
 def _run_venue(args) -> int:
-    from draughtsboard.hall.venue import VenueError, plain_host, write_venue
+    from draughtsboard.hall.venue import (
+        BROKER_USER,
+        VenueError,
+        plain_host,
+        unreachable_parent,
+        write_venue,
+    )
     from draughtsboard.http_limits import ascii_number
 
     host, _, port_text = args.listen.rpartition(":")
@@ -293,6 +323,11 @@ def _run_venue(args) -> int:
         return 1
     print(f"wrote {venue.config}, passwords, acl, hall.password and boards/<N>.password for "
           f"{args.boards} boards; start the broker with: mosquitto -c {venue.config}")
+    blocked = unreachable_parent(venue.directory)
+    if blocked is not None:
+        print(f"draughtsboard venue: warning: the {BROKER_USER} user cannot enter {blocked}: "
+              f"mosquitto started as root would stop with 'Unable to open pwfile'; write "
+              f"the venue where it can (e.g. /etc/draughtsboard/venue)", file=sys.stderr)
     return 0
 
 
@@ -531,6 +566,38 @@ def _wire_hint_button(source, session, coach, log) -> None:
     log.info("the hint button asks the coach for a hint")
 
 
+def _open_opponent(args, variant, opening):
+    """The opponent of ``--opponent`` for ``variant`` (not started), or None; refused in
+    one line (`OpponentError`) when the text names none, the kind cannot play the
+    variant, puzzles are asked for too, or a DXP port cannot be listened on."""
+    import time
+
+    from draughtsboard.opponents import DxpOpponent, open_opponent, parse_opponent
+
+    if not args.opponent:
+        return None, None
+    if args.mode == "puzzle":
+        raise UsageError("--opponent: puzzle mode plays no opponent")
+    if not 0.05 <= args.opponent_seconds <= 3600:
+        raise UsageError("--opponent-seconds: 0.05 to 3600 seconds")
+    spec = parse_opponent(args.opponent)
+    seed = opening.resume_id or f"{time.time():.0f}"
+    opponent = open_opponent(spec, variant, seed=seed)
+    if isinstance(opponent, DxpOpponent) and spec.kind == "dxp-listen":
+        opponent.listen()  # a port in use stops here, in one line
+    return opponent, spec
+
+
+def coach_sides(args) -> frozenset[str]:
+    """The sides the coach follows: ``--coach``, else the person's side against an
+    opponent, else both."""
+    if args.coach == "both" or (args.coach is None and not args.opponent):
+        return frozenset({"white", "black"})
+    if args.coach is not None:
+        return frozenset({args.coach})
+    return frozenset({"black" if args.opponent_side == "white" else "white"})
+
+
 def _arbiter_token(data_dir, log):
     """The arbiter's token: ``DRAUGHTSBOARD_TOKEN`` if set; else the one kept in the data
     directory (made there the first time), given as the function that reads it, so that
@@ -573,6 +640,7 @@ def _play(args) -> int:
     from draughtsboard.play import PlaySession, choose_opening
     from draughtsboard.play.clock import TimeControl
     from draughtsboard.play.coach import Coach
+    from draughtsboard.play.opponent_seat import OpponentSeat
     from draughtsboard.recording import Recorder
     from draughtsboard.web.server import bind_socket, serve
 
@@ -603,6 +671,7 @@ def _play(args) -> int:
                                      resume=resume,
                                      fallback_variant=_board_game(config))
             variant = opening.variant
+            opponent, spec = _open_opponent(args, variant, opening)
             source, sink, hands, close = _open_play_board(
                 backend, variant, args, config,
                 squares_from_mask(opening.expected_position.occupancy()))
@@ -616,7 +685,14 @@ def _play(args) -> int:
                                   hands=hands, backend=backend, opening=opening, token=token,
                                   link_problem=getattr(source, "problem", None),
                                   irregular=irregular, irregular_leds=irregular_leds)
-            coach = Coach(session.game, post=session.submit, puzzles=puzzles)
+            if opponent is not None:
+                seat = OpponentSeat(opponent, spec, args.opponent_side == "white",
+                                    post=session.submit, clock=session.game.clock,
+                                    move_seconds=args.opponent_seconds)
+                session.game.attach_opponent(seat)
+                log.info("the board plays %s for %s", opponent.name, args.opponent_side)
+            coach = Coach(session.game, post=session.submit, puzzles=puzzles,
+                          sides=coach_sides(args))
             session.game.attach(coach)
             _wire_hint_button(source, session, coach, log)
             link = _hall_link(args, session, source, log)
@@ -641,6 +717,7 @@ def failure(error: BaseException) -> tuple[int, str] | None:
     from draughtsboard.board.rules.errors import DraughtsError
     from draughtsboard.hardware.board_lock import BoardBusyError
     from draughtsboard.hardware.config import ConfigError
+    from draughtsboard.opponents import OpponentError
     from draughtsboard.recording import DataDirBusyError
 
     if isinstance(error, (KeyboardInterrupt, SystemExit, GeneratorExit)):
@@ -653,6 +730,8 @@ def failure(error: BaseException) -> tuple[int, str] | None:
         return EXIT_CONFIG, str(error)
     if isinstance(error, UsageError):
         return EXIT_USAGE, str(error)
+    if isinstance(error, OpponentError) and not isinstance(error, ValueError):
+        return EXIT_UNAVAILABLE, str(error)  # it did not start or could not be reached
     if isinstance(error, (DataDirBusyError, BoardBusyError)):
         return EXIT_BUSY, str(error)
     if isinstance(error, OSError):

@@ -5,6 +5,7 @@ are skipped elsewhere; screenshots go to test-artifacts/ for people to look at."
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from pathlib import Path
@@ -25,3 +26,39 @@ def playwright_api():
                         "chromium) when run as root")
         pytest.skip("chromium is not installed and cannot be installed without root")
     return pytest.importorskip("playwright.sync_api")
+
+
+@contextlib.contextmanager
+def browser_page(url: str, width: int = 1100, height: int = 900):
+    """A page of Debian's chromium at ``url``, closed afterwards."""
+    api = playwright_api()
+    with api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.set_default_timeout(15_000)
+            page.goto(url)
+            yield page
+        finally:
+            browser.close()
+
+
+REST_MS = 200  # a hand resting on a capture's landing (the tracker needs 100 ms)
+
+
+def click(page, square: int) -> None:
+    """A click on the page's board: on the simulator, a piece lifted or put down."""
+    page.locator(f'#board [data-square="{square}"]').click()
+
+
+def carry_out(page, path, captures) -> None:
+    """A move by clicking: the piece lifted, put down on each landing, resting there, the
+    captured pieces taken off."""
+    click(page, path[0])
+    for index, square in enumerate(path[1:], start=1):
+        click(page, square)
+        if index < len(path) - 1:
+            page.wait_for_timeout(REST_MS)  # the rest is the input here, not a wait
+            click(page, square)
+    for square in captures:
+        click(page, square)

@@ -73,6 +73,11 @@ def test_play_without_a_gpio_chip_is_unavailable(tmp_path, capsys, monkeypatch, 
     (["--listen", "127.0.0.1:99999"], cli.EXIT_USAGE, "port 0-65535"),
     (["--listen", "0.0.0.0:0"], cli.EXIT_CONFIG, "--allow-remote-hands"),
     (["--listen", "[::]:0"], cli.EXIT_CONFIG, "--allow-remote-hands"),
+    (["--opponent", "engine:11"], cli.EXIT_DATA, "the engine's level is 1-10"),
+    (["--opponent", "stockfish"], cli.EXIT_DATA, "expected engine[:LEVEL], hub:COMMAND"),
+    (["--opponent", "dxp:127.0.0.1:27531"], cli.EXIT_DATA, "cannot play Russian"),
+    (["--opponent", "engine", "--mode", "puzzle"], cli.EXIT_USAGE, "puzzle mode plays no"),
+    (["--opponent", "engine", "--opponent-seconds", "0"], cli.EXIT_USAGE, "0.05 to 3600"),
 ])
 def test_play_refuses_bad_arguments_in_one_line(tmp_path, capsys, argv, status, words):
     got, err = run(["play", "--backend", "sim", "--data", str(tmp_path / "d"),

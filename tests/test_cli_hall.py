@@ -48,3 +48,62 @@ def test_a_token_from_the_environment_is_never_logged(tmp_path):
         process.wait(10)
     log = "".join(lines)
     assert token not in log and "DRAUGHTSBOARD_HALL_TOKEN" in log
+
+
+def test_the_token_is_kept_in_the_data_directory_and_rotates_while_the_hall_runs(tmp_path):
+    """No DRAUGHTSBOARD_HALL_TOKEN: the token is the data directory's file, made at the
+    first start, the same after a restart, replaced at once by `draughtsboard token
+    --rotate`; the log says where it is kept, never the token."""
+    import json
+    import re
+    import urllib.error
+    import urllib.request
+
+    from draughtsboard.cli import main
+
+    data = tmp_path / "hall"
+
+    def start():
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env.pop("DRAUGHTSBOARD_HALL_TOKEN", None)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "draughtsboard", "hall", "--broker",
+             "mqtt://hall:pw@127.0.0.1:1", "--listen", "127.0.0.1:0", "--data", str(data)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True, env=env)
+        lines: list[str] = []
+        threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True).start()
+        url = wait_until(lambda: next((m.group(1) for m in (re.search(
+            r"the hall's page: (http://[0-9.]+:\d+)/", line) for line in list(lines)) if m),
+            None), timeout=30, what="the hall to serve")
+        return process, url, lines
+
+    def accepted(url: str, token: str) -> bool:
+        request = urllib.request.Request(url + "/api/arbiter/check", b"{}", method="POST")
+        request.add_header("Content-Type", "application/json")
+        request.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=5) as answer:
+                return json.loads(answer.read())["ok"] is True
+        except urllib.error.HTTPError as error:
+            assert error.code == 401
+            return False
+
+    process, url, lines = start()
+    try:
+        token = (data / "arbiter-token").read_text().strip()
+        assert accepted(url, token)
+    finally:
+        process.terminate()
+        process.wait(10)
+    process, url, more = start()
+    try:
+        assert accepted(url, token)  # a restart keeps it
+        assert main(["token", "--data", str(data), "--rotate"]) == 0
+        new = (data / "arbiter-token").read_text().strip()
+        assert new != token and accepted(url, new) and not accepted(url, token)
+    finally:
+        process.terminate()
+        process.wait(10)
+    log = "".join(lines + more)
+    assert token not in log and new not in log and "arbiter-token" in log

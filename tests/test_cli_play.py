@@ -181,3 +181,14 @@ def test_play_in_puzzle_mode_from_the_command_line(tmp_path):
     assert done.returncode == cli.EXIT_DATA
     assert done.stderr.strip().splitlines()[-1] == \
         f"draughtsboard play: {bad}: no puzzle in the file"
+
+
+def test_the_opponent_options_and_the_sides_the_coach_follows():
+    parsed = args(opponent="engine:3", **{"opponent-side": "white"})
+    assert (parsed.opponent, parsed.opponent_side) == ("engine:3", "white")
+    assert cli.coach_sides(parsed) == {"black"}  # the person's side
+    assert args(opponent="engine").opponent_side == "black"
+    assert cli.coach_sides(args(opponent="engine")) == {"white"}
+    assert cli.coach_sides(args(opponent="engine", coach="both")) == {"white", "black"}
+    assert cli.coach_sides(args(coach="black")) == {"black"}
+    assert cli.coach_sides(args()) == {"white", "black"}  # no opponent: both

@@ -1,8 +1,8 @@
 """`draughtsboard token`: print the arbiter's token, or replace it (``--rotate``).
 
 The token lives in the data directory (`draughtsboard.play.token`), so a restart keeps
-it; a running board reads the file again when it changes, so a rotated token works at
-once and the old one stops working at once.
+it; a running board or hall (``--data`` its data directory) reads the file again when it
+changes, so a rotated token works at once and the old one stops working at once.
 """
 
 from __future__ import annotations

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -38,6 +40,8 @@ from .feed import round_games
 from .pairings import PairingsError, parse_pairings
 from .views import variants_view
 
+log = logging.getLogger("draughtsboard.hall")
+
 STATIC_PACKAGE = ("draughtsboard.hall", "static")
 MAX_BODY = 16 * 1024
 MAX_PAIRINGS_BODY = 512 * 1024
@@ -63,8 +67,23 @@ def _service(request: Request):
     return request.app.state.service
 
 
+def current_token(token: Callable[[], str]) -> str:
+    """The arbiter's token now (the data directory's file, which `draughtsboard token
+    --rotate` may change while the hall runs); a file that cannot be read refuses every
+    token, with a log line."""
+    try:
+        return token()
+    except OSError as error:
+        log.error("arbiter token: %s", error)
+        return ""
+
+
+def authorised(scope, token: Callable[[], str]) -> bool:
+    return token_matches(scope, current_token(token))
+
+
 def _authorised(request: Request) -> bool:
-    return token_matches(request.scope, request.app.state.token)
+    return authorised(request.scope, request.app.state.token)
 
 
 def _board(data: dict[str, Any]) -> int:
@@ -80,6 +99,13 @@ def _board(data: dict[str, Any]) -> int:
 
 async def index(request: Request) -> Response:
     response = await request.app.state.static.get_response("hall.html", request.scope)
+    response.headers["cache-control"] = "no-cache"
+    return response
+
+
+async def projector(request: Request) -> Response:
+    """The projector view: one round's boards, big, for the playing hall's screen."""
+    response = await request.app.state.static.get_response("projector.html", request.scope)
     response.headers["cache-control"] = "no-cache"
     return response
 
@@ -236,10 +262,7 @@ def pairings(service, body: bytes) -> Any:
 
 
 def start_round(service, data) -> Any:
-    round_name = str(data.get("round", "")).strip()
-    if not round_name:
-        raise BodyError("round: which round?")
-    return service.start_round(round_name)
+    return service.start_round(_round(data))
 
 
 def _game(data: dict[str, Any], required: bool = False) -> str | None:
@@ -288,12 +311,60 @@ def set_tags(service, data) -> Any:
     return service.set_tags(_board(data), clean_tags(tags), _game(data))
 
 
+def withdraw_result(service, data) -> Any:
+    return service.withdraw_result(_board(data), _game(data))
+
+
+def take_back(service, data) -> Any:
+    ply = data.get("ply")
+    if isinstance(ply, str) and ascii_number(ply):
+        ply = int(ply)
+    if isinstance(ply, bool) or not isinstance(ply, int):
+        raise BodyError("ply: expected a whole number (0: the start)")
+    return service.take_back(_board(data), ply, _game(data))
+
+
+def accept_position(service, data) -> Any:
+    fen = data.get("fen")
+    if not isinstance(fen, str) or not fen.strip() or len(fen) > 1000:
+        raise BodyError("fen: expected the position (W or B to move first)")
+    return service.accept_position(_board(data), fen.strip(), _game(data))
+
+
+def clock(service, data) -> Any:
+    return service.clock(_board(data), str(data.get("action", "")), _game(data))
+
+
+def _round(data: dict[str, Any]) -> str:
+    round_name = str(data.get("round", "")).strip()
+    if not round_name or len(round_name) > 20:
+        raise BodyError("round: which round?")
+    return round_name
+
+
+def start_pairing(service, data) -> Any:
+    close = data.get("close")
+    if close is not None and (not isinstance(close, str) or not GAME_ID.match(close)):
+        raise BodyError("close: expected the id of the game to close")
+    return service.start_pairing(_board(data), _round(data), restart=data.get("restart") is True,
+                                 close=close)
+
+
+def cancel_pairing(service, data) -> Any:
+    return service.cancel_pairing(_board(data), _round(data))
+
+
+def clear(service, data) -> Any:
+    return service.clear(_board(data))
+
+
 def arbiter_log(service, data) -> Any:
-    return service.arbiter.recent()
+    return service.arbiter.recent(200)
 
 
 ROUTES = [
     Route("/", index),
+    Route("/projector", projector),
     Route("/api/hall", hall),
     Route("/api/events", events),
     Route("/api/board/{board}", board),
@@ -308,17 +379,25 @@ ROUTES = [
     Route("/api/arbiter/dismiss", arbiter(dismiss), methods=["POST"]),
     Route("/api/arbiter/acknowledge", arbiter(acknowledge), methods=["POST"]),
     Route("/api/arbiter/tags", arbiter(set_tags), methods=["POST"]),
+    Route("/api/arbiter/withdraw", arbiter(withdraw_result), methods=["POST"]),
+    Route("/api/arbiter/takeback", arbiter(take_back), methods=["POST"]),
+    Route("/api/arbiter/position", arbiter(accept_position), methods=["POST"]),
+    Route("/api/arbiter/clock", arbiter(clock), methods=["POST"]),
+    Route("/api/arbiter/start-pairing", arbiter(start_pairing), methods=["POST"]),
+    Route("/api/arbiter/cancel-pairing", arbiter(cancel_pairing), methods=["POST"]),
+    Route("/api/arbiter/clear", arbiter(clear), methods=["POST"]),
     Route("/api/arbiter/log", arbiter(arbiter_log), methods=["POST"]),
 ]
 
 
-def create_app(service, *, token: str, delay: float = 0.0) -> Starlette:
-    """The hall's app; ``delay`` (seconds) holds the broadcast feed back."""
+def create_app(service, *, token: str | Callable[[], str], delay: float = 0.0) -> Starlette:
+    """The hall's app; ``token`` is the arbiter's token or the function that reads it
+    now; ``delay`` (seconds) holds the broadcast feed back."""
     static = StaticFiles(packages=[STATIC_PACKAGE])
     app = Starlette(routes=[*ROUTES, Mount("/static", static, name="static")])
     app.state.service = service
     app.state.static = static
-    app.state.token = token
+    app.state.token = token if callable(token) else (lambda: token)
     app.state.delay = delay
     app.state.streams = []
     app.state.started = time.time()

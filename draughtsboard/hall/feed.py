@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import Game
+from draughtsboard.hall_protocol.games import correct_record, corrections
 
 from .store import HallGame, HallStore
 
@@ -49,10 +50,24 @@ def game_at(hall_game: HallGame, cutoff: float | None) -> tuple[Game, bool]:
         and (cutoff is None or hall_game.result_received <= cutoff)
     if shown == game.ply and finished:
         return game, True
+    return first_moves(game, shown), False
+
+
+def first_moves(game: Game, count: int) -> Game:
+    """The game's first ``count`` moves, with the arbiter's corrections made up to then
+    (play went on from them)."""
+    fixes = corrections(game)
     copy = Game(game.variant, game.start, dict(game.tags), game.draw_preset,
-                list(game.moves[:shown]), mode=game.mode,
-                start_monotonic=game.start_monotonic, start_wall=game.start_wall)
-    return copy, False
+                mode=game.mode, start_monotonic=game.start_monotonic,
+                start_wall=game.start_wall)
+    for ply in range(count + 1):
+        for at, fen in fixes:
+            if at == ply:
+                correct_record(copy, fen)
+        if ply < count:
+            played = game.moves[ply]
+            copy.play(played.move, played.t_monotonic, played.t_wall, played.clock)
+    return copy
 
 
 CONTESTED = "?"  # a round's game two answers of a board named differently

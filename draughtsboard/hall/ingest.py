@@ -21,7 +21,7 @@ confirmed give way to the board's whole game; otherwise the arbiter is asked.
 from __future__ import annotations
 
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +51,7 @@ MAX_NEW_GAMES_PER_HOUR = 120  # games one board may start in an hour (puzzles in
 MAX_CHANGES = 5000  # changes of one game's move list the hall follows (takebacks included)
 MAX_RECORDS_PER_HOUR = 4000  # journal records one board's games may take in an hour
 UNCONFIRMED_WAIT = 5.0  # seconds a move may wait for its board's state before it is asked
+ORDERS_KEPT = 10_000  # the arbiter's orders a board carried out, awaiting its game's word
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ class Ingest:
         self._asks = AskSchedule()
         self._given_up: set[tuple[int, str]] = set()
         self._wanted: dict[tuple[int, str], str] = {}  # whole games to ask for, and why
+        self._orders: OrderedDict[tuple, None] = OrderedDict()  # the arbiter's, carried out
 
     def live(self, board: int) -> BoardLive:
         live = self.boards.get(board)
@@ -115,6 +117,13 @@ class Ingest:
         live = self.live(board)
         live.problems = (live.problems + [text])[-5:]
         live.version += 1
+
+    def clear_problems(self, board: int) -> None:
+        """The arbiter has seen the board's bad messages: they leave its card."""
+        live = self.boards.get(board)
+        if live is not None and live.problems:
+            live.problems = []
+            live.version += 1
 
     def want(self, board: int, game_id: str, why: str) -> None:
         """Ask the board for this game whole until it comes (and take it when it does)."""
@@ -138,6 +147,8 @@ class Ingest:
                     self._want_current(board, "its state could not be read")
                 raise
             game_id = message.record.game
+            if kind == "state":
+                self._said(board, game_id)
             out = self._guarded(board, game_id,
                                 lambda: self._record(board, message.record, now))
             if kind == "state" and self.store.game(board, game_id) is not None:
@@ -205,6 +216,21 @@ class Ingest:
                     self._want_current(board, "the board names it in its status")
         live.status_received = now
         live.version += 1
+
+    def _said(self, board: int, game_id: str) -> None:
+        """The board's state is about ``game_id``: the game it plays now, unless it named
+        a later one (what the hall's commands name; the rules decide what is recorded)."""
+        live = self.live(board)
+        if live.said_current is None or game_number(game_id) >= game_number(live.said_current):
+            if live.said_current != game_id:
+                live.said_current = game_id
+                live.version += 1
+
+    def expect(self, board: int, game_id: str) -> None:
+        """The board answered the hall's ``new_game`` with ``game_id``: the game it plays
+        now, before its state says so (the game itself is expected: the pairing names
+        it)."""
+        self._said(board, game_id)
 
     def _want_current(self, board: int, why: str) -> None:
         said = self.live(board).said_current
@@ -328,7 +354,9 @@ class Ingest:
         chosen = round_game_of(self.store, board, round_name, self.paired)
         for hall_game in self.store.board_games(board):
             key = ("round", hall_game.game_id)
-            if hall_game.round != round_name or hall_game is chosen or \
+            closed_by_arbiter = hall_game.finished and hall_game.game.result is None \
+                and hall_game.result_source == "arbiter"
+            if hall_game.round != round_name or hall_game is chosen or closed_by_arbiter or \
                     (chosen is None and not contested):
                 self._drop_claim(board, key)
             elif contested:
@@ -343,10 +371,16 @@ class Ingest:
                     f"({hall_game.game_id}; the round's game is {chosen.game_id}): make it "
                     "the round's game?", now))
 
-    def _reconcile(self, hall_game: HallGame, record: GameRecord, now: float) -> None:
-        """Bring the hall's copy up to the board's whole game as far as it is believed."""
+    def _reconcile(self, hall_game: HallGame, record: GameRecord, now: float, *,
+                   follow: bool = False) -> None:
+        """Bring the hall's copy up to the board's whole game as far as it is believed
+        (``follow``: the arbiter confirmed the board's game: all of it, its corrections
+        of the position included)."""
         board = hall_game.board
-        common = _common_moves(hall_game, record.moves)
+        theirs = dict(record.corrections)
+        ours = hall_game.corrections
+        common = min(_common_moves(hall_game, record.moves),
+                     _first_difference(ours, theirs, hall_game.ply))
         if hall_game.finished:
             if common < hall_game.ply or len(record.moves) > hall_game.ply:
                 self._dispute(hall_game, common + 1, Claim(
@@ -364,12 +398,25 @@ class Ingest:
                     f"; the hall's record has {hall_game.game.result_text()}: confirm it?",
                     now, record))
             return
+        if not follow and any(ours.get(ply) != theirs.get(ply) for ply in ours
+                              if ply <= common):
+            self._dispute(hall_game, common + 1, Claim(
+                "moves", record.game, f"the board's game lacks the correction of the "
+                f"position the hall's record has at move {common + 1}: the hall keeps its "
+                "record", now))
+            return
         takebacks = self._takebacks(hall_game)
         if takebacks and record.changes < hall_game.changes:
             return  # an older picture of the game than the hall has
         if common < hall_game.ply:  # the board's moves differ from the hall's
             removed = hall_game.ply - common
-            if common >= hall_game.confirmed:  # moves no state confirmed give way
+            if follow or self._take_order(board, record.game, "takeback", common):
+                # the arbiter's takeback (ordered, or the board's confirmed): its changes
+                self.store.truncate(hall_game, common,
+                                    min(max(record.changes, hall_game.changes),
+                                        hall_game.changes + 2 * removed), now, by="arbiter")
+                self._buffered.pop((board, record.game), None)  # plies of the old line
+            elif common >= hall_game.confirmed:  # moves no state confirmed give way
                 self.store.truncate(hall_game, common, hall_game.changes, now)
             elif takebacks and record.changes > hall_game.changes and \
                     hall_game.changes < MAX_CHANGES:
@@ -380,17 +427,53 @@ class Ingest:
                     "moves", record.game,
                     f"the board's game differs from the hall's from move {common + 1} "
                     f"({_text_at(record.moves, common)} on the board, "
-                    f"{hall_game.game.moves[common].text} in the hall's record): a correction "
-                    f"on the board? confirm to follow it", now, record))
+                    f"{_text_at(hall_game.game.moves, common)} in the hall's record): a "
+                    f"correction on the board? confirm to follow it", now, record))
                 return
-        added = record.moves[hall_game.ply:]
-        if added:
-            self.store.add_moves(hall_game, added,
-                                 min(record.changes, hall_game.changes + len(added)), now)
+        if not self._follow_moves(hall_game, record, theirs, now, follow):
+            return
         self._confirm_moves(hall_game, hall_game.ply)  # the board's whole game says so
         self._drop_claim(board, ("moves", record.game))
         self._tags(hall_game, record, now)
         self._result(hall_game, record, now)
+
+    def _follow_moves(self, hall_game: HallGame, record: GameRecord, theirs: dict[int, str],
+                      now: float, follow: bool) -> bool:
+        """Add the board's moves past the hall's, with the corrections of the position it
+        made on the way: one the hall ordered (`order`), or any in a game whose mode lets
+        the board change its moves, or that the arbiter confirmed (``follow``); another
+        is a claim, and the moves after it wait (False)."""
+        board = hall_game.board
+        while True:
+            ply = hall_game.ply
+            fen = theirs.get(ply)
+            if fen is not None and hall_game.corrections.get(ply) != fen:
+                ordered = self._take_order(board, record.game, "position", fen)
+                if not (follow or ordered or self._takebacks(hall_game)):
+                    self._dispute(hall_game, ply + 1, Claim(
+                        "moves", record.game, f"the board's position was corrected at "
+                        f"move {ply + 1} ({fen[:80]}), not by the hall's arbiter: confirm "
+                        "to follow it", now, record))
+                    return False
+                self.store.correct(hall_game, fen, now,
+                                   "arbiter" if follow or ordered else "board")
+            until = min([p for p in theirs if p > ply] + [len(record.moves)])
+            added = record.moves[ply:until]
+            if not added:
+                return True
+            self.store.add_moves(hall_game, added,
+                                 min(record.changes, hall_game.changes + len(added)), now)
+
+    def order(self, board: int, game_id: str, kind: str, value: int | str) -> None:
+        """The board did what the hall asked of it (``takeback`` to a ply, a ``position``,
+        ``close`` a game for a pairing): its game will show it, and the hall follows it
+        there, not as a claim."""
+        self._orders[(board, game_id, kind, value)] = None
+        while len(self._orders) > ORDERS_KEPT:
+            self._orders.popitem(last=False)
+
+    def _take_order(self, board: int, game_id: str, kind: str, value: int | str) -> bool:
+        return self._orders.pop((board, game_id, kind, value), False) is None
 
     def _tags(self, hall_game: HallGame, record: GameRecord, now: float) -> None:
         """Tags a game began with are the board's; a change after that is a claim (the
@@ -418,7 +501,13 @@ class Ingest:
         reason = record.result_reason
         if claimed == "*":
             newest = self.store.newest(board)
-            if not self._round_game(hall_game) and newest is not None \
+            if self._take_order(board, hall_game.game_id, "close", "*"):
+                # closed for a pairing the arbiter sent (a game with moves only when the
+                # arbiter named it): the arbiter's
+                self.store.set_result(hall_game, "*", reason or "abandoned", now, "arbiter")
+                self._drop_claim(board, key)
+                self.round_changed(board, hall_game.round, now)
+            elif not self._round_game(hall_game) and newest is not None \
                     and newest.number > hall_game.number:
                 self.store.set_result(hall_game, "*", reason or "abandoned", now, "board")
                 self._drop_claim(board, key)
@@ -477,7 +566,7 @@ class Ingest:
             if hall_game is None:
                 hall_game = self._create(board, record, now)
             self._drop_claim(board, claim.key)
-            self._reconcile(hall_game, record, now)
+            self._reconcile(hall_game, record, now, follow=True)
             return f"game {game_id} of board {board} taken into the record"
         if hall_game is None:
             raise ClaimError(f"board {board} has no game {game_id} in the hall")
@@ -489,7 +578,7 @@ class Ingest:
                 self.store.truncate(hall_game, common, max(hall_game.changes, record.changes),
                                     now, by="arbiter")
             self._drop_claim(board, claim.key)
-            self._reconcile(hall_game, record, now)
+            self._reconcile(hall_game, record, now, follow=True)
             return f"board {board}'s game {game_id} followed as the board has it"
         if kind == "tags":
             self.store.set_tags(hall_game, record.tags)
@@ -682,8 +771,15 @@ def _common_moves(hall_game: HallGame, moves: tuple[MoveRecord, ...]) -> int:
     return common
 
 
-def _text_at(moves: tuple[MoveRecord, ...], index: int) -> str:
+def _text_at(moves, index: int) -> str:
     return moves[index].text if index < len(moves) else "no move"
+
+
+def _first_difference(ours: dict[int, str], theirs: dict[int, str], ply: int) -> int:
+    """The first ply before ``ply`` (the hall's moves) at which the board's corrections
+    differ from the hall's: the game differs from there (``ply`` if none does)."""
+    return min([p for p in set(ours) | set(theirs) if p < ply and ours.get(p) != theirs.get(p)],
+               default=ply)
 
 
 def _check_result(record: GameRecord) -> None:

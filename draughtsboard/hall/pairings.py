@@ -1,13 +1,16 @@
 """A round's pairings as the arbiter brings them: a CSV file (``round,board,white,black``
-and optionally ``event``, with or without that header line) or a PDN file whose games'
-tags say it (``Round``, ``Board``, ``White``, ``Black``, ``Event``). Every row is checked
-(board numbers, tag values as PDN allows them) and a bad one is named by its line.
+and optionally ``event`` and ``time_control``, with or without that header line) or a PDN
+file whose games' tags say it (``Round``, ``Board``, ``White``, ``Black``, ``Event``,
+``TimeControl``). Every row is checked (board numbers, tag values as PDN allows them, a
+time control the boards' clocks run: seconds, or seconds+increment) and a bad one is
+named by its line.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 
 from draughtsboard.board.game.pdn_reader import read_pdn
@@ -17,7 +20,8 @@ from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.hall_protocol.topics import MAX_BOARD
 
 MAX_PAIRINGS = 2000
-COLUMNS = ("round", "board", "white", "black", "event")
+COLUMNS = ("round", "board", "white", "black", "event", "time_control")
+TIME_CONTROL = re.compile(r"^\d{1,6}(\.\d+)?(\+\d{1,4}(\.\d+)?)?$")  # 5400+30: seconds
 
 
 class PairingsError(ValueError):
@@ -31,17 +35,20 @@ class Pairing:
     white: str
     black: str
     event: str = ""
+    time_control: str = ""  # the round's TimeControl tag: seconds, or seconds+increment
 
     def tags(self) -> dict[str, str]:
         tags = {"Round": self.round, "Board": str(self.board), "White": self.white,
                 "Black": self.black}
         if self.event:
             tags["Event"] = self.event
+        if self.time_control:
+            tags["TimeControl"] = self.time_control
         return clean_tags(tags)
 
     def to_dict(self) -> dict:
         return {"round": self.round, "board": self.board, "white": self.white,
-                "black": self.black, "event": self.event}
+                "black": self.black, "event": self.event, "time_control": self.time_control}
 
 
 def _pairing(values: dict[str, str], where: str) -> Pairing:
@@ -52,8 +59,14 @@ def _pairing(values: dict[str, str], where: str) -> Pairing:
     if not round_name or not all(c.isalnum() or c in ".-_" for c in round_name) \
             or len(round_name) > 20:
         raise PairingsError(f"{where}: round {round_name!r}: letters, digits, '.', '-', '_'")
+    time_control = (values.get("time_control") or "").strip()
+    if time_control and (not TIME_CONTROL.match(time_control)
+                         or float(time_control.partition("+")[0]) <= 0):
+        raise PairingsError(f"{where}: time control {time_control!r}: seconds, or "
+                            "seconds+increment (5400+30)")
     pairing = Pairing(round_name, int(board_text), (values.get("white") or "").strip(),
-                      (values.get("black") or "").strip(), (values.get("event") or "").strip())
+                      (values.get("black") or "").strip(), (values.get("event") or "").strip(),
+                      time_control)
     try:
         pairing.tags()
     except DraughtsError as error:
@@ -85,9 +98,10 @@ def parse_pdn(text: str) -> list[Pairing]:
     out = []
     for item in read.games:
         tags = item.game.tags
-        out.append(_pairing({k.lower(): tags.get(k, "") for k in
-                             ("Round", "Board", "White", "Black", "Event")},
-                            f"game {item.number}"))
+        values = {k.lower(): tags.get(k, "") for k in
+                  ("Round", "Board", "White", "Black", "Event")}
+        values["time_control"] = tags.get("TimeControl", "")
+        out.append(_pairing(values, f"game {item.number}"))
     return _checked(out)
 
 

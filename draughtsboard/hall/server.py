@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import logging
 import signal
+from collections.abc import Callable
 
 import uvicorn
 
-from draughtsboard.http_limits import admission, admitting_protocol, token_matches
+from draughtsboard.http_limits import admission, admitting_protocol
 
-from .app import create_app
+from .app import authorised, create_app
 
 log = logging.getLogger("draughtsboard.hall")
 
@@ -42,12 +43,13 @@ def _ignore(signum, frame) -> None:
     """uvicorn raises the signal again after its graceful shutdown: harmless here."""
 
 
-def serve(service, *, token: str, delay: float, host: str, port: int,
-          show_token: bool = True) -> int:
-    """Serve the hall until SIGINT/SIGTERM. ``show_token``: log the arbiter's token (not
-    when the operator chose it: it is theirs already, and logs travel)."""
+def serve(service, *, token: Callable[[], str], token_source: str, delay: float, host: str,
+          port: int) -> int:
+    """Serve the hall until SIGINT/SIGTERM. ``token`` reads the arbiter's token now;
+    ``token_source`` says where it is kept, for the log (the token itself is never
+    logged: logs travel)."""
     app = create_app(service, token=token, delay=delay)
-    arbiter = admission(lambda scope: token_matches(scope, token))
+    arbiter = admission(lambda scope: authorised(scope, token))
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                             lifespan="off", loop="asyncio", http=admitting_protocol(arbiter),
                             ws="none", timeout_graceful_shutdown=3,
@@ -57,10 +59,7 @@ def serve(service, *, token: str, delay: float, host: str, port: int,
     signal.signal(signal.SIGTERM, _ignore)
     signal.signal(signal.SIGINT, _ignore)
     service.start()
-    if show_token:
-        log.info("arbiter token: %s", token)
-    else:
-        log.info("arbiter token: the one in DRAUGHTSBOARD_HALL_TOKEN")
+    log.info("arbiter token: %s", token_source)
     if delay:
         # the delay holds back the feed only: the hall page is the arbiters' live view
         log.warning("the broadcast feed (/round/...) is %g minute(s) behind; the hall page "

@@ -23,14 +23,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from draughtsboard.board.rules import parse_fen
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.hall_protocol.broker import BrokerAddress
 from draughtsboard.hall_protocol.connect import connect, make_client, reason_failed
-from draughtsboard.hall_protocol.messages import Command, MessageError, Reply
+from draughtsboard.hall_protocol.messages import (
+    CLOCK_ACTIONS,
+    GAME_ID,
+    Command,
+    MessageError,
+    Reply,
+)
 from draughtsboard.hall_protocol.topics import board_topic, parse_topic, subscription
 from draughtsboard.subscribers import Subscribers
 
-from .arbiter_log import ArbiterLog
+from .arbiter_log import ArbiterLog, Promise
+from .delivery import BoardFacts, Decision, Delivery
 from .inbox import BoardInbox
 from .ingest import Ingest, Resend
 from .log_limit import LogLimiter
@@ -40,8 +48,9 @@ from .views import board_detail, board_summary
 
 log = logging.getLogger("draughtsboard.hall")
 
-TICK = 1.0  # seconds between looks for missing moves
-REPLY_TIMEOUT = 5.0
+TICK = 1.0  # seconds between looks for missing moves and pairings owed
+REPLY_TIMEOUT = 5.0  # seconds the console waits for an online board's answer
+UNANSWERED_AFTER = 10.0  # seconds before a command without an answer shows on the card
 RESENDS_REMEMBERED = 10_000  # resend commands awaiting their answer
 SENT_REMEMBERED = 10_000  # the arbiter's commands whose answers are still taken
 ANSWERS_TAKEN = 3  # answers taken per command
@@ -67,6 +76,11 @@ class HallService:
         self.store = HallStore(self.data_dir, sync=sync)
         self.arbiter = ArbiterLog(self.data_dir / "arbiter.jsonl", sync=sync)
         self.ingest = Ingest(self.store, paired=self.arbiter.round_games)
+        self.delivery = Delivery()
+        self._decisions: dict[tuple[int, str], Decision] = {}  # (board, round) -> shown
+        self._decided = 0  # grows when a decision shown changes
+        self._desks_cache: tuple[tuple, dict[int, dict[str, Any]]] | None = None
+        self._info_cache: tuple[tuple, dict[str, Any]] | None = None
         self.inbox = BoardInbox()
         self.quiet = LogLimiter()
         self._stopping = threading.Event()
@@ -154,18 +168,26 @@ class HallService:
         while not self._stopping.is_set():
             taken = self.inbox.take(timeout=max(0.0, min(0.1, next_tick - time.monotonic())))
             requests: list[Resend] = []
+            commands: list[tuple[int, Command]] = []
             if taken is not None:
                 board, (kind, payload, received) = taken
                 with self.store.lock:
                     requests += self._handle(board, kind, payload, received)
+                    if self.arbiter.promises_of(board):  # it may take its pairing now
+                        commands += self._deliver([board])
                     self.version += 1
                 since_notify += 1
             if time.monotonic() >= next_tick:
                 next_tick = time.monotonic() + TICK
                 with self.store.lock:
+                    before = self.version
                     requests += self.ingest.missing(self.wall())
+                    commands += self._deliver(sorted({b for b, _ in self.arbiter.promises}))
+                    since_notify += self.version != before  # a pairing's state changed
             for request in requests:
                 self._send_resend(request)
+            for board, command in commands:
+                self._publish(board, command)
             if since_notify and (taken is None or since_notify >= 50):
                 since_notify = 0
                 self._notify()
@@ -208,16 +230,19 @@ class HallService:
                             "did not send it or has its answers to")
             return
         if reply.id.startswith("resend-"):
-            request = self._resends.pop(reply.id, None)
-            if not reply.ok:
-                quiet = self.quiet.allow(("resend refused", board))
-                if quiet is not None:
-                    log.warning("board %d: resend refused: %s%s", board, reply.error, quiet)
-                if request is not None and request.first is None and request.board == board:
-                    self.ingest.give_up(board, request.game, reply.error)
-            return
+            self._resend_answered(board, reply)
+        else:
+            self._answered(board, reply)
+        if future is not None and not future.done():
+            future.set_result(reply)
+
+    def _answered(self, board: int, reply: Reply) -> None:
+        """A board's answer to one of the arbiter's commands: journalled (a pairing it
+        started is bound to its game, a refusal shows on its card), and a game the board
+        started at the hall's asking is one the hall expects."""
         try:
             with self.store.lock:  # the round's games change with a new game's answer
+                sent = self.arbiter.outstanding.get(reply.id)
                 before = dict(self.arbiter.round_games)
                 self.arbiter.note("reply", self.wall(), board=board, id=reply.id,
                                   ok=reply.ok, error=reply.error,
@@ -225,10 +250,36 @@ class HallService:
                 for (paired_board, round_name), game in self.arbiter.round_games.items():
                     if before.get((paired_board, round_name)) != game:
                         self._round_game_named(paired_board, round_name, game)
+                if sent is not None and sent.get("board") == board:
+                    self.delivery.forget(reply.id)
+                    if reply.ok:
+                        self._carried_out(board, sent, reply)
+                self.version += 1
         except OSError as error:
             log.error("arbiter log: %s", error)
-        if future is not None and not future.done():
-            future.set_result(reply)
+
+    def _carried_out(self, board: int, sent: dict, reply: Reply) -> None:
+        """What a board did at the hall's asking shows in its game next, and the hall
+        follows it there (lock held): the game it started is expected, its takeback and
+        its corrected position are the arbiter's, not claims."""
+        cmd, game = sent.get("cmd"), sent.get("game")
+        if cmd == "new_game" and isinstance(reply.result, str) and GAME_ID.match(reply.result):
+            self.ingest.expect(board, reply.result)
+            if isinstance(game, str):  # the game it closed for it: closed at the hall's word
+                self.ingest.order(board, game, "close", "*")
+        elif cmd == "takeback" and isinstance(game, str) and isinstance(sent.get("ply"), int):
+            self.ingest.order(board, game, "takeback", sent["ply"])
+        elif cmd == "position" and isinstance(game, str) and isinstance(reply.result, str):
+            self.ingest.order(board, game, "position", reply.result)
+
+    def _resend_answered(self, board: int, reply: Reply) -> None:
+        request = self._resends.pop(reply.id, None)
+        if not reply.ok:
+            quiet = self.quiet.allow(("resend refused", board))
+            if quiet is not None:
+                log.warning("board %d: resend refused: %s%s", board, reply.error, quiet)
+            if request is not None and request.first is None and request.board == board:
+                self.ingest.give_up(board, request.game, reply.error)
 
     def _bad_reply(self, board: int, why: str) -> None:
         self.bad_messages += 1
@@ -259,48 +310,92 @@ class HallService:
 
     # -- the arbiter's commands ---------------------------------------------------------------
 
+    def known(self, board: int) -> bool:
+        """Whether the hall knows ``board``: it sent a message, has games here or has a
+        pairing. A command to another board is refused (no card appears for it)."""
+        return board in self.ingest.boards or board in self.store.games or any(
+            p.board == board for ps in self.arbiter.pairings.values() for p in ps)
+
+    def _check_known(self, board: int) -> None:
+        if not self.known(board):
+            raise ValueError(f"no board {board} in this hall (it has sent nothing and has "
+                             "no pairing)")
+
+    def _expect_answer(self, command_id: str, board: int) -> None:
+        """The board's answers to this command are taken (a few: it may come twice),
+        again after each time the command is sent (call with the replies' lock held)."""
+        self._sent[command_id] = (board, 0)
+        self._sent.move_to_end(command_id)
+        while len(self._sent) > SENT_REMEMBERED:
+            self._sent.popitem(last=False)
+
+    def _publish(self, board: int, command: Command) -> None:
+        self.client.publish(board_topic(board, "command"), command.to_json(), qos=1)
+
     def send_command(self, board: int, cmd: str, **fields) -> tuple[str, concurrent.futures.Future]:
+        """Journal the command, then send it; its answer comes through the future."""
         command = Command(f"hall-{uuid.uuid4().hex[:16]}", cmd, **fields)
         future: concurrent.futures.Future = concurrent.futures.Future()
         with self._replies_lock:
             self._replies[command.id] = future
-            self._sent[command.id] = (board, 0)
-            while len(self._sent) > SENT_REMEMBERED:
-                self._sent.popitem(last=False)
-        self.arbiter.note("command", self.wall(), board=board, id=command.id, cmd=cmd,
-                          **{k: v for k, v in fields.items() if v not in (None, "", {})})
-        self.client.publish(board_topic(board, "command"), command.to_json(), qos=1)
+            self._expect_answer(command.id, board)
+        with self.store.lock:
+            self.arbiter.note("command", self.wall(), board=board, id=command.id, cmd=cmd,
+                              **{k: v for k, v in fields.items() if v not in (None, "", {})})
+            self.version += 1
+        self._publish(board, command)
+        self._notify()
         return command.id, future
 
     def answer(self, command_id: str, future: concurrent.futures.Future,
-               timeout: float | None = None) -> dict[str, Any]:
+               timeout: float | None = None, *, board: int | None = None) -> dict[str, Any]:
+        """The board's answer, waited for while the board is online (``reply_timeout``
+        at most); an offline board's command waits at the broker, and the console is told
+        at once. The answer, when it comes, shows on the board's card either way."""
+        if board is not None and not self._online(board):
+            with self._replies_lock:
+                self._replies.pop(command_id, None)
+            return {"ok": None, "error": f"sent; board {board} is offline: the broker keeps "
+                    "the command for it, and its answer will show on its card"}
         try:
             reply = future.result(self.reply_timeout if timeout is None else timeout)
         except concurrent.futures.TimeoutError:
             with self._replies_lock:
                 self._replies.pop(command_id, None)
-            return {"ok": None, "error": "sent; the board has not answered yet (offline? the "
-                    "broker keeps the command for it)"}
+            return {"ok": None, "error": "sent; the board has not answered yet (its answer "
+                    "will show on its card)"}
         return {"ok": reply.ok, "result": reply.result, "error": reply.error}
+
+    def _online(self, board: int) -> bool:
+        live = self.ingest.boards.get(board)
+        return live is not None and live.online
 
     def command(self, board: int, cmd: str, **fields) -> dict[str, Any]:
         """Send a command about the board's current game and wait for its answer."""
         with self.store.lock:
-            fields.setdefault("game", self.ingest.live(board).current)
-        return self.answer(*self.send_command(board, cmd, **fields))
+            self._check_known(board)
+            live = self.ingest.boards.get(board)
+            fields.setdefault("game", live.said_current or live.current if live else None)
+        return self.answer(*self.send_command(board, cmd, **fields), board=board)
 
     def declare_result(self, board: int, result: str, reason: str,
                        game_id: str | None = None) -> dict[str, Any]:
         """The arbiter's result for ``game_id`` (the game on the board's card; None: the
-        board's current game): in the hall's record at once (no board message can replace
-        it), then sent to the board, whose answer is returned."""
+        board's current game), one of the variant's as written (a Russian board takes no
+        2-0): in the hall's record at once (no board message can replace it), then sent
+        to the board, whose answer is returned."""
         with self.store.lock:
+            self._check_known(board)
             game_id = game_id or self._current_game(board)
+            variant = self._arbiters_game(board, game_id).game.variant
+            if result not in variant.results:
+                raise ValueError(f"{result!r} is not a result of {variant.name} draughts "
+                                 f"({', '.join(variant.results)})")
             self.ingest.arbiter_result(board, game_id, result, reason, self.wall())
             self.version += 1
         self._notify()
         answer = self.answer(*self.send_command(board, "result", game=game_id, result=result,
-                                                reason=reason))
+                                                reason=reason), board=board)
         return {**answer, "recorded": f"{result} recorded in the hall for game {game_id}"}
 
     def set_tags(self, board: int, tags: dict[str, str],
@@ -308,17 +403,85 @@ class HallService:
         """The arbiter's tags for ``game_id`` (None: the board's current game): in the
         hall's record at once, then sent to the board."""
         with self.store.lock:
+            self._check_known(board)
             game_id = game_id or self._current_game(board)
             self.ingest.arbiter_tags(board, game_id, tags)
             self.version += 1
         self._notify()
-        return self.answer(*self.send_command(board, "set_tags", game=game_id, tags=tags))
+        return self.answer(*self.send_command(board, "set_tags", game=game_id, tags=tags),
+                           board=board)
+
+    def withdraw_result(self, board: int, game_id: str | None = None) -> dict[str, Any]:
+        """The arbiter takes the result of ``game_id`` (None: the board's current game)
+        back: out of the hall's record at once (the feed says ``*`` again), then sent to
+        the board. A result the rules proved stands."""
+        with self.store.lock:
+            self._check_known(board)
+            game_id = game_id or self._current_game(board)
+            hall_game = self._arbiters_game(board, game_id)
+            recorded = ""
+            if hall_game.finished:
+                if hall_game.result_source == "rules":
+                    raise ValueError(f"the rules ended game {game_id}: its result stands")
+                if hall_game.game.result is None:
+                    raise ValueError(f"game {game_id} was closed unfinished: no result to "
+                                     "withdraw")
+                self.store.withdraw_result(hall_game, self.wall())
+                recorded = f"result withdrawn in the hall for game {game_id}"
+                self.version += 1
+        self._notify()
+        answer = self.answer(*self.send_command(board, "withdraw", game=game_id), board=board)
+        return {**answer, "recorded": recorded} if recorded else answer
+
+    def take_back(self, board: int, ply: int, game_id: str | None = None) -> dict[str, Any]:
+        """The arbiter takes ``game_id`` (None: the board's current game) back to ``ply``
+        (0: the start): the board does it, and the hall's record follows when the
+        board's game shows it."""
+        with self.store.lock:
+            self._check_known(board)
+            game_id = game_id or self._current_game(board)
+            have = self._arbiters_game(board, game_id).ply
+            if not 0 <= ply <= have:
+                raise ValueError(f"ply {ply}: game {game_id} has {have} move(s) in the hall")
+        return self.answer(*self.send_command(board, "takeback", game=game_id, ply=ply),
+                           board=board)
+
+    def accept_position(self, board: int, fen: str,
+                        game_id: str | None = None) -> dict[str, Any]:
+        """The arbiter's correction of ``game_id`` (None: the board's current game): play
+        goes on from ``fen`` (checked for the board's variant first); the hall's record
+        follows when the board's game shows it."""
+        with self.store.lock:
+            self._check_known(board)
+            game_id = game_id or self._current_game(board)
+            variant = self._arbiters_game(board, game_id).game.variant
+            try:
+                parse_fen(variant, fen)
+            except DraughtsError as error:
+                raise ValueError(f"fen: {error}") from None
+        return self.answer(*self.send_command(board, "position", game=game_id, fen=fen),
+                           board=board)
+
+    def clock(self, board: int, action: str, game_id: str | None = None) -> dict[str, Any]:
+        """The arbiter starts, pauses or resumes the clock of the board's game."""
+        if action not in CLOCK_ACTIONS:
+            raise ValueError(f"action: expected one of {', '.join(CLOCK_ACTIONS)}")
+        return self.command(board, "clock", action=action,
+                            **({"game": game_id} if game_id else {}))
+
+    def _arbiters_game(self, board: int, game_id: str):
+        """The game an action of the arbiter is about (`ValueError` if the hall lacks
+        it)."""
+        hall_game = self.store.game(board, game_id)
+        if hall_game is None:
+            raise ValueError(f"board {board} has no game {game_id} in the hall")
+        return hall_game
 
     def _current_game(self, board: int) -> str:
         """The board's current game in the hall (`ValueError` if it has none)."""
-        live = self.ingest.live(board)
+        live = self.ingest.boards.get(board)
         latest = self.store.latest(board)
-        game_id = live.current or (latest.game_id if latest else None)
+        game_id = (live.current if live else None) or (latest.game_id if latest else None)
         if game_id is None:
             raise ValueError(f"board {board} has no game in the hall")
         return game_id
@@ -328,40 +491,201 @@ class HallService:
         changed since)."""
         with self.store.lock:
             done = self.ingest.confirm(board, kind, game_id, claim_id, self.wall())
+            self.arbiter.note("confirm", self.wall(), board=board, claim=kind, game=game_id)
             if kind == "round":  # the arbiter makes it the round's game
                 round_name = self.store.game(board, game_id).round
                 self.arbiter.note("round_game", self.wall(), board=board, round=round_name,
                                   game=game_id)
                 self.ingest.round_changed(board, round_name, self.wall())
             self.version += 1
-        self.arbiter.note("confirm", self.wall(), board=board, claim=kind, game=game_id)
         self._notify()
         return done
 
     def dismiss(self, board: int, kind: str, game_id: str, claim_id: str) -> str:
         with self.store.lock:
             done = self.ingest.dismiss(board, kind, game_id, claim_id)
+            self.arbiter.note("dismiss", self.wall(), board=board, claim=kind, game=game_id)
             self.version += 1
-        self.arbiter.note("dismiss", self.wall(), board=board, claim=kind, game=game_id)
         self._notify()
         return done
 
+    def clear(self, board: int) -> str:
+        """The arbiter has seen a board's refused commands and bad messages: they leave
+        its card (the arbiter's log keeps them)."""
+        with self.store.lock:
+            self._check_known(board)
+            self.arbiter.note("clear", self.wall(), board=board)
+            self.ingest.clear_problems(board)
+            self.version += 1
+        self._notify()
+        return f"board {board}: refusals and bad messages seen"
+
+    # -- pairings: the hall's promises to its boards ------------------------------------------
+
     def import_pairings(self, pairings: list[Pairing]) -> None:
-        self.arbiter.import_pairings(pairings, self.wall())
-        self.version += 1
+        with self.store.lock:
+            self.arbiter.import_pairings(pairings, self.wall())
+            self.version += 1
         self._notify()
 
     def start_round(self, round_name: str) -> list[dict[str, Any]]:
-        pairings = self.arbiter.pairings.get(round_name)
-        if not pairings:
-            raise ValueError(f"no pairings imported for round {round_name!r}")
-        sent = []
-        for pairing in pairings:
-            with self.store.lock:
-                current = self.ingest.live(pairing.board).current
-            sent.append((pairing, *self.send_command(pairing.board, "new_game", game=current,
-                                                     tags=pairing.tags())))
-        return [{"board": p.board, **self.answer(i, f)} for p, i, f in sent]
+        """Promise each board its pairing of the round (a board that has its game for it
+        keeps it) and send it to the boards that can take it now; each board's state at
+        once. The others get theirs when they can (`delivery`): a board that is offline
+        when it comes back, a board whose game has moves when the arbiter confirms
+        closing it (`start_pairing` with ``close``)."""
+        with self.store.lock:
+            pairings = self.arbiter.pairings.get(round_name)
+            if not pairings:
+                raise ValueError(f"no pairings imported for round {round_name!r}")
+            boards = [p.board for p in pairings]
+            self.arbiter.start(round_name, boards, self.wall())
+            commands = self._deliver(boards)
+            rows = [self.pairing_state(board, round_name) for board in boards]
+            self.version += 1
+        for board, command in commands:
+            self._publish(board, command)
+        self._notify()
+        return rows
+
+    def start_pairing(self, board: int, round_name: str, *, restart: bool = False,
+                      close: str | None = None) -> dict[str, Any]:
+        """One board's pairing of the round now (``restart``: a new game for it even if
+        the board has one, which it replaces); ``close``: the game with moves the arbiter
+        confirms may be closed for it. The board's state."""
+        with self.store.lock:
+            if self.arbiter.pairing(round_name, board) is None:
+                raise ValueError(f"board {board} has no pairing in round {round_name!r}")
+            self.arbiter.start(round_name, [board], self.wall(), restart=restart, close=close)
+            commands = self._deliver([board])
+            row = self.pairing_state(board, round_name)
+            self.version += 1
+        for number, command in commands:
+            self._publish(number, command)
+        self._notify()
+        return row
+
+    def cancel_pairing(self, board: int, round_name: str) -> str:
+        """The hall no longer owes the board this pairing (a board out of order: the game
+        is played elsewhere)."""
+        with self.store.lock:
+            if (board, round_name) not in self.arbiter.promises:
+                raise ValueError(f"board {board} is owed no pairing of round {round_name!r}")
+            self.arbiter.note("cancel", self.wall(), board=board, round=round_name)
+            self._decisions.pop((board, round_name), None)
+            self.version += 1
+        self._notify()
+        return f"round {round_name}'s pairing is no longer sent to board {board}"
+
+    def _facts(self, board: int) -> BoardFacts:
+        """What the hall knows of the board for its pairing (call with the lock held)."""
+        live = self.ingest.boards.get(board)
+        if live is None:
+            return BoardFacts(False, None, None)
+        current = live.said_current or live.current
+        hall_game = self.store.game(board, current) if current else None
+        if hall_game is not None:
+            return BoardFacts(live.online, current, hall_game.ply, hall_game.finished,
+                              self.arbiter.game_rounds.get((board, current)))
+        claimed = self.ingest.claims.get(board, "game", current) if current else None
+        if claimed is not None and claimed.record is not None:
+            return BoardFacts(live.online, current, len(claimed.record.moves),
+                              claimed.record.result is not None)
+        return BoardFacts(live.online, current, None)
+
+    def _deliver(self, boards: list[int]) -> list[tuple[int, Command]]:
+        """Decide about each pairing the hall owes each of ``boards`` (lock held); the
+        commands to publish once the lock is released. The new ones are journalled
+        together, with one flush (a round started on 500 boards waits for the disk once,
+        not 500 times); if the arbiter's log cannot be written they are not sent, and
+        the board's pairing says why until a later look succeeds."""
+        now = self.wall()
+        out: list[tuple[int, Command]] = []
+        new: list[tuple[Promise, Command, dict]] = []
+        for board in boards:
+            out += self._decide(board, now, new)
+        if not new:
+            return out
+        try:
+            self.arbiter.note_all([record for _, _, record in new])
+        except OSError as error:
+            quiet = self.quiet.allow(("arbiter log", 0))
+            if quiet is not None:
+                log.error("arbiter log: %s; pairings not sent, tried again in a moment%s",
+                          error, quiet)
+            unsent = {command.id for _, command, _ in new}
+            for promise, _, _ in new:
+                self._show(promise.board, promise.round, Decision(
+                    "waiting", f"not sent: the hall could not journal it ({error})"))
+            return [(board, command) for board, command in out if command.id not in unsent]
+        for _, command, _ in new:
+            self.delivery.sent(command.id, now)
+        return out
+
+    def _decide(self, board: int, now: float,
+                new: list[tuple[Promise, Command, dict]]) -> list[tuple[int, Command]]:
+        """One board's pairings (lock held): the commands to publish; a new pairing's
+        command also goes to ``new``, with the record that journals it."""
+        out = []
+        facts = self._facts(board)
+        owed = sorted(self.arbiter.promises_of(board), key=lambda p: (p.made, len(p.round),
+                                                                     p.round))
+        for index, promise in enumerate(owed):
+            sent = self.arbiter.outstanding.get(promise.command) if promise.command else None
+            if index and sent is None:  # one pairing at a time, the first promised first
+                decision = Decision("waiting", f"after round {owed[0].round}'s pairing")
+            else:
+                decision = self.delivery.decide(promise, sent.get("game") if sent else None,
+                                                facts, now)
+            self._show(board, promise.round, decision)
+            if decision.send:
+                command, record = self._pairing_command(promise, decision.game, now)
+                new.append((promise, command, record))
+                out.append((board, command))
+            elif decision.again and sent is not None:
+                with self._replies_lock:
+                    self._expect_answer(sent["id"], board)
+                out.append((board, Command(sent["id"], "new_game", sent.get("game"),
+                                           tags=dict(sent.get("tags") or {}))))
+        return out
+
+    def _show(self, board: int, round_name: str, decision: Decision) -> None:
+        """The pairing's state as the page shows it (lock held)."""
+        key = (board, round_name)
+        if self._decisions.get(key) != decision:
+            self._decisions[key] = decision
+            self._decided += 1
+            self.version += 1
+
+    def _pairing_command(self, promise: Promise, game: str | None,
+                         now: float) -> tuple[Command, dict]:
+        """A new ``new_game`` for the promise, and the arbiter's log record of it."""
+        command = Command(f"hall-{uuid.uuid4().hex[:16]}", "new_game", game,
+                          tags=dict(promise.tags))
+        with self._replies_lock:
+            self._expect_answer(command.id, promise.board)
+        record = {"type": "command", "t_wall": now, "board": promise.board, "id": command.id,
+                  "cmd": "new_game", **({"game": game} if game else {}),
+                  "tags": dict(promise.tags)}
+        return command, record
+
+    def pairing_state(self, board: int, round_name: str) -> dict[str, Any]:
+        """How the board's pairing of the round stands: ``delivered`` (its ``game``), or
+        the decision about what the hall still owes it."""
+        with self.store.lock:
+            return self._pairing_state(board, round_name)
+
+    def _pairing_state(self, board: int, round_name: str) -> dict[str, Any]:
+        bound = self.arbiter.round_games.get((board, round_name))
+        if (board, round_name) not in self.arbiter.promises:
+            if bound is not None:
+                return {"board": board, "round": round_name, "state": "delivered",
+                        "note": f"game {bound}", "game": bound}
+            return {"board": board, "round": round_name, "state": "not started", "note": ""}
+        decision = self._decisions.get((board, round_name)) or Decision("waiting", "")
+        facts = self._facts(board)
+        return {"board": board, "round": round_name, "state": decision.state,
+                "note": decision.note, "game": facts.current, "moves": facts.moves}
 
     # -- views for the page ----------------------------------------------------------------------
 
@@ -382,16 +706,18 @@ class HallService:
         """Every board's summary with a key that changes when the summary does."""
         with self.store.lock:
             out = {}
+            desks = self._desks()
             for board in self.board_numbers():
                 live = self.ingest.live(board)
                 latest = self._shown_game(board)
+                desk = desks.get(board)
                 key = (live.version, latest.game_id if latest else None,
-                       latest.version if latest else 0)
+                       latest.version if latest else 0, repr(desk))
                 cached = self._summaries.get(board)
                 if cached is None or cached[0] != key:
                     cached = self._summaries[board] = (
                         key, board_summary(board, live, latest, self.ingest.wanted(board),
-                                           self.ingest.claims.of(board).values()))
+                                           self.ingest.claims.of(board).values(), desk))
                 out[board] = cached
             return out
 
@@ -401,7 +727,41 @@ class HallService:
                 return None
             return board_detail(board, self.ingest.live(board), self._shown_game(board),
                                 self.store.board_games(board), self.ingest.wanted(board),
-                                self.ingest.claims.of(board).values())
+                                self.ingest.claims.of(board).values(),
+                                self._desks().get(board))
+
+    def _desks(self) -> dict[int, dict[str, Any]]:
+        """For each board with something of the arbiter's waiting (lock held): the
+        pairing the hall still owes it, the commands it refused, the commands it has not
+        answered (online, for UNANSWERED_AFTER seconds). One pass over each, again only
+        when the arbiter's log or a pairing's state changed, or a few seconds passed."""
+        now = self.wall()
+        key = (self.arbiter.version, self._decided, int(now // (UNANSWERED_AFTER / 2)))
+        if self._desks_cache is not None and self._desks_cache[0] == key:
+            return self._desks_cache[1]
+        desks: dict[int, dict[str, Any]] = {}
+
+        def desk(board: int) -> dict[str, Any]:
+            return desks.setdefault(board, {"pairing": None, "refused": [], "unanswered": []})
+
+        for (board, round_name), promise in sorted(self.arbiter.promises.items()):
+            if desk(board)["pairing"] is None:
+                state = self.pairing_state(board, round_name)
+                desk(board)["pairing"] = {
+                    **state, "white": promise.tags.get("White", ""),
+                    "black": promise.tags.get("Black", ""), "restart": promise.restart}
+        for board, refusals in self.arbiter.refusals.items():
+            desk(board)["refused"] = [{"id": r.id, "cmd": r.cmd, "error": r.error,
+                                       "t_wall": r.t_wall} for r in refusals]
+        for record in self.arbiter.waiting_all():
+            board = record.get("board")
+            if isinstance(board, int) and self._online(board) \
+                    and now - (record.get("t_wall") or now) >= UNANSWERED_AFTER:
+                desk(board)["unanswered"].append({"id": record.get("id"),
+                                                  "cmd": record.get("cmd"),
+                                                  "t_wall": record.get("t_wall")})
+        self._desks_cache = (key, desks)
+        return desks
 
     def _shown_game(self, board: int):
         """The game a board's card shows: its current game, else its latest."""
@@ -417,8 +777,18 @@ class HallService:
         return sorted(names, key=lambda r: (len(r), r))
 
     def hall_info(self) -> dict[str, Any]:
-        return {"connected": self.connected, "dropped": self.dropped,
-                "bad_messages": self.bad_messages, "storage_error": self.store.write_error,
-                "rounds": self.rounds(),
-                "pairings": {r: [p.to_dict() for p in ps]
-                             for r, ps in self.arbiter.pairings.items()}}
+        """The hall beside its boards: the broker, the disk, rounds, pairings and how
+        each stands (made again only when one of them may have changed)."""
+        with self.store.lock:
+            key = (self.arbiter.version, self._decided, self.connected, self.dropped,
+                   self.bad_messages, self.store.write_error,
+                   sum(len(games) for games in self.store.games.values()))
+            if self._info_cache is None or self._info_cache[0] != key:
+                pairings = {r: [{**p.to_dict(), **self._pairing_state(p.board, r)}
+                                for p in ps] for r, ps in self.arbiter.pairings.items()}
+                self._info_cache = (key, {
+                    "connected": self.connected, "dropped": self.dropped,
+                    "bad_messages": self.bad_messages,
+                    "storage_error": self.store.write_error, "rounds": self.rounds(),
+                    "pairings": pairings})
+            return self._info_cache[1]

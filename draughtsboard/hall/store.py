@@ -11,14 +11,14 @@ Records (the journal adds its own ``seq``, the record's number in the file, so a
 never uses that name): ``start`` (game id, variant, start FEN, tags, mode, start times),
 ``moves`` (one or more moves from move number ``first``, with the board's ``changes``:
 a whole game caught up in one record, one fsync), ``truncate`` (a takeback: keep the first
-``keep`` moves), ``tags``, ``result`` (with its ``source``: the ``rules`` proved it,
-the ``arbiter`` set or confirmed it, or the ``board`` closed the game unfinished),
-``reopen`` (the arbiter took a result back to follow the board) and ``confirmed`` (how
-many moves the board's whole game or the arbiter confirmed: the feed's). Each
-carries ``received``, the hall's wall-clock time: the broadcast's delay is counted on the
-hall's clock, which a board's clock cannot upset. Journals written before the ``moves``
-record (``move`` records, whose number the journal's ``seq`` had overwritten) are read
-in file order.
+``keep`` moves), ``correction`` (the arbiter's: play goes on from ``fen`` at ``ply``),
+``tags``, ``result`` (with its ``source``: the ``rules`` proved it, the ``arbiter`` set
+or confirmed it, or the ``board`` closed the game unfinished), ``reopen`` (the arbiter
+took a result back: withdrawn, or to follow the board) and ``confirmed`` (how many moves
+the board's whole game or the arbiter confirmed: the feed's). Each carries ``received``,
+the hall's wall-clock time: the broadcast's delay is counted on the hall's clock, which a
+board's clock cannot upset. Journals written before the ``moves`` record (``move``
+records, whose number the journal's ``seq`` had overwritten) are read in file order.
 """
 
 from __future__ import annotations
@@ -32,9 +32,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from draughtsboard.board.game.record import Game, normalise_result
+from draughtsboard.board.rules import parse_fen
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.position import Move
-from draughtsboard.hall_protocol.games import TAKEBACK_MODES, play_record, start_game
+from draughtsboard.hall_protocol.games import (
+    TAKEBACK_MODES,
+    correct_record,
+    corrections,
+    play_record,
+    start_game,
+)
 from draughtsboard.hall_protocol.messages import GAME_ID, GameRecord, MessageError, MoveRecord
 from draughtsboard.recording import Journal, JournalError
 from draughtsboard.recording.journal import set_aside
@@ -84,6 +91,11 @@ class HallGame:
         """Whether the board may take moves back on its own (training, free play,
         puzzles); in a tournament game only the arbiter can."""
         return self.game.mode in TAKEBACK_MODES
+
+    @property
+    def corrections(self) -> dict[int, str]:
+        """The arbiter's corrections in effect, by ply (the last one at a ply wins)."""
+        return dict(corrections(self.game))
 
     def move_record(self, index: int) -> MoveRecord:
         played = self.game.moves[index]
@@ -254,6 +266,22 @@ class HallStore:
         self._write(hall_game, {"type": "truncate", "keep": keep, "changes": changes,
                                 "received": received, "by": by})
 
+    def correct(self, hall_game: HallGame, fen: str, received: float, by: str) -> None:
+        """An arbiter's correction of the current position, checked before it is
+        written (`MessageError`): play goes on from ``fen``."""
+        try:
+            parse_fen(hall_game.game.variant, fen)
+        except DraughtsError as error:
+            raise MessageError(f"correction {fen[:60]!r}: {error}") from None
+        self._write(hall_game, {"type": "correction", "ply": hall_game.ply, "fen": fen,
+                                "received": received, "by": by})
+
+    def withdraw_result(self, hall_game: HallGame, received: float) -> None:
+        """The arbiter takes the game's result back: it is in play again."""
+        if not hall_game.finished:
+            raise ValueError(f"game {hall_game.game_id} has no result to withdraw")
+        self.reopen(hall_game, received)
+
     def set_tags(self, hall_game: HallGame, tags: dict[str, str]) -> None:
         self._write(hall_game, {"type": "tags", "tags": dict(tags)})
 
@@ -330,6 +358,10 @@ def _apply(hall_game: HallGame, record: dict) -> None:
     elif kind == "tags":
         hall_game.game.tags.clear()
         hall_game.game.tags.update(record["tags"])
+    elif kind == "correction":
+        if record["ply"] != hall_game.ply:
+            raise JournalError(f"correction at ply {record['ply']} after {hall_game.ply} moves")
+        correct_record(hall_game.game, record["fen"])
     elif kind == "result":
         hall_game.game.set_result(record["result"], record.get("reason", ""))
         if hall_game.game.result is None:

@@ -6,11 +6,22 @@ only its own commands; only the hall publishes commands) and each board's passwo
 
 ``draughtsboard venue --boards 100 --out DIR`` runs it; the tests and the benchmark use
 it to start their own broker. docs/hall.md explains every line.
+
+Debian's mosquitto started as root reads its configuration, then drops to the
+``mosquitto`` user before it opens the password file, the ACL and its database. So when
+``venue`` runs as root and that user exists, the files the broker reads belong to it
+(mode 0600: never readable by others) and so does the database directory; the
+passwords of the hall and the boards stay root's. `unreachable_parent` names a directory
+on the way that the broker's user cannot enter (a home directory of mode 0700), where
+the broker would stop with "Unable to open pwfile".
 """
 
 from __future__ import annotations
 
+import contextlib
+import grp
 import os
+import pwd
 import re
 import secrets
 import shutil
@@ -26,6 +37,7 @@ MESSAGE_SIZE_LIMIT = MAX_PAYLOAD + 4096  # the protocol's largest message, with 
 # MQTT's own bytes: anything bigger the broker refuses before anyone holds it
 MAX_QUEUED_BYTES = 32 * 1024 * 1024  # per absent client; with the count above, the bound
 MOSQUITTO_PATHS = ("/usr/sbin/mosquitto", "/usr/bin/mosquitto")
+BROKER_USER = "mosquitto"  # whom Debian's mosquitto becomes when started as root
 PASSWD_PATHS = ("/usr/bin/mosquitto_passwd", "/usr/sbin/mosquitto_passwd")
 
 
@@ -120,6 +132,72 @@ class Venue:
         return self.url(board_user(board), self.board_passwords[board])
 
 
+@dataclass(frozen=True)
+class BrokerAccount:
+    """The user (and its primary group) the broker runs as, once started."""
+
+    name: str
+    uid: int
+    gid: int
+
+
+def broker_account(run_as: str | None = None) -> BrokerAccount | None:
+    """Whom mosquitto will run as when this process (root) starts it: ``run_as`` (its
+    ``user`` line), else Debian's ``mosquitto``. None when the files need no other
+    owner: this process is not root (a broker it starts stays this user), the broker
+    stays root, or the user does not exist."""
+    if os.geteuid() != 0:
+        return None
+    name = run_as or BROKER_USER
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        return None
+    if entry.pw_uid == 0:
+        return None
+    return BrokerAccount(name, entry.pw_uid, entry.pw_gid)
+
+
+def _may_enter(account: BrokerAccount, directory: Path) -> bool:
+    """Whether ``account`` may enter ``directory`` (search permission), by its mode
+    bits: owner, group (its primary group or a supplementary one), others."""
+    info = directory.stat()
+    if info.st_uid == account.uid:
+        return bool(info.st_mode & 0o100)
+    groups = {account.gid} | {g.gr_gid for g in grp.getgrall() if account.name in g.gr_mem}
+    if info.st_gid in groups:
+        return bool(info.st_mode & 0o010)
+    return bool(info.st_mode & 0o001)
+
+
+def unreachable_parent(directory: Path | str, run_as: str | None = None) -> Path | None:
+    """The first directory on the way to ``directory`` that the broker's user cannot
+    enter (None: it reaches it, or the broker will not change user)."""
+    account = broker_account(run_as)
+    if account is None:
+        return None
+    directory = Path(directory).resolve()
+    for step in [*reversed(directory.parents), directory]:
+        if not _may_enter(account, step):
+            return step
+    return None
+
+
+def _write_secret(path: Path, text: str) -> None:
+    """A file only its owner reads, from its first byte (never briefly readable)."""
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _give_to(account: BrokerAccount | None, path: Path, mode: int) -> None:
+    if account is not None:
+        os.chown(path, account.uid, account.gid)
+    os.chmod(path, mode)
+
+
 def write_venue(directory: Path | str, boards: int, *, host: str = "127.0.0.1",
                 port: int = 1883, log_file: Path | None = None,
                 autosave_interval: int = 5, run_as: str | None = None) -> Venue:
@@ -135,19 +213,21 @@ def write_venue(directory: Path | str, boards: int, *, host: str = "127.0.0.1",
     plain = [f"{HALL_USER}:{hall_password}"] + [f"{board_user(n)}:{p}"
                                                  for n, p in passwords.items()]
     password_file = directory / "passwords"
-    password_file.write_text("\n".join(plain) + "\n")
-    os.chmod(password_file, 0o600)
+    _write_secret(password_file, "\n".join(plain) + "\n")
     done = subprocess.run([find_tool("mosquitto_passwd", PASSWD_PATHS), "-U",
                            str(password_file)], capture_output=True, text=True, timeout=120)
     if done.returncode:
         raise VenueError(f"mosquitto_passwd failed: {done.stderr.strip()[:200]}")
     for number, password in passwords.items():
-        secret = directory / "boards" / f"{number}.password"
-        secret.write_text(password + "\n")
-        os.chmod(secret, 0o600)
-    (directory / "hall.password").write_text(hall_password + "\n")
-    os.chmod(directory / "hall.password", 0o600)
+        _write_secret(directory / "boards" / f"{number}.password", password + "\n")
+    _write_secret(directory / "hall.password", hall_password + "\n")
     (directory / "acl").write_text(acl_text(range(1, boards + 1)))
+    account = broker_account(run_as)  # what the broker opens once it dropped to its user
+    _give_to(account, password_file, 0o600)
+    _give_to(account, directory / "acl", 0o600)
+    _give_to(account, directory / "db", 0o700)
+    for kept in (directory / "db").iterdir():  # a database from an earlier run
+        _give_to(account, kept, 0o600)
     (directory / "mosquitto.conf").write_text(
         mosquitto_conf(directory, host, port, log_file=log_file,
                        autosave_interval=autosave_interval, run_as=run_as))

@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from draughtsboard.board.rules.variants import VARIANTS
+from draughtsboard.board.game.record import Game, move_number
+from draughtsboard.board.rules.notation import format_square
+from draughtsboard.board.rules.variants import VARIANTS, Variant
 
 from .claims import Claim
 from .ingest import BoardLive
@@ -32,10 +34,18 @@ def variants_view() -> dict[str, Any]:
 
 def needs_arbiter(live: BoardLive, hall_game: HallGame | None,
                   wanted: dict[str, str] | None = None,
-                  claims: Iterable[Claim] = ()) -> list[str]:
+                  claims: Iterable[Claim] = (),
+                  desk: dict[str, Any] | None = None) -> list[str]:
     reasons = []
     if live.seen and not live.online:
         reasons.append("offline")
+    pairing = (desk or {}).get("pairing")
+    if pairing is not None and pairing["state"] != "sent":
+        reasons.append(f"round {pairing['round']} pairing: {pairing['note']}")
+    for refused in (desk or {}).get("refused", []):
+        reasons.append(f"{refused['cmd']} refused: {refused['error']}"[:160])
+    for waiting in (desk or {}).get("unanswered", []):
+        reasons.append(f"no answer to {waiting['cmd']}")
     kinds = {claim.kind for claim in claims}
     reasons += [need for kind, need in CLAIM_NEEDS.items() if kind in kinds]
     if wanted:
@@ -53,12 +63,19 @@ def needs_arbiter(live: BoardLive, hall_game: HallGame | None,
 
 def board_summary(board: int, live: BoardLive, hall_game: HallGame | None,
                   wanted: dict[str, str] | None = None,
-                  claims: Iterable[Claim] = ()) -> dict[str, Any]:
+                  claims: Iterable[Claim] = (),
+                  desk: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A board at a glance. ``desk``: what of the arbiter's waits for the board (the
+    pairing the hall owes it, commands it refused or has not answered)."""
     claims = list(claims)
+    desk = desk or {}
     out: dict[str, Any] = {"board": board, "online": live.online, "seen": live.seen,
                            "flags": list(live.flags),
-                           "needs": needs_arbiter(live, hall_game, wanted, claims),
+                           "needs": needs_arbiter(live, hall_game, wanted, claims, desk),
                            "claims": [c.to_dict() for c in claims],
+                           "pairing": desk.get("pairing"),
+                           "refused": desk.get("refused", []),
+                           "unanswered": desk.get("unanswered", []),
                            "game": None}
     if hall_game is None:
         return out
@@ -74,9 +91,11 @@ def board_summary(board: int, live: BoardLive, hall_game: HallGame | None,
     result = game.result if game.result is not None else ("*" if hall_game.finished else None)
     out.update({
         "game": hall_game.game_id, "variant": position.variant.name,
+        "finished": hall_game.finished,
         "white": game.tags.get("White", ""), "black": game.tags.get("Black", ""),
         "round": game.tags.get("Round", ""), "event": game.tags.get("Event", ""),
-        "ply": game.ply, "move_number": (game.ply + 1) // 2 if game.ply else 0,
+        "ply": game.ply,
+        "move_number": move_number(game.start.white_to_move, game.ply - 1) if game.ply else 0,
         "last_move": last.text if last else "", "white_to_move": position.white_to_move,
         "pieces": pieces, "clocks": list(clocks[-1]) if clocks else None,
         "result": result, "result_reason": game.result_reason,
@@ -85,43 +104,86 @@ def board_summary(board: int, live: BoardLive, hall_game: HallGame | None,
     return out
 
 
-def health_notes(health: Any) -> list[str]:
-    """The board's health report in sentences for the arbiter (what a board sent is
-    input: anything of the wrong shape is left out)."""
+def square_name(variant: Variant | None, square: Any) -> str | None:
+    """A square a board names, as its variant writes it (``g5``, or ``17`` in the
+    international game); None when it is no square of the board."""
+    if isinstance(square, bool) or not isinstance(square, int):
+        return None
+    if variant is None:
+        return str(square)
+    if not 1 <= square <= variant.geometry.square_count:
+        return None
+    return format_square(variant, square)
+
+
+def health_notes(health: Any, variant: Variant | None = None) -> list[str]:
+    """The board's health report in sentences for the arbiter, each square named as
+    the board's variant writes it (what a board sent is input: anything of the wrong
+    shape is left out)."""
     if not isinstance(health, dict):
         return []
     notes = []
     if isinstance(health.get("error"), str) and health["error"]:
         notes.append(f"board error: {health['error']}")
-    chattering = [s for s in health.get("chattering") or [] if isinstance(s, int)]
+    chattering = [name for name in (square_name(variant, s)
+                                    for s in health.get("chattering") or []) if name]
     if chattering:
         notes.append("switch chatters (a loose or failing reed) on square(s) "
-                     + ", ".join(map(str, chattering)))
+                     + ", ".join(chattering))
     for suspect in health.get("stuck") or []:
-        if not isinstance(suspect, dict) or not isinstance(suspect.get("square"), int):
+        name = square_name(variant, suspect.get("square")) if isinstance(suspect, dict) \
+            else None
+        if name is None:
             continue
         state = "closed where no piece should be" if suspect.get("closed") else \
             "open under a piece"
         seconds = suspect.get("seconds")
         for_how_long = f" for {seconds} s" if isinstance(seconds, int) else ""
-        notes.append(f"switch {suspect['square']} {state}{for_how_long}: stuck, or a "
-                     "piece out of place")
+        notes.append(f"switch under {name} {state}{for_how_long}: stuck, or a piece out "
+                     "of place")
     return notes
+
+
+def numbered_moves(game: Game) -> list[dict[str, Any]]:
+    """The moves by move number, as a score sheet has them: ``{"number", "white",
+    "black"}`` (a game Black begins has no White move in its first line)."""
+    rows: list[dict[str, Any]] = []
+    white_starts = game.start.white_to_move
+    for index, played in enumerate(game.moves):
+        number = move_number(white_starts, index)
+        white_moves = white_starts == (index % 2 == 0)
+        if not rows or rows[-1]["number"] != number:
+            rows.append({"number": number, "white": "", "black": ""})
+        rows[-1]["white" if white_moves else "black"] = played.text
+    return rows
+
+
+def game_state(hall_game: HallGame) -> str:
+    """A game's result in words for a list of games: the result, ``abandoned`` (closed
+    unfinished), or ``in play``."""
+    if not hall_game.finished:
+        return "in play"
+    return hall_game.game.result or "abandoned"
 
 
 def board_detail(board: int, live: BoardLive, hall_game: HallGame | None,
                  games: list[HallGame], wanted: dict[str, str] | None = None,
-                 claims: Iterable[Claim] = ()) -> dict[str, Any]:
-    out = board_summary(board, live, hall_game, wanted, claims)
+                 claims: Iterable[Claim] = (),
+                 desk: dict[str, Any] | None = None) -> dict[str, Any]:
+    out = board_summary(board, live, hall_game, wanted, claims, desk)
+    variant = hall_game.game.variant if hall_game is not None else None
     out["asked_again"] = [{"game": g, "why": why} for g, why in (wanted or {}).items()]
     out.update({"software": live.software, "uptime": live.uptime, "health": live.health,
-                "health_notes": health_notes(live.health),
+                "health_notes": health_notes(live.health, variant),
                 "unacknowledged": live.unacknowledged, "events": list(live.events),
                 "problems": list(live.problems),
                 "games": [{"game": g.game_id, "round": g.round, "ply": g.ply,
-                           "result": g.game.result_text() if g.finished else None}
+                           "result": g.game.result_text() if g.finished else None,
+                           "state": game_state(g)}
                           for g in games]})
     if hall_game is not None:
         out["moves"] = [p.text for p in hall_game.game.moves]
+        out["numbered_moves"] = numbered_moves(hall_game.game)
         out["tags"] = dict(hall_game.game.tags)
+        out["results"] = list(hall_game.game.variant.results)
     return out

@@ -31,7 +31,24 @@ class ArbiterActions(Protocol):
 
     def declare_result(self, result: str, reason: str = "") -> str: ...
 
+    def withdraw_result(self) -> str: ...
+
+    def take_back_to(self, ply: int) -> str: ...
+
+    def accept_position(self, white_to_move: bool, fen: str | None = None) -> str: ...
+
+    def clock_action(self, action: str) -> str: ...
+
     def acknowledge(self) -> int: ...
+
+
+def side_to_move(fen: str) -> bool:
+    """Whether White is to move in ``fen`` (its first letter, W or B, in every variant's
+    position text); `ValueError` otherwise."""
+    text = fen.strip().strip('[]"').removeprefix("FEN").strip().strip('"').lstrip()
+    if text[:1].upper() not in ("W", "B"):
+        raise ValueError(f"position {fen[:60]!r}: it must begin with the side to move, W or B")
+    return text[:1].upper() == "W"
 
 
 def carry_out(session: ArbiterActions, command: Command) -> Reply:
@@ -50,6 +67,14 @@ def carry_out(session: ArbiterActions, command: Command) -> Reply:
         elif command.cmd == "result":
             reason = command.reason or "declared by the arbiter in the hall"
             result = session.declare_result(command.result or "", reason)
+        elif command.cmd == "withdraw":
+            result = session.withdraw_result()
+        elif command.cmd == "takeback":
+            result = session.take_back_to(command.ply if command.ply is not None else -1)
+        elif command.cmd == "position":
+            result = session.accept_position(side_to_move(command.fen or ""), command.fen)
+        elif command.cmd == "clock":
+            result = session.clock_action(command.action or "")
         elif command.cmd == "acknowledge":
             result = session.acknowledge()
         else:

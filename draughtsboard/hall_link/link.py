@@ -19,6 +19,7 @@ import logging
 import queue
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -43,6 +44,7 @@ log = logging.getLogger("draughtsboard.hall_link")
 
 STATUS_INTERVAL = 30.0  # seconds between status messages (uptime, health)
 PENDING_LIMIT = 20_000  # publications awaiting their PUBACK that are remembered
+ANSWERS_KEPT = 200  # answers to the hall's commands, by id, for a command sent again
 
 
 class LinkedSession(Protocol):
@@ -83,6 +85,7 @@ class HallLink:
         self._started = clock()
         self._events: queue.SimpleQueue = queue.SimpleQueue()
         self.commands = CommandQueue()
+        self._answers: OrderedDict[str, Reply] = OrderedDict()  # command id -> its answer
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._connected = False
@@ -221,8 +224,13 @@ class HallLink:
             return
         if command.cmd == "resend":
             self._reply(self._resend(command))
-        else:
-            self._reply(carry_out(self.session.arbiter, command))
+            return
+        answered = self._answers.get(command.id)
+        if answered is None:  # a command sent again (no answer came) is done once
+            answered = self._answers[command.id] = carry_out(self.session.arbiter, command)
+            while len(self._answers) > ANSWERS_KEPT:
+                self._answers.popitem(last=False)
+        self._reply(answered)
 
     def _read_game(self, game_id: str) -> Game | None:
         """A game that is not the current one, as its journal has it (on the controller

@@ -4,7 +4,7 @@ rebuilds, with the rules checking every move again on the hall's side."""
 from __future__ import annotations
 
 from draughtsboard.board.game.record import Game
-from draughtsboard.board.rules import DraughtsError, get_variant
+from draughtsboard.board.rules import DraughtsError, get_variant, parse_fen
 from draughtsboard.board.rules.position import Move
 
 from .messages import GameRecord, MessageError, MoveRecord
@@ -33,7 +33,23 @@ def game_record(game_id: str, game: Game) -> GameRecord:
     return GameRecord(
         game_id, game.variant.name, dict(game.tags), move_records(game), change_count(game),
         None if game.starts_from_initial else game.start_fen, game.mode or "tournament",
-        game.start_monotonic, game.start_wall, result, game.result_reason)
+        game.start_monotonic, game.start_wall, result, game.result_reason,
+        corrections(game))
+
+
+def corrections(game: Game) -> tuple[tuple[int, str], ...]:
+    """The arbiter's corrections still in effect, in order: (ply, position text)."""
+    return tuple((event.ply, event.position.fen()) for event in game.events
+                 if event.kind == "correction" and event.position is not None)
+
+
+def correct_record(game: Game, fen: str, text: str = "arbiter correction") -> None:
+    """An arbiter's correction of the game's current position (`MessageError` for a
+    position the variant cannot have)."""
+    try:
+        game.correct(parse_fen(game.variant, fen), text)
+    except DraughtsError as error:
+        raise MessageError(f"correction {fen[:60]!r}: {error}") from None
 
 
 def start_game(record: GameRecord) -> Game:

@@ -28,9 +28,12 @@ MAX_PAYLOAD = 512 * 1024  # a 300-ply game with its PDN is about 80 KB
 MAX_MOVES = 2000
 MAX_TEXT = 2000
 MAX_PDN = 256 * 1024
+MAX_CORRECTIONS = 100
 GAME_ID = re.compile(r"^[0-9]{5,9}-[0-9]{8}-[0-9]{6}\Z")  # ASCII digits, no newline after
 MAX_CLOCK = 10 ** 7  # seconds a clock may show (a board's clock may lie, not overflow PDN)
-COMMANDS = ("new_game", "set_tags", "result", "acknowledge", "resend")
+COMMANDS = ("new_game", "set_tags", "result", "withdraw", "takeback", "position", "clock",
+            "acknowledge", "resend")
+CLOCK_ACTIONS = ("start", "pause", "resume")
 MODES = ("tournament", "training", "free", "puzzle")
 FLAGS = ("illegal", "must capture", "restore", "disturbed", "ambiguous")
 
@@ -172,13 +175,18 @@ class GameRecord:
     t_wall: float | None = None
     result: str | None = None
     result_reason: str = ""
+    # the arbiter's corrections in effect: (ply, position text), play went on from it
+    corrections: tuple[tuple[int, str], ...] = ()
 
     def fields(self) -> dict[str, Any]:
-        return {"game": self.game, "variant": self.variant, "tags": self.tags,
-                "moves": [m.to_dict() for m in self.moves], "changes": self.changes,
-                "fen": self.fen, "mode": self.mode, "t_mono": self.t_mono,
-                "t_wall": self.t_wall, "result": self.result,
-                "result_reason": self.result_reason}
+        out = {"game": self.game, "variant": self.variant, "tags": self.tags,
+               "moves": [m.to_dict() for m in self.moves], "changes": self.changes,
+               "fen": self.fen, "mode": self.mode, "t_mono": self.t_mono,
+               "t_wall": self.t_wall, "result": self.result,
+               "result_reason": self.result_reason}
+        if self.corrections:
+            out["corrections"] = [[ply, fen] for ply, fen in self.corrections]
+        return out
 
     @classmethod
     def from_fields(cls, data: dict) -> GameRecord:
@@ -195,7 +203,25 @@ class GameRecord:
         return cls(_game_id(data), _text(data, "variant", 40), _tags(data), records, changes,
                    _optional_text(data, "fen", 1000), mode,
                    _time(data, "t_mono"), _time(data, "t_wall"),
-                   _optional_text(data, "result", 10), _text(data, "result_reason", 500, ""))
+                   _optional_text(data, "result", 10), _text(data, "result_reason", 500, ""),
+                   _corrections(data, len(records)))
+
+
+def _corrections(data: dict, moves: int) -> tuple[tuple[int, str], ...]:
+    """``[[ply, position text], ...]``, in the order they were made, each at a ply of
+    the game (0: before the first move)."""
+    value = data.get("corrections") or []
+    if not isinstance(value, list) or len(value) > MAX_CORRECTIONS:
+        raise MessageError(f"corrections: expected a list of at most {MAX_CORRECTIONS}")
+    out = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 2:
+            raise MessageError("corrections: expected [ply, position] pairs")
+        ply = _int({"ply": item[0]}, "ply", 0, moves)
+        out.append((ply, _text({"fen": item[1]}, "fen", 1000)))
+    if [ply for ply, _ in out] != sorted(ply for ply, _ in out):
+        raise MessageError("corrections: expected in the order of the game")
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -289,7 +315,15 @@ class StatusMessage:
 class Command:
     """What the hall asks of one board. ``game`` names the game it is about: a board
     refuses a command about a game that is no longer its current one, so a command the
-    broker delivers twice (QoS 1 is at least once) does no harm twice."""
+    broker delivers twice (QoS 1 is at least once) does no harm twice; a board answers a
+    command it has carried out (an ``id`` it has seen) with the same answer again.
+
+    Per command: ``new_game`` (``tags``, ``fen``), ``set_tags`` (``tags``), ``result``
+    (``result``, ``reason``), ``withdraw`` (the result), ``takeback`` (to ``ply``),
+    ``position`` (``fen``, with the side to move in it: an arbiter's correction),
+    ``clock`` (``action``: start, pause, resume), ``acknowledge``, ``resend``
+    (``first``..``last``, none: the whole game). A board that does not know a command
+    refuses it (``cmd: expected one of ...``)."""
 
     id: str
     cmd: str
@@ -300,6 +334,8 @@ class Command:
     reason: str = ""
     first: int | None = None  # resend: moves first..last (None: the whole game)
     last: int | None = None
+    ply: int | None = None  # takeback: the ply to go back to (0: the start)
+    action: str | None = None  # clock: start, pause or resume
 
     def to_json(self) -> bytes:
         return encode({k: v for k, v in asdict(self).items() if v not in (None, "", {})})
@@ -317,9 +353,15 @@ class Command:
         if cmd == "resend" and data.get("first") is not None:
             first = _int(data, "first", 1, MAX_MOVES)
             last = _int(data, "last", first, MAX_MOVES)
+        ply = _int(data, "ply", 0, MAX_MOVES) if cmd == "takeback" else None
+        action = _text(data, "action", 10) if cmd == "clock" else None
+        if action is not None and action not in CLOCK_ACTIONS:
+            raise MessageError(f"action: expected one of {', '.join(CLOCK_ACTIONS)}")
+        if cmd == "position" and not data.get("fen"):
+            raise MessageError("position: which position (fen)?")
         return cls(_text(data, "id", 64), cmd, game, _tags(data),
                    _optional_text(data, "fen", 1000), _optional_text(data, "result", 10),
-                   _text(data, "reason", 500, ""), first, last)
+                   _text(data, "reason", 500, ""), first, last, ply, action)
 
 
 @dataclass(frozen=True)

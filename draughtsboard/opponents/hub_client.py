@@ -224,7 +224,7 @@ class HubOpponent:
                 self._send(["stop"])
                 deadline = min(deadline, self._clock() + STOP_SECONDS)
                 continue
-            answer = self._conversation.receive(text, position)
+            answer = self._said(text, position)
             if isinstance(answer, Move):
                 self._track.play(answer)
                 return answer
@@ -273,8 +273,7 @@ class HubOpponent:
         try:
             self._send(self._conversation.hello())
             while self._conversation.state != "ready":
-                answer = self._conversation.receive(
-                    self._read(deadline, "before it was ready"))
+                answer = self._said(self._read(deadline, "before it was ready"))
                 if answer:
                     self._send(answer)
         except OpponentError as error:
@@ -282,6 +281,18 @@ class HubOpponent:
             if isinstance(error, (OpponentUnsupportedError, OpponentStartError)):
                 raise
             raise OpponentStartError(str(error)) from None
+
+    def _said(self, text: str, position: Position | None = None) -> list[str] | Move | None:
+        """The conversation's reading of a line; its error names the engine (one line a
+        person can act on) and the process is stopped (its state is unknown now)."""
+        try:
+            return self._conversation.receive(text, position)
+        except OpponentError as error:
+            self.close()
+            text = str(error)
+            if text.startswith("the Hub engine"):
+                raise
+            raise type(error)(f"{self._conversation.display_name()} {text}") from None
 
     def _send(self, lines: list[str]) -> None:
         process = self._process

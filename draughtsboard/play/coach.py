@@ -8,8 +8,12 @@ What it does, by mode (docs/user-guide.md, "Training with the engine"):
   (`MaterialProver`), with the move's squares blinking until it is taken back or the
   game goes on; the evaluation of every position for the page's curve;
 * **free** (analysis): hints and the curve, no warnings;
-* **tournament**: nothing while the game is played (no outside help); once it has a
-  result, the curve of the whole game.
+* **tournament**: nothing while the game is played (no outside help, no panel on the
+  page); once it has a result, the curve of the whole game.
+
+The coach may follow one side only (``sides``: ``play --coach white|black|both``; against
+an opponent, the side the person plays): hints on that side's turns, warnings on its
+moves.
 
 Every hint given and every warning is journalled (`Recorder.record_hint`,
 `record_coach_note`), so the PDN shows them where they happened; switching hints or
@@ -60,8 +64,19 @@ WARNINGS_OFF = "blunder warnings switched off for this game"
 WARNINGS_ON = "blunder warnings switched on"
 
 
+BOTH_SIDES = frozenset({"white", "black"})
+
+
 def _pieces(count: int) -> str:
-    return f"{count} piece{'s' if count != 1 else ''}"
+    return "a piece" if count == 1 else f"{count} pieces"
+
+
+def _line_text(line: list[str]) -> str:
+    """A refutation as a reader takes it in: the reply first, then whole moves, each
+    move and its answer together ("f6:h4, a3-b4 d6-c5, b4:d6")."""
+    if not line:
+        return ""
+    return ", ".join([line[0], *(" ".join(line[i:i + 2]) for i in range(1, len(line), 2))])
 
 
 class Coach:
@@ -73,8 +88,10 @@ class Coach:
     def __init__(self, game: GameInPlay, *, post: Callable[[Callable[[], Any]], Any],
                  analyst: JobRunner | None = None, hint_depth: int = HINT_DEPTH,
                  hint_nodes: int = HINT_NODES, blunder_nodes: int = BLUNDER_NODES,
-                 puzzles: PuzzleRunner | None = None) -> None:
+                 puzzles: PuzzleRunner | None = None,
+                 sides: frozenset[str] = BOTH_SIDES) -> None:
         self.game_in_play = game
+        self.sides = sides
         self.analyst: JobRunner = analyst if analyst is not None else Analyst()
         self.post = post
         self.hint_depth = hint_depth
@@ -123,10 +140,17 @@ class Coach:
             out.update(self.puzzles.led_intents())
         return out
 
-    def view(self) -> dict[str, Any]:
-        """The coach's part of the page."""
+    def follows(self, white: bool) -> bool:
+        """Whether the coach follows the side (``white``) to move or that moved."""
+        return ("white" if white else "black") in self.sides
+
+    def view(self) -> dict[str, Any] | None:
+        """The coach's part of the page; None during a tournament game (no coach at all;
+        once it has its result, the evaluation curve)."""
         game = self.game()
         live = self.mode is not Mode.TOURNAMENT or game.result is not None
+        if not live:
+            return None
         return {
             "available": self.mode is not Mode.TOURNAMENT,
             "hints": self.hints_on and self.mode is not Mode.TOURNAMENT,
@@ -137,11 +161,22 @@ class Coach:
             "curve": [[ply, score] for ply, score in sorted(self.curve.items())] if live
             else [],
             "plies": game.ply,
+            "follows": sorted(self.sides),
             "puzzle": self.puzzles.view() if self.puzzles is not None else None,
         }
 
     def close(self) -> None:
         self.analyst.close()
+
+    def tick(self, now: float) -> bool:
+        """Time passed (the driver's thread): a puzzle's "Solved" moment ends."""
+        return self.puzzles.tick(now) if self.puzzles is not None else False
+
+    def puzzle_action(self, action: str) -> dict[str, Any]:
+        """The solver's ``next``, ``retry`` or ``solution`` (`PuzzleRunner.act`)."""
+        if self.puzzles is None:
+            raise CoachError("not in puzzle mode")
+        return self.puzzles.act(action)
 
     # -- the game as it goes ---------------------------------------------------------------
 
@@ -185,7 +220,7 @@ class Coach:
             self.game_in_play.refresh_leds()
             return  # a puzzle judges its own moves
         if event.kind == "move" and self.mode is Mode.TRAINING and self.warnings_on \
-                and game.ply:
+                and game.ply and self.follows(game.positions[-2].white_to_move):
             self._check_blunder(game)
         self._follow()
         self.game_in_play.refresh_leds()
@@ -305,6 +340,9 @@ class Coach:
         position = self.position()
         if position.is_game_over():
             raise CoachError("no legal move: nothing to hint")
+        if not self.follows(position.white_to_move):
+            raise CoachError(f"the coach follows {' and '.join(sorted(self.sides))}, not "
+                             f"the side to move")
         stage = 1 if self.hint is None or self.hint.get("stage", 0) == 0 else 2
         if self.hint is not None and self.hint.get("stage") == 2:
             return self.hint  # both stages given: nothing more to say
@@ -410,20 +448,25 @@ class Coach:
             current = current.play(step)
         alternative = format_move(before, better.move)
         lost = -played
-        if better.gain >= 0:
-            said = f"{text} loses {_pieces(lost)} by force; {alternative} did not"
+        said = f"{text} loses {_pieces(lost)} by force" + (
+            f": {_line_text(line)}." if line else ".")
+        if better.gain > 0:
+            said += f" {alternative} wins {_pieces(better.gain)}."
+        elif better.gain == 0:
+            said += f" {alternative} keeps the balance."
         else:
-            said = (f"{text} loses {_pieces(lost)} by force; {alternative} loses "
-                    f"{_pieces(-better.gain)}")
-        if line:
-            said += f" (then {' '.join(line)})"
+            said += f" {alternative} loses only {_pieces(-better.gain)}."
+        square = lambda number: format_square(variant, number)  # noqa: E731
+        takeback = f"Put the piece on {square(move.end)} back on {square(move.start)}"
+        if move.captures:
+            taken = ", ".join(square(s) for s in move.captures)
+            takeback += f" and the {'piece' if len(move.captures) == 1 else 'pieces'} it " \
+                        f"took back on {taken}"
+        takeback += " to take it back."
         squares = sorted({move.start, move.end, *move.captures})
         self.warning = {"move": text, "lost": lost, "line": line, "better": alternative,
-                        "text": said, "squares": squares,
-                        "takeback": f"put {format_square(variant, move.end)} back on "
-                                    f"{format_square(variant, move.start)}"
-                                    + (" and the pieces it took" if move.captures else "")
-                                    + " to take the move back"}
-        self.note = f"Blunder: {said}."
+                        "text": f"{said} {takeback}", "squares": squares,
+                        "takeback": takeback}
+        self.note = f"Blunder: {said}"
         self.game_in_play.note_coach(f"blunder warning: {said}")
         self.game_in_play.refresh_leds()

@@ -30,4 +30,5 @@ class CoachError(PlayError):
 
 
 class PuzzleError(PlayError):
-    """A puzzle file that cannot be used (unreadable, no puzzle in it, wrong variant)."""
+    """A puzzle file that cannot be used (unreadable, no puzzle in it, wrong variant), or
+    a puzzle action that does not fit now (all puzzles done)."""

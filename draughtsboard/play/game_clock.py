@@ -37,6 +37,7 @@ class GameClock:
         self.clock = clock
         self.wall = wall
         self.since: tuple[float, float] | None = None  # (monotonic, wall) the time goes from
+        self.held_at: float | None = None  # the running side's time stands still since
         self._cached: tuple[Game | None, ClockReading | None] = (None, None)
 
     def reading(self, game: Game) -> ClockReading | None:
@@ -49,15 +50,49 @@ class GameClock:
     def reset(self) -> None:
         """A new game: nothing runs yet."""
         self.since = None
+        self.held_at = None
         self._cached = (None, None)
 
     def _spent(self, now: float) -> float:
         if self.since is None:
             return 0.0
-        return max(0.0, now - self.since[0])
+        until = now if self.held_at is None else min(now, self.held_at)
+        return max(0.0, until - self.since[0])
 
     def _start_now(self, now: float) -> None:
         self.since = (now, self.wall())
+        self.held_at = None
+
+    def hold(self, at: float) -> None:
+        """The running side stopped thinking at ``at`` (an opponent answered, and the
+        person now carries its move out on the board): its time stands still until its
+        move is recorded (or `release`)."""
+        if self.since is not None and self.held_at is None:
+            self.held_at = at
+
+    def release(self) -> None:
+        """The running side's time goes on again; the standstill is not charged (the
+        move it stood for was dropped)."""
+        held, since = self.held_at, self.since
+        if held is not None and since is not None:
+            shift = max(0.0, self.clock() - held)
+            self.since = (since[0] + shift, since[1] + shift)
+        self.held_at = None
+
+    def left(self, game: Game, side: str) -> float | None:
+        """Seconds ``side`` has now (its running time taken off); None without a time
+        control."""
+        reading = self.reading(game)
+        if reading is None:
+            return None
+        left = reading.left(side)
+        if reading.status == "running" and reading.running == side:
+            left -= self._spent(self.clock())
+        return max(0.0, left)
+
+    def increment(self, game: Game) -> float:
+        reading = self.reading(game)
+        return reading.control.increment if reading is not None else 0.0
 
     # -- moves ------------------------------------------------------------------------
 
@@ -173,12 +208,18 @@ class GameClock:
         if reading is None:
             return None
         running = reading.running
+        held = running is not None and self.held_at is not None
+        white, black = reading.white, reading.black
+        if held:  # frozen where it stood: the page counts nothing down
+            white, black = reading.with_left(running, reading.left(running)
+                                             - self._spent(self.clock()))
         return {
             "control": str(reading.control),
-            "white": round(reading.white, 3),
-            "black": round(reading.black, 3),
+            "white": round(white, 3),
+            "black": round(black, 3),
             "status": reading.status,
             "running": running,
-            "since": self.since[1] if running and self.since else None,
+            "since": self.since[1] if running and self.since and not held else None,
+            "held": held,
             "flagged": list(reading.flagged),
         }

@@ -2,10 +2,17 @@
 
 `GameInPlay` holds the game id, the tracker and the controller that feeds it, the
 records held back by a failed write, the game clock, the arbiter's log, a damaged
-journal waiting for the arbiter, the page's notices and the draw the rules offer. It
-opens the game (new, resumed, or a damaged journal), records what the tracker reports,
-and carries out every change the arbiter's desk, the coach and the puzzles ask for, so
-that its parts always agree with each other and with the journal.
+journal waiting for the arbiter, the page's notices, the draw the rules offer and, when
+the board plays an opponent, its seat (`opponent_seat.OpponentSeat`). It opens the game
+(new, resumed, or a damaged journal), records what the tracker reports, and carries out
+every change the arbiter's desk, the coach and the puzzles ask for, so that its parts
+always agree with each other and with the journal.
+
+Against an opponent, after every change the seat is told the recorded game (`follow`):
+the opponent learns the person's moves and is asked for its own on its turn; its answer
+becomes the one move the tracker takes on its turn (`Tracker.expect`), shown on the
+LEDs until the board shows it carried out, and only then recorded. Its time counts
+while it thinks and stands still while the person carries its move out.
 
 It has no thread and no clock of its own. Whoever drives it hands it the snapshots
 (`feed`) and tells it when time passes (`tick`): on a board, the play session's
@@ -34,6 +41,7 @@ from draughtsboard.board.ports import LedSink, Snapshot
 from draughtsboard.board.rules import DraughtsError, Position, initial_position, parse_fen
 from draughtsboard.board.tracker import (
     POLICY_TAG,
+    RESTORE,
     Controller,
     IrregularityPolicy,
     MoveEvent,
@@ -44,6 +52,7 @@ from draughtsboard.board.tracker import (
     policy_for,
     render,
 )
+from draughtsboard.opponents import BuiltinOpponent, Clocks, OpponentSpec
 from draughtsboard.recording import JournalDamagedError, Recorder
 from draughtsboard.recording.tracker_events import HeldRecords, LogEntry
 
@@ -53,6 +62,7 @@ from .errors import ArbiterError
 from .game_clock import GameClock
 from .leds import RememberingLeds
 from .opening import Opening
+from .opponent_seat import Answer, OpponentSeat
 from .view import build_view, damage_view, plain_reason
 
 log = logging.getLogger("draughtsboard.play")
@@ -76,9 +86,11 @@ class Follower(Protocol):
 
     def journal_caught_up(self) -> None: ...
 
+    def tick(self, now: float) -> bool: ...
+
     def led_intents(self) -> dict[str, tuple[int, ...]]: ...
 
-    def view(self) -> dict[str, Any]: ...
+    def view(self) -> dict[str, Any] | None: ...
 
     def close(self) -> None: ...
 
@@ -117,6 +129,7 @@ class GameInPlay:
         self.moves_recorded = 0  # plies of the recorded game (any thread may read it)
         self.board: Snapshot | None = None  # the switches as last seen
         self.follower: Follower | None = None
+        self.opponent: OpponentSeat | None = None
         self._draw_offered = ""  # the draw reasons last offered to the arbiter
         self.policy = self._policy(irregular_leds)
         self.tracker = Tracker(opening.expected_position, self.mode, check_start=True,
@@ -161,12 +174,17 @@ class GameInPlay:
         self.moves_recorded = self.recorded_game().ply
         if self.follower is not None:
             self.follower.game_started()
+        self.follow_opponent()
         self.refresh_leds()
 
     def tags_of_new_game(self, tags: dict[str, str]) -> dict[str, str]:
         """The tags of a new game, with the irregularity policy it is played under."""
-        name = policy_for(self.variant.name, self.irregular).name
-        return {**tags, POLICY_TAG: name}
+        name = RESTORE.name if self.opponent is not None else \
+            policy_for(self.variant.name, self.irregular).name
+        tags = {**tags, POLICY_TAG: name}
+        if self.opponent is not None:
+            tags[self.opponent.side.capitalize()] = self.opponent.name
+        return tags
 
     def _policy(self, board_leds: bool) -> IrregularityPolicy:
         """The game's irregularity policy: its journal's tag, else the one asked for, else
@@ -242,6 +260,9 @@ class GameInPlay:
         if self.damage is not None:
             return False
         changed = bool(self.controller.tick(now))
+        if self.follower is not None and self.follower.tick(now):
+            self.refresh_leds()
+            changed = True
         return self.keep_time() or changed
 
     def at_rest(self) -> bool:
@@ -263,10 +284,26 @@ class GameInPlay:
         self.leds.tracker_intents = lambda: self.tracker.intents
         self.leds.coach_intents = follower.led_intents
 
+    def attach_opponent(self, seat: OpponentSeat) -> None:
+        """Let an opponent play one side: the board then takes only its chosen move on
+        its turns, and an irregular move is always put back (it cannot play on from one).
+        Before `open`."""
+        self.opponent = seat
+        if self.policy.stands_when_played_on:
+            self.policy = RESTORE
+            self.tracker.policy = RESTORE
+        self.tracker.set_opponent(seat.white)
+        seat.on_answer = self._opponent_answered
+        seat.on_named = self._opponent_named
+        seat.on_failure = self._opponent_failed
+
     def close(self) -> None:
-        """Stop what follows the game (the coach's worker thread). Safe twice."""
+        """Stop what follows the game (the coach's worker thread) and the opponent. Safe
+        twice."""
         if self.follower is not None:
             self.follower.close()
+        if self.opponent is not None:
+            self.opponent.close()
 
     def refresh_leds(self) -> None:
         """Show the LEDs again (the follower's intents changed)."""
@@ -299,6 +336,8 @@ class GameInPlay:
         self._after_recording(entries)
         if self.follower is not None and not held.held:
             self.follower.after_event(event)  # (behind held moves it waits for the next one)
+        if not held.held:
+            self.follow_opponent()
 
     def retry_held(self) -> bool:
         """Try the held records again; whether something changed (the page is due)."""
@@ -313,6 +352,8 @@ class GameInPlay:
         self._after_recording(entries)
         if not held.held and self.follower is not None:
             self.follower.journal_caught_up()
+        if not held.held:
+            self.follow_opponent()
         return True
 
     def keep_time(self) -> bool:
@@ -396,6 +437,7 @@ class GameInPlay:
         if self.follower is not None:
             self.follower.game_started()
         self._look_again()
+        self.follow_opponent()
         return self.game_id
 
     def resume_damaged(self) -> str:
@@ -416,6 +458,7 @@ class GameInPlay:
             self.follower.game_started()
         self.arbiter_log.note("note", text)
         self._look_again()
+        self.follow_opponent()
         return text
 
     def set_tags(self, tags: dict[str, str]) -> dict[str, str]:
@@ -428,6 +471,7 @@ class GameInPlay:
         self.arbiter_log.note("result", f"{result} ({reason})")
         if self.follower is not None:
             self.follower.game_finished()
+        self.follow_opponent()
 
     def withdraw_result(self, text: str) -> None:
         """Take the result back: play goes on once the board shows the recorded position
@@ -439,6 +483,7 @@ class GameInPlay:
         if self.follower is not None:
             self.follower.game_resumed()
         self._look_again()
+        self.follow_opponent()
 
     def clock_action(self, action: str) -> str:
         """The arbiter starts, pauses or resumes the game clock; what was done
@@ -461,6 +506,7 @@ class GameInPlay:
                                         self.wall())
         self.controller.accept(position, self.clock())
         self.arbiter_log.note("correction", text)
+        self.follow_opponent()
 
     def take_back_to(self, ply: int, text: str) -> Position:
         """The game taken back to ``ply``; the position play goes on from."""
@@ -469,15 +515,101 @@ class GameInPlay:
         self.controller.accept(game.position, self.clock())
         self.moves_recorded = game.ply
         self.arbiter_log.note("takeback", text)
+        self.follow_opponent()
         return game.position
 
     def note_hint(self, text: str) -> None:
         """Journal a hint the coach gave, where it was given."""
         self.recorder.record_hint(self.game_id, text, self.clock(), self.wall())
 
+    def log_note(self, kind: str, text: str) -> None:
+        """A line of the arbiter's log on the page (not journalled)."""
+        self.arbiter_log.note(kind, text)
+
     def note_coach(self, text: str) -> None:
         """Journal what the coach said or was told (a warning, a solved puzzle)."""
         self.recorder.record_coach_note(self.game_id, text, self.clock(), self.wall())
+
+    # -- the opponent ----------------------------------------------------------------------------
+
+    def follow_opponent(self) -> None:
+        """Tell the opponent's seat the recorded game (see the module doc), and let the
+        tracker take only the move it proposes, if it proposes one for the position on
+        the board. Nothing while a damaged journal or held records stand in the way."""
+        seat = self.opponent
+        if seat is None or self.damage is not None or self.held.held:
+            return
+        game = self.recorded_game()
+        side = seat.side
+        clocks = Clocks(own=self.game_clock.left(game, side),
+                        other=self.game_clock.left(game, "black" if seat.white else "white"),
+                        increment=self.game_clock.increment(game))
+        owed = self.tracker.takeback_owed is not None
+        seat.follow(game, clocks, ask=not owed)
+        self._expect(seat.pending)
+
+    def _expect(self, answer: Answer | None) -> None:
+        """The tracker takes ``answer``'s move in its position (None: no move of the
+        opponent), the LEDs showing it."""
+        now = self.clock()
+        expectation = self.tracker.expectation
+        if answer is None:
+            if expectation is not None:
+                self.controller.expect(expectation[0], None, now)
+                self.game_clock.release()
+            return
+        if expectation != (answer.position, answer.move):
+            self.controller.expect(answer.position, answer.move, now)
+
+    def _opponent_answered(self, answer: Answer) -> None:
+        """The opponent proposed its move (the driver's thread): its time stands still
+        while the person carries it out, and the board takes only that move."""
+        game = self.recorded_game()
+        if game.result is not None or game.position != answer.position:
+            return
+        self.game_clock.hold(answer.at)
+        self._expect(answer)
+        log.info("%s proposes %s", self.opponent.name if self.opponent else "the opponent",
+                 answer.as_json()["notation"])
+
+    def _opponent_named(self, name: str) -> None:
+        """The opponent said its name (a Hub engine, a DXP peer): the record's tag."""
+        seat = self.opponent
+        game = self.recorded_game()
+        if seat is None or game.result is not None or self.damage is not None:
+            return
+        tag = seat.side.capitalize()
+        if game.tags.get(tag) != name:
+            try:
+                self.set_tags({tag: name})
+            except (DraughtsError, OSError) as error:
+                self._could_not(f"record the opponent's name {name!r}", error)
+
+    def _opponent_failed(self, text: str) -> None:
+        """The opponent failed (see `opponent_seat`): its line in the log and on the
+        page; nothing is recorded; its clock stands still."""
+        self._expect(None)
+        self.game_clock.hold(self.clock())
+        self.arbiter_log.note("error", f"opponent: {text}")
+
+    def continue_with_builtin(self) -> str:
+        """After a failure, the built-in engine (full strength) plays on for the opponent
+        from the same position; what was done (journalled). `ArbiterError` when no
+        opponent has failed."""
+        seat = self.opponent
+        if seat is None or not seat.failed:
+            raise ArbiterError("no opponent has failed: nothing to replace")
+        failed = seat.name
+        builtin = BuiltinOpponent(self.variant, 10, seed=self.game_id)
+        seat.replace(builtin, OpponentSpec("engine", level=10))
+        text = f"{failed} failed: {builtin.name} plays on from ply {self.recorded_game().ply}"
+        self.recorder.record_note(self.game_id, text, self.clock(), self.wall())
+        self.arbiter_log.note("note", text)
+        log.info("%s", text)
+        self._opponent_named(builtin.name)
+        self.game_clock.release()
+        self.follow_opponent()
+        return text
 
     # -- the page ------------------------------------------------------------------------------
 
@@ -497,4 +629,5 @@ class GameInPlay:
             held=[event.notation for event in self.held.held_moves],
             recording_error=self.held.error or None, damage=damage_view(self.damage),
             link_problem=link_problem,
-            coach=self.follower.view() if self.follower is not None else None)
+            coach=self.follower.view() if self.follower is not None else None,
+            opponent=self.opponent.view() if self.opponent is not None else None)

@@ -19,11 +19,19 @@ How a puzzle goes (`PuzzleRunner`, driven by the coach on the controller thread)
 3. **Replies**: the other side's move is shown on the board as a hint (the piece, then
    its path) for the solver to play for it; the solution's reply when the file gives one,
    else the engine's.
-4. **Solved**: the page says so and the next puzzle begins (its set-up lights at once).
+4. **Solved**: the page says so and every piece lights white for a moment
+   (`SOLVED_SECONDS`), then the next puzzle begins (its set-up lights).
+
+At any time the solver may skip to the next puzzle, try the same one again from its
+set-up, or have the solution shown (its moves on the page, the solver's next move on the
+LEDs as a hint); a puzzle solved with the solution shown is not counted as solved. Each
+puzzle is a game in the journal: ``Event "Puzzle"``, its number as ``Round``, the puzzle
+file's name as ``PuzzleSet``.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -32,6 +40,7 @@ from typing import Any
 
 from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.ports import squares_from_mask
 from draughtsboard.board.rules.engine import Engine
 from draughtsboard.board.rules.engine.material import MaterialProver
 from draughtsboard.board.rules.errors import DraughtsError
@@ -44,7 +53,10 @@ from .analyst import Job, JobRunner
 from .errors import ArbiterError, PuzzleError
 from .game_in_play import GameInPlay
 
+log = logging.getLogger("draughtsboard.coach")
+
 MAX_FILE = 4 * 1024 * 1024
+SOLVED_SECONDS = 3.0  # the "Solved" moment before the next set-up
 CHECK_HORIZON = 3
 CHECK_NODES = 100_000
 REPLY_NODES = 20_000
@@ -56,6 +68,25 @@ class Puzzle:
     start: Position
     solution: tuple[Move, ...]
     title: str
+
+
+def solution_text(puzzle: Puzzle) -> str:
+    """The solution as it is read: "1. f4-g5 a5:c3 2. g5:a7" (numbered from the
+    puzzle's side to move)."""
+    position = puzzle.start
+    items = []
+    number = 1
+    for ply, move in enumerate(puzzle.solution):
+        white = position.white_to_move
+        if white:
+            items.append(f"{number}.")
+        elif ply == 0:
+            items.append(f"{number}...")
+        items.append(format_move(position, move))
+        if not white:
+            number += 1
+        position = position.play(move)
+    return " ".join(items)
 
 
 def shipped_puzzles(variant: Variant) -> Path:
@@ -119,6 +150,9 @@ class PuzzleRunner:
         self._generation = 0
         self._prover: MaterialProver | None = None
         self._waiting_to_begin: int | None = None  # a puzzle held back by the journal
+        self._solved_at: float | None = None  # the "Solved" moment began (driver's clock)
+        self.shown: list[int] = []  # puzzles whose solution was shown
+        self._solution_hint: tuple[Position, Move] | None = None
 
     def attach(self, game: GameInPlay, post: Callable[[Callable[[], Any]], Any],
                analyst: JobRunner, engine: Callable[[Position], Engine]) -> None:
@@ -156,22 +190,79 @@ class PuzzleRunner:
                 return
         self.post(lambda: self.begin(0))
 
-    def begin(self, index: int) -> None:
+    def begin(self, index: int, why: str = "puzzle left for the next one") -> None:
         """Begin puzzle ``index`` as a new game (controller thread)."""
+        self._solved_at = None
+        self._solution_hint = None
         if index >= len(self.puzzles):
             self.state = "done"
             self.note = f"All {len(self.puzzles)} puzzles done ({len(self.solved)} solved)."
             return
         puzzle = self.puzzles[index]
         try:
-            self.game.begin_game(self.tags_for(index), puzzle.start.fen(),
-                                 "puzzle left for the next one")
+            self.game.begin_game(self.tags_for(index), puzzle.start.fen(), why)
         except ArbiterError as error:  # moves not recorded yet: a new game would lose them
             self._waiting_to_begin = index
             self.note = f"Puzzle {puzzle.number} waits: {error}."
             return
         self._waiting_to_begin = None
         self.index = index
+        text = f"puzzle {puzzle.number} of {len(self.puzzles)}: {puzzle.title}"
+        log.info("%s", text)
+        self.game.log_note("puzzle", text)
+
+    # -- the solver's requests (the page) --------------------------------------------------
+
+    def act(self, action: str) -> dict[str, Any]:
+        """``next`` (skip to the next puzzle, or go on after "Solved"), ``retry`` (this
+        puzzle again from its set-up) or ``solution`` (show it); the puzzle's view.
+        `PuzzleError` for another action, or one that does not fit now."""
+        if action == "next":
+            if self.state == "done":
+                raise PuzzleError("all puzzles are done")
+            following = self.index + 1
+            self.begin(following, "puzzle skipped" if self.state != "solved"
+                       else "puzzle solved")
+        elif action == "retry":
+            if self.state == "done":
+                raise PuzzleError("all puzzles are done")
+            self.begin(self.index, "puzzle tried again")
+        elif action == "solution":
+            self._show_solution()
+        else:
+            raise PuzzleError(f"puzzle action {action!r}: expected next, retry or solution")
+        self.game.refresh_leds()
+        return self.view()
+
+    def _show_solution(self) -> None:
+        if self.state in ("done", "solved"):
+            raise PuzzleError("no puzzle is being solved")
+        puzzle = self.puzzle
+        if puzzle.number not in self.shown:
+            self.shown.append(puzzle.number)
+        self.game.note_coach(f"solution of puzzle {puzzle.number} shown")
+        self.note = "Solution: " + solution_text(puzzle) + "."
+        game = self.game.recorded_game()
+        if self.state != "wrong" and self._on_line(game, game.ply):
+            self._hint_solver_move(game)
+
+    def _hint_solver_move(self, game: Game) -> None:
+        """The solution shown: the solver's next move lights as a hint."""
+        position = game.position
+        if game.ply < len(self.puzzle.solution) and \
+                position.white_to_move == self.solver_is_white():
+            self._solution_hint = (position, self.puzzle.solution[game.ply])
+        else:
+            self._solution_hint = None
+
+    def tick(self, now: float) -> bool:
+        """Time passed: after the "Solved" moment the next puzzle begins; whether
+        something changed."""
+        if self.state == "solved" and self._solved_at is not None and \
+                now - self._solved_at >= SOLVED_SECONDS:
+            self.begin(self.index + 1, "puzzle solved")
+            return True
+        return False
 
     def journal_caught_up(self) -> None:
         """The moves the journal held back are recorded: a puzzle waiting for that
@@ -180,9 +271,14 @@ class PuzzleRunner:
             self.begin(self._waiting_to_begin)
 
     def tags_for(self, index: int) -> dict[str, str]:
-        """The tags of the game of puzzle ``index``."""
-        return {"Event": "Puzzle", "Round": str(self.puzzles[index].number),
-                "Annotator": self.source or "draughtsboard"}
+        """The tags of the game of puzzle ``index``: the puzzle set is the file's name
+        (never its path: a record names no directory of the machine it was made on)."""
+        tags = {"Event": "Puzzle", "Round": str(self.puzzles[index].number),
+                "Annotator": "draughtsboard"}
+        name = Path(self.source).stem if self.source else ""
+        if name:
+            tags["PuzzleSet"] = name
+        return tags
 
     def after_event(self, event: TrackerEvent, game: Game) -> bool:
         """Judge a move or a takeback; True (the coach does nothing more with it)."""
@@ -247,6 +343,10 @@ class PuzzleRunner:
             return
         self.state = "solving"
         if solver_to_move:
+            if puzzle.number in self.shown:
+                self._hint_solver_move(game)
+                self.note = "Solution: " + solution_text(puzzle) + ". Your move (lit)."
+                return
             self.note = f"Puzzle {puzzle.number} of {len(self.puzzles)}: your move."
             return
         if game.ply < len(puzzle.solution):
@@ -317,19 +417,24 @@ class PuzzleRunner:
 
     def _refuse(self, played: Move, why: str) -> None:
         self.state = "wrong"
+        self._solution_hint = None
         self._wrong = tuple(sorted({played.start, played.end}))
         self.note = why[0].upper() + why[1:] + "."
 
     def _solved(self, text: str) -> None:
         self.state = "solved"
-        if self.puzzle.number not in self.solved:
-            self.solved.append(self.puzzle.number)
+        self._solution_hint = None
+        number = self.puzzle.number
+        if number in self.shown:
+            text = f"Solved with the solution shown: puzzle {number}."
+        elif number not in self.solved:
+            self.solved.append(number)
         following = self.index + 1
         more = following < len(self.puzzles)
-        self.note = text + (f" Next: puzzle {following + 1}: set up the board as the lights "
-                            f"show." if more else "")
+        self.note = text + (f" Next: puzzle {following + 1} in a moment (or now: Next)."
+                            if more else "")
         self.game.note_coach(text)
-        self.post(lambda: self.begin(following))
+        self._solved_at = self.game.clock()
 
     # -- what the board and the page show ---------------------------------------------------
 
@@ -343,9 +448,15 @@ class PuzzleRunner:
             out["setup_empty"] = tuple(s for s in differ if not wanted >> (s - 1) & 1)
         if self._wrong:
             out["blunder"] = self._wrong
+        shown = self._solution_hint
         if self._reply is not None and self._reply_position == tracker.position:
             out["hint"] = (self._reply.start,)
             out["hint_path"] = tuple(self._reply.path[1:])
+        elif shown is not None and shown[0] == tracker.position:
+            out["hint"] = (shown[1].start,)
+            out["hint_path"] = tuple(shown[1].path[1:])
+        if self.state == "solved":  # the moment: every piece lights
+            out["solved"] = tuple(squares_from_mask(tracker.position.occupancy()))
         return out
 
     def view(self) -> dict[str, Any]:
@@ -360,5 +471,6 @@ class PuzzleRunner:
                     columns.append([format_square(variant, number), column])
         return {"number": puzzle.number, "count": len(self.puzzles), "title": puzzle.title,
                 "state": self.state, "note": self.note, "solved": list(self.solved),
+                "shown": list(self.shown),
                 "solver": "White" if self.solver_is_white() else "Black",
                 "setup": columns}

@@ -41,6 +41,11 @@ REST_POLL = 1.0  # how long the controller then waits for a snapshot (a command 
 
 log = logging.getLogger("draughtsboard.play")
 
+# While the opponent thinks the thread looks at its queue this often (its answer is
+# shown within that), otherwise every ``poll`` seconds: it waits on the sensors, and an
+# answer handed in meanwhile waits for that wait to end.
+THINKING_POLL = 0.005
+
 __all__ = ["PlaySession", "SimulatedSwitches"]
 
 
@@ -168,12 +173,16 @@ class PlaySession:
                 self.on_failure()
 
     def _wait(self) -> float:
-        """How long the controller may wait for a snapshot: ``poll`` while time itself can
-        change something (`GameInPlay.at_rest` says when it cannot) and for the first
-        `REST_AFTER` seconds after anything happened; `REST_POLL` once the board is at
-        rest, where waking ``poll``-ly was a sixth of an idle board's CPU. A command
-        wakes the thread at once (`submit`), so only the page's notice of a link going
-        down can come up to `REST_POLL` later."""
+        """How long the controller may wait for a snapshot: `THINKING_POLL` while the
+        opponent thinks; ``poll`` while time itself can change something
+        (`GameInPlay.at_rest` says when it cannot) and for the first `REST_AFTER` seconds
+        after anything happened; `REST_POLL` once the board is at rest, where waking
+        ``poll``-ly was a sixth of an idle board's CPU. A command wakes the thread at
+        once (`submit`), so only the page's notice of a link going down can come up to
+        `REST_POLL` later."""
+        seat = self.game.opponent
+        if seat is not None and seat.thinking:
+            return min(self.poll, THINKING_POLL)
         if (not self.game.at_rest()
                 or self.game.clock() - self._last_activity < REST_AFTER):
             return self.poll

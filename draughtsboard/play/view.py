@@ -39,7 +39,8 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
                notices: Iterable[str] = (), held: list[str] | None = None,
                recording_error: str | None = None, damage: dict[str, Any] | None = None,
                link_problem: str | None = None,
-               coach: dict[str, Any] | None = None) -> dict[str, Any]:
+               coach: dict[str, Any] | None = None,
+               opponent: dict[str, Any] | None = None) -> dict[str, Any]:
     """The view (see the module doc). ``switches`` is the simulated board's switch mask,
     ``None`` on a real board (the page then has no hands); ``clocks`` the game clock's
     view (`GameClock.view`); ``notices`` what the page says until the next game.
@@ -47,7 +48,8 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
     they are), ``damage`` a damaged journal waiting for the arbiter, ``link_problem``
     what is wrong with the board's link; each also shows as a flag, so a page that knows
     only flags shows them. ``coach`` is the coach's part (hints, warnings, the evaluation
-    curve, a puzzle), ``None`` without a coach."""
+    curve, a puzzle), ``None`` without a coach; ``opponent`` the opponent's part
+    (`opponent_seat.OpponentSeat.view`), ``None`` without one."""
     position = tracker.position
     variant = position.variant
     geometry = variant.geometry
@@ -71,11 +73,18 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         flags.append(f"journal damaged: {damage['text']}")
     if link_problem:
         flags.append(f"board link: {link_problem}")
+    expected = tracker.expected_move
+    playing = opponent is not None and game.result is None and tracker.is_opponents_turn
     words = guidance(position, tracker.state.value, tracker.intents, occupied,
                      result=game.result_text() if game.result is not None else None,
                      result_reason=game.result_reason,
                      irregularity=(tracker.pending_irregularity.description
-                                   if tracker.pending_irregularity is not None else None))
+                                   if tracker.pending_irregularity is not None else None),
+                     opponent=opponent["name"] if playing else None,
+                     expected=expected.move if expected is not None and playing else None,
+                     owed=tracker.takeback_owed if playing else None,
+                     opponent_failed=bool(playing and opponent["error"]),
+                     full_setup=mode == "puzzle")
     draw_reasons = [plain_reason(r) for r in game.draw_reasons()] if game.result is None else []
     last = game.moves[-1] if game.moves else None
     return {
@@ -83,6 +92,7 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "title": variant.title,
         "size": geometry.size,
         "algebraic": variant.algebraic_moves,
+        "officers": variant.holds_columns,  # a crowned piece is called an officer
         "squares": [[n, *geometry.coords(n), geometry.name(n)] for n in geometry.numbers],
         "backend": backend,
         "hands": switches is not None,
@@ -128,6 +138,7 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "damage": damage,
         "link_problem": link_problem,
         "coach": coach,
+        "opponent": opponent,
     }
 
 

@@ -41,6 +41,7 @@ from draughtsboard.play.coach import Coach
 from draughtsboard.play.session import PlaySession
 
 from .coach_routes import COACH_ROUTES
+from .opponent_routes import OPPONENT_ROUTES
 
 STATIC_PACKAGE = ("draughtsboard.web", "static")
 MAX_BODY = 16 * 1024
@@ -358,6 +359,7 @@ ROUTES = [
     Route("/api/arbiter/accept-position", arbiter(accept_position), methods=["POST"]),
     Route("/api/arbiter/take-back", arbiter(take_back), methods=["POST"]),
     *COACH_ROUTES,
+    *OPPONENT_ROUTES,
 ]
 
 

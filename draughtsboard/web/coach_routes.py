@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from draughtsboard.http_limits import failure_status, failure_text, read_json
 from draughtsboard.play.coach import Coach
-from draughtsboard.play.errors import CoachError
+from draughtsboard.play.errors import CoachError, PuzzleError
 
 MAX_BODY = 1024  # the coach's requests are a few bytes
 
@@ -28,13 +28,15 @@ def _coach(request: Request) -> Coach | None:
     return request.app.state.coach
 
 
-async def _run(request: Request, action) -> Response:
+async def run_action(request: Request, action, refused: tuple[type[Exception], ...]
+                     ) -> Response:
+    """Run ``action`` on the session's controller thread (``session.call``) and answer:
+    its result, 409 for a refusal of the kinds ``refused`` (not possible in this mode or
+    this state of the game), else by the error's cause."""
     session = request.app.state.session
-    if _coach(request) is None:
-        return error_response(404, "this board has no coach")
     try:
         result = await run_in_threadpool(session.call, action)
-    except CoachError as error:  # refused in this mode or this state of the game
+    except refused as error:
         return error_response(409, str(error))
     except Exception as error:  # noqa: BLE001 - answered by its cause, or raised
         status = failure_status(error)
@@ -42,6 +44,12 @@ async def _run(request: Request, action) -> Response:
             raise
         return error_response(status, failure_text(error))
     return JSONResponse({"ok": True, "result": result})
+
+
+async def _run(request: Request, action) -> Response:
+    if _coach(request) is None:
+        return error_response(404, "this board has no coach")
+    return await run_action(request, action, (CoachError, PuzzleError))
 
 
 async def hint(request: Request) -> Response:
@@ -66,7 +74,21 @@ async def options(request: Request) -> Response:
     return await _run(request, lambda: coach.set_options(**changes))
 
 
+async def puzzle(request: Request) -> Response:
+    """``{"action": "next" | "retry" | "solution"}``: skip, try again, show the solution."""
+    try:
+        data = await read_json(request, MAX_BODY)
+        action = data.get("action")
+        if action not in ("next", "retry", "solution"):
+            raise ValueError("action: expected next, retry or solution")
+    except ValueError as error:
+        return error_response(400, str(error))
+    coach = _coach(request)
+    return await _run(request, lambda: coach.puzzle_action(action))
+
+
 COACH_ROUTES = [
+    Route("/api/coach/puzzle", puzzle, methods=["POST"]),
     Route("/api/coach/hint", hint, methods=["POST"]),
     Route("/api/coach/options", options, methods=["POST"]),
 ]

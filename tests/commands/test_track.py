@@ -26,7 +26,8 @@ def test_a_move_and_the_end_summary():
                       "captures": [], "notes": []}]
     leds = [e for e in events if e["event"] == "leds"][-1]
     assert set(leds["intents"]) == {"illegal", "must_capture", "restore", "destination", "path",
-                                    "last_move", "ambiguous", "game_over"}
+                                    "last_move", "ambiguous", "game_over", "take_off",
+                                    "opponent_from", "opponent_path", "opponent_take"}
     assert events[-1] == {"event": "end", "moves": ["c3-d4"], "state": "ready"}
 
 

@@ -11,8 +11,10 @@ from draughtsboard.hardware.backends import open_simulated_board
 from draughtsboard.play import PlaySession, choose_opening
 from draughtsboard.recording import Recorder
 
+from ..browser import ARTIFACTS
 from ..web.helpers import wait_until
 from .broker import Broker
+from .recipe import Recipe
 
 
 @pytest.fixture
@@ -102,3 +104,16 @@ def hall(tmp_path, broker):
         for service in services:
             if not service.closing:
                 service.stop()
+
+
+@pytest.fixture
+def recipe(request):
+    """docs/hall.md's one-machine recipe, running (`recipe.Recipe`); its output kept in
+    test-artifacts/ for a look after a failure."""
+    running = Recipe()
+    try:
+        yield running
+    finally:
+        running.stop()
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / f"{request.node.name}.log").write_text(running.output)

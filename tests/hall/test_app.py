@@ -53,7 +53,7 @@ def test_bodies_are_bounded_and_bad_input_is_refused_by_cause(client):
     huge = {"board": 1, "tags": {"Event": "y" * hall_app.MAX_BODY}}
     assert client.post("/api/arbiter/tags", json=huge, headers=AUTH).json() == \
         {"error": "request too large"}
-    bad = [({"board": 1, "result": "1-0"}, "board 1 has no game in the hall"),
+    bad = [({"board": 1, "result": "1-0"}, "no board 1 in this hall"),
            ({"board": "x"}, "board"), ({"board": "٣"}, "board"),
            ({"board": 1, "tags": {"Result": "1-0"}}, "derived")]
     for body, words in bad:

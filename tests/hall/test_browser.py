@@ -73,15 +73,16 @@ def test_the_hall_page(boards, broker, tmp_path):
                 expect(page.locator("#connection")).to_have_text("live")
                 expect(page.locator("#boards .card")).to_have_count(8)
                 card = {n: page.locator(f'#boards .card[data-board="{n}"]') for n in range(1, 9)}
-                expect(card[4]).to_contain_text("Player 4 – Rival 4")
+                expect(card[4].locator(".name.white")).to_have_text("Player 4")
+                expect(card[4].locator(".name.black")).to_have_text("Rival 4")
 
                 # every board plays: each move shows on its card
                 for board in linked:
                     board.play(next(m for m in board.legal() if m.path == (22, 18)))
                 for n in range(1, 9):
-                    expect(card[n].locator(".move")).to_have_text("move 1 · c3-d4")
+                    expect(card[n].locator(".move")).to_have_text("1. c3-d4 · Black to move")
                 linked[2].play(next(m for m in linked[2].legal() if m.path == (11, 16)))
-                expect(card[3].locator(".move")).to_have_text("move 1 · f6-g5")
+                expect(card[3].locator(".move")).to_have_text("1… f6-g5 · White to move")
 
                 # an illegal move on board 5 (a piece of Black's put on a wrong square)
                 linked[4].session.hand([("lift", 9), ("place", 17)])
@@ -132,6 +133,28 @@ def test_the_hall_page(boards, broker, tmp_path):
                 claim.locator("button", has_text="Confirm").click()
                 expect(page.locator("#arbiter-message")).to_contain_text("confirmed")
                 expect(card[6].locator(".result")).to_have_text("0-1")
+                expect(card[6]).not_to_have_class(re.compile(r"\bneeds\b"))
+
+                # board 5's piece put back, its flag acknowledged: the badge goes
+                linked[4].session.hand([("lift", 17), ("place", 9)])
+                wait_until(lambda: linked[4].session.game.tracker.state is State.READY,
+                           what="board 5 ready again")
+                card[5].click()
+                expect(page.locator("#detail-title")).to_have_text("Board 5")
+                page.locator("#acknowledge").click()
+                expect(page.locator("#arbiter-message")).to_contain_text("flags on board 5")
+                expect(card[5]).not_to_have_class(re.compile(r"\bneeds\b"))
+                expect(page.locator("#needs-count")).to_have_text("all boards fine")
+
+                # on a phone: the board filter finds a board by a player's name
+                page.set_viewport_size({"width": 390, "height": 844})
+                page.locator("#filter").fill("rival 4")
+                expect(page.locator("#boards .card")).to_have_count(1)
+                expect(page.locator("#boards .card")).to_have_attribute("data-board", "4")
+                page.screenshot(path=str(ARTIFACTS / "hall-phone.png"))
+                page.locator("#filter").fill("")
+                expect(page.locator("#boards .card")).to_have_count(8)
+                page.set_viewport_size({"width": 1300, "height": 900})
 
                 # the round's feed
                 with page.expect_download() as info:

@@ -111,7 +111,9 @@ def test_the_arbiter_commands_reach_the_board(hall, boards):
     first_game = one.session.game.game_id
     service.import_pairings(parse_pairings("round,board,white,black\n2,1,Ann,Bob\n"))
     answers = service.start_round("2")
-    assert answers[0]["ok"] is True, answers
+    assert answers[0]["state"] == "sent", answers  # the console's answer comes at once
+    wait_until(lambda: service.pairing_state(1, "2")["state"] == "delivered",
+               what="board 1's answer")
     assert one.session.published()[1].tags["White"] == "Ann"
     wait_until(lambda: service.ingest.live(1).current == one.session.game.game_id,
                what="the new game in the hall")

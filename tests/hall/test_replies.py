@@ -12,7 +12,7 @@ from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.hall.pairings import parse_pairings
 from draughtsboard.hall_protocol.games import game_record
-from draughtsboard.hall_protocol.messages import Reply, StateMessage
+from draughtsboard.hall_protocol.messages import Reply, StateMessage, StatusMessage
 from draughtsboard.hall_protocol.topics import board_topic
 
 from ..web.helpers import wait_until
@@ -40,6 +40,13 @@ def test_a_forged_answer_to_new_game_does_not_hide_the_rounds_game(hall, broker)
     board1 = RawClient(broker.venue.board_url(1), "board1")
     try:
         board1.subscribe(board_topic(1, "command"))
+        # the board online with its start-up game: the hall sends the pairing to it
+        startup = "00001-20261201-110000"
+        board1.publish(board_topic(1, "status"),
+                       StatusMessage(True, "test", 1.0, startup).to_json(), retain=True)
+        board1.publish(board_topic(1, "state"), StateMessage(game_record(
+            startup, Game(get_variant("russian")))).to_json(), retain=True)
+        wait_until(lambda: service.store.game(1, startup) is not None, what="the start-up game")
         answers = []
         starting = threading.Thread(target=lambda: answers.append(service.start_round("5")))
         starting.start()
@@ -47,15 +54,16 @@ def test_a_forged_answer_to_new_game_does_not_hide_the_rounds_game(hall, broker)
         command = json.loads(board1.messages[0][1])
         forged = "77777-20300101-000000"
         board1.publish(board_topic(1, "reply"), Reply(command["id"], True, forged).to_json())
-        starting.join(20)
-        assert service.arbiter.round_games[(1, "5")] == forged
+        starting.join(20)  # the console answers at once; the board's answer comes after
+        wait_until(lambda: service.arbiter.round_games.get((1, "5")) == forged,
+                   what="the answer taken")
         # the board's real game for the round (as it would come when the board is back)
         game = Game(get_variant("russian"), tags={"Round": "5", "White": "Ann",
                                                    "Black": "Bob"})
         game.play("c3-d4")
         board1.publish(board_topic(1, "state"),
-                       StateMessage(game_record("00001-20261201-120000", game)).to_json())
-        wait_until(lambda: service.store.game(1, "00001-20261201-120000") is not None,
+                       StateMessage(game_record("00002-20261201-120000", game)).to_json())
+        wait_until(lambda: service.store.game(1, "00002-20261201-120000") is not None,
                    what="the real game")
         from starlette.testclient import TestClient
 

@@ -3,6 +3,7 @@ and a board that needs the arbiter for them; a malformed report is left out."""
 
 from __future__ import annotations
 
+from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.hall.ingest import BoardLive
 from draughtsboard.hall.views import health_notes, needs_arbiter
 
@@ -11,10 +12,15 @@ def test_stuck_and_chattering_switches_are_sentences_and_need_the_arbiter():
     health = {"error": None, "chattering": [9],
               "stuck": [{"square": 17, "closed": True, "seconds": 95},
                         {"square": 4, "closed": False, "seconds": 120}]}
-    assert health_notes(health) == [
-        "switch chatters (a loose or failing reed) on square(s) 9",
-        "switch 17 closed where no piece should be for 95 s: stuck, or a piece out of place",
-        "switch 4 open under a piece for 120 s: stuck, or a piece out of place"]
+    assert health_notes(health, get_variant("russian")) == [  # squares as the game writes
+        "switch chatters (a loose or failing reed) on square(s) b6",
+        "switch under b4 closed where no piece should be for 95 s: stuck, or a piece out "
+        "of place",
+        "switch under h8 open under a piece for 120 s: stuck, or a piece out of place"]
+    assert health_notes(health, get_variant("international"))[1].startswith(
+        "switch under 17 closed")  # the international game numbers its squares
+    assert health_notes({"stuck": [{"square": 33, "closed": True}]},
+                        get_variant("russian")) == []  # no such square on the board
     live = BoardLive(online=True, seen=True, health={"stuck": health["stuck"]})
     assert "board health" in needs_arbiter(live, None)
     assert "board health" not in needs_arbiter(BoardLive(online=True, seen=True,

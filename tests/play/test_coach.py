@@ -69,11 +69,17 @@ def test_a_blunder_is_warned_and_taken_back(start_play):
     assert v["moves"] == ["d6-c5"]
     warning = v["coach"]["warning"]
     assert warning["move"] == "d6-c5" and warning["lost"] == 1
-    assert warning["better"] in ("d6-e5", "h8-g7") and "did not" in warning["text"]
+    assert warning["better"] in ("d6-e5", "h8-g7")
     assert warning["line"][0] == "b4:d6"
-    assert "put c5 back on d6" in warning["takeback"]
+    # one text, read in order: what it loses and how, what was better, how to undo it
+    assert warning["line"] == ["b4:d6", "h8-g7", "e1-f2"]
+    assert warning["text"] == (
+        "d6-c5 loses a piece by force: b4:d6, h8-g7 e1-f2. "  # the reply, then move pairs
+        f"{warning['better']} keeps the balance. "
+        "Put the piece on c5 back on d6 to take it back.")
+    assert warning["takeback"] == "Put the piece on c5 back on d6 to take it back."
     assert v["leds"]["10"] == ["slow_blink", "red"] and v["leds"]["14"] == ["slow_blink", "red"]
-    assert "blunder warning: d6-c5 loses 1 piece" in play.export_pdn()
+    assert "blunder warning: d6-c5 loses a piece by force" in play.export_pdn()
     # training's takeback: the piece goes back, the warning goes with the move
     v = play.hand(("lift", 14), ("place", 10))
     assert v["moves"] == [] and v["coach"]["warning"] is None and "10" not in v["leds"]
@@ -97,8 +103,9 @@ def test_tournament_mode_has_no_coach_until_the_result(start_play):
     with pytest.raises(CoachError, match="tournament"):
         play.call(lambda: play.coach.set_options(hints=False))
     v = play.move(22, 18)
-    assert v["coach"]["curve"] == [] and v["coach"]["available"] is False
+    assert v["coach"] is None  # no coach on the page at all while the game is played
     play.arbiter.declare_result("1-0", "Black resigned")
+    assert coach_view(play)["available"] is False
     assert [ply for ply, _ in coach_view(play)["curve"]] == [0, 1]
 
 
@@ -107,11 +114,11 @@ def test_an_accepted_draw_and_a_withdrawn_result_reach_the_coach(start_play):
     play = start_play(mode="tournament", coach={}, fen="W:WK29,31,32:BK12,1,2")
     for start, end in [(29, 25), (12, 16), (25, 29), (16, 12)] * 2:
         play.move(start, end)
-    assert coach_view(play)["curve"] == []  # tournament: nothing during the game
+    assert coach_view(play) is None  # tournament: nothing during the game
     assert play.arbiter.accept_draw() == "1/2-1/2"
     assert [ply for ply, _ in coach_view(play)["curve"]] == list(range(9))
     play.arbiter.withdraw_result()  # play goes on: the coach is quiet again in a tournament
-    assert play.coach.game().result is None and coach_view(play)["curve"] == []
+    assert play.coach.game().result is None and coach_view(play) is None
 
 
 def test_a_blunder_check_still_running_when_the_result_comes_warns_of_nothing(start_play):
@@ -123,3 +130,28 @@ def test_a_blunder_check_still_running_when_the_result_comes_warns_of_nothing(st
     play.settle()
     assert play.coach.warning is None
     assert not any(e.kind == "coach" for e in play.recorder.load(play.game.game_id).events)
+
+
+def test_a_warning_stays_with_its_move_in_the_pdn_when_that_move_is_taken_back(start_play):
+    play = start_play(mode="training", coach={}, fen=BLUNDER_FEN)
+    play.move(10, 14)  # the blunder, warned
+    play.hand(("lift", 14), ("place", 10))  # taken back
+    play.move(10, 15)  # the safe move instead
+    pdn = play.export_pdn()
+    warning = pdn.index("blunder warning: d6-c5")
+    taken_back = pdn.index("d6-c5 taken back")
+    assert warning < taken_back < pdn.index("d6-e5")  # read with d6-c5, not after d6-e5
+    game = read_pdn(pdn).games[0].game
+    assert [played.text for played in game.moves] == ["d6-e5"]
+
+
+def test_the_coach_follows_one_side(start_play):
+    play = start_play(mode="training", coach={"sides": frozenset({"white"})},
+                      fen=BLUNDER_FEN)
+    assert coach_view(play)["follows"] == ["white"]
+    with pytest.raises(CoachError, match="follows white"):
+        play.call(play.coach.request_hint)  # Black to move
+    v = play.move(10, 14)  # Black's blunder: not the coach's side, no warning
+    play.settle()
+    assert v["coach"]["warning"] is None and play.coach.warning is None
+    assert play.call(play.coach.request_hint)["stage"] == 1  # White to move: a hint

@@ -117,3 +117,19 @@ def test_the_view_is_built_without_a_thread_or_a_board():
                                  "steps": ["Capture with the piece on c3"]}]
     assert view["clocks"] is None and view["last_move"] is None
     assert view["fen"] == "W:W22:B18" and view["moves"] == []
+
+
+def test_after_a_capture_lands_the_page_and_leds_say_only_what_to_take_off(start_play):
+    # White c3 and e3 must capture d4; c3:e5 lands and d4 is still on the board
+    play = start_play(mode="training", fen="W:W22,23:B18,4")
+    v = play.view()
+    assert [f["kind"] for f in v["guidance"]] == ["must-capture"]
+    play.hand(("lift", 22), ("place", 15))
+    v = play.wait(0.2)  # the hand rests on e5: the capture is down
+    assert [(f["kind"], f["steps"]) for f in v["guidance"]] == [
+        ("take-off", ["Take off the piece on d4"])]
+    assert v["status"] == "White is moving"  # not the capture instruction again
+    assert v["leds"]["18"] == ["fast_blink", "violet"]
+    assert {square for square, (_, colour) in v["leds"].items() if colour == "yellow"} == set()
+    v = play.hand(("lift", 18))
+    assert v["moves"] == ["c3:e5"] and v["guidance"] == []

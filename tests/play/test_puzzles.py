@@ -5,6 +5,7 @@ puzzle that waits for held moves; puzzle files that cannot be used; the shipped 
 from __future__ import annotations
 
 import errno
+from pathlib import Path
 
 import pytest
 
@@ -79,9 +80,15 @@ def test_a_puzzle_from_set_up_to_solved_and_the_next_one(solving):
     assert v["leds"]["13"] == ["on", "cyan"] and v["leds"]["22"] == ["slow_blink", "cyan"]
     assert play.move(13, 22, 17)["moves"] == ["f4-g5", "a5:c3"]
 
-    # the shot: g5 takes f6, d6 and b6; solved, and puzzle 2 set up at once
+    # the shot: g5 takes f6, d6 and b6: solved; every piece lights white for a moment
     first_game = play.game.game_id
-    play.move(16, 5, 11, 10, 9)
+    v = play.move(16, 5, 11, 10, 9)
+    assert v["coach"]["puzzle"]["state"] == "solved"
+    assert v["coach"]["puzzle"]["note"].startswith("Solved: puzzle 1. Next: puzzle 2")
+    assert {k for k, (pattern, colour) in v["leds"].items() if colour == "white"} == \
+        {str(s) for s in v["occupied"]}
+    assert play.game.game_id == first_game
+    play.wait(3.0)  # then puzzle 2 is set up
     assert play.game.game_id != first_game
     second = puzzle_view(play)
     assert second["number"] == 2 and second["solved"] == [1]
@@ -94,7 +101,8 @@ def test_a_puzzle_from_set_up_to_solved_and_the_next_one(solving):
     # puzzle 2 solved by the move that ends the game; then all are done
     play.hand(("setup", None))
     assert play.game.tracker.state is State.READY
-    done = play.move(22, 15, 18)["coach"]["puzzle"]
+    assert play.move(22, 15, 18)["coach"]["puzzle"]["state"] == "solved"
+    done = play.wait(3.0)["coach"]["puzzle"]
     assert done["state"] == "done" and done["solved"] == [1, 2]
     assert done["note"] == "All 2 puzzles done (2 solved)."
 
@@ -131,6 +139,74 @@ def test_a_puzzle_that_cannot_begin_while_moves_wait_to_be_recorded_begins_after
     play.wait(5)  # the held move is written: the puzzle that waited begins
     assert runner.index == 1 and play.game.game_id != first_game
     assert [m.text for m in play.recorder.load(first_game).moves] == ["f4-g5"]
+
+
+def test_the_records_tags_and_the_log_say_puzzle_and_name_no_path(solving, tmp_path):
+    play = solving
+    runner = play.coach.puzzles
+    runner.source = str(tmp_path / "club" / "shots.pdn")
+    assert runner.tags_for(0) == {"Event": "Puzzle", "Round": "1",
+                                  "Annotator": "draughtsboard", "PuzzleSet": "shots"}
+    play.call(lambda: play.coach.puzzle_action("next"))
+    v = play.view()
+    assert v["mode"] == "puzzle" and v["tags"]["PuzzleSet"] == "shots"
+    assert v["tags"]["Event"] == "Puzzle" and v["tags"]["Annotator"] == "draughtsboard"
+    assert v["log"][-1]["text"] == "puzzle 2 of 2: White to play and win"
+
+
+def test_skip_retry_and_show_the_solution(solving):
+    play = solving
+    coach = play.coach
+    play.hand(("setup", None))
+    first = play.game.game_id
+    play.move(19, 16)  # f4-g5, on the line
+    view = play.call(lambda: coach.puzzle_action("retry"))  # the same puzzle again
+    assert view["number"] == 1 and play.game.game_id != first
+    assert play.recorder.load(first).result_reason == "puzzle tried again"
+    v = play.hand(("setup", None))
+    assert v["moves"] == []
+    view = play.call(lambda: coach.puzzle_action("solution"))
+    assert view["note"] == "Solution: 1. f4-g5 a5:c3 2. g5:a7."
+    v = play.view()
+    assert v["leds"]["19"] == ["on", "cyan"] and v["leds"]["16"] == ["slow_blink", "cyan"]
+    play.move(19, 16)
+    play.move(13, 22, 17)
+    v = play.view()
+    assert v["leds"]["16"] == ["on", "cyan"]  # the next move of the solution, lit
+    v = play.move(16, 5, 11, 10, 9)
+    assert v["coach"]["puzzle"]["note"].startswith("Solved with the solution shown")
+    assert v["coach"]["puzzle"]["solved"] == [] and v["coach"]["puzzle"]["shown"] == [1]
+    view = play.call(lambda: coach.puzzle_action("next"))  # on at once, no waiting
+    assert view["number"] == 2 and view["state"] == "setup"
+    view = play.call(lambda: coach.puzzle_action("next"))  # skipped: all done
+    assert view["state"] == "done"
+    with pytest.raises(PuzzleError, match="all puzzles are done"):
+        play.call(lambda: coach.puzzle_action("next"))
+    with pytest.raises(PuzzleError, match="expected next, retry or solution"):
+        play.call(lambda: coach.puzzle_action("jump"))
+
+
+def test_the_set_up_steps_are_listed_in_full(start_play):
+    # many pieces to move: every square named, nothing summed up as "and N more"
+    fen = "W:W17,18,19,20,29,30,31,32:B1,2,3,4,9,10,11,12"
+    runner = PuzzleRunner(load_puzzles_text(fen), source="many")
+    play = start_play(fen=fen, resume=False, mode="puzzle", puzzles=runner, switches=INITIAL)
+    steps = [step for flag in play.view()["guidance"] for step in flag["steps"]]
+    assert steps == ["Take off the pieces on a7, c7, e7, g7, a3, c3, e3, g3, b2, d2, f2 and h2",
+                     "Put white men on b4, d4, f4 and h4"]
+
+
+def load_puzzles_text(fen: str):
+    import tempfile
+
+    from draughtsboard.board.rules.notation import format_move
+
+    position = parse_fen(get_variant("russian"), fen)
+    move = format_move(position, position.legal_moves()[0])
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "many.pdn"
+        path.write_text(f'[FEN "{fen}"]\n[GameType "25"]\n\n1. {move} *\n', encoding="utf-8")
+        return load_puzzles(path, get_variant("russian"))
 
 
 @pytest.mark.parametrize("text, message", [

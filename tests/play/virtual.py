@@ -18,9 +18,11 @@ from collections.abc import Callable
 from typing import Any
 
 from draughtsboard.board.ports import LedFrame, Snapshot
+from draughtsboard.opponents import Opponent, open_opponent, parse_opponent
 from draughtsboard.play import ArbiterDesk, GameInPlay, Opening, choose_opening
 from draughtsboard.play.analyst import Job
 from draughtsboard.play.coach import Coach
+from draughtsboard.play.opponent_seat import OpponentSeat
 from draughtsboard.play.puzzles import PuzzleRunner
 from draughtsboard.recording import Recorder
 
@@ -82,7 +84,8 @@ class VirtualPlay:
                  resume: bool = True, opening: Opening | None = None,
                  irregular: str | None = None, irregular_leds: bool = True,
                  coach: dict[str, Any] | None = None, puzzles: PuzzleRunner | None = None,
-                 switches: int | None = None) -> None:
+                 switches: int | None = None, opponent: str | Opponent | None = None,
+                 opponent_side: str = "black", move_seconds: float = 5.0) -> None:
         self.now = 0.0
         self.recorder = Recorder(data, sync=False)
         if opening is None:
@@ -95,6 +98,16 @@ class VirtualPlay:
         self.arbiter = ArbiterDesk(self.game, self.call)
         self.posted: deque[Callable[[], Any]] = deque()
         self.analyst = DeferredAnalyst()
+        self.thinker = DeferredAnalyst()  # the opponent's worker
+        self.seat: OpponentSeat | None = None
+        if opponent is not None:
+            spec = parse_opponent(opponent if isinstance(opponent, str) else "engine")
+            if isinstance(opponent, str):
+                opponent = open_opponent(spec, opening.variant, seed="virtual")
+            self.seat = OpponentSeat(opponent, spec, opponent_side == "white",
+                                     post=self.post, clock=self.clock, runner=self.thinker,
+                                     move_seconds=move_seconds)
+            self.game.attach_opponent(self.seat)
         self.coach: Coach | None = None
         if coach is not None or puzzles is not None:
             self.coach = Coach(self.game, post=self.post, analyst=self.analyst,
@@ -120,12 +133,12 @@ class VirtualPlay:
         self.posted.append(action)
 
     def settle(self) -> None:
-        """Run what waits: the answers posted back, then the analyst's jobs, until none
-        is left."""
+        """Run what waits: the answers posted back, then the analyst's and the
+        opponent's jobs, until none is left."""
         while True:
             while self.posted:
                 self.posted.popleft()()
-            if not self.analyst.run_one():
+            if not self.analyst.run_one() and not self.thinker.run_one():
                 if not self.posted:
                     return
 
@@ -180,6 +193,25 @@ class VirtualPlay:
         """A move by hand: the piece lifted and put down, the captured pieces taken off
         last; the view afterwards."""
         return self.hand(("lift", start), ("place", end), *[("lift", c) for c in captured])
+
+    def carry_out(self, path, captures=()) -> dict:
+        """A move by hand along ``path``, resting on each landing, the captured pieces
+        taken off last (the opponent's pending move: ``carry_out(**pending)``-like)."""
+        self.set_switch(path[0], False)
+        for index, square in enumerate(path[1:], start=1):
+            self.set_switch(square, True)
+            if index < len(path) - 1:
+                self.now += 0.15
+                self.set_switch(square, False)
+        for square in captures:
+            self.set_switch(square, False)
+        return self.view()
+
+    def carry_out_pending(self) -> dict:
+        """The opponent's proposed move, carried out as the page shows it."""
+        pending = self.view()["opponent"]["pending"]
+        assert pending is not None, "the opponent proposes no move"
+        return self.carry_out(pending["path"], pending["captures"])
 
     # -- what it shows --------------------------------------------------------------------------
 

@@ -2,7 +2,9 @@
 games resumed, PDN exported with times and the arbiter's events."""
 
 import argparse
+import errno
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -32,6 +34,26 @@ def test_records_round_trip_and_sequence(tmp_path):
     loaded = load_journal(path)
     assert [r["seq"] for r in loaded.records] == [0, 1]
     assert loaded.records[1]["text"] == "ü" and not loaded.torn_tail and not loaded.damaged
+
+
+def test_records_appended_together_are_all_written_or_none(tmp_path, monkeypatch):
+    path = tmp_path / "g.jsonl"
+    with Journal(path) as journal:
+        journal.append({"type": "a"})
+        assert [r["seq"] for r in journal.append_all([{"type": "b"}, {"type": "c"}])] == [1, 2]
+        real_write = os.write
+
+        def half_then_full(fd, data):  # a few bytes of the lines, then the disk is full
+            real_write(fd, bytes(data)[:7])
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(os, "write", half_then_full)
+        with pytest.raises(OSError):
+            journal.append_all([{"type": "d"}, {"type": "e"}])
+        monkeypatch.undo()
+        journal.append({"type": "f"})
+    assert [(r["seq"], r["type"]) for r in load_journal(path).records] == \
+        [(0, "a"), (1, "b"), (2, "c"), (3, "f")]
 
 
 @pytest.mark.parametrize("cut", [1, 9, 20, -1])

@@ -327,6 +327,28 @@ def test_a_lasca_column_can_be_read(browser, tmp_path, expect):
         shot(page, "lasca-columns")
 
 
+def test_an_officer_under_a_man_is_drawn_apart_and_called_an_officer(browser, tmp_path,
+                                                                       expect):
+    # c3: a white man on a black man on a black officer; e5: a white officer alone
+    with PlayProcess(tmp_path / "data", "--variant", "lasca",
+                     "--fen", "W:a1=w,c3=wbB,e5=W,g7=b") as play:
+        page = open_page(browser, play)
+        c3 = square(page, 9)
+        expect(c3.locator(".height")).to_have_text("3")
+        officer = c3.locator(".piece.rim.king")
+        man = c3.locator(".piece.rim:not(.king)")
+        expect(officer).to_have_count(1)
+        expect(man).to_have_count(1)
+        rim = "e => [getComputedStyle(e).borderTopColor, getComputedStyle(e).borderTopWidth]"
+        assert officer.evaluate(rim) != man.evaluate(rim)  # a gold, thicker rim
+        c3.hover()
+        expect(page.locator("#inspect")).to_have_text(
+            "c3: column of 3, top first: white, black, black officer")
+        square(page, 17).hover()
+        expect(page.locator("#inspect")).to_have_text("e5: white officer")
+        shot(page, "lasca-officer")
+
+
 def test_the_clock_runs_for_the_side_to_move_and_a_flag_falls(browser, tmp_path, expect):
     with PlayProcess(tmp_path / "data", "--tag", "TimeControl=3") as play:
         page = open_page(browser, play)

@@ -8,26 +8,19 @@ import re
 
 import pytest
 
-from ..browser import ARGS, ARTIFACTS, CHROMIUM, playwright_api
-from .helpers import PlayProcess, wait_until
+from ..browser import ARTIFACTS, browser_page, click, playwright_api
+from .helpers import TOKEN, PlayProcess, wait_until
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def page(tmp_path):
-    api = playwright_api()
+    playwright_api()  # (chromium there, or the test fails or is skipped, before play)
     with PlayProcess(tmp_path / "data", "--mode", "training") as play:
-        with api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-            try:
-                page = browser.new_page(viewport={"width": 1100, "height": 900})
-                page.set_default_timeout(15_000)
-                page.goto(play.url + "/")
-                page.play = play
-                yield page
-            finally:
-                browser.close()
+        with browser_page(play.url + "/") as page:
+            page.play = play
+            yield page
         assert play.stop() == 0
 
 
@@ -67,3 +60,58 @@ def test_a_hint_in_two_stages_in_the_browser(page):
     # hints switched off for this game: the button is disabled
     page.locator("#hints-on").uncheck()
     expect(button).to_be_disabled()
+
+
+BLUNDER_FEN = "B:W17,31:B10,4"  # Black to move: d6-c5 loses a piece by force
+PHONE = {"width": 390, "height": 844}
+
+
+def test_on_a_phone_the_blunder_warning_sits_under_the_board_and_reads_in_order(tmp_path):
+    expect = playwright_api().expect
+    with PlayProcess(tmp_path / "data", "--mode", "training", "--fen", BLUNDER_FEN) as play:
+        with browser_page(play.url + "/", **PHONE) as page:
+            expect(page.locator("#connection")).to_have_text("live")
+            click(page, 10)  # d6-c5
+            click(page, 14)
+            warning = page.locator("#coach-warning")
+            expect(warning).to_be_visible()
+            text = play.state()["coach"]["warning"]["text"]
+            assert text.startswith("d6-c5 loses a piece by force: b4:d6, ")
+            assert text.endswith(" keeps the balance. "
+                                 "Put the piece on c5 back on d6 to take it back.")
+            expect(warning).to_have_text(f"Blunder {text}")
+            board = page.locator("#board").bounding_box()
+            box = warning.bounding_box()
+            # right under the board (the white player's line between), on the first screen
+            assert 0 <= box["y"] - (board["y"] + board["height"]) < 120, (board, box)
+            assert box["y"] < PHONE["height"]
+            assert box["x"] + box["width"] <= PHONE["width"]  # no sideways scrolling
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "coach-blunder-phone.png"))
+            # the advice followed: the piece back, the warning gone with the move
+            click(page, 14)
+            click(page, 10)
+            expect(warning).to_be_hidden()
+            expect(page.locator("#moves li")).to_have_count(0)
+        assert play.stop() == 0
+
+
+def test_a_tournament_game_shows_no_coach_until_its_result(tmp_path):
+    expect = playwright_api().expect
+    with PlayProcess(tmp_path / "data") as play:  # tournament mode, the default
+        with browser_page(play.url + "/") as page:
+            expect(page.locator("#connection")).to_have_text("live")
+            click(page, 22)  # c3-d4
+            click(page, 18)
+            expect(page.locator("#moves li")).to_have_count(1)
+            expect(page.locator("#coach-panel")).to_be_hidden()
+            expect(page.locator("#hint-button")).to_be_hidden()
+            expect(page.locator("#coach-warning")).to_be_hidden()
+            play.post("/api/arbiter/result", {"result": "1-0", "reason": "Black resigned"},
+                      token=TOKEN)
+            # the game is over: its evaluation may be read, still no coach to ask
+            panel = page.locator("#coach-panel")
+            expect(panel).to_be_visible()
+            expect(panel.locator("h2")).to_have_text("Evaluation")
+            expect(page.locator("#hint-button")).to_be_hidden()
+        assert play.stop() == 0

@@ -86,6 +86,11 @@ class PlayedMove:
     irregularity: str = ""
 
 
+# Events about the move just played (the coach's comments): a takeback moves them back
+# with it (`Game.undo`).
+ABOUT_THE_MOVE = ("coach",)
+
+
 @dataclass(frozen=True, slots=True)
 class GameEvent:
     """Something the arbiter must see that is not a move: an illegal attempt, an
@@ -331,11 +336,20 @@ class Game:
         after = self._positions.pop()
         self._counters.pop()
         self._seen[after] -= 1
-        # the corrections made after this move are taken back with it
-        self.events[:] = [replace(event, position=None)
-                       if event.position is not None and event.ply > self.ply else event
-                       for event in self.events]
+        # the corrections made after this move are taken back with it; what the coach
+        # said about it stays with it: before the takeback's own note, where it is read
+        # together with the move it names (not after the move played instead)
+        self.events[:] = [self._after_undo(event) for event in self.events]
         return played
+
+    def _after_undo(self, event: GameEvent) -> GameEvent:
+        if event.ply <= self.ply:
+            return event
+        if event.position is not None:
+            return replace(event, position=None)
+        if event.kind in ABOUT_THE_MOVE:
+            return replace(event, ply=self.ply)
+        return event
 
     def add_event(self, kind: str, text: str, t_monotonic: float | None = None,
                   t_wall: float | None = None,

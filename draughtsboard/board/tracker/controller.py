@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..ports import LedSink, Snapshot
-from ..rules.position import Position
+from ..rules.position import Move, Position
 from .events import IRREGULARITY_INTENTS
 from .leds import render
 from .states import State
@@ -46,6 +46,12 @@ class Controller:
         """The arbiter's position (a correction, or a take-back): the tracker goes on
         from it; the LEDs show what differs until the board matches."""
         return self._dispatch(self.tracker.accept(position, now))
+
+    def expect(self, position: Position, move: Move | None,
+               now: float) -> list[TrackerEvent]:
+        """The opponent's move to carry out in ``position`` (None: it thinks): the board
+        takes only that move there, and the LEDs show it."""
+        return self._dispatch(self.tracker.expect(position, move, now))
 
     def _frame_of(self, intents: dict[str, tuple[int, ...]]):
         if self.dark_irregularities and self.tracker.state is State.ILLEGAL:

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from ..rules.position import Position
 
 INTENTS = ("illegal", "must_capture", "restore", "destination", "path", "last_move",
-           "ambiguous", "game_over")
+           "ambiguous", "game_over", "take_off", "opponent_from", "opponent_path",
+           "opponent_take")
 # The intents of a flagged irregular move: an organiser may keep them off a tournament
 # board (the arbiter's page shows them all the same).
 IRREGULARITY_INTENTS = ("illegal", "restore")

@@ -17,12 +17,19 @@ STYLE: tuple[tuple[str, LedPattern, str], ...] = (
     ("illegal", LedPattern.FAST_BLINK, "red"),
     ("setup_fill", LedPattern.ON, "green"),  # a puzzle's set-up: put a piece here
     ("setup_empty", LedPattern.SLOW_BLINK, "orange"),  # ... take the piece off
+    ("solved", LedPattern.ON, "white"),  # a puzzle solved: every piece, for a moment
     ("ambiguous", LedPattern.FAST_BLINK, "magenta"),
     ("restore", LedPattern.ON, "orange"),
     # the coach (training): a blunder to take back, a hint, a puzzle's set-up
     ("blunder", LedPattern.SLOW_BLINK, "red"),
     ("hint", LedPattern.ON, "cyan"),
     ("hint_path", LedPattern.SLOW_BLINK, "cyan"),
+    # a captured piece to take off (the opponent's capture, or one's own once it is down),
+    # then the opponent's move to carry out: the piece, the landing squares still to come
+    ("opponent_take", LedPattern.FAST_BLINK, "violet"),
+    ("take_off", LedPattern.FAST_BLINK, "violet"),
+    ("opponent_from", LedPattern.ON, "violet"),
+    ("opponent_path", LedPattern.SLOW_BLINK, "violet"),
     ("must_capture", LedPattern.SLOW_BLINK, "yellow"),
     ("path", LedPattern.SLOW_BLINK, "green"),
     ("destination", LedPattern.ON, "green"),

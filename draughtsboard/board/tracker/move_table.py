@@ -9,6 +9,8 @@ sensors deliver, so the per-snapshot work is a few integer operations and dict l
 
 from __future__ import annotations
 
+import copy
+
 from ..ports import mask_from_squares
 from ..rules.notation import format_move, traversed_squares
 from ..rules.position import Move, Position
@@ -75,10 +77,29 @@ class MoveTable:
         self.starts = mask_from_squares(self.by_start)
         own = position.white if position.white_to_move else position.black
         self.own_occupancy = position.variant.geometry.mask_of_bits(own)
+        self.legal_count = len(legal)  # the position's, also in a table limited to fewer
+        self.limited = False
 
     @property
     def is_game_over(self) -> bool:
-        return not self.shapes
+        """Whether the side to move has no legal move (in the position: a table limited
+        to the opponent's move, or to none while it thinks, is not a game over)."""
+        return not self.legal_count
+
+    def limited_to(self, moves: tuple[Move, ...]) -> MoveTable:
+        """This table with only ``moves`` (legal moves of its position) accepted: the
+        opponent's turn, where the board takes only the move the opponent chose, and
+        none while it thinks. Everything else (the position, its occupancy, whether a
+        capture is required, whether the game is over) stays the position's."""
+        table = copy.copy(self)
+        table.shapes = [shape for shape in self.shapes if shape.move in moves]
+        table.by_occupancy, table.by_start = {}, {}
+        for shape in table.shapes:
+            table.by_occupancy.setdefault(shape.after_occupancy, []).append(shape)
+            table.by_start.setdefault(shape.move.start, []).append(shape)
+        table.starts = mask_from_squares(table.by_start)
+        table.limited = True
+        return table
 
     def consistent(self, removed: int, added: int) -> list[MoveShape]:
         """Moves that the in-between state (squares emptied and filled relative to this

@@ -16,6 +16,15 @@ irregularity policy (`policy`): under ``restore`` the board waits until it is pu
 under ``fmjd`` the opponent may instead play on, and then the irregular move stands.
 Whatever the policy, `accept` and `restart_from` (the arbiter) end any wait.
 
+Against an opponent (`set_opponent`: the side a program plays, its moves carried out on
+the board by the person), the opponent's turn is a constraint: the board takes only the
+move the opponent chose (`expect`), and none while it thinks; anything else is flagged
+like an illegal move, with what to put right, and an irregular move never stands (the
+opponent cannot play on from it). Its LED intents show the move to carry out. Where
+takebacks are allowed, taking the opponent's move back takes back the person's move
+before it too: the board then takes nothing until that move is taken back as well (its
+squares light as ``restore``), so the opponent is not asked again in between.
+
 Time matters in two places, both measured from snapshot times: a piece *rests* on a
 square when it stays there `REST_TIME` or longer (slides and brushes are shorter), and
 only rests tell capture paths apart; a *touch* that answers a blinking ambiguity is a
@@ -29,7 +38,8 @@ from dataclasses import dataclass
 
 from ..mode import Mode
 from ..ports import Snapshot, mask_from_squares, squares_from_mask
-from ..rules.position import Position
+from ..rules.errors import DraughtsError
+from ..rules.position import Move, Position
 from .ambiguity import START_TOUCH_LIMIT, Ambiguity
 from .events import (
     FlagEvent,
@@ -97,6 +107,10 @@ class Tracker:
         self.hold_timeout = hold_timeout
         self.confirm_time = confirm_time
         self._tables = MoveTableCache()
+        self._opponent_white: bool | None = None  # the side an opponent plays
+        self._expected: tuple[Position, Move] | None = None  # the opponent's chosen move
+        self._limited: dict[Position, MoveTable] = {}  # tables of the opponent's turns
+        self._takeback_owed = False  # the opponent's move taken back: the person's next
         # (position before, move): a MoveShape, or an IrregularAction that stood
         self._history: list[tuple[Position, MoveShape | IrregularAction]] = []
         self._set_position(position)
@@ -119,6 +133,69 @@ class Tracker:
     @property
     def position(self) -> Position:
         return self.table.position
+
+    @property
+    def opponent_is_white(self) -> bool | None:
+        """The side an opponent plays (None: people play both sides)."""
+        return self._opponent_white
+
+    @property
+    def is_opponents_turn(self) -> bool:
+        """Whether the position has the opponent to move."""
+        return self._opponents_turn(self.position)
+
+    @property
+    def expectation(self) -> tuple[Position, Move] | None:
+        """The opponent's chosen move and the position it was chosen in, as given to
+        `expect` (None: none)."""
+        return self._expected
+
+    @property
+    def takeback_owed(self) -> Position | None:
+        """After the opponent's move was taken back, the position before the person's
+        move, which the board must show next (None: nothing owed)."""
+        if not self._takeback_owed or not self._history:
+            return None
+        return self._history[-1][0]
+
+    @property
+    def expected_move(self) -> MoveShape | None:
+        """The opponent's move to carry out in the current position (None: not the
+        opponent's turn, or it has not chosen yet)."""
+        expected = self._expected
+        if expected is None or expected[0] != self.position or self._takeback_owed:
+            return None
+        for shape in self.table.shapes:
+            if shape.move == expected[1]:
+                return shape
+        return None
+
+    def set_opponent(self, white: bool | None) -> None:
+        """An opponent plays White (True) or Black (False), or nobody (None): on its turns
+        the board takes only the move given to `expect`, none before."""
+        self._opponent_white = white
+        self._expected = None
+        self._limited.clear()
+        self._set_position(self.position)
+
+    def expect(self, position: Position, move: Move | None,
+               now: float | None = None) -> list[TrackerEvent]:
+        """The opponent chose ``move`` in ``position`` (its turn); None forgets a choice
+        (it thinks again). The LED intents change at once (at ``now``: the events say
+        so). `DraughtsError` for a move that is not legal there, or a position that is
+        not the opponent's turn."""
+        if move is not None:
+            if not self._opponents_turn(position):
+                raise DraughtsError(f"not the opponent's turn in {position.fen()}")
+            if not position.is_legal(move):
+                raise DraughtsError(f"{move} is not legal in {position.fen()}")
+        self._expected = (position, move) if move is not None else None
+        self._limited.clear()
+        self._set_position(self.position)
+        events: list[TrackerEvent] = []
+        if now is not None:
+            self._emit_intents(now, events)
+        return events
 
     @property
     def pending_irregularity(self) -> IrregularAction | None:
@@ -159,8 +236,11 @@ class Tracker:
         return events
 
     def reset(self, position: Position, *, check_start: bool = True) -> None:
-        """Start again from ``position`` (a new game, or a resumed one)."""
+        """Start again from ``position`` (a new game, or a resumed one); the opponent
+        chooses its move again."""
         self._history.clear()
+        self._expected = None
+        self._limited.clear()
         self._set_position(position)
         self.state = State.SETUP if check_start else State.READY
         self._progress = MoveInProgress()
@@ -169,6 +249,7 @@ class Tracker:
         self._ambiguity = None
         self._pending = None
         self._last_move = ()
+        self._takeback_owed = False
 
     # -- the arbiter ------------------------------------------------------------------------
 
@@ -224,7 +305,11 @@ class Tracker:
     # -- classification -------------------------------------------------------------------
 
     def _set_position(self, position: Position) -> None:
-        self.table = self._tables.of(position)
+        self.table = self._table_of(position)
+
+    def _opponents_turn(self, position: Position) -> bool:
+        white = self._opponent_white
+        return white is not None and position.white_to_move == white
 
     def _observe(self, occupied: int, now: float) -> Seen:
         """Classify a board against the position and the move in progress."""
@@ -304,7 +389,7 @@ class Tracker:
         earlier = self._move_seen_with_the_next(occupied, complete_only=not added)
         if earlier is not None:
             return Seen(Observation.MOVE_THEN_MORE, shape=earlier)
-        if self.mode is not Mode.FREE:
+        if self.mode is not Mode.FREE or table.limited:
             # Two readings may fit the same board: one action of the mover (a piece moved,
             # pieces taken off), or his move left unfinished and the opponent's reply
             # begun. Both are kept; the opponent's playing on tells which it was.
@@ -665,7 +750,20 @@ class Tracker:
         return not removed & ~last.end_bit and not added & ~last.may_empty
 
     def _table_of(self, position: Position) -> MoveTable:
-        return self._tables.of(position)
+        """The move table of ``position``: on the opponent's turn, limited to the move it
+        chose (none while it thinks)."""
+        table = self._tables.of(position)
+        if not self._opponents_turn(position):
+            return table
+        limited = self._limited.get(position)
+        if limited is None:
+            if len(self._limited) >= self._tables.limit:
+                self._limited.clear()
+            expected = self._expected
+            moves = (expected[1],) if expected is not None and expected[0] == position \
+                and not self._takeback_owed else ()
+            limited = self._limited[position] = table.limited_to(moves)
+        return limited
 
     # -- actions ------------------------------------------------------------------------------
 
@@ -709,14 +807,27 @@ class Tracker:
             text = f"{action.notation} taken back: takebacks are not allowed in tournament play"
         elif kind is Irregularity.CAPTURE_REQUIRED:
             text = f"illegal move {action.notation}: a capture is required"
+        elif self.table.limited:
+            text = self._not_the_opponents_move(action)
         else:
             text = f"illegal move {action.description}"
-        for other in seen.alternatives:  # the same board read another way
-            text += f"; or {other.description}"
-        self._flag(State.ILLEGAL, now, text, events, irregularity=kind.name.lower())
-        if self.policy.stands_when_played_on:
+        if not self.table.limited:
+            for other in seen.alternatives:  # the same board read another way
+                text += f"; or {other.description}"
+        self._flag(State.ILLEGAL, now, text, events,
+                   irregularity="" if self.table.limited else kind.name.lower())
+        if self.policy.stands_when_played_on and self._opponent_white is None:
             self._pending = PendingIrregularity([action, *seen.alternatives], self.table,
                                                 self._table_of, self._observed)
+
+    def _not_the_opponents_move(self, action: IrregularAction) -> str:
+        """The flag's text when the board shows something else than the opponent's move
+        on its turn."""
+        expected = self.expected_move
+        shown = action.notation
+        if expected is None:
+            return f"{shown} played for the opponent before it chose its move"
+        return f"{shown} is not the opponent's move: it plays {expected.notation}"
 
     def _on_played_on(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         pending = self._pending
@@ -801,6 +912,9 @@ class Tracker:
         before, shape = self._history.pop()
         if self.moves:
             self.moves.pop()
+        # the opponent's move taken back: the person's move before it is owed too
+        self._takeback_owed = self._opponents_turn(before) and bool(self._history)
+        self._limited.clear()
         self._set_position(before)
         self._slide = None
         self._last_move = ()
@@ -873,8 +987,10 @@ class Tracker:
         confirming = (self._last_move and self._last_move_at is not None
                       and now - self._last_move_at < self.confirm_time)
         ambiguity = self._ambiguity
+        owed = self.takeback_owed
         return intents_of(Situation(
             self.state, self.mode, self.table,
             self._observed if self._observed is not None else self.table.occupancy,
             self._progress, tuple(sorted(ambiguity.squares())) if ambiguity else (),
-            self._last_move if confirming else ()), now)
+            self._last_move if confirming else (), self.table.limited,
+            self.expected_move, owed.occupancy() if owed is not None else None), now)

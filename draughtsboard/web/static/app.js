@@ -15,6 +15,9 @@ const HOLD_MS = 500; // a press this long reads a square without touching it
 
 const PIECE_WORDS = { w: "white man", b: "black man", W: "white king", B: "black king" };
 const TOP_WORDS = { w: "white", b: "black", W: "white king", B: "black king" };
+// Lasca and the column games call a crowned piece an officer
+const OFFICER_WORDS = { w: "white man", b: "black man", W: "white officer", B: "black officer" };
+const OFFICER_TOP_WORDS = { w: "white", b: "black", W: "white officer", B: "black officer" };
 const LED_WORDS = { on: "lit", slow_blink: "blinking slowly", fast_blink: "blinking fast" };
 const RESULT_WORDS = { "1-0": "1-0 (White wins)", "2-0": "2-0 (White wins)",
   "0-1": "0-1 (Black wins)", "0-2": "0-2 (Black wins)", "1/2-1/2": "½-½ (draw)",
@@ -42,9 +45,12 @@ function say(text, isError, kind) {
 
 function describeColumn(column) {
   if (!column) return "empty";
-  if (column.length === 1) return PIECE_WORDS[column] || "a piece";
+  const officers = view && view.officers;
+  const pieceWords = officers ? OFFICER_WORDS : PIECE_WORDS;
+  const topWords = officers ? OFFICER_TOP_WORDS : TOP_WORDS;
+  if (column.length === 1) return pieceWords[column] || "a piece";
   return "column of " + column.length + ", top first: "
-    + [...column].map((p) => TOP_WORDS[p] || "?").join(", ");
+    + [...column].map((p) => topWords[p] || "?").join(", ");
 }
 
 function labelsMode(v) {
@@ -175,7 +181,7 @@ function drawBoard(v) {
     cell.classList.toggle("lm", last.path.includes(number));
     cell.classList.toggle("lm-taken", last.captures.includes(number));
     for (const intent of ["illegal", "restore", "must_capture", "ambiguous", "destination",
-      "path", "game_over"]) {
+      "path", "game_over", "take_off", "opponent_from", "opponent_path", "opponent_take"]) {
       cell.classList.toggle("intent-" + intent, !!intents[intent] && intents[intent].has(number));
     }
     const led = cell.querySelector(".led");
@@ -372,6 +378,13 @@ function drawNotices(v) {
   box.appendChild(close);
 }
 
+function drawOpponent(v) {
+  const o = v.opponent;
+  $("opponent-box").hidden = !o || !o.error;
+  if (o && o.error) setText($("opponent-error"), "The opponent failed: " + o.error);
+  $("opponent-continue").hidden = !o || !o.can_continue;
+}
+
 function draw(v) {
   view = v;
   drawBoard(v);
@@ -391,6 +404,7 @@ function draw(v) {
   drawSide(v);
   drawArbiter(v);
   drawNotices(v);
+  drawOpponent(v);
   $("hands-panel").hidden = !v.hands;
   drawClocks();
 }
@@ -601,6 +615,10 @@ function setUpForms() {
     }, () => {});
   });
   $("setup").addEventListener("click", () => hand([["setup", null]]));
+  $("opponent-continue").addEventListener("click", () => {
+    post("/api/opponent/continue", {}).then(() => say(""),
+      (e) => say(e.message, true, e.network ? "network" : "action"));
+  });
   $("labels").addEventListener("change", () => {
     if (view) localStorage.setItem("labels:" + (view.algebraic ? "algebraic" : "numeric"), $("labels").value);
     applyLabels();

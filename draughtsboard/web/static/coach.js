@@ -20,7 +20,13 @@
   const panel = el("section", "coach-panel");
   panel.id = "coach-panel";
   panel.hidden = true;
-  panel.appendChild(el("h2", "", "Coach"));
+  const title = el("h2", "", "Coach");
+  panel.appendChild(title);
+  // The blunder warning sits next to the board (a phone shows the side panels far below)
+  const warningBox = el("div", "coach-warning");
+  warningBox.id = "coach-warning";
+  warningBox.setAttribute("role", "alert");
+  warningBox.hidden = true;
   const controls = el("p", "coach-controls");
   const hintButton = el("button", "", "Hint");
   hintButton.id = "hint-button";
@@ -61,6 +67,8 @@
   function mount() {
     const side = document.getElementById("side");
     if (side) side.insertBefore(panel, side.firstChild);
+    const status = document.getElementById("status");
+    if (status) status.parentNode.insertBefore(warningBox, status);
   }
 
   async function post(url, body) {
@@ -118,13 +126,33 @@
       + (lastScore / 100).toFixed(2) + " (White's view)";
   }
 
+  function puzzleButton(action, text, enabled) {
+    const button = el("button", "", text);
+    button.type = "button";
+    button.id = "puzzle-" + action;
+    button.disabled = !enabled;
+    button.addEventListener("click", () => {
+      post("/api/coach/puzzle", { action }).catch((e) => say(e.message, true));
+    });
+    return button;
+  }
+
   function drawPuzzle(p) {
     puzzle.hidden = !p;
     if (!p) return;
     puzzle.replaceChildren();
     puzzle.appendChild(el("p", "puzzle-title",
       "Puzzle " + p.number + " of " + p.count + ": " + p.title));
-    puzzle.appendChild(el("p", "puzzle-state puzzle-" + p.state, p.note));
+    puzzle.appendChild(el("p", "puzzle-state puzzle-" + p.state,
+      (p.state === "solved" ? "✔ " : "") + p.note));
+    const buttons = el("p", "puzzle-buttons");
+    const open = p.state !== "done";
+    buttons.appendChild(puzzleButton("next", p.state === "solved" ? "Next puzzle" : "Skip",
+      open));
+    buttons.appendChild(puzzleButton("retry", "Try again", open));
+    buttons.appendChild(puzzleButton("solution", "Show the solution",
+      open && p.state !== "solved"));
+    puzzle.appendChild(buttons);
     if (p.setup && p.setup.length) {
       puzzle.appendChild(el("p", "puzzle-columns", "Columns, top first (w, b: men; "
         + "W, B: officers):"));
@@ -149,11 +177,25 @@
     }
   }
 
+  function drawWarning(w) {
+    warningBox.hidden = !w;
+    if (!w) return;
+    const key = w.text;
+    if (warningBox.dataset.key === key) return;
+    warningBox.dataset.key = key;
+    warningBox.replaceChildren(el("strong", "", "Blunder"), el("span", "", " " + w.text));
+  }
+
   function draw(v) {
     coach = v.coach;
     panel.hidden = !coach;
     markSquares();
+    drawWarning(coach ? coach.warning : null);
     if (!coach) return;
+    // a tournament game with its result: the evaluation only, no coach
+    controls.hidden = !coach.available;
+    note.hidden = !coach.available;
+    title.textContent = coach.available ? "Coach" : "Evaluation";
     const hint = coach.hint;
     hintButton.disabled = !coach.available || !coach.hints || !!v.result;
     hintButton.textContent = !hint || !hint.stage ? "Hint: which piece?"
@@ -165,8 +207,7 @@
     warningsBox.disabled = !coach.available || v.mode !== "training";
     let text = coach.note;
     if (hint && hint.thinking) text = "Thinking…";
-    if (coach.warning) text = "Blunder: " + coach.warning.text + ". To take it back, "
-      + coach.warning.takeback + ".";
+    if (coach.warning) text = "Blunder: see the warning beside the board.";
     say(text, !!coach.warning);
     panel.classList.toggle("warned", !!coach.warning);
     drawPuzzle(coach.puzzle);

@@ -1,0 +1,81 @@
+// What the hall page and the projector view both draw from a board's summary: the
+// mini-board, the last move with its number, clocks. Text is only ever set as text.
+"use strict";
+
+window.HallBoard = (() => {
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function clock(seconds) {
+    if (seconds === null || seconds === undefined) return "";
+    const s = Math.max(0, Math.round(seconds));
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    const rest = String(s % 60).padStart(2, "0");
+    return h ? h + ":" + String(m).padStart(2, "0") + ":" + rest : m + ":" + rest;
+  }
+
+  // "12. c3-d4" after White's move, "12… f6-g5" after Black's (the side to move now is
+  // the other one)
+  function lastMove(summary) {
+    if (!summary.ply) return "no move yet";
+    const dots = summary.white_to_move ? "… " : ". ";
+    return summary.move_number + dots + summary.last_move;
+  }
+
+  function miniBoard(summary, variants) {
+    const v = variants[summary.variant];
+    const grid = el("div", "mini");
+    if (!v) return grid;
+    grid.style.setProperty("--size", v.size);
+    const bySquare = new Map(v.squares.map((s) => [s[1] + "," + s[2], s[0]]));
+    for (let rank = v.size - 1; rank >= 0; rank--) {
+      for (let file = 0; file < v.size; file++) {
+        const number = bySquare.get(file + "," + rank);
+        const cell = el("div", number ? "dark" : "");
+        const column = number ? summary.pieces[String(number)] : null;
+        if (column) {
+          const top = column[0];
+          cell.classList.add("piece", top.toLowerCase() === "w" ? "w" : "b");
+          if (top === "W" || top === "B") cell.classList.add("king");
+        }
+        grid.appendChild(cell);
+      }
+    }
+    return grid;
+  }
+
+  // The players of a board: its game's, else (a game without players: the start-up
+  // game, or none) the pairing the hall still owes it, marked as owed
+  function players(summary) {
+    const pairing = summary.pairing;
+    const named = summary.game && (summary.white || summary.black);
+    if (pairing && !named) {
+      return { white: pairing.white || "?", black: pairing.black || "?", owed: true };
+    }
+    return { white: summary.white || "?", black: summary.black || "?", owed: false };
+  }
+
+  // The hall's live stream: ``onHall(data)`` with everything, ``onBoards(summaries)``
+  // with the boards that changed, ``onInfo(hall)``; the connection badge kept up to date
+  function listen(badge, onHall, onBoards, onInfo) {
+    const source = new EventSource("/api/events");
+    source.addEventListener("hall", (event) => {
+      badge.textContent = "live";
+      badge.className = "status live";
+      onHall(JSON.parse(event.data));
+    });
+    source.addEventListener("boards", (event) => onBoards(JSON.parse(event.data)));
+    source.addEventListener("info", (event) => onInfo(JSON.parse(event.data)));
+    source.onerror = () => {
+      badge.textContent = "reconnecting";
+      badge.className = "status alert";
+    };
+  }
+
+  return { el, clock, lastMove, miniBoard, players, listen };
+})();

@@ -1,0 +1,260 @@
+"""The opponent's seat at the board: one `Opponent` and the worker thread it thinks on.
+
+The game in play (`game_in_play.GameInPlay`) owns the seat and tells it, after every
+change, what the recorded game is now (`follow`). The seat keeps the opponent in step
+with it: a move of the person is passed on (``other_side_moved``), the opponent's own
+move once the board shows it carried out is taken as done, and anything else (a new
+game, a takeback, an arbiter's correction, a resumed game) starts the opponent again
+from the recorded position, its history with it. On the opponent's turn it asks for a
+move (``move``, with the clocks).
+
+Every call to the opponent runs on one worker thread (`analyst.Analyst`, its own), in
+the order given: starting a Hub engine, waiting for a DXP peer or thinking may take
+seconds, and the board must react to every snapshot meanwhile. The answers come back
+through ``post`` (the session's queue) to the driver's thread, where the seat's state
+changes; a job of an older game state (a takeback came first) is dropped, and its
+thinking is cut short through ``stop``. An answer is only a *pending* move: the tracker
+takes it once the board shows it carried out, and the record follows the board.
+
+Whatever fails (`OpponentError`: an engine that does not start, says something that is
+not its protocol or an illegal move, exceeds its time, dies; a DXP peer that
+disconnects) is one line in the log and on the page, nothing is recorded, and the
+person may go on with the built-in engine from the same position (`replace`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules.notation import format_move
+from draughtsboard.board.rules.position import Move, Position
+from draughtsboard.opponents import Clocks, Opponent, OpponentError, OpponentSpec
+
+from .analyst import Analyst, Job, JobRunner
+
+log = logging.getLogger("draughtsboard.opponent")
+
+Post = Callable[[Callable[[], None]], object]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The opponent's move in ``position``, given at ``at`` (the driver's clock)."""
+
+    position: Position
+    move: Move
+    at: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {"notation": format_move(self.position, self.move),
+                "path": list(self.move.path), "captures": list(self.move.captures)}
+
+
+class OpponentSeat:
+    """One opponent at the board, playing White (``white``) or Black (see the module
+    doc). ``spec`` is what was asked for (``--opponent``); ``post`` runs an answer on
+    the driver's thread; ``runner`` runs the opponent's calls in order (default: a
+    worker thread of its own); ``clock`` is the driver's monotonic clock;
+    ``move_seconds`` the time an external engine is given per move without a clock."""
+
+    def __init__(self, opponent: Opponent, spec: OpponentSpec, white: bool, *, post: Post,
+                 clock: Callable[[], float], runner: JobRunner | None = None,
+                 move_seconds: float = 5.0) -> None:
+        self.opponent = opponent
+        self.spec = spec
+        self.white = white
+        self.post = post
+        self.clock = clock
+        self.runner: JobRunner = runner if runner is not None else Analyst(
+            "draughtsboard-opponent")
+        self.move_seconds = move_seconds
+        self.name = opponent.name
+        self.thinking = False
+        self.pending: Answer | None = None
+        self.error: str | None = None
+        self.replaced_by_builtin = False
+        # what the owner is told of, on the driver's thread
+        self.on_answer: Callable[[Answer], None] | None = None
+        self.on_named: Callable[[str], None] | None = None
+        self.on_failure: Callable[[str], None] | None = None
+        # the game as the opponent was told it (its positions, the current one last)
+        self._known: tuple[Position, ...] = ()
+        self._generation = 0
+        self._broken = -1  # (worker thread) a generation whose start or call failed
+
+    @property
+    def side(self) -> str:
+        return "white" if self.white else "black"
+
+    @property
+    def level(self) -> int | None:
+        return self.spec.level if self.spec.kind == "engine" else None
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
+
+    def is_turn(self, position: Position) -> bool:
+        """Whether the opponent is to move in ``position``."""
+        return position.white_to_move == self.white
+
+    # -- keeping in step (the driver's thread) -----------------------------------------------
+
+    def follow(self, game: Game, clocks: Clocks, *, ask: bool = True) -> None:
+        """The recorded game is now ``game``: tell the opponent what changed (see the
+        module doc) and, on its turn and with ``ask``, ask for its move with
+        ``clocks``. Nothing while it has failed."""
+        if self.failed:
+            return
+        positions = tuple(game.positions)
+        known = self._known
+        if positions == known or (self.pending is not None and positions == known[:-1]):
+            if self.pending is not None and positions == known:
+                self.pending = None  # carried out: the opponent has played it already
+        elif (known and positions[:-1] == known and game.moves and not self.thinking
+              and self.pending is None and not self.is_turn(known[-1])):
+            move = game.moves[-1].move  # the person's move
+            self._known = positions
+            self._submit("be told the move", lambda: self.opponent.other_side_moved(move))
+        else:
+            self._restart(positions)
+        if ask and game.result is None and not self.failed:
+            self._ask_if_its_turn(positions[-1], clocks)
+
+    def _restart(self, positions: tuple[Position, ...]) -> None:
+        """Start the opponent again from the last of ``positions`` (the others its
+        history): what it thinks or proposed is dropped."""
+        if self._known and self.spec.kind in ("dxp", "dxp-listen"):
+            self._fail(f"{self.name} (DXP) cannot take moves back or begin again: "
+                       "continue with the built-in engine")
+            return
+        self._generation += 1
+        self.thinking = False
+        self.pending = None
+        self._known = positions
+        opponent, white = self.opponent, self.white
+        position, history = positions[-1], positions[:-1]
+
+        def start() -> str:
+            opponent.start(position, white, history)
+            return opponent.name
+
+        self._submit("start", start, self._started)
+
+    def _ask_if_its_turn(self, position: Position, clocks: Clocks) -> None:
+        if not self.is_turn(position) or self.thinking or self.pending is not None:
+            return
+        if not position.legal_moves():
+            return
+        self.thinking = True
+        opponent = self.opponent
+        clocks = replace(clocks, move_seconds=self.move_seconds)
+        generation = self._generation
+        asked_at = position
+
+        def answered(move: Any) -> None:
+            if generation != self._generation or self.failed:
+                return
+            self.thinking = False
+            answer = Answer(asked_at, move, self.clock())
+            if not asked_at.is_legal(move):  # (each opponent checks it already)
+                self._fail(f"{self.name} proposed {move}, not legal in {asked_at.fen()}")
+                return
+            self.pending = answer
+            self._known = (*self._known, asked_at.play(move))
+            if self.on_answer is not None:
+                self.on_answer(answer)
+
+        self._submit("think", lambda stop: opponent.move(clocks, stop), answered,
+                     with_stop=True)
+
+    # -- the worker ----------------------------------------------------------------------------
+
+    def _submit(self, what: str, call: Callable[..., Any],
+                done: Callable[[Any], None] | None = None, *, with_stop: bool = False) -> None:
+        """Run ``call`` on the worker, in order; its answer to ``done`` on the driver's
+        thread unless the game state moved on; a failure to `_fail` there."""
+        generation = self._generation
+
+        def work(stop: Callable[[], bool]) -> Any:
+            if self._broken == generation:
+                return None  # a call of this generation failed: the rest would too
+            try:
+                return call(stop) if with_stop else call()
+            except OpponentError as error:
+                self._broken = generation
+                return error
+            except Exception as error:  # noqa: BLE001 - a bug of the opponent: one line
+                self._broken = generation
+                log.exception("the opponent failed to %s", what)
+                return OpponentError(f"{self.name} failed ({type(error).__name__}: {error})")
+
+        def deliver(answer: Any) -> None:
+            def on_driver() -> None:
+                if generation != self._generation:
+                    return
+                if isinstance(answer, OpponentError):
+                    self._fail(" ".join(str(answer).split()) or type(answer).__name__)
+                elif done is not None and answer is not None:
+                    done(answer)
+            self.post(on_driver)
+
+        self.runner.submit(Job(f"opponent: {what}", work, deliver,
+                               lambda: generation != self._generation))
+
+    def _started(self, name: str) -> None:
+        if name and name != self.name:
+            self.name = name
+            if self.on_named is not None:
+                self.on_named(name)
+
+    def _fail(self, text: str) -> None:
+        self.error = text
+        self.thinking = False
+        self.pending = None
+        self._generation += 1
+        log.error("opponent: %s", text)
+        if self.on_failure is not None:
+            self.on_failure(text)
+
+    # -- going on with another opponent ----------------------------------------------------------
+
+    def replace(self, opponent: Opponent, spec: OpponentSpec) -> None:
+        """Go on with ``opponent`` (the built-in engine, after a failure): the failed one
+        is closed on the worker, the new one starts at the next `follow`."""
+        old = self.opponent
+        self._generation += 1
+        self.runner.submit(Job("opponent: close the failed one", lambda stop: old.close(),
+                               lambda answer: None))
+        self.opponent = opponent
+        self.spec = spec
+        self.name = opponent.name
+        self.error = None
+        self.thinking = False
+        self.pending = None
+        self.replaced_by_builtin = True
+        self._known = ()
+
+    def close(self) -> None:
+        """Stop the worker (what it thinks is cut short) and close the opponent. Safe
+        twice."""
+        self._generation += 1
+        self.runner.close()
+        try:
+            self.opponent.close()
+        except Exception:  # noqa: BLE001 - closing must not stop the board's shutdown
+            log.exception("closing the opponent")
+
+    # -- the page ------------------------------------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        """The page's and the API's opponent block (docs/opponents.md)."""
+        return {"kind": self.spec.kind, "name": self.name, "side": self.side,
+                "level": self.level, "thinking": self.thinking,
+                "pending": self.pending.as_json() if self.pending is not None else None,
+                "error": self.error,
+                "can_continue": self.failed}

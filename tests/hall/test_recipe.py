@@ -1,0 +1,43 @@
+"""docs/hall.md's one-machine recipe, command by command, with Debian's mosquitto started
+the way the doc says: as root it becomes the ``mosquitto`` user and still reads the
+venue's files; the three boards come online in the hall; a round started from the
+console reaches them; the venue's files are never readable by others."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from ..web.helpers import wait_until
+
+pytestmark = [pytest.mark.broker, pytest.mark.slow]
+
+
+def test_the_docs_one_machine_recipe_runs_a_round(recipe):
+    recipe.hall_ready(3)
+    brokers = [(user, args) for _, user, args in recipe.processes() if "mosquitto -c" in args]
+    assert len(brokers) == 1
+    if os.geteuid() == 0:  # started as root, it dropped to Debian's user and read its files
+        assert brokers[0][0] == "mosquitto"
+    for name in ("passwords", "acl", "hall.password", "boards/1.password"):
+        mode = (recipe.venue / name).stat().st_mode
+        assert not mode & (stat.S_IRWXO), f"{name} is readable by others"
+    answer = recipe.post("/api/arbiter/pairings",
+                         "round,board,white,black,event,time_control\n"
+                         "1,1,Ann,Bob,Club,1800+10\n1,2,Cy,Di,Club,1800+10\n"
+                         "1,3,Ed,Flo,Club,1800+10\n", content_type="text/plain")
+    assert len(answer["result"]) == 3
+    rows = recipe.post("/api/arbiter/start-round", {"round": "1"})["result"]
+    assert {row["state"] for row in rows} == {"sent"}
+
+    def delivered() -> bool:
+        listed = recipe.get("/api/hall")["hall"]["pairings"]["1"]
+        return all(row["state"] == "delivered" for row in listed)
+
+    wait_until(delivered, timeout=30, interval=0.2, what="the round's pairings delivered")
+    for number, white in ((1, "Ann"), (2, "Cy"), (3, "Ed")):
+        recipe.board_ready(number)
+        state = recipe.get("/api/state", recipe.board_urls[number])
+        assert state["tags"]["White"] == white and state["tags"]["TimeControl"] == "1800+10"
