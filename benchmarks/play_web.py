@@ -2,14 +2,16 @@
 the whole process holds after 1,000 moves.
 
 Starts ``python -m draughtsboard play --backend sim`` (the real-time simulated board: the
-reed-matrix driver scanning mock pins at the configured 200 Hz with 3-scan debounce, the
+reed-matrix driver scanning mock pins at the shipped config's 100 scans a second, 40 on a
+board idle for 2 s, with 3-scan debounce, the
 tracker, the journal with an fsync per record, the LED driver, uvicorn and the page's
 event stream) and acts as a spectator's browser and as the hands:
 
 * latency: a switch is flipped through the page's hands endpoint; the time from just
   before that request to the moment the live stream (server-sent events) delivers a view
-  showing the change. It includes the HTTP request, the debounce (3 scans at 200 Hz =
-  10-15 ms by design), the tracker and the view's JSON.
+  showing the change. It includes the HTTP request, the debounce (3 scans at 100 a second
+  = 20-30 ms by design; with ``--pause`` the first scan of an idle board may come up to
+  25 ms later), the tracker and the view's JSON.
 * memory: random legal games (seeded) are played through the hands endpoint, a new game
   (arbiter action) after each finished one or after ``--game-length`` plies, until
   ``--moves`` moves are recorded; then the process's resident memory (VmRSS, and its peak
@@ -126,12 +128,17 @@ class Play:
         return self.process.wait(15)
 
 
-def measure_latency(play: Play, samples: int) -> list[float]:
+def measure_latency(play: Play, samples: int, pause: float = 0.0) -> list[float]:
+    """Switch to page, ``samples`` times; ``pause`` seconds of nobody touching the board
+    before each (past the reed matrix's IDLE_AFTER, each is the first change of an idle
+    board)."""
     _, view = play.wait_view(lambda v: v["state"] == "ready")
     latencies = []
     square = view["occupied"][-1]  # a piece of the start position
     for i in range(samples):
         lifted = i % 2 == 0
+        if pause:
+            time.sleep(pause)
         play.drain()
         started = time.perf_counter()
         play.hands([["lift" if lifted else "place", square]])
@@ -188,6 +195,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="russian")
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--pause", type=float, default=0.0,
+                        help="seconds nobody touches the board before each latency sample "
+                        "(2.5: each is the first change after the board went idle)")
     parser.add_argument("--moves", type=int, default=1000)
     parser.add_argument("--game-length", type=int, default=120)
     parser.add_argument("--seed", type=int, default=1)
@@ -199,7 +209,7 @@ def main() -> int:
         play = Play(data, args.variant, args.mode)
         try:
             start_memory = play.memory()
-            latencies = measure_latency(play, args.samples)
+            latencies = measure_latency(play, args.samples, args.pause)
             moves, games, seconds = play_moves(play, args.variant, args.moves,
                                                args.game_length, random.Random(args.seed))
             memory = play.memory()
@@ -210,8 +220,9 @@ def main() -> int:
     ordered = sorted(latencies)
     median = statistics.median(ordered) * 1000
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000
+    after = f", each after {args.pause:g} s untouched" if args.pause else ""
     print(f"switch change -> page update: median {median:.1f} ms, p95 {p95:.1f} ms, "
-          f"max {ordered[-1] * 1000:.1f} ms ({len(ordered)} samples)")
+          f"max {ordered[-1] * 1000:.1f} ms ({len(ordered)} samples{after})")
     print(f"{moves} moves in {games + 1} games through the hands endpoint: "
           f"{seconds:.1f} s ({moves / seconds:.0f} moves/s)")
     print(f"resident memory of the play process: {start_memory.get('VmRSS', 0):.1f} MB "
@@ -221,7 +232,8 @@ def main() -> int:
     print(json.dumps({
         "benchmark": "play_web", "variant": args.variant,
         "latency_ms": {"median": round(median, 2), "p95": round(p95, 2),
-                       "max": round(ordered[-1] * 1000, 2), "samples": len(ordered)},
+                       "max": round(ordered[-1] * 1000, 2), "samples": len(ordered),
+                       "pause_s": args.pause},
         "moves": moves, "games": games + 1, "seconds": round(seconds, 2),
         "rss_mb_start": round(start_memory.get("VmRSS", 0), 1),
         "rss_mb": round(memory["VmRSS"], 1), "rss_peak_mb": round(memory["VmHWM"], 1),

@@ -45,7 +45,105 @@ def _add_diag(subparsers) -> None:
     parser = subparsers.add_parser(
         "diag", help="switch map, LED walk and a stuck or chattering switch report")
     diag.add_arguments(parser)
-    parser.set_defaults(handler=diag.run)
+    parser.set_defaults(handler=_diag)
+
+
+def _diag(args) -> int:
+    """``diag``: the hardware layer's, or over a serial link the firmware bridge's."""
+    if args.backend == "serial":
+        from draughtsboard.firmware_bridge import diag as serial_diag
+        from draughtsboard.hardware.board_map import render_map
+        from draughtsboard.hardware.diag import walk_leds
+
+        return serial_diag.run(args, render_map, walk_leds)
+    from draughtsboard.hardware import diag
+
+    return diag.run(args)
+
+
+def _add_emulate(subparsers) -> None:
+    from draughtsboard.board.rules import variant_names
+
+    parser = subparsers.add_parser(
+        "emulate", help="a board microcontroller on a pseudo-terminal, for the serial "
+        "backend without one; its device path is the first line of output")
+    parser.add_argument("--pty", action="store_true", required=True,
+                        help="on a new pseudo-terminal (the one way for now)")
+    parser.add_argument("--micropython", action="store_true",
+                        help="the whole firmware under MicroPython (Node.js and the build "
+                        "scripts/test.sh installs), not the reference firmware in Python")
+    parser.add_argument("--variant", default="russian", choices=variant_names(),
+                        help="the game whose position the hands keep (its board is the "
+                        "device's)")
+    parser.add_argument("--fen", help="the position on the board (default: the start)")
+    parser.add_argument("--fault-rate", type=float, default=0.0, metavar="R",
+                        help="share of bytes damaged each way (0-1)")
+    parser.add_argument("--seed", type=int, default=0, help="seeds the faults and boot ids")
+    parser.add_argument("--link", metavar="PATH",
+                        help="keep PATH a symbolic link to the terminal (a new one after "
+                        "each unplug) and print it instead of /dev/pts/N")
+    parser.epilog = ("Standard input, one command a line: a move (22-17, c3-d4, 22x13), "
+                     "lift N, place N, unplug, plug, reset, position, quit.")
+    parser.set_defaults(handler=emulate)
+
+
+def emulate(args) -> int:
+    """``emulate --pty``: the device on a pseudo-terminal, its hands on standard input."""
+    import logging
+    import signal
+    import time
+
+    from draughtsboard.board.ports import squares_from_mask
+    from draughtsboard.board.rules import get_variant
+    from draughtsboard.board.rules.fen import initial_position, parse_fen
+    from draughtsboard.commands.emulate import Hands, TimedSwitches
+    from draughtsboard.firmware_bridge.pty_device import PtyDevice
+    from draughtsboard.hardware.config import builtin_config
+    from draughtsboard.hardware.simulation import SimulatedBoard
+
+    if not 0.0 <= args.fault_rate <= 1.0:
+        raise PlayConfigError(f"--fault-rate {args.fault_rate} is not between 0 and 1")
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    variant = get_variant(args.variant)
+    position = parse_fen(variant, args.fen) if args.fen else initial_position(variant)
+    board = SimulatedBoard(builtin_config(variant.geometry),
+                           occupied=squares_from_mask(position.occupancy()))
+    switches = TimedSwitches(board, time.monotonic)
+    if args.micropython:
+        from draughtsboard.firmware_bridge.micropython_device import MicroPythonDevice
+
+        device = MicroPythonDevice(variant.geometry, switches, time.monotonic, seed=args.seed,
+                                   realtime=True)
+    else:
+        from draughtsboard.firmware_bridge.emulator import EmulatedDevice
+
+        device = EmulatedDevice(variant.geometry, switches, time.monotonic, seed=args.seed)
+    hands = Hands(position, switches)
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    with PtyDevice(device, fault_rate=args.fault_rate, seed=args.seed, link=args.link) as pty:
+        print(pty.path, flush=True)
+        pty.start()
+        try:
+            for line in sys.stdin:
+                answer, cable = hands.command(line, time.monotonic())
+                if cable == "quit":
+                    break
+                if cable is not None:
+                    getattr(pty, "reset_device" if cable == "reset" else cable)()
+                    if cable == "plug":
+                        answer = f"ok plug {pty.path}"
+                if answer:
+                    print(answer, flush=True)
+            else:
+                while True:  # no more commands (stdin closed): run until a signal
+                    time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+    return 0
 
 
 def _add_play(subparsers) -> None:
@@ -673,6 +771,7 @@ def build_parser() -> argparse.ArgumentParser:
     hub.add_parsers(subparsers)
     replay.add_parsers(subparsers, REPLAY_BACKENDS)
     _add_diag(subparsers)
+    _add_emulate(subparsers)
     _add_play(subparsers)
     _add_hall(subparsers)
     _add_venue(subparsers)

@@ -38,6 +38,16 @@ if ! command -v mosquitto >/dev/null 2>&1 && [ ! -x /usr/sbin/mosquitto ]; then
     fi
 fi
 
+# The Pico firmware's tests run it under MicroPython's WebAssembly build, an npm package
+# run by Node.js (Debian's nodejs and npm). Installed when missing and we are root.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm
+    else
+        echo "node or npm is missing and this is not root: the MicroPython tests will be skipped" >&2
+    fi
+fi
+
 # The venv is installed again whenever pyproject.toml changed (its digest is kept in
 # the venv), so a quick loop does not pay for pip each time.
 python3 -m venv .venv
@@ -46,6 +56,22 @@ if [ "$(cat .venv/.installed-from 2>/dev/null)" != "$wanted" ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip
     .venv/bin/python -m pip install --quiet -e '.[test]'
     echo "$wanted" > .venv/.installed-from
+fi
+
+# MicroPython 1.27 for WebAssembly, the version pinned by its lock file, into the ignored
+# draughtsboard/firmware_bridge/wasm/node_modules (skipped when that version is there).
+wasm=draughtsboard/firmware_bridge/wasm
+installed=$wasm/node_modules/@micropython/micropython-webassembly-pyscript/package.json
+if command -v npm >/dev/null 2>&1 && ! grep -qs '"version": "1.27.0"' "$installed"; then
+    npm ci --prefix "$wasm" --no-audit --no-fund --silent
+fi
+# MicroPython's published type stubs for the Pico (the firmware is type-checked against
+# them), into the ignored .micropython-stubs.
+stubs=micropython_rp2_rpi_pico_stubs-1.27.0.post1.dist-info
+if [ ! -d ".micropython-stubs/$stubs" ]; then
+    rm -rf .micropython-stubs
+    .venv/bin/python -m pip install --quiet --target .micropython-stubs \
+        'micropython-rp2-rpi-pico-stubs==1.27.0.post1'
 fi
 
 set +e

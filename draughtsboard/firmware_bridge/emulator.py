@@ -1,7 +1,9 @@
 """The reference firmware running on the host: a microcontroller without the hardware.
 
 ``EmulatedDevice`` is the real firmware logic (firmware/core.py) on fake pins whose
-switches are any object with an ``occupied`` mask. Two ways to run it:
+switches are any object with an ``occupied`` mask; ``micropython_device.MicroPythonDevice``
+is the whole firmware (main.py too) under MicroPython, with the same interface
+(`Device`). Two ways to run either:
 
 * ``VirtualBench``: device, a faulty wire in each direction and a ``HostSession``, all
   stepped in virtual time by the caller. Deterministic; what tests and replays use.
@@ -19,6 +21,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from draughtsboard.board.ports import LedFrame, Snapshot
 from draughtsboard.board.rules.geometry import Geometry, Numbering
@@ -28,6 +31,27 @@ from draughtsboard.firmware_bridge.firmware import core
 from draughtsboard.firmware_bridge.session import Actions, HostSession
 
 log = logging.getLogger(__name__)
+
+
+class Device(Protocol):
+    """A microcontroller the host can step: what the bench and the socket emulator use."""
+
+    square_count: int
+
+    def power_on(self) -> None: ...
+
+    def reset(self) -> None: ...
+
+    def step(self, horizon: float | None = None) -> None: ...
+
+    def feed(self, data: bytes) -> None: ...
+
+    def take(self) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+DeviceFactory = Callable[..., Device]  # (board, switches, clock, *, seed, **options)
 
 
 class EmulatedDevice:
@@ -83,8 +107,13 @@ class EmulatedDevice:
         self.firmware = self._new_firmware()
         self.power_on()
 
-    def step(self) -> None:
+    def step(self, horizon: float | None = None) -> None:
+        """One pass of the firmware's loop (the horizon is for devices that can run
+        ahead; this one runs one pass a step)."""
         self.firmware.poll()
+
+    def close(self) -> None:
+        """Nothing to release: the firmware runs in this process."""
 
     def feed(self, data: bytes) -> None:
         self.pins.feed(data)
@@ -110,12 +139,13 @@ class VirtualBench:
         seed: int = 0,
         step: float = 0.001,
         session: HostSession | None = None,
-        **device_options: int,
+        device_factory: DeviceFactory = EmulatedDevice,
+        **device_options: object,
     ) -> None:
         self.now = 0.0
         self.step_seconds = step
         self.switches = switches
-        self.device = EmulatedDevice(
+        self.device = device_factory(
             board, switches, lambda: self.now, seed=seed, **device_options
         )
         self.session = session or HostSession(self.device.square_count)
@@ -136,18 +166,32 @@ class VirtualBench:
             self.down.clear()
             self._apply(self.session.connected(self.now))
 
-    def advance(self) -> None:
-        """One step: the device polls once, bytes cross, the host reads and ticks."""
+    def advance(self, horizon: float | None = None) -> None:
+        """One step: the device polls once, bytes cross, the host reads and ticks.
+
+        ``horizon``: the caller knows the switches stay as they are until then; a device
+        that can (MicroPython's) runs ahead to it while nothing else can reach it (no
+        bytes in flight to it, nothing the session will send on a timer)."""
         self.now += self.step_seconds
         self.history.add(self.switches.occupied)
         device = self.device
         device.feed(self.down.pull(self.now))
-        device.step()
+        device.step(self._horizon(horizon))
         self.up.push(device.take(), self.now)
         data = self.up.pull(self.now)
         if data:
             self._apply(self.session.receive(data, self.now))
         self._apply(self.session.tick(self.now))
+
+    def _horizon(self, horizon: float | None) -> float | None:
+        if horizon is None or not self.session.quiet:
+            return None
+        arriving = self.down.next_release
+        return horizon if arriving is None else min(horizon, arriving)
+
+    def close(self) -> None:
+        """Stop the device (a MicroPython process)."""
+        self.device.close()
 
     def take_published(self) -> list[Snapshot]:
         """The snapshots published since the last call (and forget them)."""

@@ -87,5 +87,10 @@ class FaultyPipe:
         self._tail = float("-inf")
 
     @property
+    def next_release(self) -> float | None:
+        """When the next bytes in flight arrive (None: nothing in flight)."""
+        return self._queue[0][0] if self._queue else None
+
+    @property
     def pending(self) -> int:
         return sum(len(chunk) for _, chunk in self._queue)

@@ -19,6 +19,7 @@ another protocol) until the link is up.
 
 from __future__ import annotations
 
+import errno
 import logging
 import queue
 import threading
@@ -36,6 +37,15 @@ log = logging.getLogger(__name__)
 PORT_ERRORS = (serial.SerialException, OSError, ValueError)
 REPORT_EVERY = 60.0  # seconds between two log lines about the same port failure
 DOWN_GRACE = 2.0  # seconds the link may be between states before the page hears of it
+QUIET_POLL = 0.25  # seconds a read may block while the session has nothing to time
+# Why a port does not open, in the words a player at the board can act on.
+OPEN_FAILURES = {
+    errno.ENOENT: "no such device (the board unplugged, or another port?)",
+    errno.ENODEV: "no such device (the board unplugged?)",
+    errno.ENXIO: "no such device (the board unplugged?)",
+    errno.EACCES: "permission denied (is this user in the dialout group?)",
+    errno.EBUSY: "in use by another program",
+}
 
 
 class SerialLink:
@@ -63,7 +73,8 @@ class SerialLink:
         self._serial_for_url = serial_for_url
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
-        self._snapshots: queue.Queue[Snapshot] = queue.Queue()
+        # Snapshots for `read`; None is a wake-up (`wake`), read as "nothing came".
+        self._snapshots: queue.Queue[Snapshot | None] = queue.Queue()
         self._port: Any = None
         self._broken = False
         self._open_error: str | None = None
@@ -84,6 +95,11 @@ class SerialLink:
             return self._snapshots.get(timeout=timeout)
         except queue.Empty:
             return None
+
+    def wake(self) -> None:
+        """Make a `read` waiting now return at once, with None (its caller has a command
+        to run)."""
+        self._snapshots.put(None)
 
     def latest(self) -> Snapshot | None:
         return self.session.latest
@@ -159,6 +175,12 @@ class SerialLink:
             delay = self.backoff[0]
             try:
                 port = self._port
+                # Quiet, the session has no timer of its own to keep: block until the
+                # device's next frame (a heartbeat within 50 ms) rather than wake 100
+                # times a second for nothing.
+                wait = QUIET_POLL if self.session.quiet else self.poll_interval
+                if getattr(port, "timeout", wait) != wait:
+                    port.timeout = wait
                 data = port.read(max(1, port.in_waiting))
             except PORT_ERRORS as error:
                 self._lost(error)
@@ -181,7 +203,8 @@ class SerialLink:
                 self.url, baudrate=self.baudrate, timeout=self.poll_interval, write_timeout=1.0
             )
         except PORT_ERRORS as error:
-            text = f"cannot open {self.url}: {error}"
+            why = OPEN_FAILURES.get(getattr(error, "errno", None) or -1, str(error))
+            text = f"cannot open {self.url}: {why}"
             now = self.clock()
             if text != self._open_error or now - self._reported_at >= REPORT_EVERY:
                 log.error("%s (retrying)", text)

@@ -323,6 +323,13 @@ class HostSession:
     def leds_acknowledged(self) -> bool:
         return self._led_acked
 
+    @property
+    def quiet(self) -> bool:
+        """Nothing to send on a timer: the link is up, no snapshot is owed and the LEDs are
+        acknowledged. Until the device next writes, the session will not send anything."""
+        return (self.state is LinkState.UP and self._want_seq is None
+                and (self._led is None or self._led_acked))
+
     # -- time --------------------------------------------------------------------------------
 
     def tick(self, now: float) -> Actions:

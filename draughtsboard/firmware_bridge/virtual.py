@@ -2,9 +2,10 @@
 
 A board's switches (anything that can be scheduled and advanced in virtual time, such as
 the hardware layer's simulated board, which the composition root passes in) are scanned
-by the reference firmware, whose frames cross a faulty serial wire to the real host
-session. The harness sees only the snapshots the host publishes, exactly as `play` would
-over a USB cable. This package never imports the hardware layer: the switches are given.
+by the reference firmware (or, with ``micropython``, the whole firmware under MicroPython),
+whose frames cross a faulty serial wire to the real host session. The harness sees only
+the snapshots the host publishes, exactly as `play` would over a USB cable. This package
+never imports the hardware layer: the switches are given.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Protocol
 from draughtsboard.board.ports import Snapshot
 from draughtsboard.board.rules.geometry import Geometry
 
-from .emulator import VirtualBench
+from .emulator import DeviceFactory, EmulatedDevice, VirtualBench
 from .session import LinkStats
 
 
@@ -29,16 +30,25 @@ class ScheduledSwitches(Protocol):
 
     def clear_history(self) -> None: ...
 
+    @property
+    def next_change(self) -> float | None: ...
+
 
 class EmulatedVirtualBoard:
     """A `draughtsboard.board.replay.VirtualBoard` over the emulated serial path."""
 
     scan_period = 0.005
 
-    def __init__(self, board: Geometry, switches: ScheduledSwitches, *,
-                 fault_rate: float = 0.0, seed: int = 0) -> None:
+    def __init__(self, board: Geometry, switches: ScheduledSwitches, *, fault_rate: float = 0.0,
+                 seed: int = 0, micropython: bool = False, **device_options: object) -> None:
         self.switches = switches
-        self.bench = VirtualBench(board, switches, fault_rate=fault_rate, seed=seed)
+        factory: DeviceFactory = EmulatedDevice
+        if micropython:
+            from .micropython_device import MicroPythonDevice
+
+            factory = MicroPythonDevice
+        self.bench = VirtualBench(board, switches, fault_rate=fault_rate, seed=seed,
+                                  device_factory=factory, **device_options)
 
     @property
     def link_stats(self) -> LinkStats:
@@ -51,9 +61,11 @@ class EmulatedVirtualBoard:
     def scan(self, now: float) -> list[Snapshot]:
         """Run device, wire and host up to ``now``; the snapshots published meanwhile."""
         bench = self.bench
+        switches = self.switches
         while bench.now < now:
-            self.switches.advance(bench.now + bench.step_seconds)
-            bench.advance()
+            switches.advance(bench.now + bench.step_seconds)
+            change = switches.next_change
+            bench.advance(now if change is None else min(now, change))
         return bench.take_published()
 
     def reset_device(self) -> None:
@@ -62,3 +74,4 @@ class EmulatedVirtualBoard:
 
     def close(self) -> None:
         self.switches.clear_history()
+        self.bench.close()

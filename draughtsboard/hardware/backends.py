@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 
-from gpiozero import Button
+from gpiozero import DigitalInputDevice
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
@@ -70,6 +70,10 @@ class HardwareBoard:
     def read(self, timeout: float | None = None) -> Snapshot | None:
         return self.sensors.read(timeout)
 
+    def wake(self) -> None:
+        """A `read` waiting now returns at once (see `ReedMatrix.wake`)."""
+        self.sensors.wake()
+
     def latest(self) -> Snapshot | None:
         return self.sensors.latest()
 
@@ -97,12 +101,20 @@ class HardwareBoard:
         self.close()
 
 
+class Button(DigitalInputDevice):
+    """A push button to ground, pulled up: pressed reads low. gpiozero's ``Button`` without
+    its hold thread, which wakes ten times a second for a "held" event nothing here asks
+    for (on an idle board that was as much CPU as the web server)."""
+
+    def __init__(self, pin, *, bounce_time: float | None = None, pin_factory=None) -> None:
+        super().__init__(pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory)
+
+    is_pressed = DigitalInputDevice.is_active
+    when_pressed = DigitalInputDevice.when_activated
+    when_released = DigitalInputDevice.when_deactivated
+
+
 def _close_button(button: Button) -> None:
-    """Close a Button at once: gpiozero's hold thread otherwise polls for up to 0.1 s."""
-    thread = getattr(button, "_hold_thread", None)
-    if thread is not None and hasattr(thread, "stopping") and hasattr(thread, "holding"):
-        thread.stopping.set()
-        thread.holding.set()
     button.close()
 
 

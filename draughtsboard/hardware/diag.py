@@ -36,8 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``diag``."""
     parser.add_argument("--config", metavar="FILE",
                         help="board config (TOML); default: the reference wiring of --board")
-    parser.add_argument("--backend", choices=("gpio", "sim"), default="gpio",
-                        help="real pins through gpiozero, or the simulated board")
+    parser.add_argument("--backend", choices=("gpio", "sim", "serial"), default="gpio",
+                        help="real pins through gpiozero, the simulated board, or a board "
+                        "microcontroller on --port (its own diag)")
+    parser.add_argument("--port", metavar="PATH",
+                        help="serial backend: the device (default /dev/ttyACM0)")
     parser.add_argument("--board", choices=[f"{n}x{n}" for n in sorted(USUAL_NUMBERING)],
                         help="without --config: the board whose reference wiring to use "
                         "(default 8x8)")
@@ -142,7 +145,9 @@ def _once(board: HardwareBoard, backend: str) -> int:
     return 0
 
 
-def _walk(board: HardwareBoard, out) -> None:
+def walk_leds(board, out) -> None:
+    """Light each LED in turn, then all, then none; ``board`` is any LED sink with a
+    ``square_count`` (the serial backend's diag walks its link with it too)."""
     count = board.square_count
     for square in range(1, count + 1):
         out.write(f"\rLED walk: square {square:2d}")
@@ -159,7 +164,7 @@ def _live(board: HardwareBoard, args: argparse.Namespace) -> int:
     out = sys.stdout
     geometry = board.config.geometry
     if not args.no_walk:
-        _walk(board, out)
+        walk_leds(board, out)
     end = None if args.seconds is None else time.monotonic() + args.seconds
     height = geometry.size + 2
     drawn = False

@@ -24,6 +24,27 @@ from .debounce import Debouncer
 from .matrix_pins import open_matrix_pins
 from .pins import resolve_pin_factory
 
+IDLE_AFTER = 2.0  # seconds of scans reading nothing new before the board counts as idle
+IDLE_SCAN_RATE = 40  # scans a second of an idle board: each costs a thread wake-up
+
+
+class ScanPacer:
+    """How long to the next scan: ``period`` while anything changes, ``idle_period`` once
+    every scan for `IDLE_AFTER` seconds has read what the board already showed."""
+
+    def __init__(self, period: float, idle_period: float, now: float,
+                 idle_after: float = IDLE_AFTER) -> None:
+        self.period = period
+        self.idle_period = max(period, idle_period)
+        self.idle_after = idle_after
+        self.quiet_since = now
+
+    def next_step(self, now: float, busy: bool) -> float:
+        """The pause after a scan at ``now``; ``busy``: it read something new."""
+        if busy:
+            self.quiet_since = now
+        return self.idle_period if now - self.quiet_since >= self.idle_after else self.period
+
 
 @dataclass(frozen=True, slots=True)
 class ScanStats:
@@ -51,6 +72,12 @@ class ReedMatrix:
     100 scans a second (the shipped configs) and a debounce of 3 scans confirm a change in
     30 ms, well inside the 100 ms the tracker waits before it takes a piece as put down;
     more scans would only cost kernel calls.
+
+    A board nobody touches is scanned less often: after `IDLE_AFTER` seconds in which every
+    scan read what the board already showed, the thread scans `IDLE_SCAN_RATE` times a
+    second, and at the configured rate again from the first scan that reads anything else.
+    Only the first change after a quiet spell waits longer (at most one idle period) before
+    it is seen; its debounce and everything after run at full rate.
     """
 
     def __init__(
@@ -81,6 +108,12 @@ class ReedMatrix:
         self._first_scan: float | None = None
         self._last_scan: float | None = None
         self._stop = threading.Event()
+        # The scan thread sleeps on this lock (held until close): a timed lock acquire is
+        # a third of the CPU of Event.wait's wake-up, paid at every scan.
+        self._sleeper = threading.Lock()
+        self._sleeper.acquire()
+        self._woken = False
+        self._raw = 0
         self._thread: threading.Thread | None = None
         self._closed = False
         if pins is None:
@@ -120,6 +153,7 @@ class ReedMatrix:
         if self._before_scan is not None:
             self._before_scan(now)
         raw = self.read_raw()
+        self._raw = raw
         self._scans += 1
         if self._first_scan is None:
             self._first_scan = now
@@ -152,11 +186,19 @@ class ReedMatrix:
             if timeout is not None and timeout <= 0:
                 return None
         with self._cond:
-            self._cond.wait_for(lambda: self._queue or self._closed, timeout)
+            self._cond.wait_for(lambda: self._queue or self._closed or self._woken, timeout)
+            self._woken = False
             try:
                 return self._queue.popleft()
             except IndexError:
                 return None
+
+    def wake(self) -> None:
+        """Make a `read` waiting now return at once (None if nothing came): its caller has
+        something else to do."""
+        with self._cond:
+            self._woken = True
+            self._cond.notify_all()
 
     def latest(self) -> Snapshot | None:
         return self._latest
@@ -200,20 +242,23 @@ class ReedMatrix:
         return self._thread is not None and self._thread.is_alive()
 
     def _run(self) -> None:
-        period = self._period
         deadline = self._clock()
+        pacer = ScanPacer(self._period, 1.0 / IDLE_SCAN_RATE, deadline)
+        debouncer = self._debouncer
         while not self._stop.is_set():
+            now = self._clock()
             try:
-                self.scan_once(self._clock())
+                self.scan_once(now)
             except DeviceClosed:
                 return
-            deadline += period
+            step = pacer.next_step(now, self._raw != debouncer.stable or not debouncer.primed)
+            deadline += step
             delay = deadline - self._clock()
-            if delay < -period:  # fell behind (a slow machine): do not try to catch up
+            if delay < -step:  # fell behind (a slow machine): do not try to catch up
                 deadline = self._clock()
                 delay = 0.0
-            if delay > 0 and self._stop.wait(delay):
-                return
+            if delay > 0 and self._sleeper.acquire(True, delay):
+                return  # released by close
 
     @property
     def closed(self) -> bool:
@@ -224,6 +269,8 @@ class ReedMatrix:
         if self._closed:
             return
         self._stop.set()
+        if self._sleeper.locked():
+            self._sleeper.release()  # the scan thread wakes and stops
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join()

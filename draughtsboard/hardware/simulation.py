@@ -292,6 +292,11 @@ class SimulatedBoard:
         """Scheduled switch changes not yet applied."""
         return len(self._events)
 
+    @property
+    def next_change(self) -> float | None:
+        """When the next scheduled switch change is due (None: nothing scheduled)."""
+        return self._events[0][0] if self._events else None
+
     def advance(self, now: float) -> None:
         """Move virtual time to ``now``, applying every scheduled change due by then."""
         events = self._events

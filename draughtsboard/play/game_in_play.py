@@ -67,6 +67,9 @@ from .view import build_view, damage_view, plain_reason
 
 log = logging.getLogger("draughtsboard.play")
 
+# Tracker states in which only a snapshot (or a command) can change anything.
+RESTING = frozenset({State.SETUP, State.READY, State.GAME_OVER})
+
 
 class Follower(Protocol):
     """What follows the game in play besides the page: the coach (`coach.Coach`). It is
@@ -261,6 +264,13 @@ class GameInPlay:
             self.refresh_leds()
             changed = True
         return self.keep_time() or changed
+
+    def at_rest(self) -> bool:
+        """Whether only a snapshot or a command can change anything: the board set up,
+        waiting to be, or the game over, with no clock running, no record held back and
+        no damaged journal waiting (so the driver may wait longer between ticks)."""
+        return (self.tracker.state in RESTING and self.damage is None
+                and self.game_clock.since is None and not self.held.held)
 
     def _look_again(self) -> None:
         """Play the switches as last seen again (a new game, a resumed journal)."""

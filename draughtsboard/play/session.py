@@ -36,6 +36,9 @@ from .game_in_play import GameInPlay
 from .opening import Opening, choose_opening
 from .publisher import Publisher
 
+REST_AFTER = 10.0  # seconds with nothing happening before a board at rest waits longer
+REST_POLL = 1.0  # how long the controller then waits for a snapshot (a command wakes it)
+
 log = logging.getLogger("draughtsboard.play")
 
 # While the opponent thinks the thread looks at its queue this often (its answer is
@@ -90,6 +93,7 @@ class PlaySession:
         self.link_problem = link_problem
         self.wall = wall  # the board's wall clock, which the page counts the clocks by
         self.poll = poll
+        self._last_activity = clock()  # a snapshot or a command, for `_wait`
         self.error: BaseException | None = None
         # called (on the controller thread) if it dies: the server stops, so that systemd
         # restarts the program and the game resumes
@@ -121,6 +125,7 @@ class PlaySession:
         """Stop the controller thread (after the snapshot it is handling). Safe twice."""
         self.begin_shutdown()
         self._stopping.set()
+        self._wake()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
         self.game.close()
@@ -144,10 +149,11 @@ class PlaySession:
         try:
             while not self._stopping.is_set():
                 self._run_commands()
-                snapshot = self.source.read(timeout=self._poll())
+                snapshot = self.source.read(timeout=self._wait())
                 if self.game.retry_held():
                     self._publish()
                 if snapshot is not None:
+                    self._last_activity = self.game.clock()
                     self.game.feed(snapshot)
                     self._publish()
                     continue
@@ -166,11 +172,27 @@ class PlaySession:
             if self.on_failure is not None:
                 self.on_failure()
 
-    def _poll(self) -> float:
+    def _wait(self) -> float:
+        """How long the controller may wait for a snapshot: `THINKING_POLL` while the
+        opponent thinks; ``poll`` while time itself can change something
+        (`GameInPlay.at_rest` says when it cannot) and for the first `REST_AFTER` seconds
+        after anything happened; `REST_POLL` once the board is at rest, where waking
+        ``poll``-ly was a sixth of an idle board's CPU. A command wakes the thread at
+        once (`submit`), so only the page's notice of a link going down can come up to
+        `REST_POLL` later."""
         seat = self.game.opponent
         if seat is not None and seat.thinking:
             return min(self.poll, THINKING_POLL)
-        return self.poll
+        if (not self.game.at_rest()
+                or self.game.clock() - self._last_activity < REST_AFTER):
+            return self.poll
+        return max(self.poll, REST_POLL)
+
+    def _wake(self) -> None:
+        """Wake the controller thread from its wait for a snapshot, if the source can."""
+        wake = getattr(self.source, "wake", None)
+        if wake is not None:
+            wake()
 
     def _run_commands(self) -> None:
         while True:
@@ -178,6 +200,7 @@ class PlaySession:
                 action, future = self._commands.get_nowait()
             except queue.Empty:
                 return
+            self._last_activity = self.game.clock()
             if not future.set_running_or_notify_cancel():
                 continue
             try:
@@ -206,6 +229,7 @@ class PlaySession:
             future.set_exception(RuntimeError("the session is not running"))
             return future
         self._commands.put((action, future))
+        self._wake()
         return future
 
     def call(self, action: Callable[[], Any], timeout: float = 5.0) -> Any:

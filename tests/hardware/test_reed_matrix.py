@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 
 import pytest
 from gpiozero.exc import DeviceClosed
@@ -12,6 +13,7 @@ from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware.backends import open_simulated_board
 from draughtsboard.hardware.config import builtin_config
 from draughtsboard.hardware.layout import CORNERS, LINES, corner_map
+from draughtsboard.hardware.reed_matrix import IDLE_AFTER, IDLE_SCAN_RATE, ScanPacer
 
 from .conftest import VirtualScans
 
@@ -126,3 +128,31 @@ def test_importing_the_drivers_loads_no_pi_only_library():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_an_idle_board_is_scanned_less_often_until_something_changes():
+    """At 100 scans a second while anything changes; after IDLE_AFTER seconds of scans
+    that read nothing new, IDLE_SCAN_RATE; full rate again from the first scan that reads
+    a change (its debounce runs at full rate)."""
+    pacer = ScanPacer(0.01, 1 / IDLE_SCAN_RATE, now=0.0)
+    now, steps = 0.0, []
+    while now < IDLE_AFTER + 0.2:
+        steps.append(pacer.next_step(now, busy=False))
+        now += steps[-1]
+    assert set(steps[: round(IDLE_AFTER / 0.01) - 1]) == {0.01}
+    assert steps[-1] == pytest.approx(1 / IDLE_SCAN_RATE)
+    assert pacer.next_step(now, busy=True) == 0.01  # a lifted piece: full rate at once
+    assert pacer.next_step(now + 0.01, busy=False) == 0.01
+
+
+def test_a_waiting_read_returns_when_woken():
+    """The session wakes its controller thread for a command: the read it waits in
+    returns at once, with nothing."""
+    with open_simulated_board(board_geometry(8), occupied=[1], real_time=True) as board:
+        assert board.read(timeout=5) is not None  # the first snapshot
+        returned = []
+        reader = threading.Thread(target=lambda: returned.append(board.read(timeout=30)))
+        reader.start()
+        board.wake()
+        reader.join(10)
+        assert not reader.is_alive() and returned == [None]

@@ -124,7 +124,8 @@ class PicoHardware:
         n = 0
         size = len(buffer)
         while n < size and self._waiting():
-            self.stdin.readinto(self.byte)
+            # MicroPython's stdin.buffer has readinto; its published stubs follow CPython
+            self.stdin.readinto(self.byte)  # type: ignore[union-attr]
             buffer[n] = self.byte[0]
             n += 1
         return n
@@ -138,7 +139,8 @@ class PicoHardware:
         """Send ``buffer[:n]`` only when the USB buffer has room: when the host stops
         reading, MicroPython's write would wait up to 500 ms for it, each time."""
         for _ in self.outgoing.ipoll(0):
-            self.stdout.write(buffer, n)
+            # MicroPython streams take write(buf, n); the stubs know only write(buf)
+            self.stdout.write(buffer, n)  # type: ignore[call-overload]
             return True
         self.dropped += 1
         return False

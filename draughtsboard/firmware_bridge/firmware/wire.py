@@ -106,7 +106,7 @@ def crc16_pure(data, crc=0xFFFF, n=-1):
 
 
 try:  # CPython's C implementation is the same CRC (crc_hqx with init 0xFFFF)
-    from binascii import crc_hqx as _crc_hqx
+    from binascii import crc_hqx as _crc_hqx  # type: ignore[attr-defined]  # CPython only
 
     def crc16(data, crc=0xFFFF, n=-1):
         return _crc_hqx(data if n < 0 else memoryview(data)[:n], crc)
