@@ -4,7 +4,6 @@ play for every column game.
 """
 
 import json
-import pathlib
 import subprocess
 import sys
 
@@ -18,8 +17,8 @@ from draughtsboard.board.rules.notation import format_move, parse_move
 from draughtsboard.board.rules.perft import perft
 from draughtsboard.board.rules.variants import VARIANTS, get_variant
 
-TABLES = json.loads((pathlib.Path(__file__).parents[2] / "data" / "perft_columns.json")
-                    .read_text())
+from .stacks import TABLES, column, moves, play
+
 COLUMN = get_variant("column")
 COLUMN_7X7 = get_variant("column-7x7")
 SHALLOW = {"column": 5, "column-7x7": 10}
@@ -27,19 +26,6 @@ SHALLOW = {"column": 5, "column-7x7": 10}
 
 def pos(text, variant=COLUMN):
     return parse_fen(variant, text)
-
-
-def moves(position):
-    legal = position.legal_moves()
-    return sorted(format_move(position, move, legal) for move in legal)
-
-
-def play(position, text):
-    return position.play(parse_move(position, text))
-
-
-def column(position, name):
-    return position.column_at(position.variant.geometry.number_of_name(name))
 
 
 # -- the games as data -----------------------------------------------------------------------

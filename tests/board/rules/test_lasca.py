@@ -4,8 +4,6 @@ position text, the move notation and perft from the initial position.
 Positions are written in the column text, ``W:c3=wbB,...`` (columns top first).
 """
 
-import json
-import pathlib
 import re
 
 import pytest
@@ -13,30 +11,17 @@ import pytest
 from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.errors import InvalidFenError, InvalidPositionError
 from draughtsboard.board.rules.fen import format_fen, parse_fen
-from draughtsboard.board.rules.notation import format_move, parse_move
+from draughtsboard.board.rules.notation import parse_move
 from draughtsboard.board.rules.perft import perft
 from draughtsboard.board.rules.variants import get_variant
 
-TABLES = json.loads((pathlib.Path(__file__).parents[2] / "data" / "perft_columns.json")
-                    .read_text())
+from .stacks import TABLES, column, moves, play
+
 LASCA = get_variant("lasca")
 
 
 def pos(text, variant=LASCA):
     return parse_fen(variant, text)
-
-
-def moves(position):
-    legal = position.legal_moves()
-    return sorted(format_move(position, move, legal) for move in legal)
-
-
-def play(position, text):
-    return position.play(parse_move(position, text))
-
-
-def column(position, name):
-    return position.column_at(position.variant.geometry.number_of_name(name))
 
 
 # -- the game as data ------------------------------------------------------------------------

@@ -16,9 +16,11 @@ A level differs from the next lower in both numbers, so that the stronger one wi
 rather than drawing them: blunders decide games between people and between levels, and a
 level that glances half as often blunders about half as often. The careless shares fall
 from three moves in five (level 2) to about one in thirty (level 9), each about two
-thirds of the one below; the budgets grow from 1,000 to 20,000 nodes. Whether a move is a glance, and which move a glance picks, is drawn from the
-game's seed and the position: a game replayed, or a move taken back and asked again,
-gives the same move; another game (another seed) gives others.
+thirds of the one below; the budgets grow from 1,000 to 20,000 nodes.
+
+Whether a move is a glance, and which move a glance picks, is drawn from the game's seed
+and the position: a game replayed, or a move taken back and asked again, gives the same
+move; another game (another seed) gives others.
 
 A clock caps every level: whoever uses a level passes ``seconds`` when the clock is short
 (the search then stops on its time, whichever comes first). `docs/engine.md` lists the

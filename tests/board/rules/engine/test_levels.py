@@ -21,8 +21,9 @@ from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.variants import get_variant, variant_names
 
 # Black to move: f6-g5 h4:f6, f8-e7 f6:d8, b6-a5 d8:b6, a7:g5 (the new king and two men
-# more): two men ahead after three quiet moves of Black's. Found by a
-# seeded random game ('mine two-move shots', random generator started at 2628, ply 15) with the material prover.
+# more): two men ahead after three quiet moves of Black's. Found by a seeded random
+# game ('mine two-move shots', random generator started at 2628, ply 15) with the
+# material prover.
 SHOT = "B:W17,19,20,25,26,28,29,31,32:B1,3-6,9-12"
 
 
