@@ -108,9 +108,15 @@ class Ingest:
         self._orders: OrderedDict[tuple, None] = OrderedDict()  # the arbiter's, carried out
 
     def live(self, board: int) -> BoardLive:
+        """What the hall knows of ``board`` now (a blank entry for a board not seen yet).
+        Safe on any thread: a board's entry is made once (`dict.setdefault` is one
+        step), so a look from the page's or a test's thread that comes just as the ingest
+        thread takes the board's first messages never replaces the entry that thread has
+        filled since (the hall would forget the board's game, and that it is online,
+        until its next status, half a minute later)."""
         live = self.boards.get(board)
         if live is None:
-            live = self.boards[board] = BoardLive()
+            live = self.boards.setdefault(board, BoardLive())
         return live
 
     def note_problem(self, board: int, text: str) -> None:

@@ -195,3 +195,38 @@ def test_an_older_game_left_unfinished_is_asked_for_less_and_less_often_until_re
     ingest.give_up(1, GID, "no game here")
     assert ingest.missing(500.0) == []
     assert "cannot be completed" in ingest.live(1).problems[-1]
+
+
+class _BoardsWithAThreadBetween(dict):
+    """The ingest's boards, where ``meanwhile`` (the ingest thread's work) runs once,
+    right after the next look-up: where a reader on another thread that loses the CPU
+    between its look-up and what follows would let that thread run."""
+
+    def __init__(self, meanwhile) -> None:
+        super().__init__()
+        self.meanwhile = meanwhile
+
+    def get(self, key, default=None):
+        found = super().get(key, default)
+        meanwhile, self.meanwhile = self.meanwhile, None
+        if meanwhile is not None:
+            meanwhile()
+        return found
+
+
+def test_a_look_from_another_thread_never_erases_what_the_hall_knows_of_a_board(ingest):
+    """The page (and the live tests) read `Ingest.live` on their own thread; a first look
+    at a board may come just as the ingest thread takes its first status and state. Were
+    the blank entry for a board not seen yet put in place after that thread's, the hall
+    would forget the board's game and that it is online until its next status (half a
+    minute): a test waiting 10 s for it failed now and then on a loaded machine."""
+    from draughtsboard.hall_protocol.messages import StatusMessage
+
+    def ingest_thread():
+        ingest.handle(1, "status", StatusMessage(True, "t", 1.0, GID).to_json(), 0.0)
+        start(ingest)
+
+    ingest.boards = _BoardsWithAThreadBetween(ingest_thread)
+    ingest.live(1)  # the reader's look, with the ingest thread's two messages in between
+    live = ingest.live(1)
+    assert live.online and live.current == GID and ingest.store.game(1, GID) is not None
