@@ -163,6 +163,12 @@ class Ingest:
                 live.flags, live.unacknowledged = message.flags, message.unacknowledged
                 live.events, live.changed = message.events, message.changed
                 live.version += 1
+            elif kind == "game" and game_id == self.live(board).said_current \
+                    and self.store.game(board, game_id) is not None:
+                # the game its status named when the hall lacked it (its state lost or
+                # unreadable), come at the hall's asking: the board's current game now,
+                # not at its next status half a minute later
+                self._follow(board, game_id)
             return out
         if kind == "ply":
             message_ply = PlyMessage.from_json(payload)

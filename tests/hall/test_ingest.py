@@ -230,3 +230,21 @@ def test_a_look_from_another_thread_never_erases_what_the_hall_knows_of_a_board(
     ingest.live(1)  # the reader's look, with the ingest thread's two messages in between
     live = ingest.live(1)
     assert live.online and live.current == GID and ingest.store.game(1, GID) is not None
+
+
+def test_the_game_a_status_named_is_current_once_it_comes_at_the_halls_asking(ingest):
+    """A board's status names a game whose state the hall never took (lost, unreadable,
+    refused by the disk): the hall asks for it whole, and when it comes it is the board's
+    current game at once, not at the board's next status half a minute later. Another
+    of its games sent whole (an older one asked for again) does not become current."""
+    from draughtsboard.hall_protocol.messages import StatusMessage
+
+    older = "00001-20261130-110000"
+    game = Game(get_variant("russian"), tags={"Round": "1"})
+    ingest.handle(1, "state", StateMessage(game_record(older, game)).to_json(), 0.0)
+    ingest.handle(1, "status", StatusMessage(True, "t", 1.0, GID).to_json(), 1.0)
+    assert ingest.missing(2.0) == [Resend(1, GID)] and ingest.live(1).current is None
+    ingest.handle(1, "game", StateMessage(game_record(GID, game)).to_json(), 3.0)
+    assert ingest.live(1).current == GID
+    ingest.handle(1, "game", StateMessage(game_record(older, game)).to_json(), 4.0)
+    assert ingest.live(1).current == GID
