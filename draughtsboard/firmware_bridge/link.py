@@ -176,7 +176,7 @@ class SerialLink:
             try:
                 port = self._port
                 # Quiet, the session has no timer of its own to keep: block until the
-                # device's next frame (a heartbeat within 50 ms) rather than wake 100
+                # device's next frame (a heartbeat within 200 ms) rather than wake 100
                 # times a second for nothing.
                 wait = QUIET_POLL if self.session.quiet else self.poll_interval
                 if getattr(port, "timeout", wait) != wait:
