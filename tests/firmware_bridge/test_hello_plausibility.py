@@ -84,20 +84,23 @@ def test_a_port_that_cannot_be_opened_is_an_error_and_a_problem_for_the_page(cap
     assert len(errors) == 1  # logged once, not at every retry
 
 
+class Silent:
+    """A port on which the device says nothing, ever."""
+
+    in_waiting = 0
+
+    def read(self, n):
+        return b""
+
+    def write(self, data):
+        return len(data)
+
+    def close(self):
+        pass
+
+
 def test_a_link_that_stays_down_is_a_problem_after_a_grace_period():
     now = [0.0]
-
-    class Silent:
-        in_waiting = 0
-
-        def read(self, n):
-            return b""
-
-        def write(self, data):
-            return len(data)
-
-        def close(self):
-            pass
 
     link = SerialLink("loop://", SQUARES, serial_for_url=lambda url, **o: Silent(),
                       clock=lambda: now[0])
@@ -120,18 +123,6 @@ def test_while_it_reopens_after_a_silence_the_link_says_the_device_does_not_answ
     opens: list[int] = []
     second_open = threading.Event()
     release = threading.Event()
-
-    class Silent:
-        in_waiting = 0
-
-        def read(self, n):
-            return b""
-
-        def write(self, data):
-            return len(data)
-
-        def close(self):
-            pass
 
     def open_port(url, **options):
         opens.append(1)
