@@ -17,6 +17,7 @@ from draughtsboard.hall_protocol.messages import (
     MoveRecord,
     PlyMessage,
     StateMessage,
+    StatusMessage,
 )
 
 GID = "00002-20261130-120000"
@@ -179,8 +180,6 @@ def test_a_board_finds_its_hall_in_the_command_line_or_its_config(tmp_path):
 
 
 def test_an_older_game_left_unfinished_is_asked_for_less_and_less_often_until_refused(ingest):
-    from draughtsboard.hall_protocol.messages import StatusMessage
-
     start(ingest)  # game 00002, never finished
     newer = "00003-20261130-130000"
     ingest.handle(1, "status", StatusMessage(True, "t", 1.0, newer).to_json(), 0.0)
@@ -220,8 +219,6 @@ def test_a_look_from_another_thread_never_erases_what_the_hall_knows_of_a_board(
     the blank entry for a board not seen yet put in place after that thread's, the hall
     would forget the board's game and that it is online until its next status (half a
     minute): a test waiting 10 s for it failed now and then on a loaded machine."""
-    from draughtsboard.hall_protocol.messages import StatusMessage
-
     def ingest_thread():
         ingest.handle(1, "status", StatusMessage(True, "t", 1.0, GID).to_json(), 0.0)
         start(ingest)
@@ -237,8 +234,6 @@ def test_the_game_a_status_named_is_current_once_it_comes_at_the_halls_asking(in
     refused by the disk): the hall asks for it whole, and when it comes it is the board's
     current game at once, not at the board's next status half a minute later. Another
     of its games sent whole (an older one asked for again) does not become current."""
-    from draughtsboard.hall_protocol.messages import StatusMessage
-
     older = "00001-20261130-110000"
     game = Game(get_variant("russian"), tags={"Round": "1"})
     ingest.handle(1, "state", StateMessage(game_record(older, game)).to_json(), 0.0)
