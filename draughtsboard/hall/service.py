@@ -97,6 +97,7 @@ class HallService:
         self.connected = False
         self.dropped = 0
         self.bad_messages = 0
+        self.internal_errors = 0  # messages whose handling failed on a bug of the hall's
         self.closing = False
         self.client = make_client(address, client_id,
                                   logger=logging.getLogger("draughtsboard.hall.mqtt"))
@@ -209,6 +210,16 @@ class HallService:
             if quiet is not None:
                 log.error("board %d: could not journal a %s message (%s); the board is asked "
                           "again once the disk takes writes%s", board, kind, error, quiet)
+        except Exception as error:  # noqa: BLE001 - a bug must not stop the whole hall
+            # Left to rise, it would end the ingest thread: every board's moves would stop
+            # reaching the record, silently. The message is dropped (the board is asked
+            # again for what the record lacks), the arbiter sees it, the log has the trace.
+            self.internal_errors += 1
+            self.ingest.note_problem(board, f"{kind}: the hall failed on it ({error!r})"[:300])
+            quiet = self.quiet.allow(("bug", board))
+            if quiet is not None:
+                log.exception("board %d: the hall failed on a %s message (a bug: please "
+                              "report it)%s", board, kind, quiet)
         return []
 
     def _reply(self, board: int, payload: bytes) -> None:

@@ -126,6 +126,33 @@ def test_bad_messages_are_dropped_and_the_other_boards_play_on(hall, boards, bro
         rogue.close()
 
 
+def test_a_bug_on_one_boards_message_does_not_stop_the_hall(hall, boards, broker,
+                                                            monkeypatch):
+    """An exception the hall did not foresee, on board 5's message, would have ended its
+    ingest thread: no board's moves would have reached the record again."""
+    service = hall()
+    real = service.ingest.handle
+
+    def handle(board, kind, payload, received):
+        if board == 5:
+            raise RuntimeError("a bug")
+        return real(board, kind, payload, received)
+
+    monkeypatch.setattr(service.ingest, "handle", handle)
+    rogue = RawClient(broker.venue.board_url(5), "five")
+    try:
+        assert not rogue.publish(board_topic(5, "status"), b'{"v":1,"online":true}').is_failure
+        wait_until(lambda: service.internal_errors >= 1, what="the failure counted")
+        one = boards(1)
+        play_random(one, 3, random.Random(4))
+        wait_until(lambda: hall_moves(service, 1) == board_moves(one) and board_moves(one),
+                   what="board 1's moves in the hall after the failure")
+        with service.store.lock:
+            assert any("the hall failed on it" in p for p in service.ingest.live(5).problems)
+    finally:
+        rogue.close()
+
+
 def test_a_client_without_a_password_is_refused(broker):
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
     outcome = []
