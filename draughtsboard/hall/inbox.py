@@ -64,12 +64,13 @@ class BoardInbox:
                 queue = self._queues[board] = _BoardQueue(
                     tokens=self.burst, byte_tokens=self.byte_burst, refilled=self.clock())
             kept = True
+            waiting = bool(queue.items)  # the board has its place in the turns already
             while queue.items and (len(queue.items) >= self.per_board
                                    or queue.size + size > self.per_board_bytes):
                 queue.size -= queue.items.popleft()[1]
                 queue.dropped += 1
                 kept = False
-            if not queue.items:
+            if not waiting:
                 self._turns.append(board)
             queue.items.append((item, size))
             queue.size += size

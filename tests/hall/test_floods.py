@@ -71,3 +71,15 @@ def test_big_messages_are_bounded_in_bytes_queued_and_handled_a_second():
     while inbox.take(0) is not None:
         handled += 1
     assert handled == 3  # 1 MB burst (2 states), then 475 KB of the next second
+
+
+def test_a_message_bigger_than_the_queue_replaces_what_waited_and_takes_one_turn():
+    """A message that alone outgrows a board's queue in bytes pushes out everything that
+    waited. The board kept its place in the turns; it once took a second place too, and
+    the ingest thread then took from an empty queue (IndexError: the hall stopped)."""
+    inbox = BoardInbox(per_board_bytes=1000, clock=Clock())
+    inbox.put(3, "small", 100)
+    assert inbox.put(3, "huge", 5000) is False  # "small" dropped to make room
+    assert inbox.take(timeout=0) == (3, "huge")
+    assert inbox.take(timeout=0) is None
+    assert inbox.dropped(3) == 1
