@@ -14,11 +14,12 @@ stronger. Three levers make a level, and all are the same on every machine:
   run, only faster or slower.
 * ``margin``: how far below the best a glance may choose (level 1 2.5 men, the others 1.5).
 
-What `benchmarks/engine.py --part levels` showed: a blunder decides a game, so the lower
-levels differ in how often they glance (each about half as often as the one below); two
-searches differ in strength by their depth, not their node budget (at the same cost a
-search cut at a fixed depth beat one cut by nodes), so the upper levels never glance and
-look one ply further each, up to full strength.
+What the tries of `benchmarks/engine.py --part levels` showed (`docs/engine.md`): a
+blunder decides a game between levels that look as far, and a ply of look-ahead is a clear
+step while the search is shallow, worth more than a node budget of the same cost. So the
+lower levels glance less and less often (every move, three in five, three in ten, one in
+ten) and look 2-3 plies ahead; the upper ones look a ply further each (3, 4, 5 plies,
+level 7 with a glance now and then) up to full strength, 20,000 nodes.
 
 Whether a move is a glance, and which move a glance picks, is drawn from the game's seed
 and the position: a game replayed, or a move taken back and asked again, gives the same
