@@ -11,7 +11,8 @@ system, from /proc/PID/stat) is read over ``--seconds`` with no page open, then 
 ``--pages`` pages open (each a live event stream, as a browser holds it), and its resident
 memory (VmRSS) at the end of each. The share is of one core of this machine.
 
-* sim: the simulated board (the reed-matrix driver scanning mock pins, in real time).
+* sim: the simulated board (the reed-matrix driver scanning mock pins, in real time; its
+  hands nudge the scan, so at rest it scans once a second, docs/hardware.md).
 * gpio: the GPIO backend on gpiozero's mock pins (GPIOZERO_PIN_FACTORY=mock, the shipped
   board config): the real drivers, mock pins under them.
 * serial: the serial backend on a pseudo-terminal, the reference firmware on its far end

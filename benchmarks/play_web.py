@@ -2,16 +2,18 @@
 the whole process holds after 1,000 moves.
 
 Starts ``python -m draughtsboard play --backend sim`` (the real-time simulated board: the
-reed-matrix driver scanning mock pins at the shipped config's 100 scans a second, 40 on a
-board idle for 2 s, with 3-scan debounce, the
+reed-matrix driver scanning mock pins at the shipped config's 100 scans a second, with
+3-scan debounce; idle for 2 s, once a second, the hands' touch waking it at once; the
 tracker, the journal with an fsync per record, the LED driver, uvicorn and the page's
 event stream) and acts as a spectator's browser and as the hands:
 
 * latency: a switch is flipped through the page's hands endpoint; the time from just
   before that request to the moment the live stream (server-sent events) delivers a view
   showing the change. It includes the HTTP request, the debounce (3 scans at 100 a second
-  = 20-30 ms by design; with ``--pause`` the first scan of an idle board may come up to
-  25 ms later), the tracker and the view's JSON.
+  = 20-30 ms by design; with ``--pause`` the board is idle, and the touch wakes its scan:
+  real pins, which cannot say they were touched, are scanned 40 times a second when idle
+  and see the first change up to 25 ms later, docs/hardware.md), the tracker and the
+  view's JSON.
 * memory: random legal games (seeded) are played through the hands endpoint, a new game
   (arbiter action) after each finished one or after ``--game-length`` plies, until
   ``--moves`` moves are recorded; then the process's resident memory (VmRSS, and its peak

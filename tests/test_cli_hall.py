@@ -50,6 +50,7 @@ def test_a_token_from_the_environment_is_never_logged(tmp_path):
     assert token not in log and "DRAUGHTSBOARD_HALL_TOKEN" in log
 
 
+@pytest.mark.slow  # seconds: runs in the full suite, not the fast loop
 def test_the_token_is_kept_in_the_data_directory_and_rotates_while_the_hall_runs(tmp_path):
     """No DRAUGHTSBOARD_HALL_TOKEN: the token is the data directory's file, made at the
     first start, the same after a restart, replaced at once by `draughtsboard token

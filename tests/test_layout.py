@@ -387,6 +387,7 @@ def private_reaches(path: pathlib.Path) -> list[str]:
     return found
 
 
+@pytest.mark.slow  # seconds: runs in the full suite, not the fast loop
 def test_no_private_reach_across_modules():
     offenders = [reach for root in PRIVATE_REACH_ROOTS
                  for path in sorted((ROOT / root).rglob("*.py"))

@@ -73,6 +73,8 @@ class EmulatedDevice:
         snapshot_ms: int = core.SNAPSHOT_MS,
         repeats: int = core.REPEATS,
         repeat_ms: int = core.REPEAT_MS,
+        quiet_heartbeat_ms: int = core.QUIET_HEARTBEAT_MS,
+        quiet_after_ms: int = core.QUIET_AFTER_MS,
     ) -> None:
         self.board_size = board.size
         self.cells = core.matrix_map(board.size, board.numbering is Numbering.FROM_TOP_LEFT)
@@ -86,6 +88,8 @@ class EmulatedDevice:
             snapshot_ms=snapshot_ms,
             repeats=repeats,
             repeat_ms=repeat_ms,
+            quiet_heartbeat_ms=quiet_heartbeat_ms,
+            quiet_after_ms=quiet_after_ms,
         )
         self.boots = 0
         self.firmware = self._new_firmware()

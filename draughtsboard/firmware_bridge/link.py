@@ -77,6 +77,9 @@ class SerialLink:
         self._snapshots: queue.Queue[Snapshot | None] = queue.Queue()
         self._port: Any = None
         self._broken = False
+        # Why the port was last closed under the session, for the page while it reopens:
+        # a reopen the session asked for (no frame) is not a port that will not open.
+        self._closed_because = "the port is closed"
         self._open_error: str | None = None
         self._reported_at = float("-inf")
         self._down_since: float | None = clock()
@@ -150,7 +153,7 @@ class SerialLink:
         since = self._down_since
         if since is None or self.clock() - since < DOWN_GRACE:
             return None
-        waiting = {LinkState.DOWN: "the port is closed",
+        waiting = {LinkState.DOWN: self._closed_because,
                    LinkState.AWAIT_HELLO: "no answer from the device",
                    LinkState.AWAIT_SNAPSHOT: "the device sends no snapshot"}
         return f"{self.url}: {waiting.get(self.session.state, 'down')}"
@@ -176,7 +179,7 @@ class SerialLink:
             try:
                 port = self._port
                 # Quiet, the session has no timer of its own to keep: block until the
-                # device's next frame (a heartbeat within 50 ms) rather than wake 100
+                # device's next frame (a heartbeat within 200 ms) rather than wake 100
                 # times a second for nothing.
                 wait = QUIET_POLL if self.session.quiet else self.poll_interval
                 if getattr(port, "timeout", wait) != wait:
@@ -227,6 +230,7 @@ class SerialLink:
         with self._lock:
             if error is not None:
                 log.warning("lost %s: %s", self.url, error)
+                self._closed_because = "the port is closed"
             if self._down_since is None:
                 self._down_since = self.clock()
             self._close_port()
@@ -251,8 +255,10 @@ class SerialLink:
             except PORT_ERRORS as error:
                 log.warning("write to %s failed: %s", self.url, error)
                 self._broken = True
+                self._closed_because = "the port is closed"
         for snapshot in actions.publish:
             self._snapshots.put(snapshot)
         if actions.reopen:
             self._broken = True
+            self._closed_because = "no answer from the device"
         self._changed.notify_all()

@@ -21,7 +21,7 @@ from .blink import BlinkingSink
 from .board_lock import BoardLock
 from .config import BoardConfig, builtin_config
 from .pins import claim, resolve_pin_factory
-from .reed_matrix import ReedMatrix
+from .reed_matrix import NUDGED_IDLE_SCAN_RATE, ReedMatrix
 from .shift_register import ShiftRegisterLeds
 from .simulation import SimulatedBoard, WiringFault
 
@@ -125,10 +125,17 @@ def _open(config: BoardConfig, factory: Factory, start: bool,
           clock: Callable[[], float], simulation: SimulatedBoard | None,
           lock: BoardLock | None = None) -> HardwareBoard:
     opened: list = []
-    before_scan = simulation.advance if simulation is not None else None
     try:
-        sensors = ReedMatrix(config, pin_factory=factory, start=start, clock=clock,
-                             before_scan=before_scan)
+        if simulation is None:
+            sensors = ReedMatrix(config, pin_factory=factory, start=start, clock=clock)
+        else:
+            # The simulated board says when its hands move a switch, and what they have
+            # scheduled: its scan may idle at a far lower rate than real pins allow.
+            sensors = ReedMatrix(config, pin_factory=factory, start=start, clock=clock,
+                                 before_scan=simulation.advance,
+                                 idle_scan_rate=NUDGED_IDLE_SCAN_RATE,
+                                 changes_due=lambda: simulation.pending > 0)
+            simulation.on_touch = sensors.nudge
         opened.append(sensors)
         driver = config.leds.driver
         leds: BlinkingSink | NoLeds

@@ -27,7 +27,11 @@ from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
 from .config import MatrixConfig
-from .pins import claim
+from .pins import claim, trim_mock_history
+
+# Scans between two trims of mock pins' histories (`trim_mock_history`): about every 2.5 s
+# at 100 scans a second, a few thousand states per pin at most.
+TRIM_EVERY = 256
 
 
 def settle(microseconds: int) -> None:
@@ -67,6 +71,8 @@ class GpiozeroMatrixPins:
         self._idle_level = active_low
         self._closed_level = not active_low
         self._selected: int | None = None
+        self._mock_factory = factory if isinstance(factory, MockFactory) else None
+        self._releases = 0
 
     def select(self, row: int) -> None:
         """Drive ``row`` to its selected level (and the row selected before back to idle)."""
@@ -87,10 +93,14 @@ class GpiozeroMatrixPins:
         return bits
 
     def release(self) -> None:
-        """Every row back to idle."""
+        """Every row back to idle (the end of a scan)."""
         if self._selected is not None:
             self._row_pins[self._selected].state = self._idle_level
             self._selected = None
+        if self._mock_factory is not None:
+            self._releases += 1
+            if self._releases % TRIM_EVERY == 0:
+                trim_mock_history(self._mock_factory)
 
     def close(self) -> None:
         for device in self._rows + self._columns:

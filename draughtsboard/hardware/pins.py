@@ -22,7 +22,7 @@ from typing import TypeVar
 from gpiozero import Device
 from gpiozero.exc import GPIOPinInUse, PinFactoryFallback, SPISoftwareFallback
 from gpiozero.pins import SPI, Factory
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 
 from .config import ConfigError
 
@@ -93,6 +93,21 @@ def resolve_pin_factory(pin_factory: Factory | None) -> Factory:
         Device.ensure_pin_factory()
     log.info("GPIO pins through gpiozero's %s", type(Device.pin_factory).__name__)
     return Device.pin_factory
+
+
+MOCK_HISTORY_LIMIT = 64  # state changes a mock pin keeps once trimmed
+
+
+def trim_mock_history(factory: MockFactory, limit: int = MOCK_HISTORY_LIMIT) -> None:
+    """Forget the older state changes of every pin of a mock factory.
+
+    gpiozero's mock pins remember every change of state (for tests that look back); a
+    scanned matrix changes 16-20 of them 100 times a second, so `play` on mock pins (the
+    gpio backend with ``GPIOZERO_PIN_FACTORY=mock``) grew by megabytes a minute. Only the
+    latest state matters to a driver."""
+    for pin in list(factory.pins.values()):
+        if isinstance(pin, MockPin) and len(pin.states) > limit:
+            pin.clear_states()
 
 
 log = logging.getLogger(__name__)

@@ -26,6 +26,9 @@ from .pins import resolve_pin_factory
 
 IDLE_AFTER = 2.0  # seconds of scans reading nothing new before the board counts as idle
 IDLE_SCAN_RATE = 40  # scans a second of an idle board: each costs a thread wake-up
+# An idle board that says when it is touched (`ReedMatrix.nudge`: the simulator does) is
+# scanned only this often: the scans then only confirm that nothing changed unannounced.
+NUDGED_IDLE_SCAN_RATE = 1
 
 
 class ScanPacer:
@@ -68,6 +71,9 @@ class ReedMatrix:
     ``before_scan(now)`` is called before each scan: a simulated board uses it to move its
     scripted hand to the scan's time, so ``scan_once(now)`` is all a replay has to call.
     ``pins`` replaces the pins `open_matrix_pins` would open (tests: lgpio stand-ins).
+    ``idle_scan_rate``: scans a second once the board is idle (below); ``changes_due()``:
+    whether the board has changes on their way (a simulated hand's schedule), which keep
+    it from counting as idle.
 
     100 scans a second (the shipped configs) and a debounce of 3 scans confirm a change in
     30 ms, well inside the 100 ms the tracker waits before it takes a piece as put down;
@@ -78,6 +84,12 @@ class ReedMatrix:
     second, and at the configured rate again from the first scan that reads anything else.
     Only the first change after a quiet spell waits longer (at most one idle period) before
     it is seen; its debounce and everything after run at full rate.
+
+    A board that can tell when it is touched calls :meth:`nudge`: an idle scan thread
+    scans at once and at the full rate again. The simulated board does, on every switch
+    its hands move, so it is opened with `NUDGED_IDLE_SCAN_RATE`. A real matrix cannot:
+    with every row driven, a column reads "closed" while any switch in it is closed, so
+    lifting one of two pieces in a column changes no input an interrupt could watch.
     """
 
     def __init__(
@@ -90,6 +102,8 @@ class ReedMatrix:
         queue_size: int = 4096,
         before_scan: Callable[[float], None] | None = None,
         pins=None,
+        idle_scan_rate: float = IDLE_SCAN_RATE,
+        changes_due: Callable[[], bool] | None = None,
     ) -> None:
         matrix = config.matrix
         self.square_count = config.square_count
@@ -98,6 +112,8 @@ class ReedMatrix:
         self._before_scan = before_scan
         self._debouncer = Debouncer(matrix.debounce)
         self._period = 1.0 / matrix.scan_rate
+        self._idle_period = 1.0 / idle_scan_rate
+        self._changes_due = changes_due
         self._queue: deque[Snapshot] = deque()
         self._queue_size = queue_size
         self._cond = threading.Condition()
@@ -108,10 +124,14 @@ class ReedMatrix:
         self._first_scan: float | None = None
         self._last_scan: float | None = None
         self._stop = threading.Event()
-        # The scan thread sleeps on this lock (held until close): a timed lock acquire is
-        # a third of the CPU of Event.wait's wake-up, paid at every scan.
+        # The scan thread sleeps on this lock (held but for a moment by close or a nudge):
+        # a timed lock acquire is a third of the CPU of Event.wait's wake-up, paid at every
+        # scan. Only `_wake_scanner` releases it, under `_sleeper_guard`.
         self._sleeper = threading.Lock()
         self._sleeper.acquire()
+        self._sleeper_guard = threading.Lock()
+        self._nudged = False
+        self._idling = False
         self._woken = False
         self._raw = 0
         self._thread: threading.Thread | None = None
@@ -238,27 +258,52 @@ class ReedMatrix:
         self._thread.start()
 
     @property
+    def is_idle(self) -> bool:
+        """Whether the scan thread is in an idle pause (diagnostics and tests)."""
+        return self._idling
+
+    @property
     def is_scanning(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
+    def nudge(self) -> None:
+        """The board was touched (called from any thread): an idle scan thread scans at
+        once, and the board counts as busy again, scanned at the full rate."""
+        self._nudged = True
+        if self._idling:
+            self._wake_scanner()
+
+    def _wake_scanner(self) -> None:
+        with self._sleeper_guard:
+            if self._sleeper.locked():
+                self._sleeper.release()
+
     def _run(self) -> None:
         deadline = self._clock()
-        pacer = ScanPacer(self._period, 1.0 / IDLE_SCAN_RATE, deadline)
+        pacer = ScanPacer(self._period, self._idle_period, deadline)
         debouncer = self._debouncer
         while not self._stop.is_set():
+            nudged, self._nudged = self._nudged, False
             now = self._clock()
             try:
                 self.scan_once(now)
             except DeviceClosed:
                 return
-            step = pacer.next_step(now, self._raw != debouncer.stable or not debouncer.primed)
+            busy = (nudged or self._raw != debouncer.stable or not debouncer.primed
+                    or (self._changes_due is not None and self._changes_due()))
+            step = pacer.next_step(now, busy)
             deadline += step
             delay = deadline - self._clock()
             if delay < -step:  # fell behind (a slow machine): do not try to catch up
                 deadline = self._clock()
                 delay = 0.0
-            if delay > 0 and self._sleeper.acquire(True, delay):
-                return  # released by close
+            # Set before _nudged is looked at, so that a nudge in between wakes the sleep.
+            self._idling = step > pacer.period
+            if delay > 0 and not self._nudged and self._sleeper.acquire(True, delay):
+                if self._stop.is_set():
+                    return  # released by close
+                deadline = self._clock()  # released by a nudge: scan now (lock held again)
+            self._idling = False
 
     @property
     def closed(self) -> bool:
@@ -269,8 +314,7 @@ class ReedMatrix:
         if self._closed:
             return
         self._stop.set()
-        if self._sleeper.locked():
-            self._sleeper.release()  # the scan thread wakes and stops
+        self._wake_scanner()  # the scan thread wakes and stops
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join()

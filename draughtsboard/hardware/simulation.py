@@ -117,6 +117,9 @@ class SimulatedBoard:
         self.square_count = config.square_count
         self.factory = pin_factory if pin_factory is not None else MockFactory()
         self.now = 0.0
+        # Called whenever a switch is moved or scheduled: the scan driver's `nudge`, so
+        # that an idle board need not be scanned often to notice the hand.
+        self.on_touch: Callable[[], None] | None = None
         self._events: list[tuple[float, int, int, bool]] = []
         self._sequence = 0
         matrix = config.matrix
@@ -224,6 +227,8 @@ class SimulatedBoard:
         else:
             self._closed &= ~(1 << (square - 1))
             self._closed_rows[c] &= ~(1 << r)
+        if self.on_touch is not None:
+            self.on_touch()
 
     def set_occupied(self, squares: Iterable[int]) -> None:
         """Put the board in a position at once (pieces on exactly these squares)."""
@@ -239,6 +244,8 @@ class SimulatedBoard:
             raise ValueError(f"square {square} is not on this board (1-{self.square_count})")
         self._sequence += 1
         heapq.heappush(self._events, (at, self._sequence, square, closed))
+        if self.on_touch is not None:
+            self.on_touch()
 
     def lift(self, square: int, at: float | None = None, *, bounce: int = 0,
              bounce_interval: float = 0.0005) -> None:

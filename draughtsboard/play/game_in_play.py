@@ -592,16 +592,16 @@ class GameInPlay:
         self.game_clock.hold(self.clock())
         self.arbiter_log.note("error", f"opponent: {text}")
 
-    def continue_with_builtin(self) -> str:
-        """After a failure, the built-in engine (full strength) plays on for the opponent
-        from the same position; what was done (journalled). `ArbiterError` when no
-        opponent has failed."""
+    def continue_with_builtin(self, level: int = 10) -> str:
+        """After a failure, the built-in engine at ``level`` (1-10; full strength unless
+        the person chose) plays on for the opponent from the same position; what was done
+        (journalled). `ArbiterError` when no opponent has failed."""
         seat = self.opponent
         if seat is None or not seat.failed:
             raise ArbiterError("no opponent has failed: nothing to replace")
         failed = seat.name
-        builtin = BuiltinOpponent(self.variant, 10, seed=self.game_id)
-        seat.replace(builtin, OpponentSpec("engine", level=10))
+        builtin = BuiltinOpponent(self.variant, level, seed=self.game_id)
+        seat.replace(builtin, OpponentSpec("engine", level=level))
         text = f"{failed} failed: {builtin.name} plays on from ply {self.recorded_game().ply}"
         self.recorder.record_note(self.game_id, text, self.clock(), self.wall())
         self.arbiter_log.note("note", text)

@@ -12,17 +12,29 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from draughtsboard.board.rules.engine.levels import LEVEL_NUMBERS
+from draughtsboard.http_limits import BodyError, read_json
 from draughtsboard.play.errors import ArbiterError
 
 from .coach_routes import error_response, run_action
 
+MAX_BODY = 1024  # {"level": 7}
+
 
 async def continue_with_builtin(request: Request) -> Response:
-    """``POST /api/opponent/continue``: the built-in engine plays on for the opponent."""
+    """``POST /api/opponent/continue`` ``{"level": 1-10}`` (optional, 10 without it): the
+    built-in engine plays on for the opponent at that level."""
     session = request.app.state.session
     if session.game.opponent is None:
         return error_response(404, "this board plays no opponent")
-    return await run_action(request, session.game.continue_with_builtin, (ArbiterError,))
+    try:
+        level = (await read_json(request, MAX_BODY)).get("level", 10)
+    except BodyError as error:
+        return error_response(400, str(error))
+    if type(level) is not int or level not in LEVEL_NUMBERS:
+        return error_response(400, f"level: expected a whole number 1-10, not {level!r}"[:200])
+    return await run_action(request, lambda: session.game.continue_with_builtin(level),
+                            (ArbiterError,))
 
 
 OPPONENT_ROUTES = [

@@ -47,7 +47,9 @@ def test_boot_sends_hello_then_the_settled_occupancy():
     desk = Desk(occupied=0b1011)
     desk.firmware.boot()
     hello, snapshot = desk.messages()
-    assert hello == codec.Hello(core.FIRMWARE_VERSION, 10, 10, 5, 50, 0x4242, 0, core.HEARTBEAT_MS)
+    # HELLO names the longest silence, the quiet heartbeat: the host's dead-link timeout
+    assert hello == codec.Hello(core.FIRMWARE_VERSION, 10, 10, 5, 50, 0x4242, 0,
+                                core.QUIET_HEARTBEAT_MS)
     assert (snapshot.seq, snapshot.reason, snapshot.occupied) == (1, wire.REASON_BOOT, 0b1011)
 
 
@@ -125,18 +127,38 @@ def test_heartbeats_and_periodic_snapshots_keep_coming_when_nothing_changes():
     desk = Desk(occupied=0b110)
     desk.firmware.boot()
     desk.messages()
-    messages = desk.run(2.05)
+    messages = desk.run(3.05)
     beats = [m for m in messages if isinstance(m, codec.Heartbeat)]
     boot_copies, periodic = snapshots(messages)[:2], snapshots(messages)[2:]
     assert [s.seq for s in boot_copies] == [1, 1]  # the boot snapshot is repeated twice
-    assert [s.reason for s in periodic] == [wire.REASON_PERIODIC] * 2
+    assert [s.reason for s in periodic] == [wire.REASON_PERIODIC] * 3
     assert all(s.occupied == 0b110 for s in periodic)
-    assert 36 <= len(beats) <= 39  # every 50 ms, except when a snapshot went instead
     assert beats[-1].last_seq == periodic[-1].seq - 1  # the last beat came before it
-    # beats and periodic snapshots: never more than 50 ms of silence (copies of the boot
-    # snapshot carry its time, 0, and the first beat comes 50 ms after the last copy)
+    # Copies of the boot snapshot carry its time, 0. Then a frame at least every 50 ms
+    # for QUIET_AFTER_MS after the boot (a lost snapshot is healed that fast), then at
+    # least every QUIET_HEARTBEAT_MS: a still board wakes the host five times a second.
     times = [m.device_ms for m in messages if m not in boot_copies]
-    assert max(b - a for a, b in zip(times, times[1:], strict=False)) == core.HEARTBEAT_MS
+    lively = [t for t in times if t <= core.QUIET_AFTER_MS]
+    quiet = [t for t in times if t >= core.QUIET_AFTER_MS]
+    assert max(b - a for a, b in zip(lively, lively[1:], strict=False)) == core.HEARTBEAT_MS
+    assert max(b - a for a, b in zip(quiet, quiet[1:], strict=False)) == core.QUIET_HEARTBEAT_MS
+    assert 17 <= len(beats) <= 19 + 9  # 19 in the first second, 4 or 5 in each after
+
+
+def test_a_change_brings_the_fast_heartbeat_back():
+    """A still board beats slowly; a lifted piece makes its change snapshot (and copies)
+    and fast beats again, so a change lost on the line is named within 50 ms."""
+    desk = Desk(occupied=0b110)
+    desk.firmware.boot()
+    desk.run(2.0)
+    desk.messages()
+    desk.switches.lift(2)
+    messages = desk.run(0.5)
+    change = [s for s in snapshots(messages) if s.reason == wire.REASON_CHANGE]
+    assert [s.occupied for s in change] == [0b100] * 3  # the change and its two copies
+    after = [m.device_ms for m in messages if isinstance(m, codec.Heartbeat)]
+    assert len(after) >= 8
+    assert max(b - a for a, b in zip(after, after[1:], strict=False)) == core.HEARTBEAT_MS
 
 
 def test_get_snapshot_and_get_hello_are_answered():

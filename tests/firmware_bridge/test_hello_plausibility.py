@@ -4,6 +4,7 @@ is down or a port that cannot be opened is an error in the log and on the page."
 from __future__ import annotations
 
 import logging
+import threading
 
 import pytest
 import serial
@@ -83,20 +84,23 @@ def test_a_port_that_cannot_be_opened_is_an_error_and_a_problem_for_the_page(cap
     assert len(errors) == 1  # logged once, not at every retry
 
 
+class Silent:
+    """A port on which the device says nothing, ever."""
+
+    in_waiting = 0
+
+    def read(self, n):
+        return b""
+
+    def write(self, data):
+        return len(data)
+
+    def close(self):
+        pass
+
+
 def test_a_link_that_stays_down_is_a_problem_after_a_grace_period():
     now = [0.0]
-
-    class Silent:
-        in_waiting = 0
-
-        def read(self, n):
-            return b""
-
-        def write(self, data):
-            return len(data)
-
-        def close(self):
-            pass
 
     link = SerialLink("loop://", SQUARES, serial_for_url=lambda url, **o: Silent(),
                       clock=lambda: now[0])
@@ -107,4 +111,33 @@ def test_a_link_that_stays_down_is_a_problem_after_a_grace_period():
         link.show(LedFrame.blank(SQUARES))
         assert link.problem() == "loop://: no answer from the device"
     finally:
+        link.close()
+
+
+def test_while_it_reopens_after_a_silence_the_link_says_the_device_does_not_answer():
+    """A silent device makes the session reopen the port; between closing and opening
+    it again the link is down, and the page must not say "the port is closed" then (it
+    once did, now and then, when it asked at that moment). The second open is held here
+    so that the moment lasts."""
+    now = [0.0]
+    opens: list[int] = []
+    second_open = threading.Event()
+    release = threading.Event()
+
+    def open_port(url, **options):
+        opens.append(1)
+        if len(opens) == 2:
+            second_open.set()
+            release.wait(10)
+        return Silent()
+
+    link = SerialLink("loop://", SQUARES, serial_for_url=open_port, clock=lambda: now[0])
+    try:
+        link.wait_until(lambda: link.state is LinkState.AWAIT_HELLO, 5)
+        now[0] = 3.0  # three seconds without a frame: the session asks for a reopen
+        assert second_open.wait(10)
+        assert link.state is LinkState.DOWN
+        assert link.problem() == "loop://: no answer from the device"
+    finally:
+        release.set()
         link.close()

@@ -147,7 +147,7 @@ def test_diag_over_a_pseudo_terminal_maps_the_switches_and_sees_a_move(tmp_path)
         once = diag("--port", emulator.path, "--board", "10x10", "--once")
         assert once.returncode == 0, once.stderr
         heading, *board = once.stdout.splitlines()
-        assert "firmware 1.2.0" in heading and "40 of 50 switches closed" in heading
+        assert "firmware 1.3.0" in heading and "40 of 50 switches closed" in heading
         assert len(board) == 11 and board[0].startswith("10")
 
         live = subprocess.Popen(

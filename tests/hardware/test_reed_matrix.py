@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 
 import pytest
 from gpiozero.exc import DeviceClosed
@@ -13,7 +14,8 @@ from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware.backends import open_simulated_board
 from draughtsboard.hardware.config import builtin_config
 from draughtsboard.hardware.layout import CORNERS, LINES, corner_map
-from draughtsboard.hardware.reed_matrix import IDLE_AFTER, IDLE_SCAN_RATE, ScanPacer
+from draughtsboard.hardware.reed_matrix import IDLE_AFTER, IDLE_SCAN_RATE, ReedMatrix, ScanPacer
+from draughtsboard.hardware.simulation import SimulatedBoard
 
 from .conftest import VirtualScans
 
@@ -156,3 +158,67 @@ def test_a_waiting_read_returns_when_woken():
         board.wake()
         reader.join(10)
         assert not reader.is_alive() and returned == [None]
+
+
+def _wait_until(condition, seconds: float = 10.0) -> bool:
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.001)
+    return True
+
+
+@pytest.mark.parametrize("told", [True, False])
+def test_a_touched_board_is_scanned_at_once_however_long_its_idle_pause(told):
+    """The simulated board tells its scanner when a hand moves a switch (`nudge`), so it
+    may idle at a scan a second. Here the pause is a thousand seconds (the scanner's
+    clock runs a thousand times fast, so its two quiet seconds pass in two
+    milliseconds): the lift is seen at once when the board tells, and not at all within
+    the test's wait when it does not."""
+    config = builtin_config(board_geometry(8))
+    simulation = SimulatedBoard(config, occupied=[1])
+    matrix = ReedMatrix(config, pin_factory=simulation.factory,
+                        clock=lambda: time.monotonic() * 1000, before_scan=simulation.advance,
+                        idle_scan_rate=0.001)
+    if told:
+        simulation.on_touch = matrix.nudge
+    try:
+        first = matrix.read(timeout=10)
+        assert first is not None and first.squares == [1]
+        assert _wait_until(lambda: matrix.is_idle)
+        simulation.set_switch(1, False)
+        lifted = matrix.read(timeout=10 if told else 0.3)
+        assert (lifted is not None and lifted.squares == []) is told
+    finally:
+        matrix.close()  # wakes an idle pause at once
+    assert not matrix.is_scanning
+
+
+def test_scanning_plain_mock_pins_for_hours_keeps_their_history_bounded():
+    """gpiozero's mock pins remember every change of state; the gpio backend on them
+    (``GPIOZERO_PIN_FACTORY=mock``) changed 16 row states a scan and grew by megabytes a
+    minute. 6,000 scans (a minute at the full rate, 12,000 row states) leave each pin
+    with a few hundred remembered states at most, the LED pins on the same factory
+    included."""
+    from gpiozero.pins.mock import MockFactory
+
+    from draughtsboard.board.ports import LedFrame, LedPattern
+    from draughtsboard.hardware.matrix_pins import TRIM_EVERY
+    from draughtsboard.hardware.shift_register import ShiftRegisterLeds
+
+    config = builtin_config(board_geometry(8))
+    factory = MockFactory()
+    matrix = ReedMatrix(config, pin_factory=factory, start=False)
+    leds = ShiftRegisterLeds(config, pin_factory=factory, start=False)
+    try:
+        for i in range(6_000):
+            matrix.scan_once(i * 0.01)
+            if i % 100 == 0:  # a new LED frame a second: 32 LEDs shifted out on SPI
+                leds.show(LedFrame.from_mapping(32, {1 + i // 100 % 32: LedPattern.ON}))
+                leds.refresh(i * 0.01)
+        longest = max(len(pin.states) for pin in factory.pins.values())
+        assert longest <= 2 * TRIM_EVERY + 2
+    finally:
+        leds.close()
+        matrix.close()

@@ -84,6 +84,7 @@ def _step(recorder: Recorder, game_id: str, rng: random.Random, t: float) -> Non
         recorder.record_move(game_id, "h8-a1", t, 1000 + t)
 
 
+@pytest.mark.slow  # seconds: runs in the full suite, not the fast loop
 @SESSIONS
 @given(seed=st.integers(0, 2**32 - 1))
 def test_the_live_game_is_the_game_rebuilt_from_its_journal(tmp_path_factory, seed):

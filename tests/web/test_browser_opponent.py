@@ -110,9 +110,10 @@ def test_an_engine_that_does_not_start_is_one_line_and_the_builtin_plays_on(tmp_
             assert box.bounding_box()["width"] <= board["width"] + 40
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "opponent-failed.png"), full_page=True)
+            page.locator("#opponent-continue-level").select_option("3")  # 10 unless chosen
             page.locator("#opponent-continue").click()
             expect(box).to_be_hidden()
-            expect(page.locator("#white-name")).to_have_text("draughtsboard engine, level 10")
+            expect(page.locator("#white-name")).to_have_text("draughtsboard engine, level 3")
             # the built-in engine moves first, as White; the person carries it out
             expect(page.locator("#flags .flag-opponent")).to_be_visible()
             pending = play.state()["opponent"]["pending"]

@@ -92,14 +92,20 @@ def test_after_a_failure_the_page_goes_on_with_the_builtin_engine(tmp_path):
             assert view["opponent"]["error"] == ("the Hub engine 'Dying Engine 1.0' stopped "
                                                  "(exit status 9) while thinking")
             assert view["opponent"]["can_continue"] and view["moves"] == ["c3-d4"]
-            answer = client.post("/api/opponent/continue", json={})
+            for bad in ({"level": 11}, {"level": "3"}, {"level": True}, {"level": 2.0}):
+                refused = client.post("/api/opponent/continue", json=bad)
+                assert refused.status_code == 400, bad
+                assert "level: expected a whole number 1-10" in refused.json()["error"]
+            assert state(client)["opponent"]["error"]  # nothing replaced yet
+            answer = client.post("/api/opponent/continue", json={"level": 4})
             assert answer.status_code == 200
             assert answer.json()["result"].startswith("Dying Engine 1.0 failed: draughtsboard "
-                                                      "engine, level 10 plays on")
+                                                      "engine, level 4 plays on")
             view = wait_until(lambda: (v := state(client))["opponent"]["pending"] and v,
                               what="the built-in engine's move")
             assert view["opponent"]["error"] is None
-            assert view["tags"]["Black"] == "draughtsboard engine, level 10"
+            assert view["tags"]["Black"] == "draughtsboard engine, level 4"
+            assert view["opponent"]["level"] == 4
             assert client.post("/api/opponent/continue", json={}).status_code == 409
     finally:
         session.stop()

@@ -19,7 +19,10 @@ The device keeps no game state: it publishes the full occupancy whenever it chan
 every ``snapshot_ms``, so that any lost or repeated frame is healed by the next one. To
 heal a lost change quickly (a move's in-between states matter to the tracker), a change is
 sent ``repeats`` more times, byte for byte, ``repeat_ms`` apart, and a HEARTBEAT naming
-the last sequence number goes out every ``heartbeat_ms`` of silence.
+the last sequence number goes out every ``heartbeat_ms`` of silence. Once nothing has
+changed for ``quiet_after_ms`` the heartbeat slows to every ``quiet_heartbeat_ms``: it
+heals a change lost on the line, and at rest there is none to heal, while every beat
+wakes the host; the first change brings the fast beats back with it.
 
 A pass of the main loop allocates nothing on a 32-bit MicroPython: the occupancy is kept as
 one small integer per matrix row (a 50-square mask would be a heap integer past bit 30),
@@ -34,10 +37,12 @@ try:
 except ImportError:  # on the Pico the files sit flat in the root directory
     import wire
 
-FIRMWARE_VERSION = (1, 2, 0)
+FIRMWARE_VERSION = (1, 3, 0)
 
 # Timing defaults (docs/protocol.md, "Timing and redundancy").
 HEARTBEAT_MS = 50  # a HEARTBEAT after this long without any frame carrying the seq
+QUIET_HEARTBEAT_MS = 200  # the same once nothing has changed for QUIET_AFTER_MS
+QUIET_AFTER_MS = 1000
 SNAPSHOT_MS = 1000  # a periodic SNAPSHOT at least this often
 REPEATS = 2  # copies of a change (or boot) SNAPSHOT sent after the first
 REPEAT_MS = 10  # between those copies
@@ -126,6 +131,8 @@ class Firmware:
         snapshot_ms=SNAPSHOT_MS,
         repeats=REPEATS,
         repeat_ms=REPEAT_MS,
+        quiet_heartbeat_ms=QUIET_HEARTBEAT_MS,
+        quiet_after_ms=QUIET_AFTER_MS,
     ):
         self.hw = hw
         self.board_size = board_size
@@ -136,6 +143,8 @@ class Firmware:
             raise ValueError("at most 8 matrix columns")
         self.boot_id = boot_id & 0xFFFF or 1
         self.heartbeat_ms = heartbeat_ms
+        self.quiet_heartbeat_ms = max(heartbeat_ms, quiet_heartbeat_ms)
+        self.quiet_after_ms = quiet_after_ms
         self.snapshot_ms = snapshot_ms
         self.repeats = repeats
         self.repeat_ms = repeat_ms
@@ -167,6 +176,7 @@ class Firmware:
         self._wraps = 0
         self._last_heartbeat = 0
         self._last_snapshot = 0
+        self._last_change = 0  # the last change (or boot) SNAPSHOT
         # The latest change SNAPSHOT while copies are owed: rebuilt from these fields,
         # so the copies are the same bytes without a buffer kept for them.
         self._repeat_rows = bytearray(self.rows)
@@ -235,7 +245,7 @@ class Firmware:
         self._send_packed(
             wire.HELLO, wire.HELLO_FORMAT, wire.PROTOCOL_VERSION, version[0], version[1],
             version[2], self.board_size, self.rows, self.cols, self.square_count,
-            self.boot_id, self.seq, self.heartbeat_ms,
+            self.boot_id, self.seq, self.quiet_heartbeat_ms,
         )
 
     def _send_snapshot_frame(self, rows, seq, device_ms, reason):
@@ -268,6 +278,7 @@ class Firmware:
         # A change is news the host must not miss: copies follow. Any newer snapshot
         # replaces the copies owed (it carries the same or a newer occupancy).
         if reason == wire.REASON_CHANGE or reason == wire.REASON_BOOT:
+            self._last_change = now
             for r in range(self.rows):
                 self._repeat_rows[r] = self.occupied_rows[r]
             self._repeat_seq = self.seq
@@ -287,6 +298,13 @@ class Firmware:
         self._send_snapshot_frame(
             self._repeat_rows, self._repeat_seq, self._repeat_ms, self._repeat_reason
         )
+
+    def _heartbeat_period(self, now):
+        """``heartbeat_ms`` while a change is recent (a lost one is healed at the next
+        beat), ``quiet_heartbeat_ms`` once the board has been still for ``quiet_after_ms``."""
+        if self._since(now, self._last_change) < self.quiet_after_ms:
+            return self.heartbeat_ms
+        return self.quiet_heartbeat_ms
 
     def send_heartbeat(self, now):
         self._last_heartbeat = now
@@ -349,7 +367,7 @@ class Firmware:
             self.repeat_snapshot(now)
         elif self._since(now, self._last_snapshot) >= self.snapshot_ms:
             self.send_snapshot(wire.REASON_PERIODIC, now)
-        elif self._since(now, self._last_heartbeat) >= self.heartbeat_ms:
+        elif self._since(now, self._last_heartbeat) >= self._heartbeat_period(now):
             self.send_heartbeat(now)
         self.show_leds(now)
 

@@ -44,6 +44,8 @@ CONFIG = {
     "watchdog_ms": 4000,  # a pass takes about 1 ms; a stalled USB write up to 500 ms
     "debounce_scans": 5,  # at roughly 1 kHz per scan
     "heartbeat_ms": 50,  # docs/protocol.md, "Timing and redundancy"
+    "quiet_heartbeat_ms": 200,  # once nothing has changed for quiet_after_ms
+    "quiet_after_ms": 1000,
     "snapshot_ms": 1000,
     "repeats": 2,  # copies of each change snapshot
     "repeat_ms": 10,
@@ -189,6 +191,8 @@ def run(config=CONFIG):
             snapshot_ms=config["snapshot_ms"],
             repeats=config["repeats"],
             repeat_ms=config["repeat_ms"],
+            quiet_heartbeat_ms=config["quiet_heartbeat_ms"],
+            quiet_after_ms=config["quiet_after_ms"],
         )
         firmware.boot()
         while True:

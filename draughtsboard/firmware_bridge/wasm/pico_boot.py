@@ -72,7 +72,8 @@ def probe():
             hw, config["board_size"], cells, 1,
             debounce_scans=config["debounce_scans"], heartbeat_ms=config["heartbeat_ms"],
             snapshot_ms=config["snapshot_ms"], repeats=config["repeats"],
-            repeat_ms=config["repeat_ms"],
+            repeat_ms=config["repeat_ms"], quiet_heartbeat_ms=config["quiet_heartbeat_ms"],
+            quiet_after_ms=config["quiet_after_ms"],
         )
         device.connected = False
         device.until_rel = 1 << 29

@@ -616,7 +616,8 @@ function setUpForms() {
   });
   $("setup").addEventListener("click", () => hand([["setup", null]]));
   $("opponent-continue").addEventListener("click", () => {
-    post("/api/opponent/continue", {}).then(() => say(""),
+    const level = Number($("opponent-continue-level").value);
+    post("/api/opponent/continue", { level }).then(() => say(""),
       (e) => say(e.message, true, e.network ? "network" : "action"));
   });
   $("labels").addEventListener("change", () => {
