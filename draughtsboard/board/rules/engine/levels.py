@@ -1,26 +1,30 @@
 """Playing strength: levels 1-10 of the built-in engine as an opponent.
 
 A person who plays the board at home wants an opponent they can beat, then one a little
-stronger. Two numbers make a level, and both are the same on every machine:
+stronger. Three levers make a level, and all are the same on every machine:
 
-* ``careless``: the share of its moves it plays *at a glance*. A glance looks at each of
-  its moves, the reply and the captures that reply forces (``GLANCE_DEPTH``), and picks at
-  random among those within ``GLANCE_MARGIN`` (1.5 men) of the best-looking one: it misses
-  every shot that needs two quiet moves to set up, and may give a man away outright, the
-  way a beginner does. Level 1 plays every move at a glance, level 10 none.
-* ``nodes``: the node budget of the engine's full search (iterative deepening, captures
-  followed to the end) for its other moves. A node budget, not a time: the same move on
-  every machine and in every run, only faster or slower.
+* ``careless``: the share of its moves it plays *at a glance*. A glance plays out only the
+  captures each of its moves allows (`Engine.capture_score`: no quiet move is looked at)
+  and picks at random among the moves within the level's ``margin`` of the best-looking
+  one. It sees a man it can take and a man it would leave hanging, but no shot at all,
+  and it may give men away: a beginner's move.
+* ``depth``: how many plies its other moves look ahead (the engine's search, captures and
+  forced replies followed to the end), or ``nodes``: a node budget for a full-strength
+  search. Depth and nodes, never a time: the same move on every machine and in every
+  run, only faster or slower.
+* ``margin``: how far below the best a glance may choose (level 1 2.5 men, the others 1.5).
 
-A level differs from the next lower in both numbers, so that the stronger one wins games
-rather than drawing them: blunders decide games between people and between levels, and a
-level that glances half as often blunders about half as often. The careless shares fall
-from three moves in five (level 2) to about one in thirty (level 9), each about two
-thirds of the one below; the budgets grow from 1,000 to 20,000 nodes.
+What the tries of `benchmarks/engine.py --part levels` showed (`docs/engine.md`): a
+blunder decides a game between levels that look as far, and a ply of look-ahead is a clear
+step while the search is shallow, worth more than a node budget of the same cost. So the
+lower levels glance less and less often (every move, three in five, three in ten, one in
+ten) and look 2-3 plies ahead; the upper ones look a ply further each (3, 4, 5 plies,
+level 7 with a glance now and then) up to full strength, 20,000 nodes.
 
 Whether a move is a glance, and which move a glance picks, is drawn from the game's seed
 and the position: a game replayed, or a move taken back and asked again, gives the same
-move; another game (another seed) gives others.
+move; another game (another seed) gives others. Levels that never glance play the same
+move in the same position in every game.
 
 A clock caps every level: whoever uses a level passes ``seconds`` when the clock is short
 (the search then stops on its time, whichever comes first). `docs/engine.md` lists the
@@ -45,36 +49,39 @@ class UnknownLevelError(ValueError):
     """A level that is not 1-10."""
 
 
-GLANCE_DEPTH = 1  # plies a glance searches after each move: the reply, captures to the end
-GLANCE_MARGIN = 150  # hundredths of a man: a glance plays any move this close to its best
-
-
 @dataclass(frozen=True)
 class Level:
     """One playing strength. ``careless``: the share of its moves (0-1) it plays at a
-    glance, a random choice among the moves that look within ``GLANCE_MARGIN`` of the
-    best one after the reply and the captures it forces. Its other moves: the engine's
-    full search with ``nodes`` nodes (None: it never searches)."""
+    glance, a random choice among the moves that look within ``margin`` (hundredths of
+    a man) of the best one once the captures they allow are played out. Its other moves:
+    the engine's search ``depth`` plies deep, or with ``nodes`` nodes (both None: it
+    never searches, ``careless`` is 1)."""
 
     number: int
     careless: float
     nodes: int | None
+    depth: int | None
+    margin: int
     meaning: str
 
 
 LEVELS: dict[int, Level] = {level.number: level for level in (
-    Level(1, 1.0, None, "a beginner: every move at a glance; misses two-move shots and "
-             "gives men away"),
-    Level(2, 0.6, 1_000, "three moves in five at a glance, the others a search of 1,000 "
-             "nodes"),
-    Level(3, 0.4, 1_200, "two moves in five at a glance, the others 1,200 nodes"),
-    Level(4, 0.27, 1_500, "about one move in four at a glance, the others 1,500 nodes"),
-    Level(5, 0.18, 2_000, "about one move in six at a glance, the others 2,000 nodes"),
-    Level(6, 0.12, 2_500, "about one move in eight at a glance, the others 2,500 nodes"),
-    Level(7, 0.08, 3_500, "about one move in twelve at a glance, the others 3,500 nodes"),
-    Level(8, 0.055, 4_500, "about one move in eighteen at a glance, the others 4,500 nodes"),
-    Level(9, 0.035, 6_000, "about one move in thirty at a glance, the others 6,000 nodes"),
-    Level(10, 0.0, 20_000, "full strength: every move a search of 20,000 nodes"),
+    Level(1, 1.0, None, None, 250, "a beginner: every move at a glance that sees only "
+             "captures (no shot at all) and may leave two men hanging"),
+    Level(2, 1.0, None, None, 150, "every move at a glance, leaving at most one man "
+             "hanging"),
+    Level(3, 0.6, None, 2, 150, "three moves in five at a glance, the others 2 plies "
+             "ahead"),
+    Level(4, 0.3, None, 3, 150, "three moves in ten at a glance, the others 3 plies "
+             "ahead"),
+    Level(5, 0.1, None, 3, 150, "one move in ten at a glance, the others 3 plies ahead"),
+    Level(6, 0.0, None, 3, 150, "never a glance: every move 3 plies ahead"),
+    Level(7, 0.08, None, 4, 150, "one move in twelve at a glance, the others 4 plies "
+             "ahead"),
+    Level(8, 0.0, None, 4, 150, "every move 4 plies ahead"),
+    Level(9, 0.0, None, 5, 150, "every move 5 plies ahead"),
+    Level(10, 0.0, 20_000, None, 150, "full strength: every move a search of 20,000 "
+              "nodes"),
 )}
 
 
@@ -120,32 +127,28 @@ class LevelPlayer:
         if len(legal) == 1:
             return LevelChoice(legal[0], 0, 1, 0)
         rng = random.Random(f"{self.seed}|{self.level.number}|{position.fen()}")
-        if self.level.nodes is None or rng.random() < self.level.careless:
-            return self._glance(position, legal, history, rng, seconds, stop)
-        result = self._engine.search(position, nodes=self.level.nodes, seconds=seconds,
-                                     history=history, stop=stop)
+        if self.level.careless >= 1 or rng.random() < self.level.careless:
+            return self._glance(position, legal, history, rng)
+        result = self._engine.search(position, nodes=self.level.nodes, depth=self.level.depth,
+                                     seconds=seconds, history=history, stop=stop)
         return LevelChoice(result.move, result.score, 1, result.nodes)
 
     def _glance(self, position: Position, legal: list[Move], history: tuple[Position, ...],
-                rng: random.Random, seconds: float | None,
-                stop: Callable[[], bool] | None) -> LevelChoice:
+                rng: random.Random) -> LevelChoice:
         """A move at random among those within the margin of the best, each judged by
-        the reply and the captures it forces."""
+        the captures it allows (quick: no time share or stop needed)."""
         before = history + (position,)
         scored: list[tuple[int, Move]] = []
         nodes = 0
-        share = None if seconds is None else seconds / len(legal)
         for move in legal:
             after = position.play(move)
             if not after.legal_moves():
                 scored.append((MATE, move))  # the other side cannot move: won
                 continue
-            result = self._engine.search(after, depth=GLANCE_DEPTH, seconds=share,
-                                         history=before, stop=stop)
-            nodes += result.nodes
-            scored.append((-result.score, move))
+            scored.append((-self._engine.capture_score(after, before), move))
+            nodes += self._engine.nodes
         best = max(score for score, _ in scored)
-        near = [move for score, move in scored if score >= best - GLANCE_MARGIN]
+        near = [move for score, move in scored if score >= best - self.level.margin]
         chosen = rng.choice(near)
         score = next(score for score, move in scored if move == chosen)
         return LevelChoice(chosen, score, len(near), nodes)

@@ -193,6 +193,19 @@ class Engine:
         return self._result(position, best_raw, best_score, best_pv, completed,
                             self.clock() - started)
 
+    def capture_score(self, position: Position, history: Iterable[Position] = ()) -> int:
+        """The score of ``position`` from the side to move's view with only captures played
+        out (no quiet move looked at): what is on the board once the pieces that can be
+        taken now have been taken. Unlimited: captures end the line soon."""
+        self._reset(position, history)
+        self._deadline = None
+        self._node_limit = None
+        self._stop_requested = None
+        self._next_check = CHECK_EVERY
+        own, enemy, kings = position.own, position.enemy, position.kings
+        return self._quiesce(own, enemy, kings, position.white_to_move, -INFINITY, INFINITY,
+                             0, self._root_key)
+
     def evaluate(self, position: Position) -> int:
         """The static evaluation of a position from the side to move's view."""
         self._reset(position, ())

@@ -1,6 +1,6 @@
-"""The engine's levels 1-10: each defined, stronger budgets as the level rises, the same
-move for the same game seed, a glance that cannot see a shot of several quiet moves, and
-full strength that plays it."""
+"""The engine's levels 1-10: each defined, each stronger than the last in one lever and
+weaker in none it shares, the same move for the same game seed, a glance that cannot see
+a shot of several quiet moves, and full strength that plays it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 from draughtsboard.board.rules import initial_position, parse_fen
 from draughtsboard.board.rules.engine import Engine
 from draughtsboard.board.rules.engine.levels import (
-    GLANCE_DEPTH,
     LEVEL_NUMBERS,
     LEVELS,
     LevelPlayer,
@@ -34,21 +33,57 @@ def test_levels_1_to_10_and_no_other():
             level(number)
 
 
-def test_each_level_is_at_least_as_careful_and_searches_at_least_as_far_as_the_last():
+def reach(entry) -> float:
+    """How far a level's searched moves look: never (0), a depth, or a node budget (full
+    strength, beyond every depth cap)."""
+    if entry.nodes is not None:
+        return float("inf")
+    return entry.depth or 0
+
+
+def test_each_level_is_stronger_than_the_last_in_one_lever_and_weaker_in_none():
+    # looks further; or as far and glances less often; or glances as often and gives
+    # less away at a glance (level 7 glances now and then, level 6 never, but level 7
+    # looks a ply further)
     for lower, higher in zip(LEVEL_NUMBERS, LEVEL_NUMBERS[1:], strict=False):
         a, b = level(lower), level(higher)
-        assert b.careless <= a.careless
-        assert a.nodes is None or (b.nodes is not None and b.nodes >= a.nodes)
-        assert (b.careless, b.nodes) != (a.careless, a.nodes)
-    assert level(1).careless == 1 and level(1).nodes is None  # every move at a glance
-    assert level(10).careless == 0  # full strength never glances
+        assert (reach(b), -b.careless, -b.margin) > (reach(a), -a.careless, -a.margin)
+        assert reach(b) >= reach(a) and b.margin <= a.margin
+    assert level(1).careless == 1 and reach(level(1)) == 0  # every move at a glance
+    assert level(10).careless == 0 and level(10).nodes == 20_000  # full strength
 
 
 def test_each_meaning_states_the_levels_budget():
     for entry in LEVELS.values():
         if entry.nodes is not None:
             assert f"{entry.nodes:,} nodes" in entry.meaning
+        if entry.depth is not None:
+            assert f"{entry.depth} plies ahead" in entry.meaning
     assert "glance" in level(1).meaning and "full strength" in level(10).meaning
+
+
+def test_a_level_that_never_glances_plays_the_engines_move_at_its_depth():
+    variant = get_variant("international")
+    position = initial_position(variant)
+    for number in (6, 8, 9):
+        entry = level(number)
+        assert entry.careless == 0
+        choice = LevelPlayer(variant, number, seed="a").choose(position)
+        assert choice.move == Engine(variant).search(position, depth=entry.depth).move
+
+
+@pytest.mark.parametrize("variant_name", variant_names())
+def test_level_1_chooses_among_at_least_as_many_moves_as_level_2(variant_name):
+    # the same glance with a wider margin: every move level 2 might play, level 1 might too
+    variant = get_variant(variant_name)
+    position = initial_position(variant)
+    for _ in range(8):
+        loose = LevelPlayer(variant, 1, seed="m").choose(position)
+        tight = LevelPlayer(variant, 2, seed="m").choose(position)
+        assert loose.candidates >= tight.candidates >= 1
+        if not position.play(tight.move).legal_moves():
+            break
+        position = position.play(tight.move)
 
 
 def test_full_strength_plays_the_engines_move_for_its_budget():
@@ -79,7 +114,7 @@ def test_a_glance_does_not_see_a_shot_of_three_quiet_moves_and_full_strength_pla
     assert prover.gain(position, shot, horizon=1) <= 0  # at first sight: nothing won
     assert prover.gain(position, shot, horizon=3) == 2
     engine = Engine(variant)
-    glance = {move: -engine.search(position.play(move), depth=GLANCE_DEPTH).score
+    glance = {move: -engine.capture_score(position.play(move))
               for move in position.legal_moves()}
     others = max(score for move, score in glance.items() if move != shot)
     assert glance[shot] < min(others, 50)  # judged no better than a quiet move

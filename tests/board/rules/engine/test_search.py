@@ -145,3 +145,21 @@ def test_a_capture_of_two_is_preferred_when_it_wins_more():
     position = parse_fen(get_variant("russian"), "W:W22,23:B18,11,9")
     result = Engine(position.variant).search(position, depth=2)
     assert len(result.move.captures) == 2
+
+
+def test_a_capture_score_plays_out_the_captures_and_nothing_else():
+    russian = get_variant("russian")
+    engine = Engine(russian)
+    quiet = initial_position(russian)
+    assert engine.capture_score(quiet) == engine.evaluate(quiet)  # no capture: as it stands
+    # White c3 must take d4, and then Black has nothing left: a won position
+    assert engine.capture_score(parse_fen(russian, "W:W22:B18")) > MATE_BOUND
+    # the shot above (a man given, three taken) is a quiet move: not seen, White is a man down
+    assert engine.capture_score(parse_fen(russian, SHOT)) < 0
+
+
+@pytest.mark.parametrize("variant_name", VARIANTS)
+def test_a_capture_score_in_every_variant_is_the_same_twice(variant_name):
+    position = random_position(variant_name, seed=5, plies=30)
+    engine = Engine(position.variant)
+    assert engine.capture_score(position) == Engine(position.variant).capture_score(position)
