@@ -29,15 +29,20 @@ def playwright_api():
 
 
 @contextlib.contextmanager
-def browser_page(url: str, width: int = 1100, height: int = 900):
-    """A page of Debian's chromium at ``url``, closed afterwards."""
+def browser_page(url: str, width: int = 1100, height: int = 900, prepare=None,
+                 wait_until: str = "load"):
+    """A page of Debian's chromium at ``url``, closed afterwards; ``prepare(page)`` runs
+    before it loads (routes to hold or change a request; a held script needs
+    ``wait_until="commit"``, since the page's load waits for it)."""
     api = playwright_api()
     with api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
             page = browser.new_page(viewport={"width": width, "height": height})
             page.set_default_timeout(15_000)
-            page.goto(url)
+            if prepare is not None:
+                prepare(page)
+            page.goto(url, wait_until=wait_until)
             yield page
         finally:
             browser.close()

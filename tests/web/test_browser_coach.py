@@ -62,6 +62,24 @@ def test_a_hint_in_two_stages_in_the_browser(page):
     expect(button).to_be_disabled()
 
 
+def test_the_coach_panel_shows_though_its_script_came_after_the_first_view(tmp_path):
+    """app.js connects before coach.js runs; on a slow line the first view comes in
+    between, and a board at rest sends no other. coach.js is held here until the page
+    has drawn that view: the panel must still show (it stayed hidden, seen once under
+    load in the hint test above)."""
+    expect = playwright_api().expect
+    held = []
+    with PlayProcess(tmp_path / "data", "--mode", "training") as play:
+        with browser_page(play.url + "/", prepare=lambda page: page.route(
+                "**/static/coach.js", lambda route: held.append(route)),
+                          wait_until="commit") as page:
+            expect(page.locator("body[data-version]")).to_have_count(1)  # the view drawn
+            assert len(held) == 1
+            held[0].continue_()
+            expect(page.locator("#coach-panel")).to_be_visible()
+        assert play.stop() == 0
+
+
 BLUNDER_FEN = "B:W17,31:B10,4"  # Black to move: d6-c5 loses a piece by force
 PHONE = {"width": 390, "height": 844}
 

@@ -216,4 +216,7 @@
 
   mount();
   document.addEventListener("draughtsboard:view", (event) => draw(event.detail));
+  // app.js connects first: while this file was still loading (a slow phone, a busy
+  // board) the first view may have come and gone, and a board at rest sends no other.
+  if (typeof view !== "undefined" && view) draw(view);
 })();
