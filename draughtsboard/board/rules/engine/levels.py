@@ -44,6 +44,12 @@ from .search import MATE, Engine, SearchLimitError
 
 LEVEL_NUMBERS = range(1, 11)
 
+# A depth alone does not bound a search: a column game's capture chains once made a 3-ply
+# search of level 4 take 39 s here. Past this many nodes (twice level 10's budget) a level
+# plays the best move its search has found; typical searches of levels 3-9 take under a
+# fiftieth of it, so the level is the same wherever a person would wait anyway.
+DEPTH_NODE_CEILING = 40_000
+
 
 class UnknownLevelError(ValueError):
     """A level that is not 1-10."""
@@ -129,7 +135,8 @@ class LevelPlayer:
         rng = random.Random(f"{self.seed}|{self.level.number}|{position.fen()}")
         if self.level.careless >= 1 or rng.random() < self.level.careless:
             return self._glance(position, legal, history, rng)
-        result = self._engine.search(position, nodes=self.level.nodes, depth=self.level.depth,
+        nodes = self.level.nodes if self.level.nodes is not None else DEPTH_NODE_CEILING
+        result = self._engine.search(position, nodes=nodes, depth=self.level.depth,
                                      seconds=seconds, history=history, stop=stop)
         return LevelChoice(result.move, result.score, 1, result.nodes)
 

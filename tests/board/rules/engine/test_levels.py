@@ -8,6 +8,7 @@ import pytest
 
 from draughtsboard.board.rules import initial_position, parse_fen
 from draughtsboard.board.rules.engine import Engine
+from draughtsboard.board.rules.engine import levels as levels_module
 from draughtsboard.board.rules.engine.levels import (
     LEVEL_NUMBERS,
     LEVELS,
@@ -70,6 +71,19 @@ def test_a_level_that_never_glances_plays_the_engines_move_at_its_depth():
         assert entry.careless == 0
         choice = LevelPlayer(variant, number, seed="a").choose(position)
         assert choice.move == Engine(variant).search(position, depth=entry.depth).move
+
+
+def test_a_depth_level_stops_at_its_node_ceiling(monkeypatch):
+    """A depth alone does not bound a search (a column game's capture chains once made
+    level 4 think 39 s): past DEPTH_NODE_CEILING nodes a level plays what it has found."""
+    variant = get_variant("international")
+    position = initial_position(variant)
+    unbounded = Engine(variant).search(position, depth=level(9).depth)
+    ceiling = unbounded.nodes // 4
+    monkeypatch.setattr(levels_module, "DEPTH_NODE_CEILING", ceiling)
+    choice = LevelPlayer(variant, 9, seed="a").choose(position)
+    assert choice.nodes <= ceiling + 256 < unbounded.nodes  # checked every 256 nodes
+    assert choice.move in position.legal_moves()
 
 
 @pytest.mark.parametrize("variant_name", variant_names())
