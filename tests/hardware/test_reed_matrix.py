@@ -17,6 +17,7 @@ from draughtsboard.hardware.layout import CORNERS, LINES, corner_map
 from draughtsboard.hardware.reed_matrix import IDLE_AFTER, IDLE_SCAN_RATE, ReedMatrix, ScanPacer
 from draughtsboard.hardware.simulation import SimulatedBoard
 
+from ..web.helpers import wait_until
 from .conftest import VirtualScans
 
 
@@ -160,15 +161,6 @@ def test_a_waiting_read_returns_when_woken():
         assert not reader.is_alive() and returned == [None]
 
 
-def _wait_until(condition, seconds: float = 10.0) -> bool:
-    end = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.001)
-    return True
-
-
 @pytest.mark.parametrize("told", [True, False])
 def test_a_touched_board_is_scanned_at_once_however_long_its_idle_pause(told):
     """The simulated board tells its scanner when a hand moves a switch (`nudge`), so it
@@ -186,7 +178,7 @@ def test_a_touched_board_is_scanned_at_once_however_long_its_idle_pause(told):
     try:
         first = matrix.read(timeout=10)
         assert first is not None and first.squares == [1]
-        assert _wait_until(lambda: matrix.is_idle)
+        wait_until(lambda: matrix.is_idle, interval=0.001, what="the scan's idle pause")
         simulation.set_switch(1, False)
         lifted = matrix.read(timeout=10 if told else 0.3)
         assert (lifted is not None and lifted.squares == []) is told
