@@ -26,10 +26,13 @@ Parts (``--part``, all by default):
   next lower, ``--level-games`` games per variant (40) from balanced openings (as
   ``scaling``, each opening played twice with colours swapped), and level 1 against full
   strength (level 10) as many games. Levels are node and depth budgets, so every run gives
-  the same games. A game is adjudicated (``--adjudicate``, on by default) when one side
-  leads by ``ADJUDICATE_LEAD`` (men 1, kings or officers 3) in two quiet positions in a
-  row: a lead that neither level gives back, and it saves most of the time of a game
-  played out. The figures: each higher level's score against the next lower (should be
+  the same games. A game of single pieces is adjudicated when one side leads by
+  ``ADJUDICATE_LEAD`` (men 1, kings 3) in two quiet positions in a row: a lead that
+  neither level gives back, and it saves most of the time of a game played out. A column
+  game (Lasca, column draughts) is played out: there one capture of a tall column's top
+  turns a lead of many pieces round, so a count of commanded pieces decides nothing
+  (``--adjudicate auto``, the default; ``on`` or ``off`` for every game). The figures:
+  each higher level's score against the next lower (should be
   at least 0.6) and the share of games level 1 loses to full strength (at least 0.95).
   ``--level-salt`` draws other openings and game seeds: tune levels on one salt, confirm
   them on the default. ``--level-log`` keeps every game as a JSON line, so a stopped run
@@ -260,8 +263,8 @@ def level_definition(task: tuple) -> str:
     """What a level game's result depends on besides its index: the two levels' budgets
     and the game's limits. A result in ``--level-log`` counts only while this is the same
     (levels retuned since then make it stale)."""
-    _, _, high, low, max_plies, adjudicate, salt = task
-    budgets = [{key: value for key, value in dataclasses.asdict(level(number)).items()
+    name, _, high, low, max_plies, adjudicate, salt = task
+    budgets = [{key: value for key, value in dataclasses.asdict(level(number, name)).items()
                 if key != "meaning"} for number in (high, low)]
     return json.dumps([budgets, max_plies, adjudicate, salt])
 
@@ -306,13 +309,21 @@ def read_level_log(path: pathlib.Path | None) -> dict:
     return done
 
 
-def levels(variants: list[str], games: int, max_plies: int, adjudicate: bool,
+def adjudicates(name: str, adjudicate: str) -> bool:
+    """Whether a level game of variant ``name`` is adjudicated: ``adjudicate`` is 'on',
+    'off' or 'auto' (single pieces yes, columns no: see the module's docstring)."""
+    if adjudicate == "auto":
+        return not get_variant(name).holds_columns
+    return adjudicate == "on"
+
+
+def levels(variants: list[str], games: int, max_plies: int, adjudicate: str,
            jobs: int, pairs: list[tuple[int, int]], log: pathlib.Path | None = None,
            salt: str = "") -> dict:
     """Every pair in every variant; games in ``log`` (JSON lines) with the same
     definition are taken from it, new ones appended, so a stopped run resumes."""
-    tasks = [(name, i, high, low, max_plies, adjudicate, salt) for i in range(games)
-             for name in variants for high, low in pairs]
+    tasks = [(name, i, high, low, max_plies, adjudicates(name, adjudicate), salt)
+             for i in range(games) for name in variants for high, low in pairs]
     done = read_level_log(log)
     results, todo = [], []
     for task in tasks:
@@ -472,7 +483,9 @@ def main() -> int:
     parser.add_argument("--level-pairs", default="",
                         help="pairs to play, e.g. '2-1,10-1' (default: every level against "
                         "the next lower, and 10-1)")
-    parser.add_argument("--adjudicate", default="on", choices=["on", "off"])
+    parser.add_argument("--adjudicate", default="auto", choices=["auto", "on", "off"],
+                        help="level games: adjudicate single-piece games, play column "
+                        "games out (auto), or adjudicate every game (on) or none (off)")
     parser.add_argument("--level-log", type=pathlib.Path, default=None,
                         help="JSON lines of level games: played games are read from it "
                         "(a stopped run resumes), new ones appended")
@@ -509,7 +522,7 @@ def main() -> int:
         else:
             pairs = [(n, n - 1) for n in range(2, 11)] + [(10, 1)]
         report["levels"] = levels(variants, args.level_games, args.max_plies,
-                                  args.adjudicate == "on", args.jobs, pairs, args.level_log,
+                                  args.adjudicate, args.jobs, pairs, args.level_log,
                                   args.level_salt)
     print(json.dumps(report))
     return 0

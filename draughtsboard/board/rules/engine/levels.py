@@ -1,25 +1,26 @@
 """Playing strength: levels 1-10 of the built-in engine as an opponent.
 
 A person who plays the board at home wants an opponent they can beat, then one a little
-stronger. Three levers make a level, and all are the same on every machine:
+stronger. Levels are made of three levers, all the same on every machine:
 
 * ``careless``: the share of its moves it plays *at a glance*. A glance plays out only the
   captures each of its moves allows (`Engine.capture_score`: no quiet move is looked at)
   and picks at random among the moves within the level's ``margin`` of the best-looking
-  one. It sees a man it can take and a man it would leave hanging, but no shot at all,
-  and it may give men away: a beginner's move.
+  one (``margin`` None: among all its moves, a random mover). It sees a man it can take and
+  a man it would leave hanging, but no shot at all, and it may give men away.
 * ``depth``: how many plies its other moves look ahead (the engine's search, captures and
   forced replies followed to the end), or ``nodes``: a node budget for a full-strength
   search. Depth and nodes, never a time: the same move on every machine and in every
   run, only faster or slower.
-* ``margin``: how far below the best a glance may choose (level 1 2.5 men, the others 1.5).
+* ``margin``: how far below the best a glance may choose.
 
 What the tries of `benchmarks/engine.py --part levels` showed (`docs/engine.md`): a
-blunder decides a game between levels that look as far, and a ply of look-ahead is a clear
-step while the search is shallow, worth more than a node budget of the same cost. So the
-lower levels glance less and less often (every move, three in five, three in ten, one in
-ten) and look 2-3 plies ahead; the upper ones look a ply further each (3, 4, 5 plies,
-level 7 with a glance now and then) up to full strength, 20,000 nodes.
+glance's margin orders the glancing levels (a random mover, then 3, 1.5 and half a man),
+a 2-ply search beats the best glance by far, and from there each ply is a step up to 5;
+full strength (20,000 nodes, 5-8 plies) is the next. The one gap too wide for a single
+step, between the half-man glance and 2 plies, is split by a level that glances at four
+moves in ten and searches the others. A game whose steps fall elsewhere has its own
+values for a level (`VARIANT_LEVELS`).
 
 Whether a move is a glance, and which move a glance picks, is drawn from the game's seed
 and the position: a game replayed, or a move taken back and asked again, gives the same
@@ -59,44 +60,60 @@ class UnknownLevelError(ValueError):
 class Level:
     """One playing strength. ``careless``: the share of its moves (0-1) it plays at a
     glance, a random choice among the moves that look within ``margin`` (hundredths of
-    a man) of the best one once the captures they allow are played out. Its other moves:
-    the engine's search ``depth`` plies deep, or with ``nodes`` nodes (both None: it
-    never searches, ``careless`` is 1)."""
+    a man; None: any move) of the best one once the captures they allow are played out.
+    Its other moves: the engine's search ``depth`` plies deep, or with ``nodes`` nodes
+    (both None: it never searches, ``careless`` is 1)."""
 
     number: int
     careless: float
     nodes: int | None
     depth: int | None
-    margin: int
+    margin: int | None
     meaning: str
 
 
 LEVELS: dict[int, Level] = {level.number: level for level in (
-    Level(1, 1.0, None, None, 250, "a beginner: every move at a glance that sees only "
-             "captures (no shot at all) and may leave two men hanging"),
-    Level(2, 1.0, None, None, 150, "every move at a glance, leaving at most one man "
+    Level(1, 1.0, None, None, None, "a first game: every move at random among its legal "
+             "moves (a capture when it must, as the rules say)"),
+    Level(2, 1.0, None, None, 300, "a beginner: every move at a glance that sees only "
+             "captures (no shot at all) and may leave up to three men hanging"),
+    Level(3, 1.0, None, None, 150, "every move at a glance, leaving at most one man "
              "hanging"),
-    Level(3, 0.6, None, 2, 150, "three moves in five at a glance, the others 2 plies "
-             "ahead"),
-    Level(4, 0.3, None, 3, 150, "three moves in ten at a glance, the others 3 plies "
-             "ahead"),
-    Level(5, 0.1, None, 3, 150, "one move in ten at a glance, the others 3 plies ahead"),
-    Level(6, 0.0, None, 3, 150, "never a glance: every move 3 plies ahead"),
-    Level(7, 0.08, None, 4, 150, "one move in twelve at a glance, the others 4 plies "
-             "ahead"),
-    Level(8, 0.0, None, 4, 150, "every move 4 plies ahead"),
-    Level(9, 0.0, None, 5, 150, "every move 5 plies ahead"),
-    Level(10, 0.0, 20_000, None, 150, "full strength: every move a search of 20,000 "
+    Level(4, 1.0, None, None, 50, "every move at a glance that never leaves a man "
+             "hanging if it can help it, but sees no shot"),
+    Level(5, 0.4, None, 2, 50, "four moves in ten at a glance (as level 4), the others 2 "
+             "plies ahead"),
+    Level(6, 0.0, None, 2, None, "every move 2 plies ahead"),
+    Level(7, 0.0, None, 3, None, "every move 3 plies ahead"),
+    Level(8, 0.0, None, 4, None, "every move 4 plies ahead"),
+    Level(9, 0.0, None, 5, None, "every move 5 plies ahead"),
+    Level(10, 0.0, 20_000, None, None, "full strength: every move a search of 20,000 "
               "nodes"),
 )}
 
 
-def level(number: int) -> Level:
-    """The level of a number; `UnknownLevelError` (one line) outside 1-10."""
+# Where a game's steps fall elsewhere, its own values (measured: docs/engine.md, "Levels").
+# The column games: a margin of 1.5 men at level 3 left a narrow step to level 4 (half a
+# man); 2 men share the steps from level 2 (3 men) and to level 4 out. Lasca: 20,000 nodes
+# (level 10) reach 7-8 plies there, so 5 plies left a narrow step from level 8 (4 plies)
+# and a wide one to level 10; 6 plies share them out.
+_COLUMN_LEVEL_3 = Level(3, 1.0, None, None, 200, "every move at a glance, leaving at "
+                        "most two men hanging")
+VARIANT_LEVELS: dict[str, dict[int, Level]] = {
+    "column": {3: _COLUMN_LEVEL_3},
+    "column-7x7": {3: _COLUMN_LEVEL_3},
+    "lasca": {9: Level(9, 0.0, None, 6, None, "every move 6 plies ahead")},
+}
+
+
+def level(number: int, variant_name: str | None = None) -> Level:
+    """The level of a number, in variant ``variant_name`` where that game has its own
+    values (`VARIANT_LEVELS`); `UnknownLevelError` (one line) outside 1-10."""
     try:
-        return LEVELS[number]
+        entry = LEVELS[number]
     except KeyError:
         raise UnknownLevelError(f"level {number!r} is not 1-10") from None
+    return VARIANT_LEVELS.get(variant_name or "", {}).get(number, entry)
 
 
 @dataclass(frozen=True)
@@ -117,7 +134,7 @@ class LevelPlayer:
     def __init__(self, variant: Variant, number: int, seed: str = "",
                  clock: Callable[[], float] | None = None) -> None:
         self.variant = variant
-        self.level = level(number)
+        self.level = level(number, variant.name)
         self.seed = seed
         self._engine = Engine(variant) if clock is None else Engine(variant, clock=clock)
 
@@ -143,7 +160,10 @@ class LevelPlayer:
     def _glance(self, position: Position, legal: list[Move], history: tuple[Position, ...],
                 rng: random.Random) -> LevelChoice:
         """A move at random among those within the margin of the best, each judged by
-        the captures it allows (quick: no time share or stop needed)."""
+        the captures it allows (quick: no time share or stop needed); without a margin,
+        any move, unjudged."""
+        if self.level.margin is None:
+            return LevelChoice(rng.choice(legal), 0, len(legal), 0)
         before = history + (position,)
         scored: list[tuple[int, Move]] = []
         nodes = 0

@@ -12,6 +12,7 @@ from draughtsboard.board.rules.engine import levels as levels_module
 from draughtsboard.board.rules.engine.levels import (
     LEVEL_NUMBERS,
     LEVELS,
+    VARIANT_LEVELS,
     LevelPlayer,
     UnknownLevelError,
     level,
@@ -42,25 +43,49 @@ def reach(entry) -> float:
     return entry.depth or 0
 
 
-def test_each_level_is_stronger_than_the_last_in_one_lever_and_weaker_in_none():
+def spread(entry) -> float:
+    """How far below the best a level's glances may choose: a random mover's any move
+    (infinite), a margin, or nothing for a level that never glances."""
+    if entry.careless == 0:
+        return 0
+    return float("inf") if entry.margin is None else entry.margin
+
+
+@pytest.mark.parametrize("variant_name", variant_names())
+def test_each_level_is_stronger_than_the_last_in_one_lever_and_weaker_in_none(
+        variant_name):
     # looks further; or as far and glances less often; or glances as often and gives
-    # less away at a glance (level 7 glances now and then, level 6 never, but level 7
-    # looks a ply further)
+    # less away at a glance (in every game, with its own values where it has them)
     for lower, higher in zip(LEVEL_NUMBERS, LEVEL_NUMBERS[1:], strict=False):
-        a, b = level(lower), level(higher)
-        assert (reach(b), -b.careless, -b.margin) > (reach(a), -a.careless, -a.margin)
-        assert reach(b) >= reach(a) and b.margin <= a.margin
+        a, b = level(lower, variant_name), level(higher, variant_name)
+        assert (reach(b), -b.careless, -spread(b)) > (reach(a), -a.careless, -spread(a))
+        assert reach(b) >= reach(a) and b.careless <= a.careless
+        assert spread(b) <= spread(a)
     assert level(1).careless == 1 and reach(level(1)) == 0  # every move at a glance
+    assert level(1).margin is None  # a random mover
     assert level(10).careless == 0 and level(10).nodes == 20_000  # full strength
 
 
+def test_a_random_mover_plays_any_legal_move_and_a_capture_when_it_must():
+    variant = get_variant("russian")
+    position = initial_position(variant)
+    moves = {LevelPlayer(variant, 1, seed=f"game-{n}").choose(position).move
+             for n in range(60)}
+    assert moves == set(position.legal_moves())  # seven openings, each drawn
+    capture = parse_fen(variant, "W:W22,27:B18,12")  # c3 or the other man: d4 must go
+    for n in range(10):
+        assert LevelPlayer(variant, 1, seed=f"g{n}").choose(capture).move.captures
+
+
 def test_each_meaning_states_the_levels_budget():
-    for entry in LEVELS.values():
+    own = [entry for levels in VARIANT_LEVELS.values() for entry in levels.values()]
+    for entry in [*LEVELS.values(), *own]:
         if entry.nodes is not None:
             assert f"{entry.nodes:,} nodes" in entry.meaning
         if entry.depth is not None:
             assert f"{entry.depth} plies ahead" in entry.meaning
-    assert "glance" in level(1).meaning and "full strength" in level(10).meaning
+    assert "random" in level(1).meaning and "glance" in level(2).meaning
+    assert "full strength" in level(10).meaning
 
 
 def test_a_level_that_never_glances_plays_the_engines_move_at_its_depth():
@@ -71,6 +96,18 @@ def test_a_level_that_never_glances_plays_the_engines_move_at_its_depth():
         assert entry.careless == 0
         choice = LevelPlayer(variant, number, seed="a").choose(position)
         assert choice.move == Engine(variant).search(position, depth=entry.depth).move
+
+
+def test_a_variant_where_full_strength_looks_deeper_has_a_deeper_level_9():
+    # in Lasca 20,000 nodes reach 7-8 plies: level 9 looks 6 ahead there, 5 elsewhere
+    assert level(9).depth == level(9, "russian").depth == 5
+    lasca = level(9, "lasca")
+    assert lasca.depth == 6 and "6 plies ahead" in lasca.meaning
+    variant = get_variant("lasca")
+    position = initial_position(variant)
+    choice = LevelPlayer(variant, 9, seed="a").choose(position)
+    assert choice.move == Engine(variant).search(position, depth=6).move
+    assert choice.nodes == Engine(variant).search(position, depth=6).nodes
 
 
 def test_a_depth_level_stops_at_its_node_ceiling(monkeypatch):
