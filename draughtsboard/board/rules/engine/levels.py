@@ -93,15 +93,19 @@ LEVELS: dict[int, Level] = {level.number: level for level in (
 
 
 # Where a game's steps fall elsewhere, its own values (measured: docs/engine.md, "Levels").
-# The column games: a margin of 1.5 men at level 3 left a narrow step to level 4 (half a
-# man); 2 men share the steps from level 2 (3 men) and to level 4 out. Lasca: 20,000 nodes
-# (level 10) reach 7-8 plies there, so 5 plies left a narrow step from level 8 (4 plies)
-# and a wide one to level 10; 6 plies share them out.
-_COLUMN_LEVEL_3 = Level(3, 1.0, None, None, 200, "every move at a glance, leaving at "
-                        "most two men hanging")
+# International: a glance of 3 men was a narrow step from the random mover and a wide one
+# to 1.5 men; 2 men share them out. The column games: a margin of 1.5 men at level 3 left
+# a narrow step to level 4 (half a man); 2 men share the steps from level 2 and to level 4
+# out, and in column 8x8 level 2 glances with 4 men (3 was as far from the random mover as
+# it was close to 2 men). Lasca: 20,000 nodes (level 10) reach 7-8 plies there, so 5 plies
+# left a narrow step from level 8 (4 plies) and a wide one to level 10; 6 plies share them.
+_TWO_MEN_GLANCE = "every move at a glance, leaving at most two men hanging"
 VARIANT_LEVELS: dict[str, dict[int, Level]] = {
-    "column": {3: _COLUMN_LEVEL_3},
-    "column-7x7": {3: _COLUMN_LEVEL_3},
+    "international": {2: Level(2, 1.0, None, None, 200, f"a beginner: {_TWO_MEN_GLANCE}")},
+    "column": {2: Level(2, 1.0, None, None, 400, "a beginner: every move at a glance, "
+                        "leaving up to four men hanging"),
+               3: Level(3, 1.0, None, None, 200, _TWO_MEN_GLANCE)},
+    "column-7x7": {3: Level(3, 1.0, None, None, 200, _TWO_MEN_GLANCE)},
     "lasca": {9: Level(9, 0.0, None, 6, None, "every move 6 plies ahead")},
 }
 
