@@ -14,7 +14,8 @@ plies, is followed by a new one.
 
 Prints a line per level (median and 95th percentile, ms) and, last, the figures as JSON.
 Usage: ``python benchmarks/opponent_latency.py [--variant russian] [--samples 20]
-[--levels 1-10]``.
+[--levels 1-10]``. Single-piece games only (the hands here lift a taken piece off the
+board; a column game's capture moves it under the captor).
 """
 
 from __future__ import annotations
@@ -168,6 +169,12 @@ def main() -> int:
     parser.add_argument("--plies", type=int, default=60, help="a new game after this many")
     parser.add_argument("--seed", default="latency")
     args = parser.parse_args()
+    if get_variant(args.variant).holds_columns:
+        # these hands lift each taken piece off the board; in a column game a capture
+        # moves the taken top under the captor instead, which they do not carry out
+        print(f"opponent_latency.py: {args.variant} is a column game; this benchmark "
+              "plays single-piece games (russian, international)", file=sys.stderr)
+        return 2
     if "-" in args.levels:
         low, high = (int(x) for x in args.levels.split("-"))
         levels = list(range(low, high + 1))
