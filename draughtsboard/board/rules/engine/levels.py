@@ -51,6 +51,13 @@ LEVEL_NUMBERS = range(1, 11)
 # fiftieth of it, so the level is the same wherever a person would wait anyway.
 DEPTH_NODE_CEILING = 40_000
 
+# A glance's captures end soon in most positions (a median of one node a move, 2,800 at
+# most in the column games' tries), but a column game's exchanges can branch: a level-3
+# glance once took 4.9 s there. So each move's captures are played out for at most this
+# many nodes, and a whole glance for at most DEPTH_NODE_CEILING; past that a move is
+# judged as the position stands after it (a beginner does not see through it either).
+GLANCE_MOVE_NODES = 5_000
+
 
 class UnknownLevelError(ValueError):
     """A level that is not 1-10."""
@@ -176,7 +183,8 @@ class LevelPlayer:
             if not after.legal_moves():
                 scored.append((MATE, move))  # the other side cannot move: won
                 continue
-            scored.append((-self._engine.capture_score(after, before), move))
+            budget = max(1, min(GLANCE_MOVE_NODES, DEPTH_NODE_CEILING - nodes))
+            scored.append((-self._engine.capture_score(after, before, nodes=budget), move))
             nodes += self._engine.nodes
         best = max(score for score, _ in scored)
         near = [move for score, move in scored if score >= best - self.level.margin]

@@ -193,18 +193,27 @@ class Engine:
         return self._result(position, best_raw, best_score, best_pv, completed,
                             self.clock() - started)
 
-    def capture_score(self, position: Position, history: Iterable[Position] = ()) -> int:
+    def capture_score(self, position: Position, history: Iterable[Position] = (),
+                      nodes: int | None = None) -> int:
         """The score of ``position`` from the side to move's view with only captures played
         out (no quiet move looked at): what is on the board once the pieces that can be
-        taken now have been taken. Unlimited: captures end the line soon."""
+        taken now have been taken. Captures end most lines soon, but in a column game
+        exchanges of columns can go on and branch; past ``nodes`` nodes (None: no limit)
+        the position is judged as it stands, its captures not played out."""
         self._reset(position, history)
         self._deadline = None
-        self._node_limit = None
+        self._node_limit = nodes
         self._stop_requested = None
-        self._next_check = CHECK_EVERY
+        self._next_check = CHECK_EVERY if nodes is None else min(CHECK_EVERY, nodes)
         own, enemy, kings = position.own, position.enemy, position.kings
-        return self._quiesce(own, enemy, kings, position.white_to_move, -INFINITY, INFINITY,
-                             0, self._root_key)
+        try:
+            return self._quiesce(own, enemy, kings, position.white_to_move, -INFINITY,
+                                 INFINITY, 0, self._root_key)
+        except _Stop:
+            spent = self.nodes
+            score = self.evaluate(position)
+            self.nodes = spent
+            return score
 
     def evaluate(self, position: Position) -> int:
         """The static evaluation of a position from the side to move's view."""

@@ -123,6 +123,26 @@ def test_a_depth_level_stops_at_its_node_ceiling(monkeypatch):
     assert choice.move in position.legal_moves()
 
 
+# Black to move in column draughts, from a level game (benchmark salt confirmH, column 3-2,
+# game 5): one move opens exchanges of columns that branch; played out to the end, level
+# 3's glance here took 268,000 nodes (4.4 s).
+BRANCHING_EXCHANGES = "B:h4=BWwwWw,e5=BWW,h6=Bw,a7=WbbBbbbBb,e7=BwwW"
+
+
+def test_a_glance_stops_playing_out_captures_at_its_node_ceilings():
+    variant = get_variant("column")
+    position = parse_fen(variant, BRANCHING_EXCHANGES)
+    moves = len(position.legal_moves())
+    for number in (2, 3, 4):
+        choice = LevelPlayer(variant, number, seed="a").choose(position)
+        assert choice.move in position.legal_moves()
+        # each move's captures at most GLANCE_MOVE_NODES (checked every 256 nodes)
+        assert choice.nodes <= min(levels_module.DEPTH_NODE_CEILING,
+                                   moves * levels_module.GLANCE_MOVE_NODES) + 256 * moves
+        again = LevelPlayer(variant, number, seed="a").choose(position)
+        assert again == choice  # still the same move for the same seed
+
+
 @pytest.mark.parametrize("variant_name", variant_names())
 def test_level_1_chooses_among_at_least_as_many_moves_as_level_2(variant_name):
     # the same glance with a wider margin: every move level 2 might play, level 1 might too

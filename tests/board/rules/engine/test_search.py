@@ -158,6 +158,27 @@ def test_a_capture_score_plays_out_the_captures_and_nothing_else():
     assert engine.capture_score(parse_fen(russian, SHOT)) < 0
 
 
+def test_a_capture_score_past_its_nodes_judges_the_position_as_it_stands():
+    # column draughts, from a level game: after one of Black's moves here the exchanges of
+    # columns branch (a level-3 glance once spent 268,000 nodes on this position's moves)
+    column = get_variant("column")
+    before = parse_fen(column, "B:h4=BWwwWw,e5=BWW,h6=Bw,a7=WbbBbbbBb,e7=BwwW")
+    engine = Engine(column)
+
+    def cost(move) -> int:
+        engine.capture_score(before.play(move))
+        return engine.nodes
+
+    after = before.play(max(before.legal_moves(), key=cost))
+    engine.capture_score(after)
+    assert engine.nodes > 5_000  # played out to the end: a long way
+    cut = engine.capture_score(after, nodes=1_000)
+    assert engine.nodes <= 1_000 + 256 and cut == engine.evaluate(after)
+    russian = Engine(get_variant("russian"))
+    quiet = initial_position(russian.variant)
+    assert russian.capture_score(quiet, nodes=1) == russian.evaluate(quiet)
+
+
 @pytest.mark.parametrize("variant_name", VARIANTS)
 def test_a_capture_score_in_every_variant_is_the_same_twice(variant_name):
     position = random_position(variant_name, seed=5, plies=30)
