@@ -67,7 +67,8 @@ class UnknownLevelError(ValueError):
 class Level:
     """One playing strength. ``careless``: the share of its moves (0-1) it plays at a
     glance, a random choice among the moves that look within ``margin`` (hundredths of
-    a man; None: any move) of the best one once the captures they allow are played out.
+    a man; None: any move, or no glance at all where ``careless`` is 0) of the best one
+    once the captures they allow are played out.
     Its other moves: the engine's search ``depth`` plies deep, or with ``nodes`` nodes
     (both None: it never searches, ``careless`` is 1)."""
 

@@ -106,8 +106,9 @@ def test_a_variant_where_full_strength_looks_deeper_has_a_deeper_level_9():
     variant = get_variant("lasca")
     position = initial_position(variant)
     choice = LevelPlayer(variant, 9, seed="a").choose(position)
-    assert choice.move == Engine(variant).search(position, depth=6).move
-    assert choice.nodes == Engine(variant).search(position, depth=6).nodes
+    six_plies = Engine(variant).search(position, depth=6)
+    assert choice.move == six_plies.move
+    assert choice.nodes == six_plies.nodes
 
 
 def test_a_depth_level_stops_at_its_node_ceiling(monkeypatch):
