@@ -28,16 +28,18 @@ DEVICE_ONLY = {"draughtsboard.firmware_bridge.firmware.main",
 
 # What each part of the pure core may import inside draughtsboard (prefixes).
 CORE_LAYERS = {
+    "draughtsboard.board.message": (),
     "draughtsboard.board.rules": ("draughtsboard.board.rules",),
     "draughtsboard.board.ports": (),
     "draughtsboard.board.mode": ("draughtsboard.board.rules",),
     "draughtsboard.board.game": ("draughtsboard.board.rules", "draughtsboard.board.mode",
-                                 "draughtsboard.board.game"),
+                                 "draughtsboard.board.message", "draughtsboard.board.game"),
     "draughtsboard.board.tracker": ("draughtsboard.board.rules", "draughtsboard.board.ports",
-                                    "draughtsboard.board.mode", "draughtsboard.board.tracker"),
+                                    "draughtsboard.board.mode", "draughtsboard.board.message",
+                                    "draughtsboard.board.tracker"),
     "draughtsboard.board.replay": ("draughtsboard.board.rules", "draughtsboard.board.ports",
-                                   "draughtsboard.board.mode", "draughtsboard.board.tracker",
-                                   "draughtsboard.board.replay"),
+                                   "draughtsboard.board.mode", "draughtsboard.board.message",
+                                   "draughtsboard.board.tracker", "draughtsboard.board.replay"),
 }
 # Libraries that do I/O, start threads or drive hardware: never in the pure core.
 IMPURE = {"os", "io", "sys", "socket", "select", "selectors", "threading", "multiprocessing",
@@ -53,7 +55,8 @@ HALL_LAYERS = {
                                 "draughtsboard.hall_link"),
     "draughtsboard.hall": ("draughtsboard.board", "draughtsboard.hall_protocol",
                            "draughtsboard.recording", "draughtsboard.http_limits",
-                           "draughtsboard.subscribers", "draughtsboard.hall"),
+                           "draughtsboard.subscribers", "draughtsboard.words",
+                           "draughtsboard.hall"),
 }
 HALL_PACKAGES = tuple(HALL_LAYERS)
 # Adapters may use these of the core, and never each other.

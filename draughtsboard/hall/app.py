@@ -34,6 +34,8 @@ from draughtsboard.http_limits import (
     read_json,
     token_matches,
 )
+from draughtsboard.words import SOURCE_LANGUAGE
+from draughtsboard.words.routes import WORDS_ROUTES
 
 from .claims import KINDS as CLAIM_KINDS
 from .feed import round_games
@@ -390,12 +392,15 @@ ROUTES = [
 ]
 
 
-def create_app(service, *, token: str | Callable[[], str], delay: float = 0.0) -> Starlette:
+def create_app(service, *, token: str | Callable[[], str], delay: float = 0.0,
+               language: str = SOURCE_LANGUAGE) -> Starlette:
     """The hall's app; ``token`` is the arbiter's token or the function that reads it
-    now; ``delay`` (seconds) holds the broadcast feed back."""
+    now; ``delay`` (seconds) holds the broadcast feed back; ``language`` is the venue's
+    (the projector's, and a person's whose browser has no language with a catalog)."""
     static = StaticFiles(packages=[STATIC_PACKAGE])
-    app = Starlette(routes=[*ROUTES, Mount("/static", static, name="static")])
+    app = Starlette(routes=[*ROUTES, *WORDS_ROUTES, Mount("/static", static, name="static")])
     app.state.service = service
+    app.state.language = language
     app.state.static = static
     app.state.token = token if callable(token) else (lambda: token)
     app.state.delay = delay

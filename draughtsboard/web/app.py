@@ -39,6 +39,8 @@ from draughtsboard.http_limits import (
 )
 from draughtsboard.play.coach import Coach
 from draughtsboard.play.session import PlaySession
+from draughtsboard.words import SOURCE_LANGUAGE
+from draughtsboard.words.routes import WORDS_ROUTES
 
 from .coach_routes import COACH_ROUTES
 from .opponent_routes import OPPONENT_ROUTES
@@ -364,12 +366,14 @@ ROUTES = [
 
 
 def create_app(session: PlaySession, *, coach: Coach | None = None,
-               allow_remote_hands: bool = False) -> Starlette:
+               allow_remote_hands: bool = False, language: str = SOURCE_LANGUAGE) -> Starlette:
     """The web app for one play session (kept on ``app.state.session``) and its coach,
-    if it has one (``app.state.coach``)."""
+    if it has one (``app.state.coach``); ``language`` is the board's, which a person's
+    browser gets when none of its languages has a catalog."""
     static = StaticFiles(packages=[STATIC_PACKAGE])
-    app = Starlette(routes=[*ROUTES, Mount("/static", static, name="static")])
+    app = Starlette(routes=[*ROUTES, *WORDS_ROUTES, Mount("/static", static, name="static")])
     app.state.session = session
+    app.state.language = language
     app.state.coach = coach
     app.state.static = static
     app.state.streams = []
