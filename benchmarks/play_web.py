@@ -19,6 +19,11 @@ event stream) and acts as a spectator's browser and as the hands:
   ``--moves`` moves are recorded; then the process's resident memory (VmRSS, and its peak
   VmHWM) from /proc. Goal: under 80 MB.
 
+With ``--reference DIR`` (another checkout of the project, such as main before a change)
+both are measured in the same run, taking turns (``--rounds`` each), and the figures are
+compared as ratios of medians: the machine's load moves both alike. Before the memory is
+read, the page's catalogs are fetched in every language, as browsers in a hall would.
+
 Prints its figures; the last line is JSON.
 """
 
@@ -36,6 +41,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -49,14 +55,20 @@ TOKEN = "benchmark-token"
 URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
 
 
+HERE = Path(__file__).resolve().parents[1]
+LANGUAGES = ("en", "ru", "nl", "fr")
+
+
 class Play:
-    def __init__(self, data: str, variant: str, mode: str = "tournament") -> None:
-        env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
+    def __init__(self, data: str, variant: str, mode: str = "tournament",
+                 tree: Path = HERE) -> None:
+        env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1",
+                   PYTHONPATH=str(tree))
         self.process = subprocess.Popen(
             [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim", "--variant",
              variant, "--listen", "127.0.0.1:0", "--data", data, "--mode", mode],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            text=True, env=env)
+            text=True, env=env, cwd=tree)
         self.url = ""
         found = threading.Event()
 
@@ -116,6 +128,20 @@ class Play:
                 last = self.views.get_nowait()[1]
             except queue.Empty:
                 return last
+
+    def fetch_catalogs(self) -> int:
+        """Every language's catalog, as browsers would fetch it; how many were served (a
+        tree without catalogs serves none)."""
+        served = 0
+        for language in LANGUAGES:
+            try:
+                with urllib.request.urlopen(f"{self.url}/words/catalog.json?lang={language}",
+                                            timeout=10) as response:
+                    response.read()
+                    served += 1
+            except urllib.error.HTTPError:
+                pass
+        return served
 
     def memory(self) -> dict[str, float]:
         out = {}
@@ -193,6 +219,65 @@ def play_moves(play: Play, variant_name: str, total: int, game_length: int,
     return played, games, time.perf_counter() - started
 
 
+def run_once(args, tree: Path) -> dict:
+    """One play process of ``tree``: its latency samples, the moves, its memory."""
+    with tempfile.TemporaryDirectory() as data:
+        play = Play(data, args.variant, args.mode, tree)
+        try:
+            start_memory = play.memory()
+            latencies = measure_latency(play, args.samples, args.pause)
+            moves, games, seconds = play_moves(play, args.variant, args.moves,
+                                               args.game_length, random.Random(args.seed))
+            catalogs = play.fetch_catalogs()
+            memory = play.memory()
+        finally:
+            status = play.stop()
+        with Recorder(data) as recorder:
+            journalled = sum(summary.moves for summary in recorder.list_games())
+    return {"latencies": latencies, "moves": moves, "games": games, "seconds": seconds,
+            "start_memory": start_memory, "memory": memory, "status": status,
+            "journalled": journalled, "catalogs": catalogs}
+
+
+def percentile(ordered: list[float], share: float) -> float:
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def compare(args) -> int:
+    """This tree and ``args.reference`` in turns: medians and their ratios."""
+    trees = {"this": HERE, "reference": Path(args.reference).resolve()}
+    runs: dict[str, list[dict]] = {name: [] for name in trees}
+    for round_index in range(args.rounds):
+        order = list(trees) if round_index % 2 == 0 else list(reversed(trees))
+        for name in order:
+            runs[name].append(run_once(args, trees[name]))
+    summary = {}
+    for name, results in runs.items():
+        latencies = sorted(x for r in results for x in r["latencies"])
+        summary[name] = {
+            "latency_median_ms": round(statistics.median(latencies) * 1000, 2),
+            "latency_p95_ms": round(percentile(latencies, 0.95) * 1000, 2),
+            "rss_mb": round(statistics.median(r["memory"]["VmRSS"] for r in results), 1),
+            "rss_peak_mb": round(statistics.median(r["memory"]["VmHWM"] for r in results), 1),
+            "catalogs_served": results[0]["catalogs"],
+            "ok": all(r["status"] == 0 and r["journalled"] == r["moves"] for r in results)}
+        print(f"{name} ({trees[name]}): switch -> page median {summary[name]['latency_median_ms']}"
+              f" ms, p95 {summary[name]['latency_p95_ms']} ms over {len(latencies)} samples; "
+              f"RSS after {args.moves} moves {summary[name]['rss_mb']} MB (median of "
+              f"{len(results)}), peak {summary[name]['rss_peak_mb']} MB")
+    this, reference = summary["this"], summary["reference"]
+    ratios = {"latency_median": round(this["latency_median_ms"]
+                                      / reference["latency_median_ms"], 3),
+              "latency_p95": round(this["latency_p95_ms"] / reference["latency_p95_ms"], 3),
+              "rss_mb_difference": round(this["rss_mb"] - reference["rss_mb"], 1)}
+    print(f"this / reference: median x{ratios['latency_median']}, p95 x{ratios['latency_p95']}; "
+          f"memory {ratios['rss_mb_difference']:+.1f} MB")
+    print(json.dumps({"benchmark": "play_web", "variant": args.variant, "rounds": args.rounds,
+                      "pause_s": args.pause, "samples_each": args.samples, **summary,
+                      "ratios": ratios}))
+    return 0 if this["ok"] and reference["ok"] else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="russian")
@@ -205,20 +290,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--mode", default="tournament", help="training: the coach searches "
                         "after every move (hint, curve, blunder check) beside the game")
+    parser.add_argument("--reference", metavar="DIR",
+                        help="another checkout to measure in the same run, in turns")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="with --reference: runs of each, taking turns")
     args = parser.parse_args()
+    if args.reference:
+        return compare(args)
 
-    with tempfile.TemporaryDirectory() as data:
-        play = Play(data, args.variant, args.mode)
-        try:
-            start_memory = play.memory()
-            latencies = measure_latency(play, args.samples, args.pause)
-            moves, games, seconds = play_moves(play, args.variant, args.moves,
-                                               args.game_length, random.Random(args.seed))
-            memory = play.memory()
-        finally:
-            status = play.stop()
-        with Recorder(data) as recorder:
-            journalled = sum(summary.moves for summary in recorder.list_games())
+    result = run_once(args, HERE)
+    latencies, moves, games, seconds = (result["latencies"], result["moves"], result["games"],
+                                        result["seconds"])
+    start_memory, memory, status, journalled = (result["start_memory"], result["memory"],
+                                                result["status"], result["journalled"])
     ordered = sorted(latencies)
     median = statistics.median(ordered) * 1000
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000
