@@ -15,8 +15,8 @@ What Scan does, and this peer with it:
   as its clock for the whole game and the move count as the game's length. When it plays
   White its first move follows the GAMEACC at once.
 * On its turn: a game over by its rules (no legal move: "I lose", reason 1; the third
-  repetition of a position, or 25 moves of each side without a capture or a man moving: a
-  draw, reason 2) is a GAMEEND with stop code 0, and it waits; once the move count of the
+  repetition of a position, or 50 plies without a capture or a man's move: a draw,
+  reason 2) is a GAMEEND with stop code 0, and it waits; once the move count of the
   request is played it ends the game too (GAMEEND reason 0, "unknown", then a CHAT
   "game ended (N moves played, unknown result)"); otherwise it searches and sends MOVE:
   its search's seconds rounded (4 digits), from, to, the number captured and the captured
