@@ -566,13 +566,15 @@ def _wire_hint_button(source, session, coach, log) -> None:
     log.info("the hint button asks the coach for a hint")
 
 
-def _open_opponent(args, variant, opening):
+def _open_opponent(args, variant, opening, tags):
     """The opponent of ``--opponent`` for ``variant`` (not started), or None; refused in
     one line (`OpponentError`) when the text names none, the kind cannot play the
-    variant, puzzles are asked for too, or a DXP port cannot be listened on."""
+    variant, puzzles are asked for too, or a DXP port cannot be listened on. A DXP
+    initiator offers the ``TimeControl`` of ``tags`` (its base) for the game."""
     import time
 
     from draughtsboard.opponents import DxpOpponent, open_opponent, parse_opponent
+    from draughtsboard.play.clock import TimeControl
 
     if not args.opponent:
         return None, None
@@ -582,7 +584,10 @@ def _open_opponent(args, variant, opening):
         raise UsageError("--opponent-seconds: 0.05 to 3600 seconds")
     spec = parse_opponent(args.opponent)
     seed = opening.resume_id or f"{time.time():.0f}"
-    opponent = open_opponent(spec, variant, seed=seed)
+    control = tags.get("TimeControl", "").strip()
+    game_seconds = TimeControl.parse(control).base if control not in ("", "-", "?") else None
+    opponent = open_opponent(spec, variant, seed=seed, move_seconds=args.opponent_seconds,
+                             game_seconds=game_seconds)
     if isinstance(opponent, DxpOpponent) and spec.kind == "dxp-listen":
         opponent.listen()  # a port in use stops here, in one line
     return opponent, spec
@@ -671,7 +676,7 @@ def _play(args) -> int:
                                      resume=resume,
                                      fallback_variant=_board_game(config))
             variant = opening.variant
-            opponent, spec = _open_opponent(args, variant, opening)
+            opponent, spec = _open_opponent(args, variant, opening, tags)
             source, sink, hands, close = _open_play_board(
                 backend, variant, args, config,
                 squares_from_mask(opening.expected_position.occupancy()))

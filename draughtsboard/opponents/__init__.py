@@ -31,15 +31,19 @@ from .base import (
     OpponentUnsupportedError,
 )
 from .builtin import BuiltinOpponent
-from .dxp import DxpOpponent
+from .dxp import MOVES_OFFERED, DxpOpponent, offered_minutes
 from .hub_client import HubOpponent
 from .spec import OpponentSpec, check_supported, parse_opponent
 
 
-def open_opponent(spec: OpponentSpec | str, variant: Variant, seed: str = "") -> Opponent:
+def open_opponent(spec: OpponentSpec | str, variant: Variant, seed: str = "", *,
+                  move_seconds: float = 5.0, game_seconds: float | None = None
+                  ) -> Opponent:
     """The opponent of a spec for a variant (not started yet: its `start` launches the
     engine or makes the connection); `OpponentError` (one line) when the kind cannot
-    play the variant or the text names no opponent."""
+    play the variant or the text names no opponent. A DXP initiator offers its peer
+    ``game_seconds`` for the game (the game's TimeControl), else ``move_seconds`` times
+    `dxp.MOVES_OFFERED`, in whole minutes (DXP has no time per move)."""
     if isinstance(spec, str):
         spec = parse_opponent(spec)
     check_supported(spec, variant)
@@ -48,7 +52,9 @@ def open_opponent(spec: OpponentSpec | str, variant: Variant, seed: str = "") ->
     if spec.kind == "hub":
         return HubOpponent(variant, spec.command)
     role = "initiator" if spec.kind == "dxp" else "follower"
-    return DxpOpponent(variant, spec.host, spec.port, role)
+    offered = game_seconds if game_seconds is not None else move_seconds * MOVES_OFFERED
+    return DxpOpponent(variant, spec.host, spec.port, role,
+                       minutes=offered_minutes(offered))
 
 
 __all__ = [

@@ -13,10 +13,20 @@ Two layers, as in pyserial's threaded protocols:
 
 A takeback asked by the peer (BACKREQ) is refused (BACKACC 1): the board's record is the
 authority on what was played.
+
+Time: DXP gives the follower minutes for the whole game (GAMEREQ), never a time per move,
+and an engine plans with that clock (Scan thinks about a thirtieth of what is left, up to a
+quarter of it, once its opening book runs out). So the board waits for a peer's move as
+long as the peer's own DXP clock has time left (what it was offered, less the time its
+moves took by our clock), plus a quarter and a grace, never for a time per move it was
+not told. As initiator the board offers the game's ``TimeControl`` (its base), else
+``--opponent-seconds`` times `MOVES_OFFERED`, in whole minutes, with no move count:
+Scan ends (adjudicates) a game once the move count of the request is played.
 """
 
 from __future__ import annotations
 
+import math
 import socket
 import time
 from collections.abc import Callable
@@ -62,6 +72,13 @@ CONNECT_SECONDS = 10.0
 ACCEPT_SECONDS = 300.0  # dxp-listen: how long the board waits for the initiator
 GRACE_SECONDS = 2.0
 DXP_VARIANT = "international"
+MOVES_OFFERED = 50  # without a TimeControl: the game's time is this many moves' time
+MAX_MINUTES = 999   # DXP's three digits
+
+
+def offered_minutes(game_seconds: float) -> int:
+    """The whole minutes a GAMEREQ offers for ``game_seconds`` (rounded up, 1-999)."""
+    return max(1, min(MAX_MINUTES, math.ceil(game_seconds / 60 - 1e-9)))
 
 
 def check_variant(variant: Variant) -> None:
@@ -83,6 +100,22 @@ class DxpConversation:
         self.state = "new"
         self.track = GameTrack(variant)
         self.pending_error: OpponentError | None = None  # a refusal we answered, to raise
+        self.peer_seconds_left = 60.0 * minutes  # the peer's DXP clock
+        self.peer_moves = 0
+
+    @property
+    def peer_has_clock(self) -> bool:
+        """Whether the game's request set a clock (DXP's 0 minutes: none)."""
+        return self.minutes > 0
+
+    def charge(self, seconds: float) -> None:
+        """The peer moved after ``seconds`` (our clock): off its DXP clock, and a new
+        period's time on it after each ``moves`` of its moves when the request had a
+        move count."""
+        self.peer_moves += 1
+        self.peer_seconds_left = max(0.0, self.peer_seconds_left - seconds)
+        if self.moves and self.peer_moves % self.moves == 0:
+            self.peer_seconds_left += 60.0 * self.minutes
 
     # -- the start ------------------------------------------------------------------------
 
@@ -92,6 +125,7 @@ class DxpConversation:
         opponent's colour)."""
         self.track.begin(position, opponent_is_white, history)
         self.state = "requested"
+        self.peer_seconds_left, self.peer_moves = 60.0 * self.minutes, 0
         start = None if position == initial_position(self.variant) else position
         return [GameRequest(OUR_NAME, opponent_is_white, self.minutes, self.moves,
                             start).format()]
@@ -148,6 +182,8 @@ class DxpConversation:
 
     def _on_request(self, request: GameRequest) -> list[str]:
         self.peer_name = request.name
+        self.minutes, self.moves = request.minutes, request.moves
+        self.peer_seconds_left, self.peer_moves = 60.0 * request.minutes, 0
         track = self.track
         if request.version != "01":
             self.state = "ended"
@@ -223,6 +259,7 @@ class DxpOpponent:
         self._socket: socket.socket | None = None
         self._listener: socket.socket | None = None
         self._channel: Channel | None = None
+        self._turn_started: float | None = None  # when the peer's turn began (our clock)
 
     @property
     def name(self) -> str:
@@ -265,22 +302,37 @@ class DxpOpponent:
             error, conversation.pending_error = conversation.pending_error, None
             self.close()
             raise error
+        # the peer's clock runs from the game's start when it moves first (Scan sends
+        # its first move right after its GAMEACC)
+        self._turn_started = self._clock() if conversation.track.opponents_turn else None
 
     def other_side_moved(self, move: Move) -> None:
         self._send(self._conversation.our_move(move))
+        self._turn_started = self._clock()  # the peer thinks from now on
 
     def move(self, clocks: Clocks, stop: Callable[[], bool] | None = None) -> Move:
-        track = self._conversation.track
-        track.check_opponents_turn()
-        budget = clocks.own if clocks.own is not None else clocks.move_seconds
-        deadline = self._clock() + budget * 1.25 + GRACE_SECONDS
+        conversation = self._conversation
+        conversation.track.check_opponents_turn()
+        started = self._turn_started if self._turn_started is not None else self._clock()
+        self._turn_started = started
+        if conversation.peer_has_clock:
+            # its own DXP clock, which it plans with (see the module doc)
+            budget = conversation.peer_seconds_left
+            during = (f"while thinking: its DXP clock ({conversation.minutes} min for the "
+                      f"game) ran out")
+        else:
+            budget = clocks.own if clocks.own is not None else clocks.move_seconds
+            during = "while thinking"
+        deadline = started + budget * 1.25 + GRACE_SECONDS
         while True:
-            received = self._receive(deadline, "while thinking", stop=stop)
+            received = self._receive(deadline, during, stop=stop)
             if received is None:
                 raise OpponentStoppedError("stopped before the DXP peer moved")
             replies, move = received
             self._send(replies)
             if move is not None:
+                conversation.charge(max(0.0, self._clock() - started))
+                self._turn_started = None
                 return move
 
     def close(self) -> None:

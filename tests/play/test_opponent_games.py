@@ -1,7 +1,7 @@
 """Whole games against opponents that are other programs: the project's own engine as an
 external Hub process (``hub:draughtsboard hub``) in virtual time, and pydraughts' DXP
-implementation against ``draughtsboard play --opponent dxp...`` in both directions (the
-board's process, its page's hands, real sockets).
+implementation against ``draughtsboard play --opponent dxp...`` in both directions, and a
+peer that talks as Scan 2.0 does (the board's process, its page's hands, real sockets).
 
 In every game the person's moves are made by hand on the simulated board and the
 opponent's moves are carried out by hand as the page shows them; the record is the board's
@@ -22,6 +22,7 @@ from draughtsboard.board.rules.notation import parse_move
 from draughtsboard.opponents import BuiltinOpponent, Clocks
 from draughtsboard.opponents.hub_client import default_hub_command
 
+from ..opponents.scan_peer import ScanLikeFollower
 from ..opponents.test_dxp import PydraughtsFollower, close_pydraughts
 from ..web.helpers import TOKEN, PlayProcess, free_port, wait_until
 
@@ -192,3 +193,25 @@ def test_the_board_as_dxp_initiator_plays_a_whole_game_against_a_pydraughts_foll
     # the follower's own rules saw the same game
     theirs = [move.pdn_move for move in peer.board.move_stack]
     assert recorded == theirs[:len(recorded)] and len(theirs) - len(recorded) <= 1
+
+
+def test_the_board_as_dxp_initiator_plays_a_whole_game_against_a_scan_like_follower(
+        tmp_path):
+    """The tester's game against Scan 2.0 (`scan dxp`, follower), as they started it: the
+    opponent Black, no TimeControl, the person's hands on the page; Scan's answers as its
+    DXP mode writes them (`scan_peer`)."""
+    rng = random.Random("scan-like follower")
+    peer = ScanLikeFollower(lambda position, n: (rng.choice(position.legal_moves()),
+                                                 0.0 if n <= 3 else 12.0))
+    with PlayProcess(tmp_path / "data", "--variant", "international",
+                     "--opponent", f"dxp:127.0.0.1:{peer.port}") as play:
+        view = BoardGame(play).play_out()
+        assert view["result"] is not None, view["status"]
+        assert view["tags"]["Black"] == "Scan 2.0"
+        recorded = view["moves"]
+        assert play.stop() == 0
+    peer.thread.join(30)
+    assert len(recorded) > 10
+    assert peer.received[0].endswith("Z005000A")  # 5 minutes for the game, no move count
+    assert sum(1 for m in peer.sent if m.startswith("M")) >= 4
+    assert peer.exit_reason == "game end with stop code 1"
