@@ -133,7 +133,7 @@ def _open(config: BoardConfig, factory: Factory, start: bool,
             # scheduled: its scan may idle at a far lower rate than real pins allow.
             sensors = ReedMatrix(config, pin_factory=factory, start=start, clock=clock,
                                  before_scan=simulation.advance,
-                                 rest_steps=NUDGED_REST_STEPS,
+                                 rest_steps=NUDGED_REST_STEPS, watch_columns=False,
                                  changes_due=lambda: simulation.pending > 0)
             simulation.on_touch = sensors.nudge
         opened.append(sensors)

@@ -86,7 +86,8 @@ class ReedMatrix:
     ``before_scan(now)`` is called before each scan: a simulated board uses it to move its
     scripted hand to the scan's time, so ``scan_once(now)`` is all a replay has to call.
     ``pins`` replaces the pins `open_matrix_pins` would open (tests: lgpio stand-ins).
-    ``rest_steps``: how often an idle board is scanned (below); ``changes_due()``:
+    ``rest_steps``: how often an idle board is scanned (below); ``watch_columns``: whether
+    the columns are watched between its scans (below); ``changes_due()``:
     whether the board has changes on their way (a simulated hand's schedule), which keep
     it from counting as idle.
 
@@ -120,6 +121,7 @@ class ReedMatrix:
         before_scan: Callable[[float], None] | None = None,
         pins=None,
         rest_steps: tuple[tuple[float, float], ...] = REST_STEPS,
+        watch_columns: bool = True,
         changes_due: Callable[[], bool] | None = None,
     ) -> None:
         matrix = config.matrix
@@ -130,6 +132,7 @@ class ReedMatrix:
         self._debouncer = Debouncer(matrix.debounce)
         self._period = 1.0 / matrix.scan_rate
         self._rest_steps = rest_steps
+        self._watch_columns = watch_columns
         self._changes_due = changes_due
         self._queue: deque[Snapshot] = deque()
         self._queue_size = queue_size
@@ -308,7 +311,8 @@ class ReedMatrix:
         deadline = self._clock()
         pacer = ScanPacer(self._period, self._rest_steps, deadline)
         debouncer = self._debouncer
-        watch = getattr(self._pins, "watch", None)  # pins that can wake the scan
+        # pins that can wake the scan, unless the board says every touch itself (nudge)
+        watch = getattr(self._pins, "watch", None) if self._watch_columns else None
         watching = False
         while not self._stop.is_set():
             if watching:
