@@ -11,9 +11,9 @@ event stream) and acts as a spectator's browser and as the hands:
   before that request to the moment the live stream (server-sent events) delivers a view
   showing the change. It includes the HTTP request, the debounce (3 scans at 100 a second
   = 20-30 ms by design; with ``--pause`` the board is idle, and the touch wakes its scan:
-  real pins, which cannot say they were touched, are scanned 40 times a second when idle
-  and see the first change up to 25 ms later, docs/hardware.md), the tracker and the
-  view's JSON.
+  real pins, which can say only some touches, are scanned 40 times a second for the
+  first 10 s idle and see the first change up to 25 ms later, then less often,
+  docs/hardware.md), the tracker and the view's JSON.
 * memory: random legal games (seeded) are played through the hands endpoint, a new game
   (arbiter action) after each finished one or after ``--game-length`` plies, until
   ``--moves`` moves are recorded; then the process's resident memory (VmRSS, and its peak

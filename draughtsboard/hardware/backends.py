@@ -21,7 +21,7 @@ from .blink import BlinkingSink
 from .board_lock import BoardLock
 from .config import BoardConfig, builtin_config
 from .pins import claim, resolve_pin_factory
-from .reed_matrix import NUDGED_IDLE_SCAN_RATE, ReedMatrix
+from .reed_matrix import NUDGED_REST_STEPS, ReedMatrix
 from .shift_register import ShiftRegisterLeds
 from .simulation import SimulatedBoard, WiringFault
 
@@ -133,7 +133,7 @@ def _open(config: BoardConfig, factory: Factory, start: bool,
             # scheduled: its scan may idle at a far lower rate than real pins allow.
             sensors = ReedMatrix(config, pin_factory=factory, start=start, clock=clock,
                                  before_scan=simulation.advance,
-                                 idle_scan_rate=NUDGED_IDLE_SCAN_RATE,
+                                 rest_steps=NUDGED_REST_STEPS, watch_columns=False,
                                  changes_due=lambda: simulation.pending > 0)
             simulation.on_touch = sensors.nudge
         opened.append(sensors)

@@ -4,7 +4,9 @@ Two ways to reach them, the same to the scanner:
 
 * :class:`GpiozeroMatrixPins`: one gpiozero device per pin, on any pin factory (the mock
   pins of the simulator and the tests included): a write to deselect the last row, one
-  to select the next, and a read per column.
+  to select the next, and a read per column. Between the scans of a board at rest it can
+  watch the columns (:meth:`GpiozeroMatrixPins.watch`): every row driven, an edge on a
+  column calls back, so the scan sleeps until then or its next scan.
 * :class:`LgpioGroupPins`: on a Pi through lgpio, the rows as one output group and the
   columns as one input group: one kernel call selects a row (and deselects the last),
   one reads all its columns. A 10x10 scan costs 21 calls instead of 70.
@@ -20,7 +22,7 @@ thread for up to its 5 ms switch interval, ten times a scan.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gpiozero import DigitalOutputDevice, InputDevice
 from gpiozero.pins import Factory
@@ -52,6 +54,7 @@ class GpiozeroMatrixPins:
         self.settle_us = 0 if isinstance(factory, MockFactory) else matrix.settle_us
         self._rows: list[DigitalOutputDevice] = []
         self._columns: list[InputDevice] = []
+        self._on_edge: Callable[[], None] | None = None
         try:
             for i, pin in enumerate(matrix.rows):
                 self._rows.append(claim(f"matrix.rows[{i}]", pin, source, lambda pin=pin: (
@@ -102,7 +105,42 @@ class GpiozeroMatrixPins:
             if self._releases % TRIM_EVERY == 0:
                 trim_mock_history(self._mock_factory)
 
+    def watch(self, on_edge: Callable[[], None], closed_columns: int) -> bool:
+        """Drive every row and call ``on_edge()`` (from the pins' event thread) on any edge
+        of a column, until :meth:`unwatch`. ``closed_columns``: bit ``c`` set when column
+        ``c`` holds a closed switch; True when the columns read otherwise already (a change
+        since the last scan, which no edge will report).
+
+        With every row driven a column reads "closed" while any of its switches is
+        closed: an edge comes only when its first switch closes or its last one opens."""
+        for pin in self._row_pins:
+            pin.state = self._select_level
+        if self.settle_us:
+            settle(self.settle_us)
+        self._on_edge = on_edge
+        for pin, _ in self._column_pins:
+            pin.edges = "both"
+            pin.when_changed = self._column_edge  # gpiozero holds it weakly: a method
+        return self.read() != closed_columns
+
+    def _column_edge(self, ticks, state) -> None:
+        on_edge = self._on_edge
+        if on_edge is not None:
+            on_edge()
+
+    def unwatch(self) -> None:
+        """Stop watching: no more calls back, every row back to idle, ready to scan."""
+        if self._on_edge is None:
+            return
+        self._on_edge = None
+        for pin, _ in self._column_pins:
+            pin.when_changed = None
+        for pin in self._row_pins:
+            pin.state = self._idle_level
+
     def close(self) -> None:
+        if self._rows:
+            self.unwatch()
         for device in self._rows + self._columns:
             device.close()
         self._rows.clear()

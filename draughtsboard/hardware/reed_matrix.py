@@ -25,28 +25,43 @@ from .matrix_pins import open_matrix_pins
 from .pins import resolve_pin_factory
 
 IDLE_AFTER = 2.0  # seconds of scans reading nothing new before the board counts as idle
-IDLE_SCAN_RATE = 40  # scans a second of an idle board: each costs a thread wake-up
+# How often a board nobody touches is scanned, by how long nothing has changed: (quiet
+# seconds, scans a second). Each scan costs a thread wake-up; the first change after a
+# quiet spell is seen at most one pause late. A player's think of up to 10 s keeps the
+# 40 scans a second of play (25 ms at most); a longer silence lets the scan sleep longer.
+REST_STEPS = ((IDLE_AFTER, 40.0), (10.0, 10.0), (30.0, 1.0))
+IDLE_SCAN_RATE = REST_STEPS[0][1]
+# From a pause this long, the matrix pins watch the columns between scans (every row
+# driven, an edge on a column wakes the scan: `GpiozeroMatrixPins.watch`).
+WATCH_FROM = 0.05
 # An idle board that says when it is touched (`ReedMatrix.nudge`: the simulator does) is
 # scanned only this often: the scans then only confirm that nothing changed unannounced.
 NUDGED_IDLE_SCAN_RATE = 1
+NUDGED_REST_STEPS = ((IDLE_AFTER, float(NUDGED_IDLE_SCAN_RATE)),)
 
 
 class ScanPacer:
-    """How long to the next scan: ``period`` while anything changes, ``idle_period`` once
-    every scan for `IDLE_AFTER` seconds has read what the board already showed."""
+    """How long to the next scan: ``period`` while anything changes; once every scan for
+    ``steps[i][0]`` seconds has read what the board already showed, ``1 / steps[i][1]``
+    (the last step reached counts)."""
 
-    def __init__(self, period: float, idle_period: float, now: float,
-                 idle_after: float = IDLE_AFTER) -> None:
+    def __init__(self, period: float, steps: tuple[tuple[float, float], ...], now: float
+                 ) -> None:
         self.period = period
-        self.idle_period = max(period, idle_period)
-        self.idle_after = idle_after
+        self.steps = tuple((after, max(period, 1.0 / rate)) for after, rate in steps)
         self.quiet_since = now
 
     def next_step(self, now: float, busy: bool) -> float:
         """The pause after a scan at ``now``; ``busy``: it read something new."""
         if busy:
             self.quiet_since = now
-        return self.idle_period if now - self.quiet_since >= self.idle_after else self.period
+        quiet = now - self.quiet_since
+        step = self.period
+        for after, pause in self.steps:
+            if quiet < after:
+                break
+            step = pause
+        return step
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +86,8 @@ class ReedMatrix:
     ``before_scan(now)`` is called before each scan: a simulated board uses it to move its
     scripted hand to the scan's time, so ``scan_once(now)`` is all a replay has to call.
     ``pins`` replaces the pins `open_matrix_pins` would open (tests: lgpio stand-ins).
-    ``idle_scan_rate``: scans a second once the board is idle (below); ``changes_due()``:
+    ``rest_steps``: how often an idle board is scanned (below); ``watch_columns``: whether
+    the columns are watched between its scans (below); ``changes_due()``:
     whether the board has changes on their way (a simulated hand's schedule), which keep
     it from counting as idle.
 
@@ -80,16 +96,18 @@ class ReedMatrix:
     more scans would only cost kernel calls.
 
     A board nobody touches is scanned less often: after `IDLE_AFTER` seconds in which every
-    scan read what the board already showed, the thread scans `IDLE_SCAN_RATE` times a
-    second, and at the configured rate again from the first scan that reads anything else.
-    Only the first change after a quiet spell waits longer (at most one idle period) before
-    it is seen; its debounce and everything after run at full rate.
+    scan read what the board already showed, 40 times a second, after 10 s 10 times, after
+    30 s once (`REST_STEPS`), and at the configured rate again from the first scan that
+    reads anything else. Only the first change after a quiet spell waits longer (at most
+    one pause) before it is seen; its debounce and everything after run at full rate.
 
     A board that can tell when it is touched calls :meth:`nudge`: an idle scan thread
     scans at once and at the full rate again. The simulated board does, on every switch
-    its hands move, so it is opened with `NUDGED_IDLE_SCAN_RATE`. A real matrix cannot:
-    with every row driven, a column reads "closed" while any switch in it is closed, so
-    lifting one of two pieces in a column changes no input an interrupt could watch.
+    its hands move, so it is opened with `NUDGED_REST_STEPS`. A real matrix can tell only
+    some touches: during pauses of `WATCH_FROM` or longer, pins that can (``pins.watch``)
+    drive every row and nudge the scan on an edge of a column. A column changes only when
+    its first switch closes or its last one opens: lifting one of two pieces in a column
+    changes no input, and waits for the next scan (docs/hardware.md).
     """
 
     def __init__(
@@ -102,7 +120,8 @@ class ReedMatrix:
         queue_size: int = 4096,
         before_scan: Callable[[float], None] | None = None,
         pins=None,
-        idle_scan_rate: float = IDLE_SCAN_RATE,
+        rest_steps: tuple[tuple[float, float], ...] = REST_STEPS,
+        watch_columns: bool = True,
         changes_due: Callable[[], bool] | None = None,
     ) -> None:
         matrix = config.matrix
@@ -112,7 +131,8 @@ class ReedMatrix:
         self._before_scan = before_scan
         self._debouncer = Debouncer(matrix.debounce)
         self._period = 1.0 / matrix.scan_rate
-        self._idle_period = 1.0 / idle_scan_rate
+        self._rest_steps = rest_steps
+        self._watch_columns = watch_columns
         self._changes_due = changes_due
         self._queue: deque[Snapshot] = deque()
         self._queue_size = queue_size
@@ -145,6 +165,10 @@ class ReedMatrix:
                       for c, square in enumerate(matrix.squares[r]) if square))
             for r in range(len(matrix.rows))
         )
+        # Per column: the squares on it (which columns read "closed" at rest).
+        self._column_squares = tuple(
+            sum(1 << (row[c] - 1) for row in matrix.squares if c < len(row) and row[c])
+            for c in range(len(matrix.columns)))
         if start:
             self.start()
 
@@ -278,11 +302,22 @@ class ReedMatrix:
             if self._sleeper.locked():
                 self._sleeper.release()
 
+    def _closed_columns(self) -> int:
+        """Bit ``c`` set when column ``c`` holds a closed switch (debounced)."""
+        stable = self._debouncer.stable
+        return sum(1 << c for c, squares in enumerate(self._column_squares) if stable & squares)
+
     def _run(self) -> None:
         deadline = self._clock()
-        pacer = ScanPacer(self._period, self._idle_period, deadline)
+        pacer = ScanPacer(self._period, self._rest_steps, deadline)
         debouncer = self._debouncer
+        # pins that can wake the scan, unless the board says every touch itself (nudge)
+        watch = getattr(self._pins, "watch", None) if self._watch_columns else None
+        watching = False
         while not self._stop.is_set():
+            if watching:
+                self._pins.unwatch()
+                watching = False
             nudged, self._nudged = self._nudged, False
             now = self._clock()
             try:
@@ -299,6 +334,10 @@ class ReedMatrix:
                 delay = 0.0
             # Set before _nudged is looked at, so that a nudge in between wakes the sleep.
             self._idling = step > pacer.period
+            if watch is not None and step >= WATCH_FROM and debouncer.primed:
+                watching = True
+                if watch(self.nudge, self._closed_columns()):
+                    self._nudged = True  # a column changed since the scan
             if delay > 0 and not self._nudged and self._sleeper.acquire(True, delay):
                 if self._stop.is_set():
                     return  # released by close

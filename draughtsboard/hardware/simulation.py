@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.pi import PiPin
 
 from draughtsboard.board.ports import mask_from_squares, squares_from_mask
 
@@ -82,12 +83,29 @@ class SimColumnPin(MockPin):
 
     A closed switch joins its row to the column through a diode, so the column reads the
     selected level when any selected row has its switch closed, and its pull otherwise.
+    With a ``when_changed`` set it reports its edges as a real pin's interrupt does: when
+    a switch moves and the level it reads changes (`notice`).
     """
 
     def __init__(self, factory, info, board: SimulatedBoard | None = None, column: int = 0):
         super().__init__(factory, info)
         self.board = board
         self.column = column
+        self._seen = self._state
+
+    def _enable_event_detect(self):
+        self._seen = self._get_state()
+
+    def notice(self) -> None:
+        """The switches changed: an edge, if watched and if this column's level changed."""
+        if self._when_changed is None:
+            return
+        level = self._get_state()
+        if level == self._seen:
+            return
+        self._seen = level
+        if self._edges in ("both", "rising" if level else "falling"):
+            PiPin._call_when_changed(self, self.factory.ticks(), level)
 
     def _get_state(self):
         board = self.board
@@ -139,8 +157,11 @@ class SimulatedBoard:
         for r, pin in enumerate(matrix.rows):
             self.pins.append(self.factory.pin(
                 pin, pin_class=SimOutputPin, on_change=self._row_watcher(r)))
+        self._column_pins: list[SimColumnPin] = []
         for c, pin in enumerate(matrix.columns):
-            self.pins.append(self.factory.pin(pin, pin_class=SimColumnPin, board=self, column=c))
+            self._column_pins.append(self.factory.pin(pin, pin_class=SimColumnPin, board=self,
+                                                      column=c))
+        self.pins += self._column_pins
         # the emulated 74HC595 chain (None without LEDs): latched outputs and OE
         self.led_chain = (_ShiftChain(self, config) if config.leds.driver == "shift-register"
                           else None)
@@ -227,6 +248,8 @@ class SimulatedBoard:
         else:
             self._closed &= ~(1 << (square - 1))
             self._closed_rows[c] &= ~(1 << r)
+        for pin in self._column_pins:
+            pin.notice()
         if self.on_touch is not None:
             self.on_touch()
 

@@ -14,7 +14,13 @@ from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware.backends import open_simulated_board
 from draughtsboard.hardware.config import builtin_config
 from draughtsboard.hardware.layout import CORNERS, LINES, corner_map
-from draughtsboard.hardware.reed_matrix import IDLE_AFTER, IDLE_SCAN_RATE, ReedMatrix, ScanPacer
+from draughtsboard.hardware.reed_matrix import (
+    IDLE_AFTER,
+    IDLE_SCAN_RATE,
+    REST_STEPS,
+    ReedMatrix,
+    ScanPacer,
+)
 from draughtsboard.hardware.simulation import SimulatedBoard
 
 from ..web.helpers import wait_until
@@ -137,7 +143,7 @@ def test_an_idle_board_is_scanned_less_often_until_something_changes():
     """At 100 scans a second while anything changes; after IDLE_AFTER seconds of scans
     that read nothing new, IDLE_SCAN_RATE; full rate again from the first scan that reads
     a change (its debounce runs at full rate)."""
-    pacer = ScanPacer(0.01, 1 / IDLE_SCAN_RATE, now=0.0)
+    pacer = ScanPacer(0.01, REST_STEPS, now=0.0)
     now, steps = 0.0, []
     while now < IDLE_AFTER + 0.2:
         steps.append(pacer.next_step(now, busy=False))
@@ -146,6 +152,15 @@ def test_an_idle_board_is_scanned_less_often_until_something_changes():
     assert steps[-1] == pytest.approx(1 / IDLE_SCAN_RATE)
     assert pacer.next_step(now, busy=True) == 0.01  # a lifted piece: full rate at once
     assert pacer.next_step(now + 0.01, busy=False) == 0.01
+
+
+def test_the_longer_nothing_changes_the_longer_the_scan_sleeps():
+    """40 scans a second through a player's think of up to 10 s, then 10, then from 30 s
+    of silence one a second."""
+    pacer = ScanPacer(0.01, REST_STEPS, now=0.0)
+    assert [pacer.next_step(t, busy=False) for t in (1.9, 2.0, 9.9, 10.0, 29.9, 30.0, 3600)] \
+        == pytest.approx([0.01, 0.025, 0.025, 0.1, 0.1, 1.0, 1.0])
+    assert pacer.next_step(3600.5, busy=True) == 0.01
 
 
 def test_a_waiting_read_returns_when_woken():
@@ -169,19 +184,22 @@ def test_a_touched_board_is_scanned_at_once_however_long_its_idle_pause(told):
     milliseconds): the lift is seen at once when the board tells, and not at all within
     the test's wait when it does not."""
     config = builtin_config(board_geometry(8))
-    simulation = SimulatedBoard(config, occupied=[1])
+    # 1 is not the last piece of its matrix column: lifting it changes no column's level,
+    # so the pins' watch between scans (test_matrix_watch.py) sees nothing either
+    other = next(row[0] for row in config.matrix.squares[1:] if row[0])
+    simulation = SimulatedBoard(config, occupied=[1, other])
     matrix = ReedMatrix(config, pin_factory=simulation.factory,
                         clock=lambda: time.monotonic() * 1000, before_scan=simulation.advance,
-                        idle_scan_rate=0.001)
+                        rest_steps=((IDLE_AFTER, 0.001),))
     if told:
         simulation.on_touch = matrix.nudge
     try:
         first = matrix.read(timeout=10)
-        assert first is not None and first.squares == [1]
+        assert first is not None and first.squares == sorted([1, other])
         wait_until(lambda: matrix.is_idle, interval=0.001, what="the scan's idle pause")
         simulation.set_switch(1, False)
         lifted = matrix.read(timeout=10 if told else 0.3)
-        assert (lifted is not None and lifted.squares == []) is told
+        assert (lifted is not None and lifted.squares == [other]) is told
     finally:
         matrix.close()  # wakes an idle pause at once
     assert not matrix.is_scanning
