@@ -29,7 +29,10 @@ IDLE_AFTER = 2.0  # seconds of scans reading nothing new before the board counts
 # seconds, scans a second). Each scan costs a thread wake-up; the first change after a
 # quiet spell is seen at most one pause late. A player's think of up to 10 s keeps the
 # 40 scans a second of play (25 ms at most); a longer silence lets the scan sleep longer.
-REST_STEPS = ((IDLE_AFTER, 40.0), (10.0, 10.0), (30.0, 1.0))
+# Never slower than 10 a second: a move begun after any think is seen at most 100 ms late,
+# and its time on the mover's clock is off by no more (a second was tried: 0.08 % of a
+# core instead of about 0.2 %, but a clock that charges a player up to a second is wrong).
+REST_STEPS = ((IDLE_AFTER, 40.0), (10.0, 10.0))
 IDLE_SCAN_RATE = REST_STEPS[0][1]
 # From a pause this long, the matrix pins watch the columns between scans (every row
 # driven, an edge on a column wakes the scan: `GpiozeroMatrixPins.watch`).
@@ -96,8 +99,8 @@ class ReedMatrix:
     more scans would only cost kernel calls.
 
     A board nobody touches is scanned less often: after `IDLE_AFTER` seconds in which every
-    scan read what the board already showed, 40 times a second, after 10 s 10 times, after
-    30 s once (`REST_STEPS`), and at the configured rate again from the first scan that
+    scan read what the board already showed, 40 times a second, after 10 s 10 times
+    (`REST_STEPS`), and at the configured rate again from the first scan that
     reads anything else. Only the first change after a quiet spell waits longer (at most
     one pause) before it is seen; its debounce and everything after run at full rate.
 
