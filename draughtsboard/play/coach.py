@@ -15,7 +15,9 @@ The coach may follow one side only (``sides``: ``play --coach white|black|both``
 an opponent, the side the person plays): hints on that side's turns, warnings on its
 moves.
 
-Every hint given and every warning is journalled (`Recorder.record_hint`,
+What the coach says to a person is a `Message` (docs/languages.md): the hint, the
+warning and its parts, the panel's note, each refusal (`CoachRefusal`); the page renders
+them in its reader's language. Every hint given and every warning is journalled (`Recorder.record_hint`,
 `record_coach_note`), so the PDN shows them where they happened; switching hints or
 warnings off is journalled too and holds when the game is resumed.
 
@@ -36,12 +38,14 @@ from typing import Any
 
 from draughtsboard.board.game.analysis import format_score
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
 from draughtsboard.board.rules.engine import MATE, Engine, SearchResult
 from draughtsboard.board.rules.engine.material import MaterialProver
 from draughtsboard.board.rules.notation import format_move, format_square
 from draughtsboard.board.rules.position import Move, Position
 from draughtsboard.board.tracker import TrackerEvent
+from draughtsboard.words import english
 
 from .analyst import Analyst, Job, JobRunner
 from .errors import CoachError
@@ -58,6 +62,7 @@ BLUNDER_NODES = 150_000
 CACHE = 16  # positions whose search is kept (a takeback comes back to one)
 LIVE_SEARCHES = 2  # searches of the game in play kept queued: the newest ones
 
+# What the journal says (language-neutral data: read back to restore the switches)
 HINTS_OFF = "hints switched off for this game"
 HINTS_ON = "hints switched on"
 WARNINGS_OFF = "blunder warnings switched off for this game"
@@ -67,8 +72,13 @@ WARNINGS_ON = "blunder warnings switched on"
 BOTH_SIDES = frozenset({"white", "black"})
 
 
-def _pieces(count: int) -> str:
-    return "a piece" if count == 1 else f"{count} pieces"
+class CoachRefusal(CoachError):
+    """A coach request refused now; ``message`` says why in the reader's language (the
+    exception's text is the English, for logs and the API's ``error``)."""
+
+    def __init__(self, message_id: str, /, **params) -> None:
+        self.message = Message.of(message_id, **params)
+        super().__init__(english(self.message))
 
 
 def _line_text(line: list[str]) -> str:
@@ -102,7 +112,7 @@ class Coach:
         self.warnings_on = True
         self.hint: dict[str, Any] | None = None
         self.warning: dict[str, Any] | None = None
-        self.note = ""
+        self.note: dict[str, Any] | None = None  # the panel's line: a message's JSON
         self.curve: dict[int, int] = {}
         self._searched: OrderedDict[Position, SearchResult] = OrderedDict()
         self._asked: dict[Position, int] = {}  # position -> its search's number (-1: backfill)
@@ -175,7 +185,7 @@ class Coach:
     def puzzle_action(self, action: str) -> dict[str, Any]:
         """The solver's ``next``, ``retry`` or ``solution`` (`PuzzleRunner.act`)."""
         if self.puzzles is None:
-            raise CoachError("not in puzzle mode")
+            raise CoachRefusal("coach.refused.not_puzzle")
         return self.puzzles.act(action)
 
     # -- the game as it goes ---------------------------------------------------------------
@@ -186,7 +196,7 @@ class Coach:
         self._asked.clear()
         self._game_id = self.game_in_play.game_id
         self.hint = self.warning = None
-        self.note = ""
+        self.note = None
         self.curve = {}
         self._hint_wanted = False
         self.hints_on = self.warnings_on = True
@@ -212,7 +222,7 @@ class Coach:
         self.hint = None
         self._hint_wanted = False
         self.warning = None
-        self.note = ""
+        self.note = None
         if event.kind == "takeback":
             for ply in [p for p in self.curve if p > game.ply]:
                 del self.curve[ply]
@@ -331,25 +341,26 @@ class Coach:
         """The next stage of the hint for the position on the board (controller thread):
         stage 1 the piece, stage 2 its path. `CoachError` when no hint may be given."""
         if self.mode is Mode.TOURNAMENT:
-            raise CoachError("no hints in tournament mode")
+            raise CoachRefusal("coach.refused.tournament_hints")
         if not self.hints_on:
-            raise CoachError("hints are switched off for this game")
+            raise CoachRefusal("coach.refused.hints_off")
         game = self.game()
         if game.result is not None:
-            raise CoachError("the game is over")
+            raise CoachRefusal("coach.refused.game_over")
         position = self.position()
         if position.is_game_over():
-            raise CoachError("no legal move: nothing to hint")
+            raise CoachRefusal("coach.refused.no_move")
         if not self.follows(position.white_to_move):
-            raise CoachError(f"the coach follows {' and '.join(sorted(self.sides))}, not "
-                             f"the side to move")
+            # the coach follows one side only, the other one's
+            raise CoachRefusal("coach.refused.follows.white" if "white" in self.sides
+                               else "coach.refused.follows.black")
         stage = 1 if self.hint is None or self.hint.get("stage", 0) == 0 else 2
         if self.hint is not None and self.hint.get("stage") == 2:
             return self.hint  # both stages given: nothing more to say
         found = self._searched.get(position)
         if found is None:
             self._hint_wanted = True
-            self.hint = {"stage": 0, "squares": [], "text": "", "thinking": True}
+            self.hint = {"stage": 0, "squares": [], "text": None, "thinking": True}
             self._analyse(position, game.ply, game.positions[:-1])
             return self.hint
         self._show_hint(stage, found)
@@ -361,24 +372,25 @@ class Coach:
         variant = position.variant
         start = format_square(variant, move.start)
         if stage == 1:
-            text = f"move the piece on {start}"
+            text = Message.of("coach.hint.piece", square=start)
             journal = f"hint 1 (the piece): {start}"
         else:
             notation = format_move(position, move)
-            text = f"play {notation}"
+            text = Message.of("coach.hint.move", move=notation)
             journal = f"hint 2 (the move): {notation} ({format_score(result.white_score)})"
         squares = [move.start] if stage == 1 else [move.start, *move.path[1:]]
-        self.hint = {"stage": stage, "squares": squares, "text": text, "thinking": False}
-        self.note = f"Hint: {text}."
+        self.hint = {"stage": stage, "squares": squares, "text": text.as_json(),
+                     "thinking": False}
+        self.note = Message.of("coach.note.hint", hint=text).as_json()
         self.game_in_play.note_hint(journal)
         self.game_in_play.refresh_leds()
 
     def set_options(self, hints: bool | None = None, warnings: bool | None = None) -> dict:
         """Switch hints or blunder warnings on or off for this game (journalled)."""
         if self.mode is Mode.TOURNAMENT:
-            raise CoachError("no coach in tournament mode")
+            raise CoachRefusal("coach.refused.tournament")
         if self.game().result is not None:
-            raise CoachError("the game is over")
+            raise CoachRefusal("coach.refused.game_over")
         changes = []
         if hints is not None and hints != self.hints_on:
             self.hints_on = hints
@@ -448,25 +460,44 @@ class Coach:
             current = current.play(step)
         alternative = format_move(before, better.move)
         lost = -played
-        said = f"{text} loses {_pieces(lost)} by force" + (
-            f": {_line_text(line)}." if line else ".")
-        if better.gain > 0:
-            said += f" {alternative} wins {_pieces(better.gain)}."
-        elif better.gain == 0:
-            said += f" {alternative} keeps the balance."
-        else:
-            said += f" {alternative} loses only {_pieces(-better.gain)}."
+        said = blunder_said(text, lost, line)
+        advice = better_said(alternative, better.gain)
         square = lambda number: format_square(variant, number)  # noqa: E731
-        takeback = f"Put the piece on {square(move.end)} back on {square(move.start)}"
-        if move.captures:
-            taken = ", ".join(square(s) for s in move.captures)
-            takeback += f" and the {'piece' if len(move.captures) == 1 else 'pieces'} it " \
-                        f"took back on {taken}"
-        takeback += " to take it back."
+        takeback = takeback_said(square(move.start), square(move.end),
+                                 [square(s) for s in move.captures])
         squares = sorted({move.start, move.end, *move.captures})
+        whole = Message.of("coach.blunder.text", said=said, better=advice, takeback=takeback)
         self.warning = {"move": text, "lost": lost, "line": line, "better": alternative,
-                        "text": f"{said} {takeback}", "squares": squares,
-                        "takeback": takeback}
-        self.note = f"Blunder: {said}"
-        self.game_in_play.note_coach(f"blunder warning: {said}")
+                        "text": whole.as_json(), "said": said.as_json(),
+                        "advice": advice.as_json(), "squares": squares,
+                        "takeback": takeback.as_json()}
+        self.note = Message.of("coach.note.blunder", said=said).as_json()
+        # the journal keeps its own English line (a record is language-neutral data)
+        self.game_in_play.note_coach(f"blunder warning: {english(said)} {english(advice)}")
         self.game_in_play.refresh_leds()
+
+
+def blunder_said(move: str, lost: int, line: list[str]) -> Message:
+    """What a blunder loses: "d6-c5 loses a piece by force: b4:d6, h8-g7 e1-f2."."""
+    if line:
+        return Message.of("coach.blunder.loses_line", move=move, count=lost,
+                          line=_line_text(line))
+    return Message.of("coach.blunder.loses", move=move, count=lost)
+
+
+def better_said(move: str, gain: int) -> Message:
+    """What the better move does: wins pieces, keeps the balance, or loses fewer."""
+    if gain > 0:
+        return Message.of("coach.blunder.better.wins", move=move, count=gain)
+    if gain == 0:
+        return Message.of("coach.blunder.better.keeps", move=move)
+    return Message.of("coach.blunder.better.loses_less", move=move, count=-gain)
+
+
+def takeback_said(start: str, end: str, taken: list[str]) -> Message:
+    """How to take the move back: the piece from ``end`` to ``start``, and the pieces it
+    took (their squares) back on the board."""
+    if taken:
+        return Message.of("coach.takeback.capture", start=start, end=end,
+                          count=len(taken), taken=taken)
+    return Message.of("coach.takeback.move", start=start, end=end)

@@ -20,6 +20,11 @@ Whatever fails (`OpponentError`: an engine that does not start, says something t
 not its protocol or an illegal move, exceeds its time, dies; a DXP peer that
 disconnects) is one line in the log and on the page, nothing is recorded, and the
 person may go on with the built-in engine from the same position (`replace`).
+
+The page reads the seat in messages (docs/languages.md): what it does now (thinking, its
+move to carry out, failed) and, after a failure, why, by the error's cause
+(`error_message`: the cause in the reader's language, the opponent's own one-line text
+as a parameter shown as it is). The log keeps the one line.
 """
 
 from __future__ import annotations
@@ -30,15 +35,59 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.position import Move, Position
-from draughtsboard.opponents import Clocks, Opponent, OpponentError, OpponentSpec
+from draughtsboard.opponents import (
+    BuiltinOpponent,
+    Clocks,
+    Opponent,
+    OpponentError,
+    OpponentGoneError,
+    OpponentIllegalMoveError,
+    OpponentProtocolError,
+    OpponentSpec,
+    OpponentSpecError,
+    OpponentStartError,
+    OpponentStoppedError,
+    OpponentTimeoutError,
+    OpponentUnsupportedError,
+)
 
 from .analyst import Analyst, Job, JobRunner
 
 log = logging.getLogger("draughtsboard.opponent")
 
 Post = Callable[[Callable[[], None]], object]
+
+# An opponent's failure by its cause, most particular first: the message's id
+ERROR_MESSAGES: tuple[tuple[type[OpponentError], str], ...] = (
+    (OpponentIllegalMoveError, "opponent.error.illegal_move"),
+    (OpponentProtocolError, "opponent.error.protocol"),
+    (OpponentStartError, "opponent.error.start"),
+    (OpponentTimeoutError, "opponent.error.timeout"),
+    (OpponentGoneError, "opponent.error.gone"),
+    (OpponentStoppedError, "opponent.error.stopped"),
+    (OpponentUnsupportedError, "opponent.error.unsupported"),
+    (OpponentSpecError, "opponent.error.spec"),
+)
+
+
+def error_message(error: OpponentError, name: str) -> Message:
+    """What the page says of ``error`` (the opponent ``name``'s): its cause, with the
+    error's own one line as ``detail``, shown as it is."""
+    detail = " ".join(str(error).split()) or type(error).__name__
+    message_id = next((found for cause, found in ERROR_MESSAGES if isinstance(error, cause)),
+                      "opponent.error.other")
+    return Message.of(message_id, name=name, detail=detail)
+
+
+class _SeatError(OpponentError):
+    """A failure the seat finds itself: ``message`` is what the page says of it."""
+
+    def __init__(self, message: Message, text: str) -> None:
+        super().__init__(text)
+        self.message = message
 
 
 @dataclass(frozen=True)
@@ -75,7 +124,8 @@ class OpponentSeat:
         self.name = opponent.name
         self.thinking = False
         self.pending: Answer | None = None
-        self.error: str | None = None
+        self.error: str | None = None  # the failure's one line (the log's)
+        self.error_message: Message | None = None  # and what the page says of it
         self.replaced_by_builtin = False
         # what the owner is told of, on the driver's thread
         self.on_answer: Callable[[Answer], None] | None = None
@@ -129,8 +179,10 @@ class OpponentSeat:
         """Start the opponent again from the last of ``positions`` (the others its
         history): what it thinks or proposed is dropped."""
         if self._known and self.spec.kind in ("dxp", "dxp-listen"):
-            self._fail(f"{self.name} (DXP) cannot take moves back or begin again: "
-                       "continue with the built-in engine")
+            self._fail(_SeatError(
+                Message.of("opponent.error.dxp_restart", name=self.name),
+                f"{self.name} (DXP) cannot take moves back or begin again: continue with "
+                "the built-in engine"))
             return
         self._generation += 1
         self.thinking = False
@@ -162,7 +214,8 @@ class OpponentSeat:
             self.thinking = False
             answer = Answer(asked_at, move, self.clock())
             if not asked_at.is_legal(move):  # (each opponent checks it already)
-                self._fail(f"{self.name} proposed {move}, not legal in {asked_at.fen()}")
+                self._fail(OpponentIllegalMoveError(
+                    f"{self.name} proposed {move}, not legal in {asked_at.fen()}"))
                 return
             self.pending = answer
             self._known = (*self._known, asked_at.play(move))
@@ -191,14 +244,17 @@ class OpponentSeat:
             except Exception as error:  # noqa: BLE001 - a bug of the opponent: one line
                 self._broken = generation
                 log.exception("the opponent failed to %s", what)
-                return OpponentError(f"{self.name} failed ({type(error).__name__}: {error})")
+                return _SeatError(
+                    Message.of("opponent.error.bug", name=self.name,
+                               detail=f"{type(error).__name__}: {error}"[:300]),
+                    f"{self.name} failed ({type(error).__name__}: {error})")
 
         def deliver(answer: Any) -> None:
             def on_driver() -> None:
                 if generation != self._generation:
                     return
                 if isinstance(answer, OpponentError):
-                    self._fail(" ".join(str(answer).split()) or type(answer).__name__)
+                    self._fail(answer)
                 elif done is not None and answer is not None:
                     done(answer)
             self.post(on_driver)
@@ -212,8 +268,11 @@ class OpponentSeat:
             if self.on_named is not None:
                 self.on_named(name)
 
-    def _fail(self, text: str) -> None:
+    def _fail(self, error: OpponentError) -> None:
+        text = " ".join(str(error).split()) or type(error).__name__
         self.error = text
+        self.error_message = error.message if isinstance(error, _SeatError) else \
+            error_message(error, self.name)
         self.thinking = False
         self.pending = None
         self._generation += 1
@@ -234,6 +293,7 @@ class OpponentSeat:
         self.spec = spec
         self.name = opponent.name
         self.error = None
+        self.error_message = None
         self.thinking = False
         self.pending = None
         self.replaced_by_builtin = True
@@ -251,10 +311,37 @@ class OpponentSeat:
 
     # -- the page ------------------------------------------------------------------------------
 
+    def label(self) -> Message | str:
+        """The opponent's name as a person reads it: the built-in engine's in the
+        reader's language, another's as it gives it."""
+        if type(self.opponent) is BuiltinOpponent:  # (a subclass may name itself)
+            return Message.of("opponent.name.builtin", level=self.opponent.level)
+        return self.name
+
+    def status(self) -> Message | None:
+        """What the opponent does now, for the page: failed, its move to carry out,
+        thinking; None on the other side's turn."""
+        if self.error_message is not None:
+            return Message.of("opponent.state.failed", name=self.label())
+        if self.pending is not None:
+            return Message.of("opponent.state.move", name=self.label(),
+                              move=self.pending.as_json()["notation"])
+        if self.thinking:
+            return Message.of("opponent.state.thinking", name=self.label())
+        return None
+
     def view(self) -> dict[str, Any]:
-        """The page's and the API's opponent block (docs/opponents.md)."""
-        return {"kind": self.spec.kind, "name": self.name, "side": self.side,
-                "level": self.level, "thinking": self.thinking,
+        """The page's and the API's opponent block (docs/opponents.md): ``name`` as the
+        record has it, ``label`` as a person reads it, ``status`` and ``error`` as
+        messages (``error``: why it failed, None while it plays)."""
+        label = self.label()
+        status = self.status()
+        return {"kind": self.spec.kind, "name": self.name,
+                "label": label.as_json() if isinstance(label, Message) else label,
+                "side": self.side, "level": self.level, "thinking": self.thinking,
                 "pending": self.pending.as_json() if self.pending is not None else None,
-                "error": self.error,
+                "status": status.as_json() if status is not None else None,
+                "error": self.error_message.as_json() if self.error_message is not None
+                else None,
+                "error_text": self.error,
                 "can_continue": self.failed}

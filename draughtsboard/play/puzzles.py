@@ -27,11 +27,17 @@ set-up, or have the solution shown (its moves on the page, the solver's next mov
 LEDs as a hint); a puzzle solved with the solution shown is not counted as solved. Each
 puzzle is a game in the journal: ``Event "Puzzle"``, its number as ``Round``, the puzzle
 file's name as ``PuzzleSet``.
+
+What the page shows is a `Message` each (docs/languages.md): the puzzle's title (a
+file's comment of the shipped form "White to play and win 2 pieces" becomes one, in the
+reader's language; any other comment is shown as it is), the notes and the refusals
+(`PuzzleRefusal`). The journal keeps its English lines, as data.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -40,6 +46,7 @@ from typing import Any
 
 from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.message import Message
 from draughtsboard.board.ports import squares_from_mask
 from draughtsboard.board.rules.engine import Engine
 from draughtsboard.board.rules.engine.material import MaterialProver
@@ -48,6 +55,7 @@ from draughtsboard.board.rules.notation import format_move, format_square
 from draughtsboard.board.rules.position import Move, Position
 from draughtsboard.board.rules.variants import Variant
 from draughtsboard.board.tracker import State, TrackerEvent
+from draughtsboard.words import english
 
 from .analyst import Job, JobRunner
 from .errors import ArbiterError, PuzzleError
@@ -60,6 +68,17 @@ SOLVED_SECONDS = 3.0  # the "Solved" moment before the next set-up
 CHECK_HORIZON = 3
 CHECK_NODES = 100_000
 REPLY_NODES = 20_000
+# the comment the shipped files give each puzzle (scripts/mine_shots.py)
+SHIPPED_TITLE = re.compile(r"(White|Black) to play and win (\d{1,4}) pieces?")
+
+
+class PuzzleRefusal(PuzzleError):
+    """A puzzle action that does not fit now; ``message`` says why in the reader's
+    language (the exception's text is the English)."""
+
+    def __init__(self, message_id: str, /, **params) -> None:
+        self.message = Message.of(message_id, **params)
+        super().__init__(english(self.message))
 
 
 @dataclass(frozen=True)
@@ -67,7 +86,19 @@ class Puzzle:
     number: int
     start: Position
     solution: tuple[Move, ...]
-    title: str
+    title: str | Message  # a file's own comment is shown as it is
+
+
+def puzzle_title(comment: str, white: bool) -> str | Message:
+    """The title of a puzzle whose file says ``comment`` (its side to move ``white``): a
+    message for the shipped files' form and for none, else the comment as it is."""
+    side = "white" if white else "black"
+    shipped = SHIPPED_TITLE.fullmatch(comment.strip())
+    if shipped and shipped.group(1).lower() == side:
+        return Message.of(f"puzzle.title.win.{side}", count=int(shipped.group(2)))
+    if not comment.strip():
+        return Message.of(f"puzzle.title.play.{side}")
+    return comment
 
 
 def solution_text(puzzle: Puzzle) -> str:
@@ -87,6 +118,15 @@ def solution_text(puzzle: Puzzle) -> str:
             number += 1
         position = position.play(move)
     return " ".join(items)
+
+
+def column_message(column: str) -> Message:
+    """A column of the set-up in words, top first (``column``: its pieces as the position
+    writes them, w/b men, W/B crowned)."""
+    names = {"w": "piece.top.white", "b": "piece.top.black",
+             "W": "piece.officer.white", "B": "piece.officer.black"}
+    return Message.of("piece.column", count=len(column),
+                      pieces=[Message.of(names[piece]) for piece in column])
 
 
 def shipped_puzzles(variant: Variant) -> Path:
@@ -118,8 +158,7 @@ def load_puzzles(path: str | Path, variant: Variant) -> list[Puzzle]:
                               f"not {variant.name}")
         if not game.moves:
             raise PuzzleError(f"{path}: game {entry.number} has no solution moves")
-        side = "White" if game.start.white_to_move else "Black"
-        title = game.comment or f"{side} to play and win"
+        title = puzzle_title(game.comment or "", game.start.white_to_move)
         puzzles.append(Puzzle(len(puzzles) + 1, game.start,
                               tuple(played.move for played in game.moves), title))
     if not puzzles:
@@ -142,7 +181,7 @@ class PuzzleRunner:
         self.source = source
         self.index = 0
         self.state = "setup"  # setup, solving, wrong, checking, solved, done
-        self.note = ""
+        self.note: Message | None = None
         self.solved: list[int] = []
         self._wrong: tuple[int, ...] = ()
         self._reply: Move | None = None
@@ -183,8 +222,7 @@ class PuzzleRunner:
                     tuple(p.move for p in game.moves) == puzzle.solution[:game.ply]:
                 self.index = index
                 self.state = "setup" if game.ply == 0 else "solving"
-                self.note = ("Set up the position as the lights show (green: put a piece "
-                             "here; blinking orange: take it off), then play.")
+                self.note = Message.of("puzzle.note.setup")
                 if game.ply:
                     self._next_step(game)
                 return
@@ -196,20 +234,23 @@ class PuzzleRunner:
         self._solution_hint = None
         if index >= len(self.puzzles):
             self.state = "done"
-            self.note = f"All {len(self.puzzles)} puzzles done ({len(self.solved)} solved)."
+            self.note = Message.of("puzzle.note.done", count=len(self.puzzles),
+                                   solved=len(self.solved))
             return
         puzzle = self.puzzles[index]
         try:
             self.game.begin_game(self.tags_for(index), puzzle.start.fen(), why)
         except ArbiterError as error:  # moves not recorded yet: a new game would lose them
             self._waiting_to_begin = index
-            self.note = f"Puzzle {puzzle.number} waits: {error}."
+            self.note = Message.of("puzzle.note.waits", number=puzzle.number,
+                                   reason=str(error))
             return
         self._waiting_to_begin = None
         self.index = index
-        text = f"puzzle {puzzle.number} of {len(self.puzzles)}: {puzzle.title}"
-        log.info("%s", text)
-        self.game.log_note("puzzle", text)
+        begun = Message.of("puzzle.log.begin", number=puzzle.number,
+                           total=len(self.puzzles), title=puzzle.title)
+        log.info("%s", english(begun))
+        self.game.log_note("puzzle", english(begun))
 
     # -- the solver's requests (the page) --------------------------------------------------
 
@@ -219,29 +260,29 @@ class PuzzleRunner:
         `PuzzleError` for another action, or one that does not fit now."""
         if action == "next":
             if self.state == "done":
-                raise PuzzleError("all puzzles are done")
+                raise PuzzleRefusal("puzzle.refused.done")
             following = self.index + 1
             self.begin(following, "puzzle skipped" if self.state != "solved"
                        else "puzzle solved")
         elif action == "retry":
             if self.state == "done":
-                raise PuzzleError("all puzzles are done")
+                raise PuzzleRefusal("puzzle.refused.done")
             self.begin(self.index, "puzzle tried again")
         elif action == "solution":
             self._show_solution()
         else:
-            raise PuzzleError(f"puzzle action {action!r}: expected next, retry or solution")
+            raise PuzzleRefusal("puzzle.refused.bad_action", action=repr(action)[:40])
         self.game.refresh_leds()
         return self.view()
 
     def _show_solution(self) -> None:
         if self.state in ("done", "solved"):
-            raise PuzzleError("no puzzle is being solved")
+            raise PuzzleRefusal("puzzle.refused.not_solving")
         puzzle = self.puzzle
         if puzzle.number not in self.shown:
             self.shown.append(puzzle.number)
         self.game.note_coach(f"solution of puzzle {puzzle.number} shown")
-        self.note = "Solution: " + solution_text(puzzle) + "."
+        self.note = Message.of("puzzle.note.solution", moves=solution_text(puzzle))
         game = self.game.recorded_game()
         if self.state != "wrong" and self._on_line(game, game.ply):
             self._hint_solver_move(game)
@@ -292,7 +333,7 @@ class PuzzleRunner:
         played = game.moves[-1].move
         if not self._on_line(game, game.ply - 1):
             # a refused move not taken back, or a move made while one was checked
-            self._refuse(played, "first take back the moves that left the puzzle's line")
+            self._refuse(played, "puzzle.note.off_line_first")
             return True
         before = game.positions[-2]
         solver_moved = before.white_to_move == self.solver_is_white()
@@ -302,7 +343,7 @@ class PuzzleRunner:
         elif solver_moved:
             self._check_alternative(before, played, game.ply)
         else:
-            self._refuse(played, "that is not the reply shown: take it back")
+            self._refuse(played, "puzzle.note.not_the_reply")
         return True
 
     def game_over(self, game: Game) -> None:
@@ -315,9 +356,9 @@ class PuzzleRunner:
                         and position.white_to_move != self.solver_is_white()
                         and not position.legal_moves())
         if won_off_line:  # another move than the solution's that wins the game outright
-            self._solved(f"Solved another way: "
-                         f"{format_move(game.positions[-2], game.moves[-1].move)} wins the "
-                         "game.")
+            self._solved(Message.of(
+                "puzzle.solved.wins_game",
+                move=format_move(game.positions[-2], game.moves[-1].move)))
             return
         self._next_step(game)
 
@@ -333,21 +374,23 @@ class PuzzleRunner:
         position = game.position
         if not self._on_line(game, game.ply):
             self.state = "wrong"
-            self.note = "Take back the moves that left the puzzle's line."
+            self.note = Message.of("puzzle.note.off_line")
             return
         solver_to_move = position.white_to_move == self.solver_is_white()
         solver_moves_left = [i for i in range(game.ply, len(puzzle.solution))
                              if (i % 2 == 0)]
         if not solver_moves_left and (solver_to_move or game.ply >= len(puzzle.solution)):
-            self._solved(f"Solved: puzzle {puzzle.number}.")
+            self._solved(Message.of("puzzle.solved.plain", number=puzzle.number))
             return
         self.state = "solving"
         if solver_to_move:
             if puzzle.number in self.shown:
                 self._hint_solver_move(game)
-                self.note = "Solution: " + solution_text(puzzle) + ". Your move (lit)."
+                self.note = Message.of("puzzle.note.solution_your_move",
+                                       moves=solution_text(puzzle))
                 return
-            self.note = f"Puzzle {puzzle.number} of {len(self.puzzles)}: your move."
+            self.note = Message.of("puzzle.note.your_move", number=puzzle.number,
+                                   total=len(self.puzzles))
             return
         if game.ply < len(puzzle.solution):
             self._show_reply(position, puzzle.solution[game.ply])
@@ -356,8 +399,8 @@ class PuzzleRunner:
 
     def _show_reply(self, position: Position, move: Move) -> None:
         self._reply, self._reply_position = move, position
-        side = "White" if position.white_to_move else "Black"
-        self.note = f"{side} replies {format_move(position, move)}: play it on the board."
+        side = "white" if position.white_to_move else "black"
+        self.note = Message.of(f"puzzle.note.reply.{side}", move=format_move(position, move))
 
     def _engine_reply(self, game: Game) -> None:
         position = game.position
@@ -381,7 +424,7 @@ class PuzzleRunner:
     def _check_alternative(self, before: Position, played: Move, ply: int) -> None:
         """Another move than the solution's: does it win as much? (analyst's thread)"""
         self.state = "checking"
-        self.note = "Checking your move..."
+        self.note = Message.of("puzzle.note.checking")
         self._wrong = tuple(sorted({played.start, played.end}))
         puzzle = self.puzzle
         generation = self._generation
@@ -401,14 +444,12 @@ class PuzzleRunner:
                     return
                 needed, got = answer
                 if got is None or needed is None:  # the check ran out of nodes
-                    self._refuse(played, "this move could not be checked in time: take it "
-                                         "back and try the move you are sure of")
+                    self._refuse(played, "puzzle.note.unchecked")
                 elif got >= max(needed, 1):
-                    self._solved(f"Solved another way: {format_move(before, played)} wins "
-                                 f"as much.")
+                    self._solved(Message.of("puzzle.solved.wins_as_much",
+                                            move=format_move(before, played)))
                 else:
-                    self._refuse(played, "not the solution: take it back (put the pieces "
-                                         "back)")
+                    self._refuse(played, "puzzle.note.not_solution")
                 self.game.refresh_leds()
             self.post(deliver)
 
@@ -416,24 +457,25 @@ class PuzzleRunner:
                                       lambda: generation != self._generation))
 
     def _refuse(self, played: Move, why: str) -> None:
+        """A move refused: ``why`` is the id of the note that says so."""
         self.state = "wrong"
         self._solution_hint = None
         self._wrong = tuple(sorted({played.start, played.end}))
-        self.note = why[0].upper() + why[1:] + "."
+        self.note = Message.of(why)
 
-    def _solved(self, text: str) -> None:
+    def _solved(self, said: Message) -> None:
         self.state = "solved"
         self._solution_hint = None
         number = self.puzzle.number
         if number in self.shown:
-            text = f"Solved with the solution shown: puzzle {number}."
+            said = Message.of("puzzle.solved.shown", number=number)
         elif number not in self.solved:
             self.solved.append(number)
         following = self.index + 1
         more = following < len(self.puzzles)
-        self.note = text + (f" Next: puzzle {following + 1} in a moment (or now: Next)."
-                            if more else "")
-        self.game.note_coach(text)
+        self.note = Message.of("puzzle.note.solved_next", solved=said,
+                               number=following + 1) if more else said
+        self.game.note_coach(english(said))  # the journal's line: English, as data
         self._solved_at = self.game.clock()
 
     # -- what the board and the page show ---------------------------------------------------
@@ -468,9 +510,17 @@ class PuzzleRunner:
             for number in variant.geometry.numbers:
                 column = position.column_at(number)
                 if len(column) > 1:
-                    columns.append([format_square(variant, number), column])
-        return {"number": puzzle.number, "count": len(self.puzzles), "title": puzzle.title,
-                "state": self.state, "note": self.note, "solved": list(self.solved),
-                "shown": list(self.shown),
+                    columns.append([format_square(variant, number), column,
+                                    column_message(column).as_json()])
+        title = puzzle.title
+        return {"number": puzzle.number, "count": len(self.puzzles),
+                "title": title.as_json() if isinstance(title, Message) else title,
+                "heading": Message.of("puzzle.heading", number=puzzle.number,
+                                      total=len(self.puzzles), title=title).as_json(),
+                "state": self.state,
+                "note": self.note.as_json() if self.note is not None else None,
+                "solved": list(self.solved), "shown": list(self.shown),
                 "solver": "White" if self.solver_is_white() else "Black",
+                "solved_count": Message.of("puzzle.solved_so_far",
+                                           count=len(self.solved)).as_json(),
                 "setup": columns}

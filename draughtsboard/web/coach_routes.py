@@ -4,6 +4,9 @@ No arbiter token: the coach exists only in training and free play, where the pag
 trainee's (in tournament mode every request is refused, 409). Each request runs on the
 session's controller thread (``session.call``), like every other change to the game. The
 coach is the one the app was made with (``app.state.coach``).
+
+A refusal answers ``{"error": the English line, "message": the same as a message's
+JSON}``: the page shows the message in its reader's language (docs/languages.md).
 """
 
 from __future__ import annotations
@@ -13,15 +16,27 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from draughtsboard.board.message import Message
 from draughtsboard.http_limits import failure_status, failure_text, read_json
 from draughtsboard.play.coach import Coach
 from draughtsboard.play.errors import CoachError, PuzzleError
+from draughtsboard.words import english
 
 MAX_BODY = 1024  # the coach's requests are a few bytes
 
 
-def error_response(status: int, text: str) -> JSONResponse:
+def error_response(status: int, text: str | Message) -> JSONResponse:
+    """A refusal: its English line, and its message when it has one."""
+    if isinstance(text, Message):
+        return JSONResponse({"error": english(text), "message": text.as_json()},
+                            status_code=status)
     return JSONResponse({"error": text}, status_code=status)
+
+
+def refusal(error: Exception) -> str | Message:
+    """What a refusal says: its message when it carries one, else its text."""
+    message = getattr(error, "message", None)
+    return message if isinstance(message, Message) else str(error)
 
 
 def _coach(request: Request) -> Coach | None:
@@ -37,7 +52,7 @@ async def run_action(request: Request, action, refused: tuple[type[Exception], .
     try:
         result = await run_in_threadpool(session.call, action)
     except refused as error:
-        return error_response(409, str(error))
+        return error_response(409, refusal(error))
     except Exception as error:  # noqa: BLE001 - answered by its cause, or raised
         status = failure_status(error)
         if status is None:
@@ -48,7 +63,7 @@ async def run_action(request: Request, action, refused: tuple[type[Exception], .
 
 async def _run(request: Request, action) -> Response:
     if _coach(request) is None:
-        return error_response(404, "this board has no coach")
+        return error_response(404, Message.of("coach.refused.no_coach"))
     return await run_action(request, action, (CoachError, PuzzleError))
 
 
@@ -66,7 +81,8 @@ async def options(request: Request) -> Response:
         for key in ("hints", "warnings"):
             if key in data:
                 if not isinstance(data[key], bool):
-                    raise ValueError(f"{key}: expected true or false")
+                    return error_response(400, Message.of("coach.refused.bad_option",
+                                                          key=key))
                 changes[key] = data[key]
     except ValueError as error:
         return error_response(400, str(error))
@@ -78,11 +94,12 @@ async def puzzle(request: Request) -> Response:
     """``{"action": "next" | "retry" | "solution"}``: skip, try again, show the solution."""
     try:
         data = await read_json(request, MAX_BODY)
-        action = data.get("action")
-        if action not in ("next", "retry", "solution"):
-            raise ValueError("action: expected next, retry or solution")
     except ValueError as error:
         return error_response(400, str(error))
+    action = data.get("action")
+    if action not in ("next", "retry", "solution"):
+        return error_response(400, Message.of("puzzle.refused.bad_action",
+                                              action=repr(action)[:40]))
     coach = _coach(request)
     return await _run(request, lambda: coach.puzzle_action(action))
 

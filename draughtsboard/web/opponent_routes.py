@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules.engine.levels import LEVEL_NUMBERS
 from draughtsboard.http_limits import BodyError, read_json
 from draughtsboard.play.errors import ArbiterError
@@ -26,13 +27,14 @@ async def continue_with_builtin(request: Request) -> Response:
     built-in engine plays on for the opponent at that level."""
     session = request.app.state.session
     if session.game.opponent is None:
-        return error_response(404, "this board plays no opponent")
+        return error_response(404, Message.of("opponent.refused.none"))
     try:
         level = (await read_json(request, MAX_BODY)).get("level", 10)
     except BodyError as error:
         return error_response(400, str(error))
     if type(level) is not int or level not in LEVEL_NUMBERS:
-        return error_response(400, f"level: expected a whole number 1-10, not {level!r}"[:200])
+        return error_response(400, Message.of("opponent.refused.level",
+                                              level=repr(level)[:100]))
     return await run_action(request, lambda: session.game.continue_with_builtin(level),
                             (ArbiterError,))
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 import pytest
 
 from draughtsboard.board.game.pdn_reader import read_pdn
+from draughtsboard.board.message import Message
+from draughtsboard.play.coach import better_said, blunder_said, takeback_said
 from draughtsboard.play.errors import CoachError
+from draughtsboard.words import words_for
 
 # Black to move: d6-c5 walks into b4 takes c5 (a piece lost); d6-e5 loses nothing.
 BLUNDER_FEN = "B:W17,31:B10,4"
@@ -22,17 +25,25 @@ def coach_view(play) -> dict:
     return play.view()["coach"]
 
 
+def said(message: dict | Message, language: str = "en") -> str:
+    """A message of the view (its JSON) or of the coach, in words."""
+    if not isinstance(message, Message):
+        message = Message.from_json(message)
+    return words_for(language)(message)
+
+
 def test_a_hint_comes_in_two_stages_and_is_noted_in_the_pdn(training):
     coach = training.coach
     first = training.call(coach.request_hint)
     assert first["stage"] == 1 and coach_view(training)["hint"] == first
     (piece,) = first["squares"]
-    assert first["text"].startswith("move the piece on ")
+    assert said(first["text"]).startswith("move the piece on ")
+    assert said(coach_view(training)["note"]).startswith("Hint: move the piece on ")
     assert training.view()["leds"][str(piece)] == ["on", "cyan"]
 
     second = training.call(coach.request_hint)
     assert second["stage"] == 2 and second["squares"][0] == piece
-    assert len(second["squares"]) >= 2 and second["text"].startswith("play ")
+    assert len(second["squares"]) >= 2 and said(second["text"]).startswith("play ")
     leds = training.view()["leds"]
     assert str(second["squares"][1]) in leds
     assert leds[str(second["squares"][-1])] == ["slow_blink", "cyan"]
@@ -73,11 +84,17 @@ def test_a_blunder_is_warned_and_taken_back(start_play):
     assert warning["line"][0] == "b4:d6"
     # one text, read in order: what it loses and how, what was better, how to undo it
     assert warning["line"] == ["b4:d6", "h8-g7", "e1-f2"]
-    assert warning["text"] == (
+    assert said(warning["text"]) == (
         "d6-c5 loses a piece by force: b4:d6, h8-g7 e1-f2. "  # the reply, then move pairs
         f"{warning['better']} keeps the balance. "
         "Put the piece on c5 back on d6 to take it back.")
-    assert warning["takeback"] == "Put the piece on c5 back on d6 to take it back."
+    assert said(warning["takeback"]) == "Put the piece on c5 back on d6 to take it back."
+    # the same warning read in Russian, every word from the catalog
+    assert said(warning["text"], "ru") == (
+        "d6-c5 форсированно теряет 1 шашку: b4:d6, h8-g7 e1-f2. "
+        f"{warning['better']} сохраняет равенство. "
+        "Чтобы взять ход назад, поставьте шашку с c5 обратно на d6.")
+    assert said(v["coach"]["note"], "ru").startswith("Зевок: d6-c5 форсированно теряет")
     assert v["leds"]["10"] == ["slow_blink", "red"] and v["leds"]["14"] == ["slow_blink", "red"]
     assert "blunder warning: d6-c5 loses a piece by force" in play.export_pdn()
     # training's takeback: the piece goes back, the warning goes with the move
@@ -149,9 +166,48 @@ def test_the_coach_follows_one_side(start_play):
     play = start_play(mode="training", coach={"sides": frozenset({"white"})},
                       fen=BLUNDER_FEN)
     assert coach_view(play)["follows"] == ["white"]
-    with pytest.raises(CoachError, match="follows white"):
+    with pytest.raises(CoachError, match="follows White only"):
         play.call(play.coach.request_hint)  # Black to move
     v = play.move(10, 14)  # Black's blunder: not the coach's side, no warning
     play.settle()
     assert v["coach"]["warning"] is None and play.coach.warning is None
     assert play.call(play.coach.request_hint)["stage"] == 1  # White to move: a hint
+
+
+@pytest.mark.parametrize("count, loses, wins", [
+    (1, "d6-c5 форсированно теряет 1 шашку: b4:d6.", "d6-e5 выигрывает 1 шашку."),
+    (2, "d6-c5 форсированно теряет 2 шашки: b4:d6.", "d6-e5 выигрывает 2 шашки."),
+    (5, "d6-c5 форсированно теряет 5 шашек: b4:d6.", "d6-e5 выигрывает 5 шашек."),
+    (21, "d6-c5 форсированно теряет 21 шашку: b4:d6.", "d6-e5 выигрывает 21 шашку."),
+])
+def test_a_warning_counts_pieces_in_russian(count, loses, wins):
+    assert said(blunder_said("d6-c5", count, ["b4:d6"]), "ru") == loses
+    assert said(better_said("d6-e5", count), "ru") == wins
+    assert said(better_said("d6-e5", -count), "ru") == loses.replace(
+        "d6-c5 форсированно теряет", "d6-e5 теряет только").replace(": b4:d6", "")
+
+
+def test_a_warning_in_english_dutch_and_french_counts_pieces_too():
+    assert said(blunder_said("d6-c5", 1, [])) == "d6-c5 loses a piece by force."
+    assert said(blunder_said("d6-c5", 2, [])) == "d6-c5 loses 2 pieces by force."
+    assert said(better_said("d6-e5", 3), "nl") == "d6-e5 wint 3 stukken."
+    assert said(better_said("d6-e5", 1), "fr") == "d6-e5 gagne 1 pion."
+    assert said(takeback_said("c3", "e5", ["d4"]), "ru") == (
+        "Чтобы взять ход назад, поставьте шашку с e5 обратно на c3, а побитую шашку — на d4.")
+    assert said(takeback_said("c3", "g7", ["d4", "f6"])) == (
+        "Put the piece on g7 back on c3 and the pieces it took back on d4 and f6 to take "
+        "it back.")
+
+
+def test_a_hint_and_a_refusal_read_in_russian(training):
+    first = training.call(training.coach.request_hint)
+    square = first["text"]["params"]["square"]
+    assert said(coach_view(training)["note"], "ru") == \
+        f"Подсказка: ходите шашкой с поля {square}."
+    second = training.call(training.coach.request_hint)
+    move = second["text"]["params"]["move"]
+    assert said(second["text"], "ru") == f"сыграйте {move}"
+    training.call(lambda: training.coach.set_options(hints=False))
+    with pytest.raises(CoachError) as refused:
+        training.call(training.coach.request_hint)
+    assert said(refused.value.message, "ru") == "Подсказки в этой партии выключены."

@@ -9,10 +9,12 @@ from collections.abc import Callable
 
 import pytest
 
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules import get_variant
 from draughtsboard.board.rules.position import Move
 from draughtsboard.opponents import BuiltinOpponent, Clocks, OpponentGoneError
 from draughtsboard.play.errors import ArbiterError
+from draughtsboard.words import english, words_for
 
 RUSSIAN = get_variant("russian")
 
@@ -35,8 +37,11 @@ def test_the_engines_move_on_the_leds_and_as_steps_then_recorded_once_carried_ou
     play = start_play(mode="training", opponent="engine:1", tags={"White": "Ann"})
     view = play.view()
     assert view["opponent"] == {"kind": "engine", "name": "draughtsboard engine, level 1",
+                                "label": {"id": "opponent.name.builtin",
+                                          "params": {"level": 1}},
                                 "side": "black", "level": 1, "thinking": False,
-                                "pending": None, "error": None, "can_continue": False}
+                                "pending": None, "status": None, "error": None,
+                                "error_text": None, "can_continue": False}
     assert view["tags"]["Black"] == "draughtsboard engine, level 1"
     assert view["tags"]["White"] == "Ann"
     journalled = play.recorder.load(play.game.game_id).tags  # read back from the journal
@@ -219,8 +224,14 @@ def test_a_failing_engine_is_one_line_nothing_recorded_and_the_builtin_goes_on(s
     play = start_play(mode="training", opponent=failing)
     assert play.view()["tags"]["Black"] == "Scan 3.1"
     view = play.move(square("c3"), square("d4"))
-    assert view["opponent"]["error"] == \
-        "the Hub engine 'scan hub' stopped (exit status 1) while thinking"
+    detail = "the Hub engine 'scan hub' stopped (exit status 1) while thinking"
+    assert view["opponent"]["error_text"] == detail
+    # the page says why by the cause, the opponent's own line as it is
+    error = Message.from_json(view["opponent"]["error"])
+    assert error.id == "opponent.error.gone" and error.param("detail") == detail
+    assert words_for("ru")(error) == f"Соперник отключился: {detail}"
+    assert english(Message.from_json(view["opponent"]["status"])) == \
+        "Scan 3.1 failed: the built-in engine can play on."
     assert view["opponent"]["can_continue"] is True
     assert view["opponent"]["pending"] is None and view["moves"] == ["c3-d4"]
     assert view["status"] == "Black (Scan 3.1) failed: the built-in engine can play on"
@@ -258,7 +269,8 @@ def test_an_illegal_answer_is_never_recorded(start_play):
 
     play = start_play(mode="training", opponent=Cheat(RUSSIAN, 1))
     view = play.move(square("c3"), square("d4"))
-    assert "not legal" in view["opponent"]["error"]
+    assert "not legal" in view["opponent"]["error_text"]
+    assert view["opponent"]["error"]["id"] == "opponent.error.illegal_move"
     assert view["moves"] == ["c3-d4"]
 
 
@@ -314,7 +326,9 @@ def test_a_hub_engine_that_fails_in_the_game_leaves_the_record_as_the_board_saw_
         play.carry_out_pending()
         move = play.game.tracker.position.legal_moves()[0]
         view = play.carry_out(move.path, move.captures)
-    assert words in view["opponent"]["error"] and "\n" not in view["opponent"]["error"]
+    text = view["opponent"]["error_text"]
+    assert words in text and "\n" not in text
+    assert view["opponent"]["error"]["params"]["detail"] == text
     recorded = view["moves"]
     assert view["opponent"]["pending"] is None and view["state"] == "ready"
     assert view["log"][-1]["kind"] == "error"
@@ -329,8 +343,9 @@ def test_a_hub_program_that_does_not_start_is_one_line_on_the_page(start_play):
     play = start_play(mode="training", opponent="hub:/nonexistent/engine",
                       opponent_side="white")
     error = play.view()["opponent"]["error"]
-    assert error == "cannot start the Hub engine '/nonexistent/engine': No such file or " \
-                    "directory"
+    assert english(Message.from_json(error)) == (
+        "The opponent could not be started: cannot start the Hub engine "
+        "'/nonexistent/engine': No such file or directory")
     assert play.view()["moves"] == []
 
 
@@ -342,7 +357,8 @@ def test_a_dxp_peer_that_disconnects_mid_game(start_play):
     play = start_play("international", mode="training",
                       opponent=f"dxp:127.0.0.1:{peer.port}", opponent_side="white")
     view = play.view()
-    assert "disconnected" in view["opponent"]["error"]
+    assert "disconnected" in view["opponent"]["error_text"]
+    assert view["opponent"]["error"]["id"] == "opponent.error.gone"
     assert view["tags"]["White"] == "scripted"
     assert view["moves"] == []
     play.call(play.game.continue_with_builtin)

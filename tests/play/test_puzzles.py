@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules import parse_fen
 from draughtsboard.board.rules.engine.material import MaterialProver
 from draughtsboard.board.rules.variants import get_variant, variant_names
@@ -16,6 +17,7 @@ from draughtsboard.board.tracker import State
 from draughtsboard.play.errors import PuzzleError
 from draughtsboard.play.puzzles import PuzzleRunner, load_puzzles, shipped_puzzles
 from draughtsboard.recording import journal as journal_module
+from draughtsboard.words import english, words_for
 
 # Puzzle 1: f4-g5, a5 must take (a5:c3), then g5 takes three (g5:e7:c5:a7).
 # Puzzle 2: c3 takes d4 and wins the game (Black has nothing left).
@@ -55,6 +57,13 @@ def puzzle_view(play) -> dict:
     return play.view()["coach"]["puzzle"]
 
 
+def said(message: dict | Message, language: str = "en") -> str:
+    """A message of the view (its JSON) or of the runner, in words."""
+    if not isinstance(message, Message):
+        message = Message.from_json(message)
+    return words_for(language)(message)
+
+
 def test_a_puzzle_from_set_up_to_solved_and_the_next_one(solving):
     play = solving
     # set-up: green where a piece must go, blinking orange where one must come off
@@ -62,21 +71,25 @@ def test_a_puzzle_from_set_up_to_solved_and_the_next_one(solving):
     assert v["state"] == "setup" and v["mode"] == "puzzle"
     assert v["leds"]["19"] == ["on", "green"]  # f4 must be filled
     assert v["leds"]["1"] == ["slow_blink", "orange"]  # b8 must be emptied
-    assert puzzle_view(play)["title"] == "White to play and win 2 pieces"
+    assert said(puzzle_view(play)["title"]) == "White to play and win 2 pieces"
+    assert said(puzzle_view(play)["heading"], "ru") == \
+        "Задача 1 из 2: Белые начинают и выигрывают 2 шашки"
     v = play.hand(("setup", None))
     assert play.game.tracker.state is State.READY and "1" not in v["leds"]
 
     # a wrong move: checked, refused, taken back
     v = play.move(20, 16)  # h4-g5 wins nothing
     wrong = v["coach"]["puzzle"]
-    assert wrong["state"] == "wrong" and wrong["note"].startswith("Not the solution")
+    assert wrong["state"] == "wrong" and said(wrong["note"]).startswith("Not the solution")
     assert v["leds"]["16"] == ["slow_blink", "red"]
     v = play.hand(("lift", 16), ("place", 20))
     assert v["moves"] == [] and v["coach"]["puzzle"]["state"] == "solving"
 
     # the first move of the solution: Black's reply is shown, piece and path
     v = play.move(19, 16)
-    assert v["coach"]["puzzle"]["note"] == "Black replies a5:c3: play it on the board."
+    assert said(v["coach"]["puzzle"]["note"]) == "Black replies a5:c3: play it on the board."
+    assert said(v["coach"]["puzzle"]["note"], "ru") == \
+        "Чёрные отвечают a5:c3: сделайте этот ход на доске."
     assert v["leds"]["13"] == ["on", "cyan"] and v["leds"]["22"] == ["slow_blink", "cyan"]
     assert play.move(13, 22, 17)["moves"] == ["f4-g5", "a5:c3"]
 
@@ -84,7 +97,7 @@ def test_a_puzzle_from_set_up_to_solved_and_the_next_one(solving):
     first_game = play.game.game_id
     v = play.move(16, 5, 11, 10, 9)
     assert v["coach"]["puzzle"]["state"] == "solved"
-    assert v["coach"]["puzzle"]["note"].startswith("Solved: puzzle 1. Next: puzzle 2")
+    assert said(v["coach"]["puzzle"]["note"]).startswith("Solved: puzzle 1. Next: puzzle 2")
     assert {k for k, (pattern, colour) in v["leds"].items() if colour == "white"} == \
         {str(s) for s in v["occupied"]}
     assert play.game.game_id == first_game
@@ -104,7 +117,8 @@ def test_a_puzzle_from_set_up_to_solved_and_the_next_one(solving):
     assert play.move(22, 15, 18)["coach"]["puzzle"]["state"] == "solved"
     done = play.wait(3.0)["coach"]["puzzle"]
     assert done["state"] == "done" and done["solved"] == [1, 2]
-    assert done["note"] == "All 2 puzzles done (2 solved)."
+    assert said(done["note"]) == "All 2 puzzles done (2 solved)."
+    assert said(done["note"], "ru") == "Пройдены 2 задачи, решено: 2."
 
 
 def test_a_move_made_after_a_refused_one_is_refused_too_until_both_are_taken_back(solving):
@@ -115,7 +129,7 @@ def test_a_move_made_after_a_refused_one_is_refused_too_until_both_are_taken_bac
     v = play.move(reply.start, reply.end, *reply.captures)  # Black plays on instead
     assert len(v["moves"]) == 2
     after = v["coach"]["puzzle"]
-    assert after["state"] == "wrong" and "line" in after["note"] and after["solved"] == []
+    assert after["state"] == "wrong" and "line" in said(after["note"]) and after["solved"] == []
     game = play.recorder.load(play.game.game_id)
     assert not any(e.kind == "coach" and e.text.startswith("Solved") for e in game.events)
 
@@ -133,7 +147,7 @@ def test_a_puzzle_that_cannot_begin_while_moves_wait_to_be_recorded_begins_after
     monkeypatch.setattr(journal_module.os, "write", full)
     assert play.move(19, 16)["held"] == ["f4-g5"]
     play.call(lambda: runner.begin(1))
-    assert runner.index == 0 and runner.note.startswith("Puzzle 2 waits: 1 move(s) are not")
+    assert runner.index == 0 and english(runner.note).startswith("Puzzle 2 waits: 1 move(s) are not")
     first_game = play.game.game_id
     monkeypatch.setattr(journal_module.os, "write", real_write)
     play.wait(5)  # the held move is written: the puzzle that waited begins
@@ -166,7 +180,8 @@ def test_skip_retry_and_show_the_solution(solving):
     v = play.hand(("setup", None))
     assert v["moves"] == []
     view = play.call(lambda: coach.puzzle_action("solution"))
-    assert view["note"] == "Solution: 1. f4-g5 a5:c3 2. g5:a7."
+    assert said(view["note"]) == "Solution: 1. f4-g5 a5:c3 2. g5:a7."
+    assert said(view["note"], "fr") == "Solution : 1. f4-g5 a5:c3 2. g5:a7."
     v = play.view()
     assert v["leds"]["19"] == ["on", "cyan"] and v["leds"]["16"] == ["slow_blink", "cyan"]
     play.move(19, 16)
@@ -174,14 +189,15 @@ def test_skip_retry_and_show_the_solution(solving):
     v = play.view()
     assert v["leds"]["16"] == ["on", "cyan"]  # the next move of the solution, lit
     v = play.move(16, 5, 11, 10, 9)
-    assert v["coach"]["puzzle"]["note"].startswith("Solved with the solution shown")
+    assert said(v["coach"]["puzzle"]["note"]).startswith("Solved with the solution shown")
     assert v["coach"]["puzzle"]["solved"] == [] and v["coach"]["puzzle"]["shown"] == [1]
     view = play.call(lambda: coach.puzzle_action("next"))  # on at once, no waiting
     assert view["number"] == 2 and view["state"] == "setup"
     view = play.call(lambda: coach.puzzle_action("next"))  # skipped: all done
     assert view["state"] == "done"
-    with pytest.raises(PuzzleError, match="all puzzles are done"):
+    with pytest.raises(PuzzleError, match="All puzzles are done") as refused:
         play.call(lambda: coach.puzzle_action("next"))
+    assert said(refused.value.message, "nl") == "Alle opgaven zijn gedaan."
     with pytest.raises(PuzzleError, match="expected next, retry or solution"):
         play.call(lambda: coach.puzzle_action("jump"))
 

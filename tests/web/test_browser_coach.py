@@ -8,6 +8,9 @@ import re
 
 import pytest
 
+from draughtsboard.board.message import Message
+from draughtsboard.words import english
+
 from ..browser import ARTIFACTS, browser_page, click, playwright_api
 from .helpers import TOKEN, PlayProcess, wait_until
 
@@ -93,7 +96,7 @@ def test_on_a_phone_the_blunder_warning_sits_under_the_board_and_reads_in_order(
             click(page, 14)
             warning = page.locator("#coach-warning")
             expect(warning).to_be_visible()
-            text = play.state()["coach"]["warning"]["text"]
+            text = english(Message.from_json(play.state()["coach"]["warning"]["text"]))
             assert text.startswith("d6-c5 loses a piece by force: b4:d6, ")
             assert text.endswith(" keeps the balance. "
                                  "Put the piece on c5 back on d6 to take it back.")

@@ -99,9 +99,12 @@ def test_an_engine_that_does_not_start_is_one_line_and_the_builtin_plays_on(tmp_
             expect(page.locator("#connection")).to_have_text("live")
             box = page.locator("#opponent-box")
             expect(box).to_be_visible()
-            expect(page.locator("#opponent-error")).to_have_text(
-                "The opponent failed: cannot start the Hub engine '/nonexistent/engine': "
-                "No such file or directory")
+            # why, by its cause, in the page's words; the engine's own line as it is
+            expect(page.locator("#opponent-error")).to_be_visible()
+            page.wait_for_function("() => typeof Words !== 'undefined'")
+            assert page.evaluate("Words.ready.then(() => Words.render(view.opponent.error))") == (
+                "The opponent could not be started: cannot start the Hub engine "
+                "'/nonexistent/engine': No such file or directory")
             expect(page.locator("#status")).to_have_text(
                 "White (Hub engine /nonexistent/engine) failed: the built-in engine can "
                 "play on")

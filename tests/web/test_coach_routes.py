@@ -106,7 +106,10 @@ def test_the_coach_requests_over_http(training):
         response = client.post("/api/coach/hint", json={})
         assert response.status_code == 200, response.text
         wait_until(lambda: coach_view(training)["hint"]["stage"] == 1)
-        assert client.post("/api/coach/options", json={"hints": "no"}).status_code == 400
+        bad = client.post("/api/coach/options", json={"hints": "no"})
+        assert bad.status_code == 400 and bad.json() == {
+            "error": "hints: expected true or false.",
+            "message": {"id": "coach.refused.bad_option", "params": {"key": "hints"}}}
         assert client.post("/api/coach/options", content=b"x" * 5000,
                            headers={"content-type": "application/json"}).status_code == 400
         assert client.post("/api/coach/options", content=b"[1]",
@@ -116,7 +119,13 @@ def test_the_coach_requests_over_http(training):
         client.post("/api/coach/options", json={"hints": False})
         refused = client.post("/api/coach/hint", json={})
         assert refused.status_code == 409
-        assert refused.json()["error"] == "hints are switched off for this game"
+        # the English line, and the message the page shows in its reader's language
+        assert refused.json() == {"error": "Hints are switched off for this game.",
+                                  "message": {"id": "coach.refused.hints_off"}}
+        puzzle = client.post("/api/coach/puzzle", json={"action": "jump"})
+        assert puzzle.status_code == 400
+        assert puzzle.json()["message"] == {"id": "puzzle.refused.bad_action",
+                                            "params": {"action": "'jump'"}}
         page = client.get("/")
         assert '<script src="/static/coach.js"' in page.text
         assert client.get("/static/coach.js").status_code == 200

@@ -89,13 +89,17 @@ def test_after_a_failure_the_page_goes_on_with_the_builtin_engine(tmp_path):
             client.post("/api/hands", json={"actions": [["lift", 22], ["place", 18]]})
             view = wait_until(lambda: (v := state(client))["opponent"]["error"] and v,
                               what="the failure")
-            assert view["opponent"]["error"] == ("the Hub engine 'Dying Engine 1.0' stopped "
-                                                 "(exit status 9) while thinking")
+            detail = "the Hub engine 'Dying Engine 1.0' stopped (exit status 9) while thinking"
+            assert view["opponent"]["error_text"] == detail
+            assert view["opponent"]["error"] == {
+                "id": "opponent.error.gone",
+                "params": {"detail": detail, "name": "Dying Engine 1.0"}}
             assert view["opponent"]["can_continue"] and view["moves"] == ["c3-d4"]
             for bad in ({"level": 11}, {"level": "3"}, {"level": True}, {"level": 2.0}):
                 refused = client.post("/api/opponent/continue", json=bad)
                 assert refused.status_code == 400, bad
-                assert "level: expected a whole number 1-10" in refused.json()["error"]
+                assert "Level: expected a whole number 1-10" in refused.json()["error"]
+                assert refused.json()["message"]["id"] == "opponent.refused.level"
             assert state(client)["opponent"]["error"]  # nothing replaced yet
             answer = client.post("/api/opponent/continue", json={"level": 4})
             assert answer.status_code == 200

@@ -2,9 +2,24 @@
 // notes, a puzzle's progress and the evaluation curve. It draws from the view that
 // app.js receives (the "draughtsboard:view" event) and sends the coach's requests.
 // Everything shown is set with textContent; the curve is SVG built with DOM calls.
+// Every word comes from the message catalog (words.js: Words.text for the panel's own
+// words, Words.render for the messages of the view); nothing is drawn before Words.ready.
 "use strict";
 
-(() => {
+// words.js, loaded by the page before this script; fetched here if the page did not
+// (the same script, once).
+function coachWords() {
+  if (typeof Words !== "undefined") return Words.ready;
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = "/words/words.js";
+    script.onload = () => resolve(Words.ready);
+    script.onerror = reject;
+    document.head.appendChild(script);
+  });
+}
+
+coachWords().then(() => {
   const SVG = "http://www.w3.org/2000/svg";
   const CLAMP = 500; // hundredths of a man shown at the top and bottom of the curve
   let coach = null;
@@ -20,7 +35,7 @@
   const panel = el("section", "coach-panel");
   panel.id = "coach-panel";
   panel.hidden = true;
-  const title = el("h2", "", "Coach");
+  const title = el("h2", "", Words.text("coach.panel.title"));
   panel.appendChild(title);
   // The blunder warning sits next to the board (a phone shows the side panels far below)
   const warningBox = el("div", "coach-warning");
@@ -28,22 +43,22 @@
   warningBox.setAttribute("role", "alert");
   warningBox.hidden = true;
   const controls = el("p", "coach-controls");
-  const hintButton = el("button", "", "Hint");
+  const hintButton = el("button", "", Words.text("coach.hint.button.piece"));
   hintButton.id = "hint-button";
   hintButton.type = "button";
   controls.appendChild(hintButton);
-  function toggle(id, text) {
+  function toggle(id, words) {
     const label = el("label", "coach-toggle");
     const box = el("input");
     box.type = "checkbox";
     box.id = id;
     label.appendChild(box);
-    label.appendChild(document.createTextNode(" " + text));
+    label.appendChild(document.createTextNode(" " + Words.text(words)));
     controls.appendChild(label);
     return box;
   }
-  const hintsBox = toggle("hints-on", "hints");
-  const warningsBox = toggle("warnings-on", "blunder warnings");
+  const hintsBox = toggle("hints-on", "coach.toggle.hints");
+  const warningsBox = toggle("warnings-on", "coach.toggle.warnings");
   panel.appendChild(controls);
   const note = el("p", "coach-note");
   note.id = "coach-note";
@@ -53,13 +68,13 @@
   puzzle.id = "puzzle";
   puzzle.hidden = true;
   panel.appendChild(puzzle);
-  const curveTitle = el("h3", "", "Evaluation");
+  const curveTitle = el("h3", "", Words.text("coach.panel.evaluation"));
   panel.appendChild(curveTitle);
   const curve = document.createElementNS(SVG, "svg");
   curve.id = "eval-curve";
   curve.setAttribute("viewBox", "0 0 300 100");
   curve.setAttribute("role", "img");
-  curve.setAttribute("aria-label", "evaluation curve, White above the line");
+  curve.setAttribute("aria-label", Words.text("coach.curve.label"));
   panel.appendChild(curve);
   const curveNote = el("p", "coach-curve-note");
   panel.appendChild(curveNote);
@@ -78,27 +93,37 @@
     });
     let data = {};
     try { data = await response.json(); } catch (e) { data = {}; }
-    if (!response.ok) throw new Error(data.error || response.statusText);
+    if (!response.ok) {
+      // the refusal's message in the reader's language (its English line: an older board)
+      const error = new Error(data.error || String(response.status));
+      error.words = data.message || data.error
+        || { id: "coach.request_failed", params: { status: String(response.status) } };
+      throw error;
+    }
     return data;
   }
 
-  function say(text, isError) {
-    note.textContent = text || "";
+  // A message of the view (or a plain string of an older record) in the panel's note
+  function say(message, isError) {
+    note.textContent = Words.render(message);
     note.classList.toggle("error", !!isError);
+  }
+
+  function refused(e) {
+    say(e.words || { id: "coach.request_failed", params: { status: e.message } }, true);
   }
 
   hintButton.addEventListener("click", () => {
     if (busy) return;
     busy = true;
-    post("/api/coach/hint").then(() => {}, (e) => say(e.message, true))
+    post("/api/coach/hint").then(() => {}, refused)
       .finally(() => { busy = false; });
   });
   hintsBox.addEventListener("change", () => {
-    post("/api/coach/options", { hints: hintsBox.checked }).catch((e) => say(e.message, true));
+    post("/api/coach/options", { hints: hintsBox.checked }).catch(refused);
   });
   warningsBox.addEventListener("change", () => {
-    post("/api/coach/options", { warnings: warningsBox.checked })
-      .catch((e) => say(e.message, true));
+    post("/api/coach/options", { warnings: warningsBox.checked }).catch(refused);
   });
 
   function drawCurve(points, plies) {
@@ -122,17 +147,17 @@
     line.setAttribute("class", "curve");
     curve.appendChild(line);
     const [lastPly, lastScore] = points[points.length - 1];
-    curveNote.textContent = "after ply " + lastPly + ": " + (lastScore >= 0 ? "+" : "")
-      + (lastScore / 100).toFixed(2) + " (White's view)";
+    curveNote.textContent = Words.text("coach.curve.note", {
+      ply: lastPly, score: (lastScore >= 0 ? "+" : "") + (lastScore / 100).toFixed(2) });
   }
 
-  function puzzleButton(action, text, enabled) {
-    const button = el("button", "", text);
+  function puzzleButton(action, words, enabled) {
+    const button = el("button", "", Words.text(words));
     button.type = "button";
     button.id = "puzzle-" + action;
     button.disabled = !enabled;
     button.addEventListener("click", () => {
-      post("/api/coach/puzzle", { action }).catch((e) => say(e.message, true));
+      post("/api/coach/puzzle", { action }).catch(refused);
     });
     return button;
   }
@@ -141,28 +166,26 @@
     puzzle.hidden = !p;
     if (!p) return;
     puzzle.replaceChildren();
-    puzzle.appendChild(el("p", "puzzle-title",
-      "Puzzle " + p.number + " of " + p.count + ": " + p.title));
+    puzzle.appendChild(el("p", "puzzle-title", Words.render(p.heading)));
     puzzle.appendChild(el("p", "puzzle-state puzzle-" + p.state,
-      (p.state === "solved" ? "✔ " : "") + p.note));
+      (p.state === "solved" ? "✔ " : "") + Words.render(p.note)));
     const buttons = el("p", "puzzle-buttons");
     const open = p.state !== "done";
-    buttons.appendChild(puzzleButton("next", p.state === "solved" ? "Next puzzle" : "Skip",
-      open));
-    buttons.appendChild(puzzleButton("retry", "Try again", open));
-    buttons.appendChild(puzzleButton("solution", "Show the solution",
+    buttons.appendChild(puzzleButton("next",
+      p.state === "solved" ? "puzzle.button.next" : "puzzle.button.skip", open));
+    buttons.appendChild(puzzleButton("retry", "puzzle.button.retry", open));
+    buttons.appendChild(puzzleButton("solution", "puzzle.button.solution",
       open && p.state !== "solved"));
     puzzle.appendChild(buttons);
     if (p.setup && p.setup.length) {
-      puzzle.appendChild(el("p", "puzzle-columns", "Columns, top first (w, b: men; "
-        + "W, B: officers):"));
+      puzzle.appendChild(el("p", "puzzle-columns", Words.text("puzzle.columns.heading")));
       const list = el("ul", "puzzle-setup");
-      for (const [square, column] of p.setup) {
-        list.appendChild(el("li", "", square + ": " + column));
+      for (const [square, , column] of p.setup) {
+        list.appendChild(el("li", "", square + ": " + Words.render(column)));
       }
       puzzle.appendChild(list);
     }
-    puzzle.appendChild(el("p", "puzzle-solved", "Solved so far: " + p.solved.length));
+    puzzle.appendChild(el("p", "puzzle-solved", Words.render(p.solved_count)));
   }
 
   // The coach's squares on the page's board too (the LEDs there are small).
@@ -180,10 +203,11 @@
   function drawWarning(w) {
     warningBox.hidden = !w;
     if (!w) return;
-    const key = w.text;
-    if (warningBox.dataset.key === key) return;
-    warningBox.dataset.key = key;
-    warningBox.replaceChildren(el("strong", "", "Blunder"), el("span", "", " " + w.text));
+    const text = Words.render(w.text);
+    if (warningBox.dataset.key === text) return;
+    warningBox.dataset.key = text;
+    warningBox.replaceChildren(el("strong", "", Words.text("coach.warning.title")),
+      el("span", "", " " + text));
   }
 
   function draw(v) {
@@ -195,20 +219,20 @@
     // a tournament game with its result: the evaluation only, no coach
     controls.hidden = !coach.available;
     note.hidden = !coach.available;
-    title.textContent = coach.available ? "Coach" : "Evaluation";
+    title.textContent = Words.text(coach.available ? "coach.panel.title" : "coach.panel.evaluation");
     const hint = coach.hint;
     hintButton.disabled = !coach.available || !coach.hints || !!v.result;
-    hintButton.textContent = !hint || !hint.stage ? "Hint: which piece?"
-      : hint.stage === 1 ? "Hint: which move?" : "Hint given";
+    hintButton.textContent = Words.text(!hint || !hint.stage ? "coach.hint.button.piece"
+      : hint.stage === 1 ? "coach.hint.button.move" : "coach.hint.button.given");
     hintButton.dataset.stage = hint ? String(hint.stage) : "0";
     hintsBox.checked = coach.hints;
     hintsBox.disabled = !coach.available;
     warningsBox.checked = coach.warnings;
     warningsBox.disabled = !coach.available || v.mode !== "training";
-    let text = coach.note;
-    if (hint && hint.thinking) text = "Thinking…";
-    if (coach.warning) text = "Blunder: see the warning beside the board.";
-    say(text, !!coach.warning);
+    let said = coach.note;
+    if (hint && hint.thinking) said = { id: "coach.thinking" };
+    if (coach.warning) said = { id: "coach.panel.see_warning" };
+    say(said, !!coach.warning);
     panel.classList.toggle("warned", !!coach.warning);
     drawPuzzle(coach.puzzle);
     drawCurve(coach.curve, coach.plies);
@@ -219,4 +243,4 @@
   // app.js connects first: while this file was still loading (a slow phone, a busy
   // board) the first view may have come and gone, and a board at rest sends no other.
   if (typeof view !== "undefined" && view) draw(view);
-})();
+});
