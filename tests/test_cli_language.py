@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import threading
+import urllib.request
 
 import pytest
 
@@ -119,8 +120,9 @@ PAGE = re.compile(r"страница доски: http://127\.0\.0\.1:(\d+)/")
 
 
 def run_play(data, *extra):
-    """``draughtsboard play --language ru`` on the simulator until its page is served;
-    then stopped with SIGINT as Ctrl-C does. Its lines on standard error."""
+    """``draughtsboard play --language ru`` on the simulator until its page is served
+    (whose catalog, for a browser that asks for no language, is the board's); then
+    stopped with SIGINT as Ctrl-C does. Its lines on standard error."""
     env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
     process = subprocess.Popen(
         [sys.executable, "-m", "draughtsboard", "play", "--language", "ru", "--backend",
@@ -132,8 +134,12 @@ def run_play(data, *extra):
     reader = threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True)
     reader.start()
     try:
-        wait_until(lambda: any(PAGE.search(line) for line in list(lines)), timeout=30,
-                   what="play to serve its page")
+        found = wait_until(lambda: next((m for m in map(PAGE.search, list(lines)) if m),
+                                        None), timeout=30, what="play to serve its page")
+        # a browser that asks for no language gets the board's
+        url = f"http://127.0.0.1:{found.group(1)}/words/catalog.json"
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            assert answer.headers["content-language"] == "ru"
         process.send_signal(signal.SIGINT)
         assert process.wait(20) == 0
     finally:
