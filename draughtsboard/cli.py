@@ -658,7 +658,8 @@ def coach_sides(args) -> frozenset[str]:
 def _arbiter_token(data_dir, log, say=None):
     """The arbiter's token: ``DRAUGHTSBOARD_TOKEN`` if set; else the one kept in the data
     directory (made there the first time), given as the function that reads it, so that
-    `draughtsboard token --rotate` takes effect on a running board."""
+    `draughtsboard token --rotate` takes effect on a running board. ``say`` puts the
+    line saying where it is kept into the board's language (default: English)."""
     import os
 
     from draughtsboard.play.token import ArbiterToken, TokenFileError
