@@ -12,6 +12,7 @@ import argparse
 import ipaddress
 import sys
 
+from draughtsboard.board.message import Message
 from draughtsboard.commands import analyse, hub, pdn, replay, rules, token, track
 from draughtsboard.commands.options import add_data_option
 
@@ -207,6 +208,11 @@ def _add_play(subparsers) -> None:
     parser.add_argument("--sim-fault", action="append", default=[], metavar="FAULT",
                         help="sim backend: a wiring fault built into the simulated board "
                         "(row:R:open, column:C:open, short:column:A,B, stuck:N; see diag)")
+    parser.add_argument("--language", metavar="CODE",
+                        help="the board's language: what play prints, the comments it "
+                        "writes into PDN, and its page for a browser that asks for none of "
+                        "the catalogs' languages: en, ru, nl, fr (default: language in the "
+                        "board config, else en; docs/languages.md)")
     parser.set_defaults(handler=_with_logging(_play))
 
 
@@ -445,23 +451,74 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host, int(port_text)
 
 
-def choose_backend(args, log) -> str:
+def choose_backend(args, log, say=None) -> str:
     """The backend ``play`` uses: the one asked for, or for ``auto`` gpio where a GPIO chip and
     a board config exist, else the simulator (with a warning; refused on a non-loopback
-    address without --allow-remote-hands, see `check_hands_exposure`)."""
+    address without --allow-remote-hands, see `check_hands_exposure`). ``say`` puts the
+    line it logs into words (default: English)."""
     import glob
+
+    from draughtsboard.words import english
+
+    say = say or english
 
     if args.backend != "auto":
         return args.backend
     chips = glob.glob("/dev/gpiochip*")
     config = _default_config_path(args)
     if chips and config is not None and config.is_file():
-        log.info("backend auto: GPIO chip %s and config %s: using gpio", chips[0], config)
+        log.info("%s", say(Message.of("cli.backend.gpio", chip=chips[0], config=str(config))))
         return "gpio"
-    why = ("no GPIO chip" if not chips else
-           f"no board config ({config if config is not None else DEFAULT_CONFIG_HINT})")
-    log.warning("backend auto: %s here: using the simulator (play in the web page)", why)
+    if not chips:
+        log.warning("%s", say(Message.of("cli.backend.simulator.no_chip")))
+    else:
+        looked = str(config) if config is not None else DEFAULT_CONFIG_HINT
+        log.warning("%s", say(Message.of("cli.backend.simulator.no_config", config=looked)))
     return "sim"
+
+
+def play_language(asked: str | None, config_path) -> str:
+    """The board's language: ``asked`` (``--language``), else the board config's
+    top-level ``language``, else English; one that has no catalog is refused in one line
+    (`PlayConfigError`, the config status)."""
+    from draughtsboard.words import SOURCE_LANGUAGE, UnknownLanguageError, check_language
+
+    where = "--language"
+    if asked is None:
+        asked = _config_language(config_path)
+        where = f"{config_path}: language"
+    if asked is None:
+        return SOURCE_LANGUAGE
+    try:
+        return check_language(asked)
+    except UnknownLanguageError as error:
+        raise PlayConfigError(f"{where}: {error}") from None
+
+
+def _config_language(path) -> str | None:
+    """The top-level ``language = "ru"`` of the board config at ``path`` (``None``
+    without a file or the key); a ``language`` under a table is refused, saying where it
+    goes, since TOML would read it as that table's."""
+    import tomllib
+
+    if path is None or not path.is_file():
+        return None
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError, ValueError, RecursionError) as error:
+        raise PlayConfigError(f"{path}: {error}") from None
+    value = data.get("language")
+    if value is None:
+        for name, table in data.items():
+            if isinstance(table, dict) and "language" in table:
+                raise PlayConfigError(
+                    f"{path}: [{name}] language: the board's language is set at the top of "
+                    "the file, before the first [table]")
+        return None
+    if not isinstance(value, str):
+        raise PlayConfigError(f"{path}: language must be a language's code, such as \"ru\"")
+    return value
 
 
 def _load_board_config(backend: str, args):
@@ -563,7 +620,7 @@ def _wire_hint_button(source, session, coach, log) -> None:
             log.info("hint button: %s", future.exception())
 
     button.when_pressed = lambda: session.submit(coach.request_hint).add_done_callback(told)
-    log.info("the hint button asks the coach for a hint")
+    log.info("%s", session.words(Message.of("cli.hint_button")))
 
 
 def _open_opponent(args, variant, opening, tags):
@@ -603,13 +660,15 @@ def coach_sides(args) -> frozenset[str]:
     return frozenset({"black" if args.opponent_side == "white" else "white"})
 
 
-def _arbiter_token(data_dir, log):
+def _arbiter_token(data_dir, log, say=None):
     """The arbiter's token: ``DRAUGHTSBOARD_TOKEN`` if set; else the one kept in the data
     directory (made there the first time), given as the function that reads it, so that
-    `draughtsboard token --rotate` takes effect on a running board."""
+    `draughtsboard token --rotate` takes effect on a running board. ``say`` puts the
+    line saying where it is kept into the board's language (default: English)."""
     import os
 
     from draughtsboard.play.token import ArbiterToken, TokenFileError
+    from draughtsboard.words import english
 
     token = os.environ.get(ENV_TOKEN) or None
     if token is not None:
@@ -619,8 +678,7 @@ def _arbiter_token(data_dir, log):
         store.current()
     except TokenFileError as error:
         raise PlayConfigError(f"arbiter token: {error}") from None
-    log.info("the arbiter token is kept in %s (`draughtsboard token --rotate` replaces it)",
-             store.path)
+    log.info("%s", (say or english)(Message.of("cli.token.kept", path=str(store.path))))
     return store.current
 
 
@@ -648,8 +706,11 @@ def _play(args) -> int:
     from draughtsboard.play.opponent_seat import OpponentSeat
     from draughtsboard.recording import Recorder
     from draughtsboard.web.server import bind_socket, serve
+    from draughtsboard.words import words_for
 
     log = logging.getLogger("draughtsboard.play")
+    language = play_language(args.language, _default_config_path(args))
+    say = words_for(language)
     host, port = parse_listen(args.listen)
     try:
         tags = parse_tag_options(args.tag)
@@ -657,7 +718,7 @@ def _play(args) -> int:
             TimeControl.parse(tags["TimeControl"])
     except ValueError as error:
         raise UsageError(str(error)) from None
-    backend = choose_backend(args, log)
+    backend = choose_backend(args, log, say)
     check_hands_exposure(backend, host, args.allow_remote_hands)
     config = _load_board_config(backend, args)
     recorder = Recorder(args.data)
@@ -669,12 +730,12 @@ def _play(args) -> int:
             start_fen, resume = puzzles.puzzles[0].start.fen(), False
             tags = {**puzzles.tags_for(0), **tags}
         recorder.lock()
-        token = _arbiter_token(recorder.directory, log)
+        token = _arbiter_token(recorder.directory, log, say)
         sock = bind_socket(host, port)
         try:
             opening = choose_opening(recorder, variant=args.variant, start_fen=start_fen,
                                      resume=resume,
-                                     fallback_variant=_board_game(config))
+                                     fallback_variant=_board_game(config), say=say)
             variant = opening.variant
             opponent, spec = _open_opponent(args, variant, opening, tags)
             source, sink, hands, close = _open_play_board(
@@ -689,13 +750,15 @@ def _play(args) -> int:
                                   tags=tags,
                                   hands=hands, backend=backend, opening=opening, token=token,
                                   link_problem=getattr(source, "problem", None),
-                                  irregular=irregular, irregular_leds=irregular_leds)
+                                  irregular=irregular, irregular_leds=irregular_leds,
+                                  language=language)
             if opponent is not None:
                 seat = OpponentSeat(opponent, spec, args.opponent_side == "white",
                                     post=session.submit, clock=session.game.clock,
                                     move_seconds=args.opponent_seconds)
                 session.game.attach_opponent(seat)
-                log.info("the board plays %s for %s", opponent.name, args.opponent_side)
+                log.info("%s", say(Message.of(f"cli.opponent.plays.{args.opponent_side}",
+                                              opponent=opponent.name)))
             coach = Coach(session.game, post=session.submit, puzzles=puzzles,
                           sides=coach_sides(args))
             session.game.attach(coach)
@@ -711,7 +774,7 @@ def _play(args) -> int:
                     link.stop()
         finally:
             close()
-            log.info("stopped; the journal is in %s", recorder.directory)
+            log.info("%s", say(Message.of("cli.stopped", path=str(recorder.directory))))
     finally:
         recorder.close()
 

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
 from draughtsboard.board.ports import LedSink, Snapshot
 from draughtsboard.board.rules import DraughtsError, Position, initial_position, parse_fen
@@ -55,6 +56,7 @@ from draughtsboard.board.tracker import (
 from draughtsboard.opponents import BuiltinOpponent, Clocks, OpponentSpec
 from draughtsboard.recording import JournalDamagedError, Recorder
 from draughtsboard.recording.tracker_events import HeldRecords, LogEntry
+from draughtsboard.words import english
 
 from .arbiter_log import ArbiterLog
 from .continuity import resume_refusals
@@ -99,15 +101,18 @@ class GameInPlay:
     """One board's game in play (see the module doc). ``opening`` is what to play
     (`opening.choose_opening`); ``mode``, ``tags`` and ``irregular`` what was asked for
     a new game (a resumed game keeps its own: `open` says what it refused);
-    ``irregular_leds`` whether the board's LEDs show irregularities in tournament mode.
-    Nothing is written before `open`."""
+    ``irregular_leds`` whether the board's LEDs show irregularities in tournament mode;
+    ``say`` puts what it logs for people into the board's language. Nothing is written
+    before `open`."""
 
     def __init__(self, recorder: Recorder, leds: LedSink, opening: Opening, *,
                  mode: Mode | str | None = None, tags: dict[str, str] | None = None,
                  irregular: str | None = None, irregular_leds: bool = True,
                  clock: Callable[[], float] = time.monotonic,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time,
+                 say: Callable[[Message], str] = english) -> None:
         self.recorder = recorder
+        self.say = say
         self.opening = opening
         self.variant = opening.variant
         # ``None``: not asked for (a resumed game keeps its own, a new one is a tournament game)
@@ -155,13 +160,13 @@ class GameInPlay:
         decision on a damaged journal. Then the follower begins."""
         opening = self.opening
         if self.damage is not None:
-            log.error("%s: play waits for the arbiter (resume from the last good record, or "
-                      "a new game)", self.damage.describe())
+            log.error("%s", self.say(Message.of("cli.play.damaged_waits",
+                                                problem=self.damage.describe())))
             self.arbiter_log.note("error", self.damage.describe())
         elif opening.resumes:
             self.recorder.record_resume(self.game_id, self.clock(), self.wall())
-            log.info("resuming game %s at ply %d: put the pieces as the LEDs show",
-                     self.game_id, opening.game.ply)
+            log.info("%s", self.say(Message.of("cli.play.resuming", game=self.game_id,
+                                               ply=opening.game.ply)))
             self._refuse_changes_on_resume(opening.game)
         else:
             if opening.closes is not None:
@@ -169,8 +174,9 @@ class GameInPlay:
             self.game_id = self.recorder.start_game(
                 self.variant, self.tags_of_new_game(self.initial_tags), opening.start_fen,
                 self.mode, t_monotonic=self.clock(), t_wall=self.wall())
-            log.info("new %s game %s (%s mode)", self.variant.name, self.game_id, self.mode)
-        log.info("irregularities: %s", self.policy.name)
+            log.info("%s", self.say(Message.of("cli.play.new_game", variant=self.variant.name,
+                                               game=self.game_id, mode=self.mode.value)))
+        log.info("%s", self.say(Message.of("cli.play.irregularities", policy=self.policy.name)))
         self.moves_recorded = self.recorded_game().ply
         if self.follower is not None:
             self.follower.game_started()
@@ -228,7 +234,8 @@ class GameInPlay:
         except (DraughtsError, OSError) as error:
             log.error("could not close unfinished game %s: %s", opening.closes, error)
             return
-        log.info("unfinished game %s closed (%s)", opening.closes, reason)
+        log.info("%s", self.say(Message.of("cli.play.unfinished_closed", game=opening.closes,
+                                           reason=reason)))
 
     def recorded_game(self) -> Game:
         """The recorded game (a read-only copy the recorder keeps until it changes); while

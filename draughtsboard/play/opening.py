@@ -8,9 +8,11 @@ it to open the game. Both call `choose_opening`, so they cannot disagree.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules import (
     Position,
     Variant,
@@ -20,6 +22,7 @@ from draughtsboard.board.rules import (
     parse_start_fen,
 )
 from draughtsboard.recording import DamagedGame, Recorder
+from draughtsboard.words import english
 
 log = logging.getLogger("draughtsboard.play")
 
@@ -64,7 +67,8 @@ class Opening:
 
 def choose_opening(recorder: Recorder, *, variant: str | None = None,
                    start_fen: str | None = None, resume: bool = True,
-                   fallback_variant: str | None = None) -> Opening:
+                   fallback_variant: str | None = None,
+                   say: Callable[[Message], str] = english) -> Opening:
     """Resume the newest unfinished game (unless ``resume`` is false, or the game is of
     another variant than the one asked for), else a new game, which then closes the
     unfinished one (`Opening.closes`).
@@ -75,7 +79,8 @@ def choose_opening(recorder: Recorder, *, variant: str | None = None,
 
     A damaged unfinished game is never passed over silently: it becomes the opening
     (``damaged``), in its own variant when its start record is readable; with
-    ``resume`` false it is closed (``closes``) like any other unfinished game."""
+    ``resume`` false it is closed (``closes``) like any other unfinished game. ``say``
+    puts the line it logs when it closes one into the board's language."""
     found = recorder.find_unfinished()
     if isinstance(found, DamagedGame):
         log.error("%s", found.describe())
@@ -98,9 +103,9 @@ def choose_opening(recorder: Recorder, *, variant: str | None = None,
         chosen = get_variant(fallback_variant or DEFAULT_VARIANT)
     closes_reason = "a new game was started with --new"
     if resume and unfinished is not None and unfinished[1].variant is not chosen:
-        log.warning("unfinished game %s is %s, not %s: it is closed as unfinished and a "
-                    "new game starts", unfinished[0], unfinished[1].variant.name,
-                    chosen.name)
+        log.warning("%s", say(Message.of("cli.opening.other_variant", game=unfinished[0],
+                                         variant=unfinished[1].variant.name,
+                                         asked=chosen.name)))
         closes_reason = f"a {chosen.name} game was started instead"
         resume = False
     if unfinished is not None and resume:

@@ -30,6 +30,7 @@ from draughtsboard.board.game.record import Game
 from draughtsboard.board.mode import Mode
 from draughtsboard.board.ports import LedSink, SensorSource
 from draughtsboard.recording import Recorder
+from draughtsboard.words import SOURCE_LANGUAGE, Words, words_for
 
 from .arbiter import ArbiterDesk
 from .game_in_play import GameInPlay
@@ -66,7 +67,10 @@ class PlaySession:
     the session takes it itself from ``variant``, ``start_fen`` and ``resume``. ``mode``,
     ``tags``, ``irregular`` and ``irregular_leds`` are for the game in play (`game`).
     ``link_problem`` says what is wrong with the board's link, if anything (a serial
-    port that cannot be opened, a silent device): the page shows it."""
+    port that cannot be opened, a silent device): the page shows it. ``language`` is the
+    board's (`play --language`): what it logs for people and the comments of the PDN it
+    exports are in it (``words``), and so is its page for a browser that asks for none
+    of the catalogs' languages."""
 
     def __init__(self, variant: str, source: SensorSource, leds: LedSink, recorder: Recorder,
                  *, mode: Mode | str | None = None, tags: dict[str, str] | None = None,
@@ -75,14 +79,17 @@ class PlaySession:
                  resume: bool = True, opening: Opening | None = None,
                  link_problem: Callable[[], str | None] | None = None,
                  irregular: str | None = None, irregular_leds: bool = True,
+                 language: str = SOURCE_LANGUAGE,
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, poll: float = 0.05) -> None:
+        self.language = language
+        self.words: Words = words_for(language)
         if opening is None:
             opening = choose_opening(recorder, variant=variant, start_fen=start_fen,
-                                     resume=resume)
+                                     resume=resume, say=self.words)
         self.game = GameInPlay(recorder, leds, opening, mode=mode, tags=tags,
                                irregular=irregular, irregular_leds=irregular_leds,
-                               clock=clock, wall=wall)
+                               clock=clock, wall=wall, say=self.words)
         self.arbiter = ArbiterDesk(self.game, self.call)
         self.source = source
         self.hands = hands
@@ -237,7 +244,8 @@ class PlaySession:
         return self.submit(action).result(timeout)
 
     def export_pdn(self) -> str:
-        return self.call(lambda: self.game.recorder.export_pdn(self.game.game_id))
+        return self.call(lambda: self.game.recorder.export_pdn(self.game.game_id,
+                                                               say=self.words))
 
     def check_token(self, token: str | None) -> bool:
         """Whether ``token`` is the arbiter's token now (a token file that cannot be

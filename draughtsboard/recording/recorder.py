@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from draughtsboard.board.game.pdn_writer import write_game
+from draughtsboard.board.game.pdn_writer import Say, write_game
 from draughtsboard.board.game.record import Game, GameFinishedError
 from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.mode import Mode
@@ -510,7 +510,8 @@ class Recorder:
                 game.tags.get("Event", ""), game.start_wall, loaded.damage or problem))
         return out
 
-    def export_pdn(self, game_id: str) -> str:
-        """A recorded game as PDN (the good part of a damaged one: `JournalDamagedError`)."""
-        return write_game(self.game(game_id))
+    def export_pdn(self, game_id: str, *, say: Say | None = None) -> str:
+        """A recorded game as PDN (the good part of a damaged one: `JournalDamagedError`);
+        ``say`` puts the words of its comments into a language (default English)."""
+        return write_game(self.game(game_id), say=say)
 

@@ -21,6 +21,7 @@ import socket
 
 import uvicorn
 
+from draughtsboard.board.message import Message
 from draughtsboard.http_limits import admission, admitting_protocol, bearer_token
 from draughtsboard.play.coach import Coach
 from draughtsboard.play.session import PlaySession
@@ -70,7 +71,8 @@ class _Server(uvicorn.Server):
             should_exit = await self.on_tick(10 * ticks)
 
     def handle_exit(self, sig, frame) -> None:
-        log.info("signal %s: stopping", signal.Signals(sig).name)
+        log.info("%s", self.session.words(Message.of("cli.signal",
+                                                      signal=signal.Signals(sig).name)))
         self.session.begin_shutdown()  # live streams end, so the server need not wait
         super().handle_exit(sig, frame)
 
@@ -80,7 +82,8 @@ class _Server(uvicorn.Server):
             for sock in server.sockets:
                 host, port = sock.getsockname()[:2]
                 self.address = (host, port)
-                log.info("the board's page: http://%s:%d/", host, port)
+                url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+                log.info("%s", self.session.words(Message.of("cli.page", url=url)))
 
 
 def _ignore(signum, frame) -> None:
@@ -97,7 +100,8 @@ def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 8080, *,
     here, before the session starts."""
     if sock is None:
         sock = bind_socket(host, port)
-    app = create_app(session, coach=coach, allow_remote_hands=allow_remote_hands)
+    app = create_app(session, coach=coach, allow_remote_hands=allow_remote_hands,
+                     language=session.language)
 
     def is_arbiter(scope) -> bool:
         token = bearer_token(scope)
@@ -113,7 +117,7 @@ def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 8080, *,
     signal.signal(signal.SIGTERM, _ignore)
     signal.signal(signal.SIGINT, _ignore)
     session.start()
-    log.info("arbiter token: %s", session.token)
+    log.info("%s", session.words(Message.of("cli.token.line", token=session.token)))
     try:
         server.run(sockets=[sock])
     finally:

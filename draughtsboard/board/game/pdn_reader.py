@@ -23,7 +23,8 @@ Two embedded commands of our writer carry what the rules cannot replay (docs/pdn
 move followed by ``[%fen FEN]`` is an irregular move that stood (FMJD Annex 1, 5.4) when
 it is not the legal move that makes FEN, and play goes on from FEN; a comment with
 ``[%setup FEN]`` is an arbiter correction, and play goes on from FEN. A move that is not
-legal without such a comment is an error as before.
+legal without such a comment is an error as before. Neither needs the comment's words,
+so a file our writer wrote in any language reads back the same.
 """
 
 from __future__ import annotations
@@ -115,7 +116,11 @@ _CLOCK = re.compile(
 # Embedded commands: the position after an irregular move, an arbiter's correction.
 _FEN_COMMAND = re.compile(r"\[%fen\s+([^\]\s]{1,2000})\s*\]")
 _SETUP_COMMAND = re.compile(r"\[%setup\s+([^\]\s]{1,2000})\s*\]")
-_CORRECTION_LABEL = re.compile(r"^arbiter correction(?: at \d{1,2}:\d\d:\d\d UTC)?:\s*")
+# The label our writer puts before a correction's text, in any language ("arbiter
+# correction at 14:05:09 UTC: ", "исправление арбитра в 14:05:09 UTC: ", "correction de
+# l'arbitre : "): words without a colon, perhaps a time of day, then the colon.
+_CORRECTION_LABEL = re.compile(
+    r"^[^:\[\]]{1,80}?(?:\s\S{1,12}\s\d{1,2}:\d\d:\d\d\sUTC)?\s*:\s*")
 IRREGULAR = "irregular"  # the kind of an irregular move read back (the PDN names it in words)
 MAX_VARIATION_DEPTH = 32  # variations inside variations
 MAX_PER_MOVE = 64  # variations, comments or marks on one move

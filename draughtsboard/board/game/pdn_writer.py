@@ -18,17 +18,68 @@ What is written, and why:
   correction the position play went on from, ``{arbiter correction: ... [%setup ...]}``.
   Both are written even without the arbiter's events: without them the moves that
   follow are not legal.
+
+The words of the comments the writer adds (an irregular move's, the events' labels) are
+messages (`draughtsboard.board.message`): ``say`` renders them in the board's language
+(the caller passes `draughtsboard.words.words_for(language)`; the core knows no
+catalog). Without ``say`` they are the English every file written before had, which the
+English catalog says too (a test holds them equal). What was recorded (an event's text,
+a result's reason) is written as recorded; tag names, result codes, notation and the
+embedded commands never change with the language, and the reader needs none of the
+words: an irregular move is read back by its ``[%fen]``, a correction by its
+``[%setup]``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
+from ..message import ID_PATTERN, Message
 from .record import STANDARD_TAGS, Game, GameEvent, move_number
 from .tags import is_tag_name, printable
 
 LINE_WIDTH = 79
+
+Say = Callable[[Message], str]  # a message in words, in one language
+
+# The label of each kind of event in its comment: a message id (a kind not named here is
+# written as it is).
+EVENT_LABELS = {
+    "illegal": "pdn.event.illegal", "irregularity": "pdn.event.irregularity",
+    "flag": "pdn.event.flag", "draw-offer": "pdn.event.draw_offer",
+    "clock-start": "pdn.event.clock", "clock-pause": "pdn.event.clock",
+    "clock-resume": "pdn.event.clock", "result-withdrawn": "pdn.event.arbiter",
+    "correction": "pdn.event.correction", "takeback": "pdn.event.takeback",
+    "amendment": "pdn.event.amendment", "resume": "pdn.event.resume",
+    "note": "pdn.event.note", "hint": "pdn.event.hint", "coach": "pdn.event.coach",
+}
+CORRECTION_UNDONE = "pdn.event.correction_undone"  # a take-back past its ply took it back
+IRREGULAR_PREFIX = "pdn.irregular."  # + an irregular move's kind (``irregular_move``)
+
+# The writer's words without a language: the English of every file written so far.
+ENGLISH = {
+    "pdn.event.illegal": "illegal attempt", "pdn.event.irregularity": "irregularity",
+    "pdn.event.flag": "flag fall",
+    "pdn.event.draw_offer": "draw by the rules, offered to the arbiter",
+    "pdn.event.clock": "clock", "pdn.event.arbiter": "arbiter",
+    "pdn.event.correction": "arbiter correction",
+    CORRECTION_UNDONE: "arbiter correction, later taken back",
+    "pdn.event.takeback": "takeback", "pdn.event.amendment": "amendment",
+    "pdn.event.resume": "resume", "pdn.event.note": "note", "pdn.event.hint": "hint",
+    "pdn.event.coach": "coach",
+    "pdn.event.timed": "{label} at {time} UTC: {text}",
+    "pdn.event.untimed": "{label}: {text}",
+}
+
+
+def english_comment(message: Message) -> str:
+    """A message of the writer's in its English (`ENGLISH`); any other, its id."""
+    template = ENGLISH.get(message.id)
+    if template is None:
+        return message.id
+    return template.format_map({name: english_comment(value) if isinstance(value, Message)
+                                else str(value) for name, value in message.params})
 
 
 def _quote(value: str) -> str:
@@ -67,18 +118,27 @@ def format_tags(game: Game) -> list[str]:
     return [f'[{name} "{_quote(value)}"]' for name, value in tags if is_tag_name(name)]
 
 
-def _event_text(event: GameEvent) -> str:
-    labels = {"illegal": "illegal attempt", "irregularity": "irregularity",
-              "flag": "flag fall", "draw-offer": "draw by the rules, offered to the arbiter",
-              "clock-start": "clock", "clock-pause": "clock", "clock-resume": "clock",
-              "result-withdrawn": "arbiter", "correction": "arbiter correction"}
-    label = labels.get(event.kind, event.kind)
+def _event_text(event: GameEvent, say: Say) -> str:
+    label: Message | str = event.kind
     if event.kind == "correction" and event.position is None:
-        label += ", later taken back"  # a take-back past its ply took it back
-    when = ""
-    if event.t_wall is not None:
-        when = " at " + time.strftime("%H:%M:%S", time.gmtime(event.t_wall)) + " UTC"
-    return f"{label}{when}: {event.text}"
+        label = Message.of(CORRECTION_UNDONE)
+    elif event.kind in EVENT_LABELS:
+        label = Message.of(EVENT_LABELS[event.kind])
+    if event.t_wall is None:
+        return say(Message.of("pdn.event.untimed", label=label, text=event.text))
+    when = time.strftime("%H:%M:%S", time.gmtime(event.t_wall))
+    return say(Message.of("pdn.event.timed", label=label, time=when, text=event.text))
+
+
+def irregular_comment(kind: str, recorded: str, say: Say | None) -> str:
+    """The comment of an irregular move that stood: with ``say``, the words of its kind
+    (``pdn.irregular.<kind>``) in that language; else, or for a kind with no words (one
+    read back from a file), the comment recorded with it."""
+    if say is None or not kind or not ID_PATTERN.fullmatch(kind):
+        return recorded
+    message = Message.of(IRREGULAR_PREFIX + kind)
+    text = say(message)
+    return recorded if text == message.id else text
 
 
 def _setup(event: GameEvent) -> str:
@@ -88,23 +148,27 @@ def _setup(event: GameEvent) -> str:
     return f"[%setup {event.position.fen()}]"
 
 
-def _event_notes(events_here: list[GameEvent], events: bool) -> list[str]:
+def _event_notes(events_here: list[GameEvent], events: bool, say: Say) -> list[str]:
     """The comments of the events at one point of the game: every event with its text
     (``events``), else only the positions of corrections."""
     if events:
-        return [f"{_event_text(event)} {_setup(event)}".rstrip() for event in events_here]
+        return [f"{_event_text(event, say)} {_setup(event)}".rstrip()
+                for event in events_here]
     return [command for command in map(_setup, events_here) if command]
 
 
-def format_movetext(game: Game, *, times: bool = True, events: bool = True) -> list[str]:
-    """The movetext as items (moves, comments, the result), ready to be wrapped."""
+def format_movetext(game: Game, *, times: bool = True, events: bool = True,
+                    say: Say | None = None) -> list[str]:
+    """The movetext as items (moves, comments, the result), ready to be wrapped; ``say``
+    renders the comments' words (see the module doc)."""
+    words = say or english_comment
     items: list[str] = []
     by_ply: dict[int, list[GameEvent]] = {}
     for event in game.events:
         by_ply.setdefault(event.ply, []).append(event)
     if game.comment:
         items.append(_comment(game.comment))
-    for note in _event_notes(by_ply.get(0, []), events):
+    for note in _event_notes(by_ply.get(0, []), events, words):
         items.append(_comment(note))
     clocks = game.clocks() if times else [None] * game.ply
     thinking = game.thinking_times() if times else [None] * game.ply
@@ -119,7 +183,8 @@ def format_movetext(game: Game, *, times: bool = True, events: bool = True) -> l
         need_number = False
         notes: list[str] = []
         if played.after is not None:  # an irregular move that stood
-            notes.append(f"{played.comment} [%fen {played.after.fen()}]".lstrip())
+            comment = irregular_comment(played.irregularity, played.comment, say)
+            notes.append(f"{comment} [%fen {played.after.fen()}]".lstrip())
         elif played.comment:
             notes.append(played.comment)
         if clocks[ply] is not None:
@@ -129,7 +194,7 @@ def format_movetext(game: Game, *, times: bool = True, events: bool = True) -> l
                          f"{'b' if white_next else 'B'}{_hms(b)}]")
         elif thinking[ply] is not None:
             notes.append(f"[%emt {_hms(thinking[ply])}]")
-        notes.extend(_event_notes(by_ply.get(ply + 1, []), events))
+        notes.extend(_event_notes(by_ply.get(ply + 1, []), events, words))
         for note in notes:
             items.append(_comment(note))
             need_number = True
@@ -157,9 +222,12 @@ def _wrap(items: Iterable[str]) -> list[str]:
     return lines
 
 
-def write_game(game: Game, *, times: bool = True, events: bool = True) -> str:
-    """One game as PDN 3.0 text, ending with a blank line."""
-    lines = format_tags(game) + [""] + _wrap(format_movetext(game, times=times, events=events))
+def write_game(game: Game, *, times: bool = True, events: bool = True,
+               say: Say | None = None) -> str:
+    """One game as PDN 3.0 text, ending with a blank line; ``say`` renders the words of
+    its comments in a language (default: English, see the module doc)."""
+    lines = format_tags(game) + [""] + _wrap(
+        format_movetext(game, times=times, events=events, say=say))
     return "\n".join(lines) + "\n\n"
 
 
