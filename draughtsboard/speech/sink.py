@@ -152,8 +152,10 @@ class Speaker:
                 if self._closing:
                     self._changed.notify_all()
                     return
-                text, recorded_at = self._pending
-                self._pending = None
+                pending, self._pending = self._pending, None
+                if pending is None:
+                    continue
+                text, recorded_at = pending
                 self._busy = True
             try:
                 self._speak(text, recorded_at)
