@@ -213,7 +213,66 @@ def _add_play(subparsers) -> None:
                         "writes into PDN, and its page for a browser that asks for none of "
                         "the catalogs' languages: en, ru, nl, fr (default: language in the "
                         "board config, else en; docs/languages.md)")
+    _add_speech_options(parser)
     parser.set_defaults(handler=_with_logging(_play))
+
+
+# -- speech (docs/accessibility.md): options, checked before play starts, then started ------
+
+
+def _add_speech_options(parser) -> None:
+    from draughtsboard.speech import LEVELS
+    from draughtsboard.words import catalog_languages
+
+    parser.add_argument("--speech", choices=LEVELS, default=None,
+                        help="say the game aloud through espeak-ng: moves (the moves, the "
+                        "opponent's move, the result), flags (and the flags: an illegal "
+                        "move, a required capture), all (and the rest: a draw to claim, a "
+                        "new game, a takeback); default off in tournament mode, moves in "
+                        "the others")
+    parser.add_argument("--speech-volume", type=int, default=100, metavar="0-200",
+                        help="espeak-ng's amplitude (default 100)")
+    parser.add_argument("--speech-to", metavar="DIR",
+                        help="write each announcement to a numbered WAV file in DIR instead "
+                        "of playing it (implies speech on: moves, unless --speech says)")
+    parser.add_argument("--speech-language", choices=catalog_languages(), default=None,
+                        help="the language the board speaks (default: the board's "
+                        "language, else en)")
+
+
+def speech_settings(args, board_language: str = "en"
+                    ) -> tuple[str | None, str, int, str | None] | None:
+    """(level, language, volume, directory) of the speech asked for, checked; ``None``
+    when it is switched off. The board speaks its own language unless
+    ``--speech-language`` says otherwise."""
+    level = args.speech
+    if args.speech_to and level is None:
+        level = "moves"
+    if level == "off":
+        return None
+    if not 0 <= args.speech_volume <= 200:
+        raise UsageError(f"--speech-volume is 0 to 200, not {args.speech_volume}")
+    language = args.speech_language or board_language
+    return level, language, args.speech_volume, args.speech_to
+
+
+def _start_speech(settings, session):
+    """Start the speaker and the announcer following ``session``; returns what stops
+    them (nothing to stop without speech)."""
+    if settings is None:
+        return lambda: None
+    from draughtsboard.speech import Announcer, Speaker
+
+    level, language, volume, directory = settings
+    speaker = Speaker(language, volume=volume, to_dir=directory,
+                      clock=session.game.clock).start()
+    announcer = Announcer(session, speaker, language, level).start()
+
+    def stop() -> None:
+        announcer.stop()
+        speaker.close()
+
+    return stop
 
 
 def _add_hall(subparsers) -> None:
@@ -718,6 +777,7 @@ def _play(args) -> int:
             TimeControl.parse(tags["TimeControl"])
     except ValueError as error:
         raise UsageError(str(error)) from None
+    speech = speech_settings(args, language)
     backend = choose_backend(args, log, say)
     check_hands_exposure(backend, host, args.allow_remote_hands)
     config = _load_board_config(backend, args)
@@ -766,10 +826,12 @@ def _play(args) -> int:
             link = _hall_link(args, session, source, log)
             if link is not None:
                 link.start()
+            stop_speech = _start_speech(speech, session)
             try:
                 return serve(session, sock=sock, coach=coach,
                              allow_remote_hands=args.allow_remote_hands)
             finally:
+                stop_speech()
                 if link is not None:
                     link.stop()
         finally:

@@ -48,6 +48,17 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     fi
 fi
 
+# The speech tests have Debian's espeak-ng write WAV files and sox measure them (the
+# board's own install gets espeak-ng the same way: docs/raspberry-pi.md). Installed when
+# missing and we are root; elsewhere those tests are skipped and say why.
+if ! command -v espeak-ng >/dev/null 2>&1 || ! command -v sox >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng sox
+    else
+        echo "espeak-ng or sox is missing and this is not root: the speech WAV test will be skipped" >&2
+    fi
+fi
+
 # The venv is installed again whenever pyproject.toml changed (its digest is kept in
 # the venv), so a quick loop does not pay for pip each time.
 python3 -m venv .venv

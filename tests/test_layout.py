@@ -276,6 +276,29 @@ def test_nothing_below_play_imports_the_opponents():
     assert offenders == []
 
 
+# Speech (a board you can hear): it follows a session through a typed port, as the hall
+# link does, so it needs only the core, the words and itself; and only cli.py starts it.
+SPEECH = "draughtsboard.speech"
+SPEECH_MAY_USE = ("draughtsboard.board", "draughtsboard.words", SPEECH)
+SPEECH_PURE = ("draughtsboard.speech.spoken",)
+
+
+def test_speech_uses_only_the_core_and_the_words_and_only_cli_starts_it():
+    offenders = [f"{name}:{line} imports {target}"
+                 for name in modules() if _within(name, SPEECH)
+                 for target, line, _ in imports_of(name)
+                 if target.startswith("draughtsboard.")
+                 and not any(_within(target, allowed) for allowed in SPEECH_MAY_USE)]
+    offenders += [f"{name}:{line} imports {target}"
+                  for name in modules()
+                  if name != "draughtsboard.cli" and not _within(name, SPEECH)
+                  for target, line, _ in imports_of(name) if _within(target, SPEECH)]
+    offenders += [f"{name}:{line} imports {target} (what to say is pure)"
+                  for name in SPEECH_PURE for target, line, _ in imports_of(name)
+                  if target.split(".")[0] in IMPURE or target.startswith("draughtsboard.words")]
+    assert offenders == []
+
+
 def test_game_and_tracker_never_import_each_other():
     pairs = [("draughtsboard.board.game", "draughtsboard.board.tracker"),
              ("draughtsboard.board.tracker", "draughtsboard.board.game")]

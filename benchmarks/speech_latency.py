@@ -1,0 +1,165 @@
+"""How soon the board starts saying a move: from the move recorded to speech started.
+
+Runs ``draughtsboard play --backend sim --speech all --speech-to DIR`` and plays seeded
+random legal moves through the page's hands (/api/hands, as benchmarks/play_web.py
+does), one at a time: each move is made, its view awaited, then its announcement's WAV
+file. The speaker lists every announcement in ``DIR/announcements.jsonl`` with its delay
+from the move's recording (the board's monotonic clock) to espeak-ng's start; this
+prints their median and 95th percentile (the goal: p95 under 300 ms) and, last, one line
+of JSON. Needs Debian's espeak-ng (``apt-get install espeak-ng``).
+
+    .venv/bin/python benchmarks/speech_latency.py --moves 40 --language ru
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(HERE))
+
+from draughtsboard.board.rules.fen import parse_fen  # noqa: E402
+from draughtsboard.board.rules.variants import get_variant  # noqa: E402
+
+URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
+GOAL_P95 = 0.300
+
+
+def start_play(data: str, wav: str, variant: str, language: str) -> tuple[subprocess.Popen, str]:
+    env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN="speech-bench", PYTHONUNBUFFERED="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim", "--variant",
+         variant, "--listen", "127.0.0.1:0", "--data", data, "--speech", "all",
+         "--speech-to", wav, "--speech-language", language],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True, env=env, cwd=HERE)
+    found, url = threading.Event(), []
+
+    def read() -> None:
+        for line in process.stderr:
+            match = URL.search(line)
+            if match and not url:
+                url.append(match.group(1))
+                found.set()
+        found.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    if not found.wait(30) or not url:
+        process.kill()
+        raise SystemExit("play did not start")
+    return process, url[0]
+
+
+def request(url: str, body: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data, {"Content-Type": "application/json"},
+                                 method="GET" if body is None else "POST")
+    with urllib.request.urlopen(req, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def hand_actions(move, after: int) -> list:
+    actions = [["lift", move.path[0]]]
+    for landing in move.path[1:-1]:
+        actions += [["place", landing], ["lift", landing]]
+    actions.append(["place", move.path[-1]])
+    actions += [["lift", square] for square in move.captures
+                if not after >> (square - 1) & 1]
+    return actions
+
+
+def announced(index: Path) -> list[dict]:
+    if not index.exists():
+        return []
+    return [json.loads(line) for line in index.read_text(encoding="utf-8").splitlines()
+            if line.endswith("}")]
+
+
+def wait_for(predicate, timeout: float = 15.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.005)
+    raise TimeoutError("waited too long")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--variant", default="russian")
+    parser.add_argument("--language", default="ru")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if shutil.which("espeak-ng") is None:
+        raise SystemExit("espeak-ng is not installed (apt-get install espeak-ng)")
+    variant = get_variant(args.variant)
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as wav:
+        index = Path(wav) / "announcements.jsonl"
+        process, url = start_play(data, wav, args.variant, args.language)
+        try:
+            wait_for(lambda: announced(index))  # "the board speaks"
+            played = 0
+            while played < args.moves:
+                view = request(url + "/api/state")
+                if view["state"] != "ready":
+                    time.sleep(0.01)
+                    continue
+                position = parse_fen(variant, view["fen"])
+                moves = position.legal_moves()
+                if not moves or view["result"]:
+                    break
+                after = {}
+                for move in moves:
+                    after.setdefault(position.play(move).occupancy(), []).append(move)
+                unique = [ms[0] for ms in after.values() if len(ms) == 1] or moves
+                move = rng.choice(unique)
+                heard = len(announced(index))
+                request(url + "/api/hands",
+                        {"actions": hand_actions(move, position.play(move).occupancy())})
+                wait_for(lambda n=heard: len(announced(index)) > n
+                         and any(a["delay"] is not None for a in announced(index)[n:]))
+                played += 1
+            entries = announced(index)
+        finally:
+            process.terminate()
+            process.wait(15)
+    delays = [a["delay"] for a in entries if a["delay"] is not None]
+    if not delays:
+        raise SystemExit("no move was announced")
+    median, p95 = statistics.median(delays), percentile(delays, 0.95)
+    print(f"{args.variant}, {args.language}: {played} moves, {len(delays)} announced, "
+          f"{sum(1 for a in entries if not a['ok'])} failed")
+    print(f"move recorded -> speech started: median {median * 1000:.1f} ms, "
+          f"p95 {p95 * 1000:.1f} ms (goal p95 < {GOAL_P95 * 1000:.0f} ms: "
+          f"{'met' if p95 < GOAL_P95 else 'NOT met'})")
+    print(json.dumps({"benchmark": "speech_latency", "variant": args.variant,
+                      "language": args.language, "moves": played,
+                      "announced": len(delays), "median_ms": round(median * 1000, 1),
+                      "p95_ms": round(p95 * 1000, 1), "goal_p95_ms": GOAL_P95 * 1000,
+                      "met": p95 < GOAL_P95}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

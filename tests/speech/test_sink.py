@@ -1,0 +1,178 @@
+"""The speaker: a move never waits for speech, the newest announcement wins when speech
+lags, a hung engine is killed and the speaker goes on, a missing or failing engine is
+said once in the log. Synchronised by events and the speaker's own `wait_idle`, never
+by sleeping; the clock is injected."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import stat
+import subprocess
+import threading
+
+import pytest
+
+from draughtsboard.speech.sink import INDEX, Speaker, run_engine
+
+WAIT = 10.0  # seconds: only a broken speaker waits this long
+
+
+class HeldRunner:
+    """An engine the test holds: each call waits until the test lets it finish."""
+
+    def __init__(self, answer=(0, "")):
+        self.calls: list[tuple[list[str], str]] = []
+        self.entered = threading.Event()
+        self.release = threading.Event()
+        self.answer = answer
+
+    def __call__(self, argv, text, timeout):
+        self.calls.append((list(argv), text))
+        self.entered.set()
+        assert self.release.wait(WAIT)
+        return self.answer
+
+
+def started(speaker: Speaker) -> Speaker:
+    speaker.start()
+    return speaker
+
+
+def test_when_speech_lags_the_newest_announcement_wins_and_say_never_waits():
+    runner = HeldRunner()
+    speaker = started(Speaker("ru", runner=runner, clock=lambda: 100.0))
+    try:
+        speaker.say("цэ 3 — дэ 4.", recorded_at=99.9)
+        assert runner.entered.wait(WAIT)  # the engine is busy with the first
+        speaker.say("дэ 6 — цэ 5.")  # waits ...
+        speaker.say("е 3 — эф 4.", recorded_at=99.95)  # ... and is dropped for this one
+        runner.release.set()
+        assert speaker.wait_idle(WAIT)
+    finally:
+        speaker.close()
+    assert [text for _, text in runner.calls] == ["цэ 3 — дэ 4.", "е 3 — эф 4."]
+    assert speaker.dropped == 1
+    assert speaker.delays() == pytest.approx([0.1, 0.05])
+    argv = runner.calls[0][0]
+    assert argv[:5] == ["espeak-ng", "-v", "ru", "-a", "100"] and "-w" not in argv
+
+
+@pytest.fixture
+def hung_engine(tmp_path):
+    """A fake espeak-ng that never ends (it writes its pid first)."""
+    script = tmp_path / "espeak-ng"
+    pid_file = tmp_path / "pid"
+    script.write_text(f"#!/bin/sh\necho $$ > {pid_file}\nexec sleep 1000\n")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script, pid_file
+
+
+def test_a_hung_engine_is_killed_and_the_speaker_goes_on(hung_engine, caplog):
+    script, pid_file = hung_engine
+    speaker = started(Speaker("en", program=str(script), timeout=0.5))
+    try:
+        with caplog.at_level(logging.WARNING, logger="draughtsboard.speech"):
+            speaker.say("c3 to d4.")
+            assert speaker.wait_idle(WAIT)
+            speaker.say("d6 to c5.")
+            assert speaker.wait_idle(WAIT)
+    finally:
+        speaker.close()
+    assert [(s.text, s.ok) for s in speaker.spoken] == [("c3 to d4.", False),
+                                                       ("d6 to c5.", False)]
+    pid = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):  # killed and reaped
+        os.kill(pid, 0)
+    (line,) = [r.getMessage() for r in caplog.records]  # once, though it failed twice
+    assert line == f"{script} could not speak (no answer in 0.5 s: stopped); the board plays on"
+
+
+def test_an_injected_time_out_is_the_same_as_a_hung_engine(caplog):
+    def timing_out(argv, text, timeout):
+        raise subprocess.TimeoutExpired(argv, timeout)
+
+    speaker = started(Speaker("fr", runner=timing_out, timeout=3))
+    with caplog.at_level(logging.WARNING, logger="draughtsboard.speech"):
+        for text in ("c3 va en d4.", "d6 va en c5."):
+            speaker.say(text)
+            assert speaker.wait_idle(WAIT)
+    speaker.close()
+    assert [r.getMessage() for r in caplog.records] == [
+        "espeak-ng ne peut pas parler (no answer in 3 s: stopped) ; le damier continue"]
+
+
+def test_a_missing_engine_is_said_once_in_the_boards_language(tmp_path, caplog):
+    speaker = started(Speaker("ru", program=str(tmp_path / "no-espeak-ng")))
+    with caplog.at_level(logging.WARNING, logger="draughtsboard.speech"):
+        for text in ("цэ 3 — дэ 4.", "дэ 6 — цэ 5.", "Ничья."):
+            speaker.say(text)
+            assert speaker.wait_idle(WAIT)
+    speaker.close()
+    assert len(speaker.spoken) == 3 and not any(s.ok for s in speaker.spoken)
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert line.startswith("озвучивание выключено:") and "no-espeak-ng" in line
+
+
+def test_no_audio_device_is_a_failure_though_espeak_exits_0(caplog):
+    runner = HeldRunner(answer=(0, "ALSA lib pcm.c: Unknown PCM default\n"
+                                   "error: No such file or directory\n"))
+    runner.release.set()
+    speaker = started(Speaker("en", runner=runner))
+    with caplog.at_level(logging.WARNING, logger="draughtsboard.speech"):
+        speaker.say("c3 to d4.")
+        assert speaker.wait_idle(WAIT)
+        speaker.say("d6 to c5.")
+        assert speaker.wait_idle(WAIT)
+    speaker.close()
+    assert [s.ok for s in speaker.spoken] == [False, False]
+    assert [r.getMessage() for r in caplog.records] == [
+        "espeak-ng could not speak (error: No such file or directory); the board plays on"]
+
+
+def test_to_a_directory_each_announcement_is_a_numbered_wav_listed_with_its_delay(tmp_path):
+    runner = HeldRunner()
+    runner.release.set()
+    times = iter([10.0, 20.0])
+    speaker = started(Speaker("nl", volume=150, to_dir=tmp_path / "wav", runner=runner,
+                              clock=lambda: next(times)))
+    speaker.say("c3 naar d4.", recorded_at=9.75)
+    assert speaker.wait_idle(WAIT)
+    speaker.say("Remise.")
+    assert speaker.wait_idle(WAIT)
+    speaker.close()
+    assert [argv[argv.index("-w") + 1] for argv, _ in runner.calls] == [
+        str(tmp_path / "wav" / "0001.wav"), str(tmp_path / "wav" / "0002.wav")]
+    assert runner.calls[0][0][:5] == ["espeak-ng", "-v", "nl", "-a", "150"]
+    index = [json.loads(line) for line in (tmp_path / "wav" / INDEX).read_text().splitlines()]
+    assert index == [
+        {"number": 1, "file": "0001.wav", "text": "c3 naar d4.", "language": "nl",
+         "delay": 0.25, "ok": True},
+        {"number": 2, "file": "0002.wav", "text": "Remise.", "language": "nl",
+         "delay": None, "ok": True}]
+
+
+def test_a_volume_out_of_range_is_refused():
+    with pytest.raises(ValueError, match="0 to 200"):
+        Speaker("en", volume=201)
+
+
+def test_closing_drops_what_waits_and_is_safe_twice():
+    runner = HeldRunner()
+    speaker = started(Speaker("en", runner=runner))
+    speaker.say("one.")
+    assert runner.entered.wait(WAIT)
+    speaker.say("two.")
+    speaker.close(timeout=0)  # "two." is dropped while "one." is still being said
+    runner.release.set()
+    speaker.close()
+    speaker.say("three.")
+    assert [text for _, text in runner.calls] == ["one."]
+
+
+def test_run_engine_gives_the_status_and_what_the_engine_said(tmp_path):
+    script = tmp_path / "engine"
+    script.write_text("#!/bin/sh\ncat >/dev/null\necho 'error: no voice' >&2\nexit 3\n")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    assert run_engine([str(script)], "hello", 10.0) == (3, "error: no voice\n")

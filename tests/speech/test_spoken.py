@@ -1,0 +1,139 @@
+"""What the board says, in words: whole recorded games heard in each language, moves as
+players say them, nothing left unsaid, no English in the Russian."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.message import Message
+from draughtsboard.board.rules.position import Move
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.speech.spoken import (
+    FLAG,
+    INFO,
+    MOVE,
+    Announcement,
+    for_level,
+    level_for_mode,
+    spoken_move,
+    text_of,
+    what_changed,
+)
+from draughtsboard.words import words_for
+
+from .games import INTERNATIONAL, RUSSIAN, heard, recorded_game
+
+LATIN = re.compile(r"[A-Za-z]")
+# What a text must never hold: a placeholder or a message id left, an empty sentence.
+GAP = re.compile(r"\{|\}|spoken\.|speech\.|\.\s*\.|,\s*[,.]|\s{2,}|^\s*\.|\(\s*\)")
+
+
+def check_whole(said, recorded: Game) -> list[str]:
+    texts = [text for _, text in said]
+    for text in texts:
+        assert text.strip() and not GAP.search(text), text
+    moves = [a for a, _ in said if a.kind == MOVE and a.recorded_at is not None]
+    assert len(moves) == len(recorded.moves)  # every move said, once
+    return texts
+
+
+def test_a_whole_russian_game_is_said_in_russian_with_no_latin_letter():
+    recorded = recorded_game(*RUSSIAN)
+    texts = check_whole(heard(recorded, "ru"), recorded)
+    for text in texts:
+        assert not LATIN.search(text), text
+    assert texts[:3] == ["цэ 3 — дэ 4.", "дэ 6 — цэ 5.",
+                         "Неправильный ход. Исправьте поля цэ 3 и бэ 2."]
+    assert "Ход соперника: бэ 6 — а 5. Сделайте его на доске." in texts
+    assert "Бить обязательно: дэ 4." in texts
+    assert "дэ 4 бьёт бэ 6, одна шашка." in texts
+    assert any(re.search(r"бьёт \S+ \d+ и \S+ \d+, взято шашек: 2\.", t) for t in texts)
+    assert "гэ 7 — эф 8. Шашка проходит в дамки." in texts
+    assert "Можно заявить ничью." in texts
+    assert texts[-1] == "Победа чёрных."
+
+
+def test_a_whole_russian_game_in_english_dutch_and_french():
+    recorded = recorded_game(*RUSSIAN)
+    english = check_whole(heard(recorded, "en"), recorded)
+    assert english[:3] == ["c3 to d4.", "d6 to c5.", "Illegal move. Put right squares c3 and b2."]
+    assert "d4 takes b6, 1 piece." in english
+    assert "g7 to f8. The piece becomes a king." in english
+    assert "Capture is required: a7 and a5." in english
+    assert english[-1] == "Black wins."
+    dutch = check_whole(heard(recorded, "nl"), recorded)
+    assert "d4 slaat b6, 1 schijf." in dutch and dutch[-1] == "Zwart wint."
+    assert "g7 naar f8. De schijf wordt dam." in dutch
+    french = check_whole(heard(recorded, "fr"), recorded)
+    assert "d4 prend b6, une pièce prise." in french and french[-1] == "Les noirs gagnent."
+    assert "g7 va en f8. Le pion va à dame." in french
+
+
+@pytest.mark.parametrize(("language", "step", "capture", "crowned", "result"), [
+    ("en", "32 to 28.", "28 takes 17, 1 piece.", "The piece becomes a king.", "White wins."),
+    ("ru", "32 — 28.", "28 бьёт 17, одна шашка.", "Шашка проходит в дамки.", "Победа белых."),
+    ("nl", "32 naar 28.", "28 slaat 17, 1 schijf.", "De schijf wordt dam.", "Wit wint."),
+    ("fr", "32 va en 28.", "28 prend 17, une pièce prise.", "Le pion va à dame.",
+     "Les blancs gagnent."),
+])
+def test_a_whole_international_game_says_its_numbered_squares(language, step, capture,
+                                                               crowned, result):
+    recorded = recorded_game(*INTERNATIONAL)
+    texts = check_whole(heard(recorded, language), recorded)
+    assert texts[0] == step and capture in texts and texts[-1] == result
+    assert any(text.endswith(crowned) for text in texts)
+    assert any(re.search(r"\b17\b.*\b28\b", t) for t in texts if t not in (step, capture))
+    if language == "ru":
+        for text in texts:
+            assert not LATIN.search(text), text
+
+
+@pytest.mark.parametrize(("count", "russian", "french"), [
+    (1, "одна шашка", "une pièce prise"), (2, "взято шашек: 2", "2 pièces prises"),
+    (5, "взято шашек: 5", "5 pièces prises")])
+def test_a_capture_says_how_many_pieces_it_takes(count, russian, french):
+    variant = get_variant("russian")
+    number = variant.geometry.number_of_name
+    path = tuple(number(n) for n in ("c1", "e3", "g5", "e7", "c5", "a3")[:count + 1])
+    move = Move(path, tuple(range(1, count + 1)))
+    assert words_for("ru")(spoken_move(variant, move)).endswith(russian)
+    assert words_for("fr")(spoken_move(variant, move)).endswith(french)
+    english = words_for("en")(spoken_move(variant, move))
+    assert english.endswith(f"{count} piece" + ("s" if count > 1 else ""))
+
+
+def test_the_first_publication_says_nothing_and_a_new_game_and_a_takeback_are_said():
+    variant = get_variant("russian")
+    game = Game(variant)
+    heard_now, said = what_changed(None, "a", game, {})
+    assert said == []
+    game.play("c3-d4", t_monotonic=1.0)
+    heard_now, said = what_changed(heard_now, "a", game.read_only_copy(), {})
+    assert [a.kind for a in said] == [MOVE] and said[0].recorded_at == 1.0
+    game.undo()
+    heard_now, said = what_changed(heard_now, "a", game.read_only_copy(), {})
+    assert said == [Announcement(INFO, (Message.of("spoken.takeback"),))]
+    heard_now, said = what_changed(heard_now, "b", Game(variant), {})
+    assert said == [Announcement(INFO, (Message.of("spoken.new_game"),))]
+
+
+def test_the_levels_keep_what_they_speak_and_tournament_mode_is_silent_unasked():
+    move = Announcement(MOVE, (Message.of("spoken.result.draw"),), 3.0)
+    flag = Announcement(FLAG, (Message.of("spoken.flag.must_capture", squares=["c3"]),))
+    info = Announcement(INFO, (Message.of("spoken.draw_claim"),))
+    news = [move, flag, info]
+    assert for_level(news, "off") is None
+    assert for_level(news, "moves").messages == move.messages
+    assert for_level(news, "flags").messages == move.messages + flag.messages
+    everything = for_level(news, "all")
+    assert everything.messages == move.messages + flag.messages + info.messages
+    assert everything.recorded_at == 3.0
+    assert for_level([info], "flags") is None
+    assert level_for_mode(None, "tournament") == "off"
+    assert level_for_mode(None, "training") == "moves"
+    assert level_for_mode("all", "tournament") == "all"
+    assert text_of(words_for("en"), everything) == (
+        "Draw. Capture is required: c3. A draw can be claimed.")
