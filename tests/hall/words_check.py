@@ -24,12 +24,8 @@ from draughtsboard.words import english
 # What may stand outside ⟦…⟧: no letters but notation. Square names (c3, h8), moves
 # (c3-d4, c3:e5, 32x28), a score sheet's "12." and "12…", results, clocks, ids, and the
 # one-letter sides of a FEN (W:W21,22:B1,2) are notation, not words.
-NOTATION = re.compile(
-    r"^(?:[a-h](?:10|[1-9])(?:[-:x][a-h](?:10|[1-9]))*"  # squares and moves
-    r"|[WB](?::[WB]?[\dK,]*)*"  # a FEN's sides
-    r"|PDN|FEN|CSV"  # formats' names, the same in every language
-    r")$")
-NO_LETTERS = re.compile(r"^[\W\d_]*$")
+NOTATION = re.compile(r"^(?:[a-h](?:10|[1-9])(?:[-:x][a-h](?:10|[1-9]))*|PDN|FEN|CSV)$")
+FEN = re.compile(r"\b[WB](?::[WB]?[\dK,-]+)+")  # W:W21,22:B1,2: a position, not words
 BRACKETED = re.compile(r"⟦[^⟦⟧]*⟧")
 
 COLLECT = """() => {
@@ -70,18 +66,21 @@ def leftover(text: str, allowed: Iterable[str] = ()) -> list[str]:
     while rest != before:  # a message's parameter may be a message: brackets nest
         before, rest = rest, BRACKETED.sub(" ", rest)
     for word in sorted(allowed, key=len, reverse=True):  # names of several words first
-        if word:
-            rest = rest.replace(word, " ")
+        if any(c.isalpha() for c in word):
+            rest = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", " ", rest)
+    rest = FEN.sub(" ", rest)
     return [token for token in re.split(r"[\s()\[\],;«»\"'·–—/]+", rest)
-            if token and not NO_LETTERS.match(token) and not NOTATION.match(token)]
+            if any(c.isalpha() for c in token) and not NOTATION.match(token.rstrip(".:…?!"))]
 
 
 def stray_words(page, allowed: Iterable[str] = ()) -> list[str]:
     """Words a person can read on ``page`` that came from no catalog (see the module)."""
-    allowed = list(allowed)
+    seen = page.evaluate(COLLECT)
+    # the language switch's options: each language named in itself, in every language
+    languages = [text[1:] for text in seen if text.startswith("\u0000")]
+    allowed = [*allowed, *languages]
     stray = []
-    for text in page.evaluate(COLLECT):
-        if text.startswith("\u0000"):
-            continue  # the language switch's options: each language named in itself
-        stray += leftover(text, allowed)
+    for text in seen:
+        if not text.startswith("\u0000"):
+            stray += leftover(text, allowed)
     return stray
