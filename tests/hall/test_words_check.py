@@ -80,3 +80,39 @@ def test_what_the_hall_says_reads_in_each_language_and_is_recorded_as_data():
     assert shown({"note": refusal.message, "rows": [said("hall.need.offline")]}) == {
         "note": {"id": "console.error.no_pairings", "params": {"round": "9"}},
         "rows": [{"id": "hall.need.offline"}]}
+
+
+def test_every_message_the_hall_names_is_in_the_catalog():
+    import re
+
+    from draughtsboard.board.rules.variants import VARIANTS
+    from draughtsboard.hall.claims import KINDS
+    from draughtsboard.hall.views import COMMANDS_NAMED, NEEDS_ARBITER_FLAGS
+    from draughtsboard.hall_protocol.messages import CLOCK_ACTIONS
+    from draughtsboard.words import load_catalog
+
+    known = load_catalog("en").messages
+    package = resources.files("draughtsboard.hall")
+    named = set()
+    for item in package.iterdir():
+        if item.name.endswith(".py"):
+            named |= set(re.findall(r'(?:said|_refused)\("([a-z_.]+)"', item.read_text()))
+    for item in package.joinpath("static").iterdir():
+        text = item.read_text()
+        named |= set(re.findall(r'data-words(?:-label|-placeholder|-title)?="([a-z_.]+)"', text))
+        named |= set(re.findall(r'"((?:hall|console|claim|hallog|projector)\.[a-z_.]*[a-z_])"',
+                                text))
+    named |= {f"claim.kind.{k}" for k in KINDS} | {f"hall.need.claim.{k}" for k in KINDS}
+    named |= {f"hall.command.{c}" for c in COMMANDS_NAMED}
+    named |= {f"hall.need.flag.{f}" for f in NEEDS_ARBITER_FLAGS}
+    named |= {f"hall.variant.{v.replace('-', '_')}" for v in VARIANTS}
+    named |= {f"hall.health.stuck.{s}" for s in ("open", "closed", "open_for", "closed_for")}
+    named |= {f"hall.pairing.state.{s}" for s in ("sent", "waiting", "held", "refused",
+                                                 "delivered", "not_started")}
+    named |= {f"console.action.clock_{a}" for a in CLOCK_ACTIONS}
+    named |= {f"console.action.{a}" for a in ("result", "withdraw", "takeback", "position",
+                                              "flags", "seen")}
+    named |= {f"console.{kind}.{a}" for kind in ("ask", "claim") for a in ("confirm", "dismiss")}
+    named = {name for name in named if not name.endswith(".")}  # a family's prefix
+    assert len(named) > 250
+    assert sorted(named - set(known)) == []
