@@ -286,6 +286,9 @@ def _add_hall(subparsers) -> None:
                         help="where the hall keeps its games (default ./hall-data)")
     parser.add_argument("--delay", type=float, default=0.0, metavar="MINUTES",
                         help="the broadcast feed shows each game as it stood this long ago")
+    parser.add_argument("--language", default="en", metavar="CODE",
+                        help="the venue's language: the projector's, and a page's whose "
+                        "browser asks for none with a catalog (en, ru, nl, fr; default en)")
     parser.set_defaults(handler=_with_logging(_hall))
 
 
@@ -317,6 +320,12 @@ def _hall(args) -> int:
     from draughtsboard.http_limits import ascii_number
     from draughtsboard.play.token import ArbiterToken
     from draughtsboard.recording import DataDirLock
+    from draughtsboard.words import UnknownLanguageError, check_language
+    try:
+        language = check_language(args.language)
+    except UnknownLanguageError as error:
+        print(f"draughtsboard hall: --language: {error}", file=sys.stderr)
+        return 2
     host, _, port_text = args.listen.rpartition(":")
     if not host or not ascii_number(port_text) or not plain_host(host.strip("[]")):
         print(f"draughtsboard hall: --listen {args.listen!r}: expected HOST:PORT",
@@ -349,7 +358,7 @@ def _hall(args) -> int:
                       "prints it, --rotate replaces it)")
         service = HallService(address, args.data, client_id=hall_client_id(args.data))
         return serve(service, token=token, token_source=source, delay=args.delay * 60,
-                     host=host.strip("[]"), port=int(port_text))
+                     host=host.strip("[]"), port=int(port_text), language=language)
 
 
 ENV_HALL_TOKEN = "DRAUGHTSBOARD_HALL_TOKEN"

@@ -19,6 +19,8 @@ from .web.helpers import wait_until
     (["--delay", "-1"], "--delay must be 0 or more minutes"),
     (["--listen", "127.0.0.1:٣"], "expected HOST:PORT"),
     (["--listen", "bad host:80"], "expected HOST:PORT"),
+    (["--language", "xx"], "--language: no catalog for language 'xx'"),
+    (["--language", "de\nru"], "--language: no catalog for language"),
 ])
 def test_arguments_the_hall_cannot_use_are_refused_in_one_line(tmp_path, capsys, args, words):
     from draughtsboard.cli import main

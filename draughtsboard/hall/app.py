@@ -24,6 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from draughtsboard.board.game.tags import clean_tags
+from draughtsboard.board.message import Listed
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.hall_protocol.messages import GAME_ID
 from draughtsboard.http_limits import (
@@ -40,6 +41,7 @@ from draughtsboard.words.routes import WORDS_ROUTES
 from .claims import KINDS as CLAIM_KINDS
 from .feed import round_games
 from .pairings import PairingsError, parse_pairings
+from .said import HallError, said, shown
 from .views import variants_view
 
 log = logging.getLogger("draughtsboard.hall")
@@ -53,8 +55,21 @@ KEEPALIVE_SECONDS = 15.0
 STREAM_INTERVAL = 0.1  # seconds: a stream sends at most this often (changes are merged)
 
 
-def _error(status: int, text: str) -> JSONResponse:
-    return JSONResponse({"error": text}, status_code=status)
+def _error(status: int, text: str, message=None) -> JSONResponse:
+    """An error the page shows: ``message`` (its JSON) in the reader's language, else
+    ``error``, in English, as it is (a request no page of the hall makes)."""
+    body = {"error": text}
+    if message is not None:
+        body["message"] = message.as_json()
+    return JSONResponse(body, status_code=status)
+
+
+class RequestError(HallError, BodyError):
+    """A request the console made that cannot be used, in a message."""
+
+
+def _refused(message_id: str, **params) -> RequestError:
+    return RequestError(said(message_id, **params))
 
 
 async def _body(request: Request, limit: int) -> bytes:
@@ -93,7 +108,7 @@ def _board(data: dict[str, Any]) -> int:
     if isinstance(board, str) and ascii_number(board):
         board = int(board)
     if isinstance(board, bool) or not isinstance(board, int) or not 1 <= board <= 9999:
-        raise BodyError("board: expected a board number")
+        raise _refused("console.error.board")
     return board
 
 
@@ -233,24 +248,25 @@ async def board_pdn(request: Request) -> Response:
 def arbiter(action, *, json_body: bool = True):
     async def endpoint(request: Request) -> Response:
         if not _authorised(request):
-            return _error(401, "arbiter token required")
+            return _error(401, "arbiter token required", said("console.error.token"))
         try:
             data: Any = await _json_body(request) if json_body else \
                 await _body(request, MAX_PAIRINGS_BODY)
             result = await run_in_threadpool(action, _service(request), data)
         except (BodyError, PairingsError, DraughtsError, ValueError, TypeError) as error:
-            return _error(400, str(error))
+            return _error(400, str(error), getattr(error, "message", None))
         except ClientDisconnect:
-            return _error(400, "the request was cut off")
+            return _error(400, "the request was cut off", said("console.error.cut_off"))
         except OSError as error:
-            return _error(503, f"could not journal the action: {error}")
-        return JSONResponse({"ok": True, "result": result})
+            return _error(503, f"could not journal the action: {error}",
+                          said("console.error.journal", error=str(error)[:300]))
+        return JSONResponse({"ok": True, "result": shown(result)})
 
     return endpoint
 
 
 def check(service, data) -> Any:
-    return "token accepted"
+    return said("console.token_accepted")
 
 
 def pairings(service, body: bytes) -> Any:
@@ -273,7 +289,7 @@ def _game(data: dict[str, Any], required: bool = False) -> str | None:
     if game is None and not required:
         return None
     if not isinstance(game, str) or not GAME_ID.match(game):
-        raise BodyError("game: expected a game id")
+        raise _refused("console.error.game")
     return game
 
 
@@ -288,9 +304,9 @@ def _claim_fields(data: dict[str, Any]) -> tuple[int, str, str, str]:
     """Board, kind, game and the id of the claim the arbiter read."""
     kind, claim_id = data.get("kind"), data.get("claim")
     if kind not in CLAIM_KINDS:
-        raise BodyError(f"kind: expected one of {', '.join(CLAIM_KINDS)}")
+        raise _refused("console.error.kind", kinds=Listed(CLAIM_KINDS, "or"))
     if not isinstance(claim_id, str) or not 0 < len(claim_id) <= 64:
-        raise BodyError("claim: expected the id of the claim you read")
+        raise _refused("console.error.claim")
     return _board(data), kind, _game(data, required=True), claim_id
 
 
@@ -309,7 +325,7 @@ def acknowledge(service, data) -> Any:
 def set_tags(service, data) -> Any:
     tags = data.get("tags")
     if not isinstance(tags, dict) or not tags:
-        raise BodyError("tags: expected a non-empty object")
+        raise _refused("console.error.tags")
     return service.set_tags(_board(data), clean_tags(tags), _game(data))
 
 
@@ -322,14 +338,14 @@ def take_back(service, data) -> Any:
     if isinstance(ply, str) and ascii_number(ply):
         ply = int(ply)
     if isinstance(ply, bool) or not isinstance(ply, int):
-        raise BodyError("ply: expected a whole number (0: the start)")
+        raise _refused("console.error.ply_number")
     return service.take_back(_board(data), ply, _game(data))
 
 
 def accept_position(service, data) -> Any:
     fen = data.get("fen")
     if not isinstance(fen, str) or not fen.strip() or len(fen) > 1000:
-        raise BodyError("fen: expected the position (W or B to move first)")
+        raise _refused("console.error.fen_missing")
     return service.accept_position(_board(data), fen.strip(), _game(data))
 
 
@@ -340,14 +356,14 @@ def clock(service, data) -> Any:
 def _round(data: dict[str, Any]) -> str:
     round_name = str(data.get("round", "")).strip()
     if not round_name or len(round_name) > 20:
-        raise BodyError("round: which round?")
+        raise _refused("console.error.round")
     return round_name
 
 
 def start_pairing(service, data) -> Any:
     close = data.get("close")
     if close is not None and (not isinstance(close, str) or not GAME_ID.match(close)):
-        raise BodyError("close: expected the id of the game to close")
+        raise _refused("console.error.close")
     return service.start_pairing(_board(data), _round(data), restart=data.get("restart") is True,
                                  close=close)
 

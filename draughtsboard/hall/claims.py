@@ -15,14 +15,18 @@ its log lines are rate-limited per board.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from draughtsboard.board.message import Message
 from draughtsboard.hall_protocol.messages import GameRecord
+from draughtsboard.words import english
 
 from .log_limit import LogLimiter
+from .said import HallError, said
 
 log = logging.getLogger("draughtsboard.hall")
 
@@ -32,7 +36,7 @@ UNEXPECTED_KEPT = 3  # games the hall did not expect, held per board
 DISMISSED_KEPT = 100
 
 
-class ClaimError(ValueError):
+class ClaimError(HallError):
     """The arbiter confirmed something that is not (or no longer) there."""
 
 
@@ -42,11 +46,12 @@ class Claim:
     board's moves differ from the hall's), ``tags`` (the board changed a game's tags),
     ``game`` (a game the hall did not expect), ``round`` (another game of the board for a
     round it has a game of). ``record`` is the board's whole game, when it came with
-    one (a claim without it cannot be confirmed until it comes)."""
+    one (a claim without it cannot be confirmed until it comes). ``message`` is what it
+    says (``claim.*``), rendered in the reader's language."""
 
     kind: str
     game: str
-    text: str
+    message: Message
     received: float
     record: GameRecord | None = None
 
@@ -59,15 +64,23 @@ class Claim:
         return self.record is not None or self.kind == "round"
 
     @property
+    def text(self) -> str:
+        """What the claim says in English (the hall's log, tests)."""
+        return english(self.message)
+
+    @property
     def id(self) -> str:
         """Changes whenever what the claim says changes (not when the board plays on:
-        the arbiter confirms what they read while the players go on playing)."""
-        text = f"{self.kind}\n{self.game}\n{self.text}"
+        the arbiter confirms what they read while the players go on playing); the same
+        in every language."""
+        said_json = json.dumps(self.message.as_json(), sort_keys=True, ensure_ascii=False)
+        text = f"{self.kind}\n{self.game}\n{said_json}"
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind, "game": self.game, "text": self.text,
-                "received": self.received, "confirmable": self.confirmable}
+        return {"id": self.id, "kind": self.kind, "game": self.game,
+                "text": self.message.as_json(), "received": self.received,
+                "confirmable": self.confirmable}
 
 
 class ClaimBook:
@@ -75,7 +88,7 @@ class ClaimBook:
 
     def __init__(self) -> None:
         self._open: dict[int, OrderedDict[tuple[str, str], Claim]] = {}
-        self._dismissed: OrderedDict[tuple[int, str, str, str], None] = OrderedDict()
+        self._dismissed: OrderedDict[tuple[int, str, str, Message], None] = OrderedDict()
         self.quiet = LogLimiter()
 
     def of(self, board: int) -> OrderedDict[tuple[str, str], Claim]:
@@ -87,7 +100,7 @@ class ClaimBook:
     def raise_(self, board: int, claim: Claim) -> bool:
         """Show ``claim`` (replacing the board's claim of that kind about that game);
         False when nothing changed or the arbiter dismissed this very claim before."""
-        if (board, claim.kind, claim.game, claim.text) in self._dismissed:
+        if (board, claim.kind, claim.game, claim.message) in self._dismissed:
             return False
         claims = self.of(board)
         known = claims.get(claim.key)
@@ -113,15 +126,15 @@ class ClaimBook:
         """The claim the arbiter read (`ClaimError` if it is gone or changed since)."""
         claim = self.get(board, kind, game)
         if claim is None:
-            raise ClaimError(f"board {board} has no {kind} claim about game {game} (settled "
-                             "already?)")
+            raise ClaimError(said("claim.error.gone", board=board, game=game,
+                                  claim=said(f"claim.kind.{kind}")))
         if claim.id != claim_id:
-            raise ClaimError(f"board {board}'s {kind} claim about game {game} changed since "
-                             f"you read it; it now says: {claim.text}")
+            raise ClaimError(said("claim.error.changed", board=board, game=game,
+                                  claim=said(f"claim.kind.{kind}"), now=claim.message))
         return claim
 
     def dismiss(self, board: int, claim: Claim) -> None:
-        self._dismissed[(board, claim.kind, claim.game, claim.text)] = None
+        self._dismissed[(board, claim.kind, claim.game, claim.message)] = None
         while len(self._dismissed) > DISMISSED_KEPT:
             self._dismissed.popitem(last=False)
         self.drop(board, claim.key)

@@ -23,7 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from draughtsboard.board.message import Message
+
 from .arbiter_log import Promise
+from .said import said
 
 RETRY_AFTER = (5.0, 10.0, 20.0, 40.0, 60.0)  # seconds before each sending again
 
@@ -46,10 +49,10 @@ class BoardFacts:
 class Decision:
     """``send``: a new ``new_game`` for the promise, naming game ``game``; ``again``: the
     promise's command once more; ``state`` and ``note`` for the page (``state``: sent,
-    waiting, held, refused)."""
+    waiting, held, refused, a code; ``note``: a message, ``hall.pairing.note.*``)."""
 
     state: str
-    note: str
+    note: Message | None
     send: bool = False
     again: bool = False
     game: str | None = None
@@ -76,20 +79,20 @@ class Delivery:
         if promise.command is not None:
             return self._waiting_answer(promise, sent_game, facts, now)
         if promise.refused is not None and promise.refused[0] == facts.current:
-            return Decision("refused", f"refused by the board: {promise.refused[1]}")
+            return Decision("refused", said("hall.pairing.note.refused",
+                                               error=promise.refused[1][:300]))
         if not facts.online:
-            return Decision("waiting", "waits for the board (offline)")
+            return Decision("waiting", said("hall.pairing.note.offline"))
         if facts.current is None or facts.moves is None:
-            return Decision("waiting", "waits for the board's game")
+            return Decision("waiting", said("hall.pairing.note.waits_game"))
         if not facts.finished and promise.close != facts.current:
             if facts.moves:
-                return Decision("held", f"game {facts.current} has {facts.moves} move(s): "
-                                "the arbiter must confirm closing it")
+                return Decision("held", said("hall.pairing.note.held_moves",
+                                             game=facts.current, count=facts.moves))
             if facts.round_game is not None:
-                return Decision("held", f"game {facts.current} is round "
-                                f"{facts.round_game}'s game, not finished: the arbiter must "
-                                "confirm closing it")
-        return Decision("sent", "sent to the board", send=True, game=facts.current)
+                return Decision("held", said("hall.pairing.note.held_round",
+                                             game=facts.current, round=facts.round_game))
+        return Decision("sent", said("hall.pairing.note.sent"), send=True, game=facts.current)
 
     def _waiting_answer(self, promise: Promise, sent_game: str | None, facts: BoardFacts,
                         now: float) -> Decision:
@@ -97,7 +100,7 @@ class Delivery:
         if tries is None:  # sent before a restart of the hall: again at once
             tries = self._tries[promise.command] = _Tries(now - RETRY_AFTER[-1], 0)
         if not facts.online:
-            return Decision("sent", "sent; waits for the board (offline)")
+            return Decision("sent", said("hall.pairing.note.sent_offline"))
         if facts.current is not None and sent_game is not None and facts.current != sent_game \
                 and now - tries.sent >= RETRY_AFTER[0]:
             # the board plays another game than the command names: it will refuse it (or
@@ -108,8 +111,9 @@ class Delivery:
         wait = RETRY_AFTER[min(tries.attempts, len(RETRY_AFTER) - 1)]
         if now - tries.sent >= wait:
             tries.sent, tries.attempts = now, tries.attempts + 1
-            return Decision("sent", "sent again; no answer yet", again=True)
-        return Decision("sent", "sent; no answer yet" if tries.attempts else "sent")
+            return Decision("sent", said("hall.pairing.note.sent_again"), again=True)
+        return Decision("sent", said("hall.pairing.note.no_answer") if tries.attempts else
+                        None)
 
     def sent(self, command_id: str, now: float) -> None:
         self._tries[command_id] = _Tries(now, 0)

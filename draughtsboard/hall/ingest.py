@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from draughtsboard.board.game.record import normalise_result
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.hall_protocol.messages import (
@@ -41,6 +42,7 @@ from draughtsboard.hall_protocol.messages import (
 from .asking import AskSchedule
 from .claims import Claim, ClaimBook, ClaimError
 from .feed import CONTESTED, round_game_of
+from .said import said
 from .store import HallGame, HallStore, game_number
 
 log = logging.getLogger("draughtsboard.hall")
@@ -82,7 +84,7 @@ class BoardLive:
     events: tuple[dict[str, Any], ...] = ()
     changed: float | None = None
     status_received: float | None = None
-    problems: list[str] = field(default_factory=list)  # bad messages, the last few
+    problems: list[Message] = field(default_factory=list)  # bad messages, the last few
     new_games: deque[float] = field(default_factory=deque)  # when its games began here
     # journal records the board's games took, per minute of the last hour: its budget
     written: deque[list[int]] = field(default_factory=deque)
@@ -104,7 +106,7 @@ class Ingest:
         self._buffered: dict[tuple[int, str], dict[int, PlyMessage]] = {}
         self._asks = AskSchedule()
         self._given_up: set[tuple[int, str]] = set()
-        self._wanted: dict[tuple[int, str], str] = {}  # whole games to ask for, and why
+        self._wanted: dict[tuple[int, str], Message] = {}  # whole games to ask for, and why
         self._orders: OrderedDict[tuple, None] = OrderedDict()  # the arbiter's, carried out
 
     def live(self, board: int) -> BoardLive:
@@ -119,7 +121,7 @@ class Ingest:
             live = self.boards.setdefault(board, BoardLive())
         return live
 
-    def note_problem(self, board: int, text: str) -> None:
+    def note_problem(self, board: int, text: Message) -> None:
         live = self.live(board)
         live.problems = (live.problems + [text])[-5:]
         live.version += 1
@@ -131,7 +133,7 @@ class Ingest:
             live.problems = []
             live.version += 1
 
-    def want(self, board: int, game_id: str, why: str) -> None:
+    def want(self, board: int, game_id: str, why: Message) -> None:
         """Ask the board for this game whole until it comes (and take it when it does)."""
         if self.store.game(board, game_id) is None:
             self._wanted.setdefault((board, game_id), why)
@@ -150,7 +152,7 @@ class Ingest:
                 message = StateMessage.from_json(payload)
             except MessageError:
                 if kind == "state":  # the board's current game is then unknown: ask it
-                    self._want_current(board, "its state could not be read")
+                    self._want_current(board, said("hall.wanted.state_unreadable"))
                 raise
             game_id = message.record.game
             if kind == "state":
@@ -205,7 +207,7 @@ class Ingest:
         try:
             return work()
         except OSError:
-            self._wanted[(board, game_id)] = "the hall's disk refused it"
+            self._wanted[(board, game_id)] = said("hall.wanted.disk_refused")
             self.live(board).version += 1
             raise
 
@@ -225,7 +227,7 @@ class Ingest:
                     if live.current is not None:
                         live.current = None
                         live.flags, live.unacknowledged, live.events = (), 0, ()
-                    self._want_current(board, "the board names it in its status")
+                    self._want_current(board, said("hall.wanted.named_in_status"))
         live.status_received = now
         live.version += 1
 
@@ -244,7 +246,7 @@ class Ingest:
         it)."""
         self._said(board, game_id)
 
-    def _want_current(self, board: int, why: str) -> None:
+    def _want_current(self, board: int, why: Message) -> None:
         said = self.live(board).said_current
         if said is not None and self.store.game(board, said) is None \
                 and self._unexpected_reason(board, said) is None:
@@ -263,7 +265,7 @@ class Ingest:
 
     # -- which games the hall expects ------------------------------------------------------------
 
-    def _unexpected_reason(self, board: int, game_id: str) -> str | None:
+    def _unexpected_reason(self, board: int, game_id: str) -> Message | None:
         """Why a game the hall does not have is not expected (None: it is: the hall asked
         for it, or the board has no game here yet, or it is the next after the game the
         hall took in last)."""
@@ -273,10 +275,9 @@ class Ingest:
         newest = self.store.newest(board)
         if newest is None or game_number(game_id) == newest.number + 1:
             return None
-        return (f"game {game_id} is not the next game of board {board} (the last it began "
-                f"here is {newest.game_id})")
+        return said("claim.game.not_next", game=game_id, board=board, last=newest.game_id)
 
-    def _admission(self, board: int, record: GameRecord, now: float) -> str | None:
+    def _admission(self, board: int, record: GameRecord, now: float) -> Message | None:
         """Why a new game is not taken into the record (None: it is)."""
         reason = self._unexpected_reason(board, record.game)
         if reason is not None:
@@ -287,13 +288,13 @@ class Ingest:
         if round_name:
             in_round = sum(1 for g in self.store.board_games(board) if g.round == round_name)
             if in_round >= MAX_GAMES_PER_ROUND:
-                return (f"game {record.game}: board {board} has begun {in_round} games in "
-                        f"round {round_name} already")
+                return said("claim.game.round_cap", game=record.game, board=board,
+                            count=in_round, round=round_name)
         recent = self.live(board).new_games
         while recent and recent[0] < now - 3600:
             recent.popleft()
         if len(recent) >= MAX_NEW_GAMES_PER_HOUR:
-            return f"game {record.game}: board {board} has begun {len(recent)} games this hour"
+            return said("claim.game.hour_cap", game=record.game, board=board, count=len(recent))
         return None
 
     def _named_by_pairing(self, board: int, game_id: str) -> bool:
@@ -333,7 +334,8 @@ class Ingest:
         if hall_game is None:
             reason = self._admission(board, record, now)
             if reason is not None:
-                self._claim(board, Claim("game", record.game, reason + ": accept it?", now,
+                self._claim(board, Claim("game", record.game,
+                                         said("claim.game.accept", reason=reason), now,
                                          record))
                 return []
             hall_game = self._create(board, record, now)
@@ -374,14 +376,13 @@ class Ingest:
             elif contested:
                 self._claim(board, Claim(
                     "round", hall_game.game_id,
-                    f"board {board} answered round {round_name}'s pairing with two "
-                    f"different games: is {hall_game.game_id} the round's game?", now))
+                    said("claim.round.two_answers", board=board, round=round_name,
+                         game=hall_game.game_id), now))
             else:
                 self._claim(board, Claim(
                     "round", hall_game.game_id,
-                    f"board {board} began another game for round {round_name} "
-                    f"({hall_game.game_id}; the round's game is {chosen.game_id}): make it "
-                    "the round's game?", now))
+                    said("claim.round.another", board=board, round=round_name,
+                         game=hall_game.game_id, chosen=chosen.game_id), now))
 
     def _reconcile(self, hall_game: HallGame, record: GameRecord, now: float, *,
                    follow: bool = False) -> None:
@@ -397,25 +398,23 @@ class Ingest:
             if common < hall_game.ply or len(record.moves) > hall_game.ply:
                 self._dispute(hall_game, common + 1, Claim(
                     "moves", record.game,
-                    f"the board's game differs from the hall's record, which has the result "
-                    f"{hall_game.game.result_text()}, from move {common + 1} "
-                    f"({_text_at(record.moves, common)} on the board): confirm to follow "
-                    "the board", now, record))
+                    said("claim.moves.after_result", result=hall_game.game.result_text(),
+                         move=common + 1, board_move=_text_at(record.moves, common)),
+                    now, record))
             elif record.result not in (None, "*") and hall_game.result_source != "arbiter" \
                     and normalise_result(hall_game.game.variant, record.result) \
                     != hall_game.game.result:
                 self._claim(board, Claim(
                     "result", record.game,
-                    f"the board claims {record.result} ({record.result_reason or 'no reason'})"
-                    f"; the hall's record has {hall_game.game.result_text()}: confirm it?",
-                    now, record))
+                    said("claim.result.differs", claimed=record.result,
+                         reason=record.result_reason or said("claim.no_reason"),
+                         recorded=hall_game.game.result_text()), now, record))
             return
         if not follow and any(ours.get(ply) != theirs.get(ply) for ply in ours
                               if ply <= common):
             self._dispute(hall_game, common + 1, Claim(
-                "moves", record.game, f"the board's game lacks the correction of the "
-                f"position the hall's record has at move {common + 1}: the hall keeps its "
-                "record", now))
+                "moves", record.game, said("claim.moves.lacks_correction", move=common + 1),
+                now))
             return
         takebacks = self._takebacks(hall_game)
         if takebacks and record.changes < hall_game.changes:
@@ -437,10 +436,9 @@ class Ingest:
             else:
                 self._dispute(hall_game, common + 1, Claim(
                     "moves", record.game,
-                    f"the board's game differs from the hall's from move {common + 1} "
-                    f"({_text_at(record.moves, common)} on the board, "
-                    f"{_text_at(hall_game.game.moves, common)} in the hall's record): a "
-                    f"correction on the board? confirm to follow it", now, record))
+                    said("claim.moves.differ", move=common + 1,
+                         board_move=_text_at(record.moves, common),
+                         hall_move=_text_at(hall_game.game.moves, common)), now, record))
                 return
         if not self._follow_moves(hall_game, record, theirs, now, follow):
             return
@@ -463,9 +461,8 @@ class Ingest:
                 ordered = self._take_order(board, record.game, "position", fen)
                 if not (follow or ordered or self._takebacks(hall_game)):
                     self._dispute(hall_game, ply + 1, Claim(
-                        "moves", record.game, f"the board's position was corrected at "
-                        f"move {ply + 1} ({fen[:80]}), not by the hall's arbiter: confirm "
-                        "to follow it", now, record))
+                        "moves", record.game, said("claim.moves.corrected", move=ply + 1,
+                                                   fen=fen[:80]), now, record))
                     return False
                 self.store.correct(hall_game, fen, now,
                                    "arbiter" if follow or ordered else "board")
@@ -499,8 +496,8 @@ class Ingest:
         words = ", ".join(f"{name} {have.get(name, '')!r} -> {record.tags.get(name, '')!r}"
                           for name in changed if have.get(name) != record.tags.get(name))
         self._claim(hall_game.board, Claim("tags", hall_game.game_id,
-                                           f"the board changed the tags ({words[:300]}): "
-                                           "confirm to follow it", now, record))
+                                           said("claim.tags.changed", changes=words[:300]),
+                                           now, record))
 
     def _result(self, hall_game: HallGame, record: GameRecord, now: float) -> None:
         board, key = hall_game.board, ("result", hall_game.game_id)
@@ -525,9 +522,9 @@ class Ingest:
                 self._drop_claim(board, key)
             else:
                 self._claim(board, Claim("result", hall_game.game_id,
-                                         f"the board closed game {hall_game.game_id} without "
-                                         f"a result ({reason or 'no reason given'})", now,
-                                         record))
+                                         said("claim.result.closed", game=hall_game.game_id,
+                                              reason=reason or said("claim.no_reason")),
+                                         now, record))
             return
         proven = hall_game.game.outcome()
         variant = hall_game.game.variant
@@ -536,10 +533,9 @@ class Ingest:
             self._drop_claim(board, key)
             return
         self._claim(board, Claim("result", hall_game.game_id,
-                                 f"the board claims {claimed}"
-                                 + (f" ({reason})" if reason else "")
-                                 + ", which the position does not prove: confirm it?", now,
-                                 record))
+                                 said("claim.result.unproven_reason", claimed=claimed,
+                                      reason=reason) if reason else
+                                 said("claim.result.unproven", claimed=claimed), now, record))
 
     # -- claims --------------------------------------------------------------------------------
 
@@ -560,7 +556,8 @@ class Ingest:
     def _confirm_moves(self, hall_game: HallGame, count: int) -> None:
         self.store.confirm(hall_game, count)
 
-    def confirm(self, board: int, kind: str, game_id: str, claim_id: str, now: float) -> str:
+    def confirm(self, board: int, kind: str, game_id: str, claim_id: str,
+                now: float) -> Message:
         """The arbiter confirms the claim they read (``claim_id``): the hall follows the
         board. What was done, in words; `ClaimError` if the claim is gone or changed."""
         claim = self.claims.settled(board, kind, game_id, claim_id)
@@ -568,20 +565,20 @@ class Ingest:
         hall_game = self.store.game(board, game_id)
         if kind == "round":
             if hall_game is None:
-                raise ClaimError(f"board {board} has no game {game_id} in the hall")
+                raise ClaimError(said("claim.error.no_game", board=board, game=game_id))
             self._drop_claim(board, claim.key)  # the caller makes it the round's game
-            return f"game {game_id} is round {hall_game.round}'s game on board {board}"
+            return said("claim.confirmed.round", game=game_id, round=hall_game.round,
+                        board=board)
         if record is None:
-            raise ClaimError("the board's whole game has not arrived yet (it has been asked "
-                             "for): try again in a moment")
+            raise ClaimError(said("claim.error.not_arrived"))
         if kind == "game":
             if hall_game is None:
                 hall_game = self._create(board, record, now)
             self._drop_claim(board, claim.key)
             self._reconcile(hall_game, record, now, follow=True)
-            return f"game {game_id} of board {board} taken into the record"
+            return said("claim.confirmed.game", game=game_id, board=board)
         if hall_game is None:
-            raise ClaimError(f"board {board} has no game {game_id} in the hall")
+            raise ClaimError(said("claim.error.no_game", board=board, game=game_id))
         if kind == "moves":
             if hall_game.finished:
                 self.store.reopen(hall_game, now)
@@ -591,18 +588,18 @@ class Ingest:
                                     now, by="arbiter")
             self._drop_claim(board, claim.key)
             self._reconcile(hall_game, record, now, follow=True)
-            return f"board {board}'s game {game_id} followed as the board has it"
+            return said("claim.confirmed.moves", board=board, game=game_id)
         if kind == "tags":
             self.store.set_tags(hall_game, record.tags)
             self._drop_claim(board, claim.key)
-            return f"the tags of board {board}'s game {game_id} followed as the board has them"
+            return said("claim.confirmed.tags", board=board, game=game_id)
         result = record.result or "*"
         self.store.set_result(hall_game, result, record.result_reason or "confirmed by the "
                               "arbiter", now, "arbiter")
         self._drop_claim(board, claim.key)
-        return f"result {result} of board {board}'s game {game_id} confirmed"
+        return said("claim.confirmed.result", result=result, board=board, game=game_id)
 
-    def dismiss(self, board: int, kind: str, game_id: str, claim_id: str) -> str:
+    def dismiss(self, board: int, kind: str, game_id: str, claim_id: str) -> Message:
         """The arbiter sets the claim they read aside: the hall's record stays as it is,
         and the same claim is not shown again."""
         claim = self.claims.settled(board, kind, game_id, claim_id)
@@ -611,7 +608,8 @@ class Ingest:
         hall_game = self.store.game(board, game_id)
         if kind == "moves" and hall_game is not None:
             self._confirm_moves(hall_game, hall_game.ply)  # the arbiter keeps the hall's
-        return f"{kind} claim of board {board} about game {game_id} dismissed"
+        return said("claim.dismissed", claim=said(f"claim.kind.{kind}"), board=board,
+                    game=game_id)
 
     def arbiter_tags(self, board: int, game_id: str, tags: dict[str, str]) -> None:
         """The arbiter's tags in the hall (merged into the game's, as the board does)."""
@@ -630,7 +628,7 @@ class Ingest:
     def _arbiters_game(self, board: int, game_id: str) -> HallGame:
         hall_game = self.store.game(board, game_id)
         if hall_game is None:
-            raise ClaimError(f"board {board} has no game {game_id} in the hall")
+            raise ClaimError(said("claim.error.no_game", board=board, game=game_id))
         return hall_game
 
     # -- one move --------------------------------------------------------------------------------
@@ -656,8 +654,8 @@ class Ingest:
                 if seq <= hall_game.confirmed and not self._takebacks(hall_game):
                     self._dispute(hall_game, seq, Claim(
                         "moves", message.game,
-                        f"move {seq}: the board sent {message.move.text}, the hall's record "
-                        f"has {here.text}: asked for the board's whole game", now))
+                        said("claim.moves.ply_differs", move=seq, board_move=message.move.text,
+                             hall_move=here.text), now))
                 # which of the two is the board's: its whole game says
                 return self._ask(board, message.game, None, None, now)
             removed = hall_game.ply - seq + 1
@@ -720,7 +718,8 @@ class Ingest:
             self._given_up.add((board, game_id))
             self._wanted.pop((board, game_id), None)
             self._buffered.pop((board, game_id), None)
-            self.note_problem(board, f"game {game_id} cannot be completed: {why}"[:300])
+            self.note_problem(board, said("hall.problem.incomplete", game=game_id,
+                                          why=str(why)[:200]))
 
     # -- the periodic look for what is still missing -------------------------------------------
 
@@ -741,7 +740,7 @@ class Ingest:
             elif held:
                 out += self._ask(board, game_id, hall_game.ply + 1, min(held) - 1, now)
         for board, game_id in list(self.store.set_aside_games):
-            self._wanted.setdefault((board, game_id), "its hall journal was set aside")
+            self._wanted.setdefault((board, game_id), said("hall.wanted.set_aside"))
         for board, live in self.boards.items():
             if not live.online:
                 continue
@@ -765,12 +764,12 @@ class Ingest:
                 out += self._ask(board, hall_game.game_id, None, None, now)
         return out
 
-    def wanted(self, board: int) -> dict[str, str]:
+    def wanted(self, board: int) -> dict[str, Message]:
         """The games of a board the hall is asking for whole, and why (for the page)."""
         out = {game_id: why for (b, game_id), why in self._wanted.items() if b == board}
         for (b, game_id), why in self.store.set_aside_games.items():
             if b == board:
-                out.setdefault(game_id, f"its hall journal was set aside ({why})")
+                out.setdefault(game_id, said("hall.wanted.set_aside_why", why=why))
         return out
 
 
@@ -783,8 +782,8 @@ def _common_moves(hall_game: HallGame, moves: tuple[MoveRecord, ...]) -> int:
     return common
 
 
-def _text_at(moves, index: int) -> str:
-    return moves[index].text if index < len(moves) else "no move"
+def _text_at(moves, index: int) -> str | Message:
+    return moves[index].text if index < len(moves) else said("claim.no_move")
 
 
 def _first_difference(ours: dict[int, str], theirs: dict[int, str], ply: int) -> int:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 import uvicorn
 
 from draughtsboard.http_limits import admission, admitting_protocol
+from draughtsboard.words import SOURCE_LANGUAGE
 
 from .app import authorised, create_app
 
@@ -44,11 +45,11 @@ def _ignore(signum, frame) -> None:
 
 
 def serve(service, *, token: Callable[[], str], token_source: str, delay: float, host: str,
-          port: int) -> int:
+          port: int, language: str = SOURCE_LANGUAGE) -> int:
     """Serve the hall until SIGINT/SIGTERM. ``token`` reads the arbiter's token now;
     ``token_source`` says where it is kept, for the log (the token itself is never
-    logged: logs travel)."""
-    app = create_app(service, token=token, delay=delay)
+    logged: logs travel). ``language`` is the venue's (docs/languages.md)."""
+    app = create_app(service, token=token, delay=delay, language=language)
     arbiter = admission(lambda scope: authorised(scope, token))
     config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
                             lifespan="off", loop="asyncio", http=admitting_protocol(arbiter),

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from draughtsboard.board.message import Listed, Message
 from draughtsboard.board.rules import parse_fen
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.hall_protocol.broker import BrokerAddress
@@ -43,6 +44,7 @@ from .inbox import BoardInbox
 from .ingest import Ingest, Resend
 from .log_limit import LogLimiter
 from .pairings import Pairing
+from .said import HallError, said, shown
 from .store import HallStore
 from .views import board_detail, board_summary
 
@@ -201,7 +203,8 @@ class HallService:
             return self.ingest.handle(board, kind, payload, received)
         except (MessageError, DraughtsError, KeyError, TypeError, ValueError) as error:
             self.bad_messages += 1
-            self.ingest.note_problem(board, f"{kind}: {error}"[:300])
+            self.ingest.note_problem(board, said("hall.problem.bad", kind=kind,
+                                                 error=str(error)[:300]))
             quiet = self.quiet.allow(("bad", board))
             if quiet is not None:
                 log.warning("board %d: bad %s message dropped: %s%s", board, kind, error, quiet)
@@ -215,7 +218,8 @@ class HallService:
             # reaching the record, silently. The message is dropped (the board is asked
             # again for what the record lacks), the arbiter sees it, the log has the trace.
             self.internal_errors += 1
-            self.ingest.note_problem(board, f"{kind}: the hall failed on it ({error!r})"[:300])
+            self.ingest.note_problem(board, said("hall.problem.failed", kind=kind,
+                                                 error=repr(error)[:300]))
             quiet = self.quiet.allow(("bug", board))
             if quiet is not None:
                 log.exception("board %d: the hall failed on a %s message (a bug: please "
@@ -302,7 +306,7 @@ class HallService:
         """A game became the round's game on a board: if the hall lacks it, it is asked
         for (and shown as asked for until it comes); other games of the round become the
         arbiter's question."""
-        self.ingest.want(board, game_id, f"the board began it as round {round_name}'s game")
+        self.ingest.want(board, game_id, said("hall.wanted.round_game", round=round_name))
         self.ingest.round_changed(board, round_name, self.wall())
 
     def _send_resend(self, request: Resend) -> None:
@@ -329,8 +333,7 @@ class HallService:
 
     def _check_known(self, board: int) -> None:
         if not self.known(board):
-            raise ValueError(f"no board {board} in this hall (it has sent nothing and has "
-                             "no pairing)")
+            raise HallError(said("console.error.unknown_board", board=board))
 
     def _expect_answer(self, command_id: str, board: int) -> None:
         """The board's answers to this command are taken (a few: it may come twice),
@@ -366,15 +369,13 @@ class HallService:
         if board is not None and not self._online(board):
             with self._replies_lock:
                 self._replies.pop(command_id, None)
-            return {"ok": None, "error": f"sent; board {board} is offline: the broker keeps "
-                    "the command for it, and its answer will show on its card"}
+            return {"ok": None, "error": said("console.answer.offline", board=board)}
         try:
             reply = future.result(self.reply_timeout if timeout is None else timeout)
         except concurrent.futures.TimeoutError:
             with self._replies_lock:
                 self._replies.pop(command_id, None)
-            return {"ok": None, "error": "sent; the board has not answered yet (its answer "
-                    "will show on its card)"}
+            return {"ok": None, "error": said("console.answer.not_yet")}
         return {"ok": reply.ok, "result": reply.result, "error": reply.error}
 
     def _online(self, board: int) -> bool:
@@ -400,14 +401,16 @@ class HallService:
             game_id = game_id or self._current_game(board)
             variant = self._arbiters_game(board, game_id).game.variant
             if result not in variant.results:
-                raise ValueError(f"{result!r} is not a result of {variant.name} draughts "
-                                 f"({', '.join(variant.results)})")
+                raise HallError(said("console.error.not_a_result", result=result[:20],
+                                     variant=said("hall.variant." + variant.name.replace("-", "_")),
+                                     results=Listed(tuple(variant.results), "or")))
             self.ingest.arbiter_result(board, game_id, result, reason, self.wall())
             self.version += 1
         self._notify()
         answer = self.answer(*self.send_command(board, "result", game=game_id, result=result,
                                                 reason=reason), board=board)
-        return {**answer, "recorded": f"{result} recorded in the hall for game {game_id}"}
+        return {**answer, "recorded": said("console.recorded.result", result=result,
+                                           game=game_id)}
 
     def set_tags(self, board: int, tags: dict[str, str],
                  game_id: str | None = None) -> dict[str, Any]:
@@ -433,12 +436,11 @@ class HallService:
             recorded = ""
             if hall_game.finished:
                 if hall_game.result_source == "rules":
-                    raise ValueError(f"the rules ended game {game_id}: its result stands")
+                    raise HallError(said("console.error.rules_result", game=game_id))
                 if hall_game.game.result is None:
-                    raise ValueError(f"game {game_id} was closed unfinished: no result to "
-                                     "withdraw")
+                    raise HallError(said("console.error.closed_unfinished", game=game_id))
                 self.store.withdraw_result(hall_game, self.wall())
-                recorded = f"result withdrawn in the hall for game {game_id}"
+                recorded = said("console.recorded.withdrawn", game=game_id)
                 self.version += 1
         self._notify()
         answer = self.answer(*self.send_command(board, "withdraw", game=game_id), board=board)
@@ -453,7 +455,7 @@ class HallService:
             game_id = game_id or self._current_game(board)
             have = self._arbiters_game(board, game_id).ply
             if not 0 <= ply <= have:
-                raise ValueError(f"ply {ply}: game {game_id} has {have} move(s) in the hall")
+                raise HallError(said("console.error.ply", ply=ply, game=game_id, count=have))
         return self.answer(*self.send_command(board, "takeback", game=game_id, ply=ply),
                            board=board)
 
@@ -469,14 +471,15 @@ class HallService:
             try:
                 parse_fen(variant, fen)
             except DraughtsError as error:
-                raise ValueError(f"fen: {error}") from None
+                raise HallError(said("console.error.fen", error=str(error)[:300])) from None
         return self.answer(*self.send_command(board, "position", game=game_id, fen=fen),
                            board=board)
 
     def clock(self, board: int, action: str, game_id: str | None = None) -> dict[str, Any]:
         """The arbiter starts, pauses or resumes the clock of the board's game."""
         if action not in CLOCK_ACTIONS:
-            raise ValueError(f"action: expected one of {', '.join(CLOCK_ACTIONS)}")
+            raise HallError(said("console.error.clock_action",
+                                 actions=Listed(CLOCK_ACTIONS, "or")))
         return self.command(board, "clock", action=action,
                             **({"game": game_id} if game_id else {}))
 
@@ -485,7 +488,7 @@ class HallService:
         it)."""
         hall_game = self.store.game(board, game_id)
         if hall_game is None:
-            raise ValueError(f"board {board} has no game {game_id} in the hall")
+            raise HallError(said("claim.error.no_game", board=board, game=game_id))
         return hall_game
 
     def _current_game(self, board: int) -> str:
@@ -494,10 +497,10 @@ class HallService:
         latest = self.store.latest(board)
         game_id = (live.current if live else None) or (latest.game_id if latest else None)
         if game_id is None:
-            raise ValueError(f"board {board} has no game in the hall")
+            raise HallError(said("console.error.no_game", board=board))
         return game_id
 
-    def confirm(self, board: int, kind: str, game_id: str, claim_id: str) -> str:
+    def confirm(self, board: int, kind: str, game_id: str, claim_id: str) -> Message:
         """The arbiter confirms the claim they read (`ClaimError` if it is gone or has
         changed since)."""
         with self.store.lock:
@@ -512,7 +515,7 @@ class HallService:
         self._notify()
         return done
 
-    def dismiss(self, board: int, kind: str, game_id: str, claim_id: str) -> str:
+    def dismiss(self, board: int, kind: str, game_id: str, claim_id: str) -> Message:
         with self.store.lock:
             done = self.ingest.dismiss(board, kind, game_id, claim_id)
             self.arbiter.note("dismiss", self.wall(), board=board, claim=kind, game=game_id)
@@ -520,7 +523,7 @@ class HallService:
         self._notify()
         return done
 
-    def clear(self, board: int) -> str:
+    def clear(self, board: int) -> Message:
         """The arbiter has seen a board's refused commands and bad messages: they leave
         its card (the arbiter's log keeps them)."""
         with self.store.lock:
@@ -529,7 +532,7 @@ class HallService:
             self.ingest.clear_problems(board)
             self.version += 1
         self._notify()
-        return f"board {board}: refusals and bad messages seen"
+        return said("console.cleared", board=board)
 
     # -- pairings: the hall's promises to its boards ------------------------------------------
 
@@ -548,7 +551,7 @@ class HallService:
         with self.store.lock:
             pairings = self.arbiter.pairings.get(round_name)
             if not pairings:
-                raise ValueError(f"no pairings imported for round {round_name!r}")
+                raise HallError(said("console.error.no_pairings", round=round_name[:20]))
             boards = [p.board for p in pairings]
             self.arbiter.start(round_name, boards, self.wall())
             commands = self._deliver(boards)
@@ -566,7 +569,8 @@ class HallService:
         confirms may be closed for it. The board's state."""
         with self.store.lock:
             if self.arbiter.pairing(round_name, board) is None:
-                raise ValueError(f"board {board} has no pairing in round {round_name!r}")
+                raise HallError(said("console.error.no_pairing", board=board,
+                                     round=round_name[:20]))
             self.arbiter.start(round_name, [board], self.wall(), restart=restart, close=close)
             commands = self._deliver([board])
             row = self.pairing_state(board, round_name)
@@ -576,17 +580,18 @@ class HallService:
         self._notify()
         return row
 
-    def cancel_pairing(self, board: int, round_name: str) -> str:
+    def cancel_pairing(self, board: int, round_name: str) -> Message:
         """The hall no longer owes the board this pairing (a board out of order: the game
         is played elsewhere)."""
         with self.store.lock:
             if (board, round_name) not in self.arbiter.promises:
-                raise ValueError(f"board {board} is owed no pairing of round {round_name!r}")
+                raise HallError(said("console.error.not_owed", board=board,
+                                     round=round_name[:20]))
             self.arbiter.note("cancel", self.wall(), board=board, round=round_name)
             self._decisions.pop((board, round_name), None)
             self.version += 1
         self._notify()
-        return f"round {round_name}'s pairing is no longer sent to board {board}"
+        return said("console.pairing_cancelled", round=round_name, board=board)
 
     def _facts(self, board: int) -> BoardFacts:
         """What the hall knows of the board for its pairing (call with the lock held)."""
@@ -627,7 +632,8 @@ class HallService:
             unsent = {command.id for _, command, _ in new}
             for promise, _, _ in new:
                 self._show(promise.board, promise.round, Decision(
-                    "waiting", f"not sent: the hall could not journal it ({error})"))
+                    "waiting", said("hall.pairing.note.not_journalled",
+                                    error=str(error)[:300])))
             return [(board, command) for board, command in out if command.id not in unsent]
         for _, command, _ in new:
             self.delivery.sent(command.id, now)
@@ -644,7 +650,8 @@ class HallService:
         for index, promise in enumerate(owed):
             sent = self.arbiter.outstanding.get(promise.command) if promise.command else None
             if index and sent is None:  # one pairing at a time, the first promised first
-                decision = Decision("waiting", f"after round {owed[0].round}'s pairing")
+                decision = Decision("waiting", said("hall.pairing.note.after",
+                                                    round=owed[0].round))
             else:
                 decision = self.delivery.decide(promise, sent.get("game") if sent else None,
                                                 facts, now)
@@ -691,9 +698,9 @@ class HallService:
         if (board, round_name) not in self.arbiter.promises:
             if bound is not None:
                 return {"board": board, "round": round_name, "state": "delivered",
-                        "note": f"game {bound}", "game": bound}
-            return {"board": board, "round": round_name, "state": "not started", "note": ""}
-        decision = self._decisions.get((board, round_name)) or Decision("waiting", "")
+                        "note": said("hall.pairing.note.delivered", game=bound), "game": bound}
+            return {"board": board, "round": round_name, "state": "not started", "note": None}
+        decision = self._decisions.get((board, round_name)) or Decision("waiting", None)
         facts = self._facts(board)
         return {"board": board, "round": round_name, "state": decision.state,
                 "note": decision.note, "game": facts.current, "moves": facts.moves}
@@ -800,6 +807,6 @@ class HallService:
                 self._info_cache = (key, {
                     "connected": self.connected, "dropped": self.dropped,
                     "bad_messages": self.bad_messages,
-                    "storage_error": self.store.write_error, "rounds": self.rounds(),
-                    "pairings": pairings})
+                    "storage_error": shown(self.store.write_error), "rounds": self.rounds(),
+                    "pairings": shown(pairings)})
             return self._info_cache[1]

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from draughtsboard.board.game.record import Game, normalise_result
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules import parse_fen
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.position import Move
@@ -45,6 +46,8 @@ from draughtsboard.hall_protocol.games import (
 from draughtsboard.hall_protocol.messages import GAME_ID, GameRecord, MessageError, MoveRecord
 from draughtsboard.recording import Journal, JournalError
 from draughtsboard.recording.journal import set_aside
+
+from .said import said
 
 log = logging.getLogger("draughtsboard.hall")
 
@@ -119,7 +122,7 @@ class HallStore:
         self.lock = threading.RLock()
         self.games: dict[int, dict[str, HallGame]] = {}
         self.set_aside_games: dict[tuple[int, str], str] = {}  # (board, game) -> why
-        self.write_error: str | None = None  # the last write the disk refused, until one works
+        self.write_error: Message | None = None  # the last write the disk refused, until one works
         self.records_written: Counter[int] = Counter()  # per board, since the hall started
 
     # -- reading back -----------------------------------------------------------------------
@@ -185,7 +188,7 @@ class HallStore:
     # -- changes: journal first, then memory -------------------------------------------------
 
     def _refused(self, error: OSError) -> None:
-        self.write_error = f"the hall cannot write its journal: {error}"
+        self.write_error = said("hall.storage.cannot_write", error=str(error)[:300])
 
     def _write(self, hall_game: HallGame, record: dict) -> None:
         try:

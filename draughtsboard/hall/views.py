@@ -9,17 +9,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from draughtsboard.board.game.record import Game, move_number
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules.notation import format_square
 from draughtsboard.board.rules.variants import VARIANTS, Variant
 
 from .claims import Claim
 from .ingest import BoardLive
+from .said import said, shown
 from .store import HallGame
 
 NEEDS_ARBITER_FLAGS = ("illegal", "disturbed", "ambiguous")
-CLAIM_NEEDS = {"result": "result to confirm", "moves": "moves differ from the board's",
-               "tags": "tags changed on the board", "game": "a game the hall did not expect",
-               "round": "another game for a round"}
+CLAIM_KINDS_SHOWN = ("result", "moves", "tags", "game", "round")  # hall.need.claim.<kind>
 
 
 def variants_view() -> dict[str, Any]:
@@ -35,30 +35,45 @@ def variants_view() -> dict[str, Any]:
 def needs_arbiter(live: BoardLive, hall_game: HallGame | None,
                   wanted: dict[str, str] | None = None,
                   claims: Iterable[Claim] = (),
-                  desk: dict[str, Any] | None = None) -> list[str]:
+                  desk: dict[str, Any] | None = None) -> list[Message]:
+    """Why the board needs the arbiter, each a message (``hall.need.*``)."""
     reasons = []
     if live.seen and not live.online:
-        reasons.append("offline")
+        reasons.append(said("hall.need.offline"))
     pairing = (desk or {}).get("pairing")
     if pairing is not None and pairing["state"] != "sent":
-        reasons.append(f"round {pairing['round']} pairing: {pairing['note']}")
+        state = said(f"hall.pairing.state.{pairing['state'].replace(' ', '_')}")
+        reasons.append(said("hall.need.pairing", round=pairing["round"], state=state,
+                            note=pairing["note"]) if pairing["note"] else
+                       said("hall.need.pairing_state", round=pairing["round"], state=state))
     for refused in (desk or {}).get("refused", []):
-        reasons.append(f"{refused['cmd']} refused: {refused['error']}"[:160])
+        reasons.append(said("hall.need.refused", command=command_name(refused["cmd"]),
+                            error=str(refused["error"])[:160]))
     for waiting in (desk or {}).get("unanswered", []):
-        reasons.append(f"no answer to {waiting['cmd']}")
+        reasons.append(said("hall.need.unanswered", command=command_name(waiting["cmd"])))
     kinds = {claim.kind for claim in claims}
-    reasons += [need for kind, need in CLAIM_NEEDS.items() if kind in kinds]
+    reasons += [said(f"hall.need.claim.{kind}") for kind in CLAIM_KINDS_SHOWN if kind in kinds]
     if wanted:
-        reasons.append("games asked for again")
-    reasons += [f for f in NEEDS_ARBITER_FLAGS if f in live.flags]
+        reasons.append(said("hall.need.asked_again"))
+    reasons += [said(f"hall.need.flag.{f}") for f in NEEDS_ARBITER_FLAGS if f in live.flags]
     if live.unacknowledged:
-        reasons.append(f"{live.unacknowledged} flag(s) to acknowledge")
+        reasons.append(said("hall.need.unacknowledged", count=live.unacknowledged))
     health = live.health or {}
     if health.get("error") or health.get("chattering") or health.get("stuck"):
-        reasons.append("board health")
+        reasons.append(said("hall.need.health"))
     if live.problems:
-        reasons.append("bad messages")
+        reasons.append(said("hall.need.bad_messages"))
     return reasons
+
+
+COMMANDS_NAMED = ("new_game", "set_tags", "result", "withdraw", "takeback", "position",
+                  "clock", "acknowledge", "resend")  # hall.command.<cmd>
+
+
+def command_name(cmd: Any) -> Message | str:
+    """A command's name for people (``hall.command.*``); one the hall does not know, as
+    it was written."""
+    return said(f"hall.command.{cmd}") if cmd in COMMANDS_NAMED else str(cmd)[:40]
 
 
 def board_summary(board: int, live: BoardLive, hall_game: HallGame | None,
@@ -71,9 +86,10 @@ def board_summary(board: int, live: BoardLive, hall_game: HallGame | None,
     desk = desk or {}
     out: dict[str, Any] = {"board": board, "online": live.online, "seen": live.seen,
                            "flags": list(live.flags),
-                           "needs": needs_arbiter(live, hall_game, wanted, claims, desk),
+                           "needs": shown(needs_arbiter(live, hall_game, wanted, claims,
+                                                        desk)),
                            "claims": [c.to_dict() for c in claims],
-                           "pairing": desk.get("pairing"),
+                           "pairing": shown(desk.get("pairing")),
                            "refused": desk.get("refused", []),
                            "unanswered": desk.get("unanswered", []),
                            "game": None}
@@ -116,31 +132,31 @@ def square_name(variant: Variant | None, square: Any) -> str | None:
     return format_square(variant, square)
 
 
-def health_notes(health: Any, variant: Variant | None = None) -> list[str]:
-    """The board's health report in sentences for the arbiter, each square named as
-    the board's variant writes it (what a board sent is input: anything of the wrong
-    shape is left out)."""
+def health_notes(health: Any, variant: Variant | None = None) -> list[Message]:
+    """The board's health report as messages for the arbiter (``hall.health.*``), each
+    square named as the board's variant writes it (what a board sent is input: anything
+    of the wrong shape is left out)."""
     if not isinstance(health, dict):
         return []
     notes = []
     if isinstance(health.get("error"), str) and health["error"]:
-        notes.append(f"board error: {health['error']}")
+        notes.append(said("hall.health.error", error=health["error"][:300]))
     chattering = [name for name in (square_name(variant, s)
-                                    for s in health.get("chattering") or []) if name]
+                                    for s in (health.get("chattering") or [])[:64]) if name]
     if chattering:
-        notes.append("switch chatters (a loose or failing reed) on square(s) "
-                     + ", ".join(chattering))
+        notes.append(said("hall.health.chattering", count=len(chattering),
+                          squares=chattering))
     for suspect in health.get("stuck") or []:
         name = square_name(variant, suspect.get("square")) if isinstance(suspect, dict) \
             else None
         if name is None:
             continue
-        state = "closed where no piece should be" if suspect.get("closed") else \
-            "open under a piece"
+        state = "closed" if suspect.get("closed") else "open"
         seconds = suspect.get("seconds")
-        for_how_long = f" for {seconds} s" if isinstance(seconds, int) else ""
-        notes.append(f"switch under {name} {state}{for_how_long}: stuck, or a piece out "
-                     "of place")
+        if isinstance(seconds, int) and not isinstance(seconds, bool):
+            notes.append(said(f"hall.health.stuck.{state}_for", square=name, count=seconds))
+        else:
+            notes.append(said(f"hall.health.stuck.{state}", square=name))
     return notes
 
 
@@ -158,12 +174,12 @@ def numbered_moves(game: Game) -> list[dict[str, Any]]:
     return rows
 
 
-def game_state(hall_game: HallGame) -> str:
-    """A game's result in words for a list of games: the result, ``abandoned`` (closed
-    unfinished), or ``in play``."""
+def game_state(hall_game: HallGame) -> Message | str:
+    """How a game stands, for a list of games: its result code, or a message (closed
+    unfinished, or in play)."""
     if not hall_game.finished:
-        return "in play"
-    return hall_game.game.result or "abandoned"
+        return said("hall.game.in_play")
+    return hall_game.game.result or said("hall.game.abandoned")
 
 
 def board_detail(board: int, live: BoardLive, hall_game: HallGame | None,
@@ -172,14 +188,14 @@ def board_detail(board: int, live: BoardLive, hall_game: HallGame | None,
                  desk: dict[str, Any] | None = None) -> dict[str, Any]:
     out = board_summary(board, live, hall_game, wanted, claims, desk)
     variant = hall_game.game.variant if hall_game is not None else None
-    out["asked_again"] = [{"game": g, "why": why} for g, why in (wanted or {}).items()]
+    out["asked_again"] = [{"game": g, "why": shown(why)} for g, why in (wanted or {}).items()]
     out.update({"software": live.software, "uptime": live.uptime, "health": live.health,
-                "health_notes": health_notes(live.health, variant),
+                "health_notes": shown(health_notes(live.health, variant)),
                 "unacknowledged": live.unacknowledged, "events": list(live.events),
-                "problems": list(live.problems),
+                "problems": shown(live.problems),
                 "games": [{"game": g.game_id, "round": g.round, "ply": g.ply,
                            "result": g.game.result_text() if g.finished else None,
-                           "state": game_state(g)}
+                           "state": shown(game_state(g))}
                           for g in games]})
     if hall_game is not None:
         out["moves"] = [p.text for p in hall_game.game.moves]

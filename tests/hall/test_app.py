@@ -42,8 +42,10 @@ def test_pairings_are_imported_journalled_and_shown(client, tmp_path):
     assert hall["hall"]["rounds"] == ["1"]
     assert [b["board"] for b in hall["boards"]] == [1, 2]
     assert '"type":"pairings"' in (tmp_path / "arbiter.jsonl").read_text()
-    assert client.post("/api/arbiter/start-round", json={"round": "9"},
-                       headers=AUTH).json() == {"error": "no pairings imported for round '9'"}
+    refused = client.post("/api/arbiter/start-round", json={"round": "9"}, headers=AUTH).json()
+    assert refused == {"error": "no pairings imported for round 9",
+                       "message": {"id": "console.error.no_pairings",
+                                   "params": {"round": "9"}}}  # the page's language
 
 
 def test_bodies_are_bounded_and_bad_input_is_refused_by_cause(client):

@@ -78,7 +78,7 @@ def test_an_arbiters_day(recipe):
             # pairings in, the round started: boards 1 and 2 at once, board 3 waits
             page.locator("#pairings").fill(PAIRINGS)
             page.locator("#import-pairings").click()
-            expect(page.locator("#arbiter-message")).to_have_text("3 pairing(s) imported")
+            expect(page.locator("#arbiter-message")).to_have_text("3 pairings imported")
             expect(page.locator("#round")).to_have_value("1")
             page.locator("#start-round").click()
             expect(page.locator("#arbiter-message")).to_contain_text("round 1:")

@@ -27,11 +27,11 @@ _URL = re.compile(r"the hall's page: (http://[0-9.]+:\d+)/")
 
 
 class HallProcess:
-    def __init__(self, broker_url: str, data: Path) -> None:
+    def __init__(self, broker_url: str, data: Path, *options: str) -> None:
         env = dict(os.environ, DRAUGHTSBOARD_HALL_TOKEN=HALL_TOKEN, PYTHONUNBUFFERED="1")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "draughtsboard", "hall", "--broker", broker_url,
-             "--listen", "127.0.0.1:0", "--data", str(data)],
+             "--listen", "127.0.0.1:0", "--data", str(data), *options],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             text=True, env=env)
         self.lines: list[str] = []
@@ -142,7 +142,8 @@ def test_the_hall_page(boards, broker, tmp_path):
                 card[5].click()
                 expect(page.locator("#detail-title")).to_have_text("Board 5")
                 page.locator("#acknowledge").click()
-                expect(page.locator("#arbiter-message")).to_contain_text("flags on board 5")
+                expect(page.locator("#arbiter-message")).to_contain_text(
+                    "flags acknowledged on board 5")
                 expect(card[5]).not_to_have_class(re.compile(r"\bneeds\b"))
                 expect(page.locator("#needs-count")).to_have_text("all boards fine")
 

@@ -12,6 +12,7 @@ import pytest
 
 from draughtsboard.board.rules import parse_fen
 from draughtsboard.hall.pairings import parse_pairings
+from tests.hall.words_check import in_english
 
 from ..web.helpers import wait_until
 from .test_live import board_moves, hall_moves, play_random
@@ -39,14 +40,14 @@ def test_results_corrections_and_the_clock_from_the_console(hall, boards):
     play_random(one, 4, rng)
     wait_until(lambda: hall_moves(service, 1) == board_moves(one), what="the moves")
 
-    with pytest.raises(ValueError, match="not a result of russian"):
+    with pytest.raises(ValueError, match="not a result of Russian draughts"):
         service.declare_result(1, "2-0", "")  # recorded as 1-0 before: now refused
     answer = service.declare_result(1, "1-0", "Black resigned")
     assert answer["ok"] is True and one.session.published()[1].result == "1-0"
     with service.store.lock:
         assert service.store.game(1, game_id).game.result_reason == "Black resigned"
     answer = service.withdraw_result(1)
-    assert answer["ok"] is True and answer["recorded"].startswith("result withdrawn")
+    assert answer["ok"] is True and in_english(answer["recorded"]).startswith("result withdrawn")
     wait_until(lambda: one.session.published()[1].result is None, what="the board reopened")
     with service.store.lock:
         assert not service.store.game(1, game_id).finished
@@ -78,7 +79,8 @@ def test_a_refusal_stays_on_the_card_until_seen_and_an_unknown_board_is_refused(
     assert answer["ok"] is False and "no result" in answer["error"]
     summary = service.summaries()[1][1]
     assert summary["refused"][0]["cmd"] == "withdraw"
-    assert any(need.startswith("withdraw refused") for need in summary["needs"])
+    assert any(in_english(need).startswith("withdrawing the result refused")
+               for need in summary["needs"])
     service.clear(1)
     assert not service.summaries()[1][1]["needs"]
     with pytest.raises(ValueError, match="no board 9 in this hall"):

@@ -17,6 +17,7 @@ from draughtsboard.hall.ingest import Ingest
 from draughtsboard.hall.store import HallStore
 from draughtsboard.hall_protocol.games import game_record
 from draughtsboard.hall_protocol.messages import MoveRecord, PlyMessage, StateMessage
+from tests.hall.words_check import in_english
 
 from ..web.helpers import wait_until
 from .test_live import board_moves, hall_moves, play_random
@@ -43,7 +44,7 @@ def test_the_feed_holds_the_boards_moves_for_both_readers(hall, boards):
     client = TestClient(create_app(service, token="tok"))
     claimed = read_pdn(client.get("/round/3/1.pdn").text).games[0].game
     assert claimed.result_text() == "*"
-    assert "claims 2-0" in service.detail(1)["claims"][0]["text"]
+    assert "claims 2-0" in in_english(service.detail(1)["claims"][0]["text"])
     service.confirm(1, "result", game_one, service.ingest.claims.get(1, "result", game_one).id)
     assert service.store.latest(1).result_source == "arbiter"
     text = client.get("/round/3/games.pdn").text

@@ -19,6 +19,7 @@ from draughtsboard.hall_protocol.messages import (
     StateMessage,
     StatusMessage,
 )
+from tests.hall.words_check import in_english
 
 GID = "00002-20261130-120000"
 MOVES = ["c3-d4", "f6-g5", "g3-f4", "g7-f6", "b2-c3"]
@@ -193,7 +194,7 @@ def test_an_older_game_left_unfinished_is_asked_for_less_and_less_often_until_re
     assert max(gaps) == 60 and len(asked) < 14  # ... to once a minute
     ingest.give_up(1, GID, "no game here")
     assert ingest.missing(500.0) == []
-    assert "cannot be completed" in ingest.live(1).problems[-1]
+    assert "cannot be completed" in in_english(ingest.live(1).problems[-1])
 
 
 class _BoardsWithAThreadBetween(dict):

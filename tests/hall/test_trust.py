@@ -28,6 +28,7 @@ from draughtsboard.hall_protocol.messages import (
     StateMessage,
     StatusMessage,
 )
+from tests.hall.words_check import in_english
 
 GID = "00002-20261130-120000"
 
@@ -393,7 +394,7 @@ def test_a_full_disk_is_shown_and_the_game_asked_for_again_once_it_is_freed(inge
     full_disk["on"] = True
     with pytest.raises(OSError):
         board.play("f6-g5")
-    assert "No space left" in ingest.store.write_error
+    assert "No space left" in in_english(ingest.store.write_error)
     board.game.set_result("1/2-1/2", "agreed")
     with pytest.raises(OSError):
         board.state()

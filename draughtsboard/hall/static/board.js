@@ -1,8 +1,27 @@
 // What the hall page and the projector view both draw from a board's summary: the
-// mini-board, the last move with its number, clocks. Text is only ever set as text.
+// mini-board, the last move with its number, clocks. Text is only ever set as text, and
+// every word comes from the catalog (words.js, loaded first).
 "use strict";
 
 window.HallBoard = (() => {
+  // A message of the catalog in the reader's language
+  function say(id, params) { return Words.text(id, params); }
+
+  // A pairing's state (a code: sent, waiting, held, refused, delivered, not started)
+  function pairingState(state) {
+    const id = "hall.pairing.state." + String(state).replace(/\s+/g, "_");
+    return Words.has(id) ? say(id) : String(state);
+  }
+
+  // A command the hall sends a board (new_game, takeback, ...), named for people
+  function commandName(cmd) {
+    return Words.has("hall.command." + cmd) ? say("hall.command." + cmd) : String(cmd);
+  }
+
+  function variantName(variant) {
+    return Words.has("hall.variant." + String(variant).replace(/-/g, "_")) ? say("hall.variant." + String(variant).replace(/-/g, "_")) : String(variant);
+  }
+
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -22,7 +41,7 @@ window.HallBoard = (() => {
   // "12. c3-d4" after White's move, "12… f6-g5" after Black's (the side to move now is
   // the other one)
   function lastMove(summary) {
-    if (!summary.ply) return "no move yet";
+    if (!summary.ply) return say("hall.no_move");
     const dots = summary.white_to_move ? "… " : ". ";
     return summary.move_number + dots + summary.last_move;
   }
@@ -65,17 +84,17 @@ window.HallBoard = (() => {
   function listen(badge, onHall, onBoards, onInfo) {
     const source = new EventSource("/api/events");
     source.addEventListener("hall", (event) => {
-      badge.textContent = "live";
+      badge.textContent = say("hall.connection.live");
       badge.className = "status live";
       onHall(JSON.parse(event.data));
     });
     source.addEventListener("boards", (event) => onBoards(JSON.parse(event.data)));
     source.addEventListener("info", (event) => onInfo(JSON.parse(event.data)));
     source.onerror = () => {
-      badge.textContent = "reconnecting";
+      badge.textContent = say("hall.connection.reconnecting");
       badge.className = "status alert";
     };
   }
 
-  return { el, clock, lastMove, miniBoard, players, listen };
+  return { el, clock, lastMove, miniBoard, players, listen, say, pairingState, commandName, variantName };
 })();

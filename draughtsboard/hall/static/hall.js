@@ -1,10 +1,11 @@
 // The hall page: every board at a glance, one board in full on click, the arbiter's
 // console. Text is only ever set as text (no HTML built from data); CSP forbids inline
 // scripts besides. The arbiter's token is kept for this browser tab (sessionStorage):
-// a reload does not ask for it again, closing the tab forgets it.
+// a reload does not ask for it again, closing the tab forgets it. Every word comes from
+// the catalog (words.js): the hall sends messages, the page renders them.
 "use strict";
 
-const { el, clock, lastMove, miniBoard, players, listen } = window.HallBoard;
+const { el, clock, lastMove, miniBoard, players, listen, say: words, pairingState, commandName, variantName } = window.HallBoard;
 const boards = new Map(); // board number -> summary
 let variants = {};
 let hall = {};
@@ -23,7 +24,7 @@ function card(summary) {
   if (summary.needs.length) node.classList.add("needs");
   if (summary.seen && !summary.online) node.classList.add("offline");
   const title = el("h3");
-  title.appendChild(el("span", "", "Board " + summary.board));
+  title.appendChild(el("span", "", words("hall.card.board", { board: summary.board })));
   title.appendChild(el("span", "result", summary.result || ""));
   node.appendChild(title);
   const who = players(summary);
@@ -35,19 +36,21 @@ function card(summary) {
   names.append(white, black);
   node.appendChild(names);
   if (summary.pairing && summary.pairing.state !== "delivered") {
-    node.appendChild(el("div", "line pairing", "round " + summary.pairing.round + ": " + summary.pairing.note));
+    node.appendChild(el("div", "line pairing", pairingLine(summary.pairing)));
   }
   if (summary.game) {
     node.appendChild(miniBoard(summary, variants));
-    const side = summary.finished ? "" : summary.white_to_move ? " · White to move" : " · Black to move";
-    node.appendChild(el("div", "line move", lastMove(summary) + side));
+    const move = lastMove(summary);
+    node.appendChild(el("div", "line move", summary.finished ? move
+      : words(summary.white_to_move ? "hall.card.move_white_to_move" : "hall.card.move_black_to_move", { move })));
     if (summary.clocks) {
-      node.appendChild(el("div", "line clocks", "clocks " + clock(summary.clocks[0]) + " / " + clock(summary.clocks[1])));
+      node.appendChild(el("div", "line clocks", words("hall.card.clocks",
+        { white: clock(summary.clocks[0]), black: clock(summary.clocks[1]) })));
     }
   } else {
-    node.appendChild(el("div", "line", "no game yet"));
+    node.appendChild(el("div", "line", words("hall.card.no_game")));
   }
-  if (summary.needs.length) node.appendChild(el("div", "needs-text", summary.needs.join(", ")));
+  if (summary.needs.length) node.appendChild(el("div", "needs-text", Words.join(summary.needs.map(Words.render))));
   node.addEventListener("click", () => openDetail(summary.board));
   return node;
 }
@@ -84,15 +87,17 @@ function render(changed) {
   const numbers = [...boards.keys()].sort((a, b) => a - b);
   const needing = numbers.filter((n) => boards.get(n).needs.length);
   const count = $("needs-count");
-  count.textContent = needing.length ? "arbiter needed: board " + needing.join(", ") : "all boards fine";
+  count.textContent = needing.length
+    ? words("hall.needs_count", { count: needing.length, boards: { list: needing.map(String) } })
+    : words("hall.all_fine");
   count.className = "status" + (needing.length ? " alert" : "");
   const storage = $("storage");
   storage.hidden = !hall.storage_error;
-  storage.textContent = hall.storage_error ? hall.storage_error + " (boards are asked again once it can)" : "";
+  storage.textContent = hall.storage_error ? words("hall.storage_note", { error: Words.render(hall.storage_error) }) : "";
   const feeds = $("feeds");
   feeds.replaceChildren();
   for (const round of hall.rounds || []) {
-    const link = el("a", "", "round " + round + " PDN");
+    const link = el("a", "", words("hall.round_pdn", { round }));
     link.href = "/round/" + encodeURIComponent(round) + "/games.pdn";
     link.download = "round-" + round + ".pdn";
     feeds.appendChild(link);
@@ -123,18 +128,28 @@ function renderPairings() {
   $("pairings-table").tBodies[0].replaceChildren(...rows.map((row) => {
     const tr = el("tr", "pairing-" + row.state.replace(/\s+/g, "-"));
     tr.dataset.board = row.board;
-    for (const text of [row.board, row.white, row.black, row.time_control || "", row.state + (row.note ? ": " + row.note : "")]) {
+    for (const text of [row.board, row.white, row.black, row.time_control || "", stateWithNote(row)]) {
       tr.appendChild(el("td", "", String(text)));
     }
     const actions = el("td");
     if (row.state === "held") {
-      actions.appendChild(button("Close its game and start", () => closeAndStart(row.board, row.round, false, row.game, row.moves)));
+      actions.appendChild(button(words("console.close_and_start"), () => closeAndStart(row.board, row.round, false, row.game, row.moves)));
     } else if (row.state === "refused" || row.state === "not started") {
-      actions.appendChild(button("Start this pairing", () => startPairing(row.board, row.round, false)));
+      actions.appendChild(button(words("console.start_pairing"), () => startPairing(row.board, row.round, false)));
     }
     tr.appendChild(actions);
     return tr;
   }));
+}
+
+// A pairing's state and what it says about it: "held: game … has 3 moves: …"
+function stateWithNote(row) {
+  const state = pairingState(row.state);
+  return row.note ? words("hall.pairing.with_note", { state, note: Words.render(row.note) }) : state;
+}
+
+function pairingLine(pairing) {
+  return words("hall.card.pairing", { round: pairing.round, state: stateWithNote(pairing) });
 }
 
 function button(label, action) {
@@ -147,8 +162,10 @@ function button(label, action) {
 // A game with moves is closed only when the arbiter names the board and the game
 async function closeAndStart(board, round, restart, game, moves) {
   const summary = boards.get(board) || {};
-  const who = summary.game ? (summary.white || "?") + " – " + (summary.black || "?") + ", " : "";
-  if (!window.confirm("Board " + board + " plays game " + game + " (" + who + moves + " move(s)). Close it and start round " + round + "'s pairing on board " + board + "?")) return;
+  const question = summary.game
+    ? words("console.ask.close_and_start_players", { board, game, round, count: moves || 0, white: summary.white || "?", black: summary.black || "?" })
+    : words("console.ask.close_and_start", { board, game, round, count: moves || 0 });
+  if (!window.confirm(question)) return;
   await startPairing(board, round, restart, game);
 }
 
@@ -159,8 +176,8 @@ async function startPairing(board, round, restart, close) {
       await closeAndStart(board, round, restart, row.game, row.moves);
       return;
     }
-    say("board " + board + ", round " + round + ": " + row.state + (row.note ? " (" + row.note + ")" : ""));
-  } catch (error) { say("refused: " + error.message); }
+    say(words("console.said.pairing", { board, round, state: stateWithNote(row) }));
+  } catch (error) { refused(error); }
 }
 
 // -- one board in full --------------------------------------------------------------------
@@ -184,14 +201,21 @@ async function refreshDetail() {
   const d = await response.json();
   shownGame = d.game || null;
   const who = players(d);
-  $("detail-title").textContent = "Board " + d.board + (d.result ? " · " + d.result : "");
-  $("detail-players").textContent = who.white + " – " + who.black + (d.game ? " (round " + (d.round || "?") + ", " + d.variant + ")" : " (no game yet)");
-  $("detail-status").textContent = (d.online ? "online" : "offline") + (d.software ? " · software " + d.software : "") + (d.uptime ? " · up " + Math.round(d.uptime) + " s" : "");
-  $("detail-needs").replaceChildren(...d.needs.map((n) => el("li", "", n)),
-    ...(d.health_notes || []).map((n) => el("li", "", n)),
-    ...(d.asked_again || []).map((a) => el("li", "", "game " + a.game + " asked for again: " + a.why)));
+  $("detail-title").textContent = d.result ? words("hall.detail.title_result", { board: d.board, result: d.result })
+    : words("hall.card.board", { board: d.board });
+  $("detail-players").textContent = d.game
+    ? words("hall.detail.players", { white: who.white, black: who.black, round: d.round || "?", variant: variantName(d.variant) })
+    : words("hall.detail.players_no_game", { white: who.white, black: who.black });
+  const status = [words(d.online ? "hall.detail.online" : "hall.detail.offline")];
+  if (d.software) status.push(words("hall.detail.software", { version: d.software }));
+  if (d.uptime) status.push(words("hall.detail.uptime", { count: Math.round(d.uptime) }));
+  $("detail-status").textContent = status.join(" · ");
+  $("detail-needs").replaceChildren(...d.needs.map((n) => el("li", "", Words.render(n))),
+    ...(d.health_notes || []).map((n) => el("li", "", Words.render(n))),
+    ...(d.asked_again || []).map((a) => el("li", "", words("hall.detail.asked_again", { game: a.game, why: Words.render(a.why) }))));
   $("detail-claims").replaceChildren(...(d.claims || []).map((claim) => claimItem(d.board, claim)));
-  $("detail-refused").replaceChildren(...(d.refused || []).map((r) => el("li", "refusal", r.cmd + " refused by the board: " + r.error)));
+  $("detail-refused").replaceChildren(...(d.refused || []).map((r) => el("li", "refusal",
+    words("hall.detail.refused", { command: commandName(r.cmd), error: Words.render(r.error) }))));
   $("detail-moves").tBodies[0].replaceChildren(...(d.numbered_moves || []).map((row) => {
     const tr = el("tr");
     tr.append(el("th", "", row.number + "."), el("td", "", row.white || "…"), el("td", "", row.black));
@@ -203,11 +227,15 @@ async function refreshDetail() {
     tags.appendChild(el("dt", "", key));
     tags.appendChild(el("dd", "", value));
   }
-  $("detail-events").replaceChildren(...[...(d.events || []), ...(d.problems || []).map((p) => ({ kind: "message", text: p }))].map((e) => el("li", "", e.kind + ": " + e.text)));
+  $("detail-events").replaceChildren(...[...(d.events || []), ...(d.problems || []).map((p) => ({ kind: "message", text: p }))].map((e) =>
+    el("li", "", words("hall.detail.event", { kind: eventKind(e.kind), text: Words.render(e.text) }))));
   $("detail-games").replaceChildren(...(d.games || []).slice().reverse().map((g) => {
-    const item = el("li", "", "game " + g.game + (g.round ? " · round " + g.round : "") + " · " + g.ply + " plies · " + g.state);
+    const item = el("li", "", g.round
+      ? words("hall.detail.game_round", { game: g.game, round: g.round, count: g.ply, state: Words.render(g.state) })
+      : words("hall.detail.game", { game: g.game, count: g.ply, state: Words.render(g.state) }));
     if (g.round) {
-      const link = el("a", "", " PDN");
+      item.appendChild(document.createTextNode(" "));
+      const link = el("a", "", words("hall.detail.pdn_link"));
       link.href = "/round/" + encodeURIComponent(g.round) + "/" + d.board + ".pdn";
       item.appendChild(link);
     }
@@ -218,16 +246,16 @@ async function refreshDetail() {
   const choice = $("result-choice");
   const results = d.results || [];
   if (choice.dataset.results !== results.join(",")) {
-    choice.replaceChildren(option("", "choose…"), ...results.map((r) => option(r, r)));
+    choice.replaceChildren(option("", words("console.board.choose_result")), ...results.map((r) => option(r, r)));
     choice.dataset.results = results.join(",");
   }
   // take back to the start or to after any move, by the score sheet's numbers
   const takeback = $("takeback-choice");
-  const points = [option("0", "the start")];
+  const points = [option("0", words("console.takeback.start"))];
   let ply = 0;
   for (const row of d.numbered_moves || []) {
-    if (row.white) { ply += 1; points.push(option(String(ply), "after " + row.number + ". " + row.white)); }
-    if (row.black) { ply += 1; points.push(option(String(ply), "after " + row.number + "… " + row.black)); }
+    if (row.white) { ply += 1; points.push(option(String(ply), words("console.takeback.after", { move: row.number + ". " + row.white }))); }
+    if (row.black) { ply += 1; points.push(option(String(ply), words("console.takeback.after", { move: row.number + "… " + row.black }))); }
   }
   const kept = takeback.value;
   takeback.replaceChildren(...points.reverse());
@@ -244,27 +272,37 @@ async function refreshDetail() {
 // What a board said that the hall cannot prove: the arbiter confirms it (the hall then
 // follows the board) or dismisses it (the hall's record stays as it is).
 function claimItem(board, claim) {
-  const item = el("li", "claim", claim.text);
+  const item = el("li", "claim", Words.render(claim.text));
   const actions = el("span", "arbiter-only");
-  if (claim.confirmable) actions.appendChild(claimButton("Confirm", "confirm", board, claim));
-  actions.appendChild(claimButton("Dismiss", "dismiss", board, claim));
+  if (claim.confirmable) actions.appendChild(claimButton("confirm", board, claim));
+  actions.appendChild(claimButton("dismiss", board, claim));
   item.appendChild(actions);
   return item;
 }
 
-function claimButton(label, action, board, claim) {
-  return button(label, async () => {
-    if (!window.confirm(label + " on board " + board + ": " + claim.text + "?")) return;
+function claimButton(action, board, claim) {
+  return button(words("console.claim." + action), async () => {
+    if (!window.confirm(words("console.ask." + action, { board, claim: Words.render(claim.text) }))) return;
     try {
-      say(await post("/api/arbiter/" + action, { board, kind: claim.kind, game: claim.game, claim: claim.id }));
+      say(Words.render(await post("/api/arbiter/" + action, { board, kind: claim.kind, game: claim.game, claim: claim.id })));
       refreshDetail();
-    } catch (error) { say("refused: " + error.message); }
+    } catch (error) { refused(error); }
   });
+}
+
+// What a board's event is (its kind, as the board's log names it)
+function eventKind(kind) {
+  return Words.has("hall.event." + kind) ? words("hall.event." + kind) : String(kind);
 }
 
 // -- talking to the hall ------------------------------------------------------------------
 
 function say(text) { $("arbiter-message").textContent = text; }
+
+// The hall's refusal in the reader's language (its message), else as it came
+function refused(error) {
+  say(words("console.refused", { why: error.said !== undefined ? Words.render(error.said) : String(error.message) }));
+}
 
 async function post(path, body, type = "application/json") {
   const response = await fetch(path, {
@@ -273,15 +311,20 @@ async function post(path, body, type = "application/json") {
     body: type === "application/json" ? JSON.stringify(body) : body,
   });
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) {
+    const error = new Error(data.error || String(response.status));
+    error.said = data.message || data.error || String(response.status);
+    throw error;
+  }
   return data.result;
 }
 
 function outcome(result) {
-  const recorded = result && result.recorded ? result.recorded + "; " : "";
-  if (result && result.ok === false) return recorded + "refused by the board: " + result.error;
-  if (result && result.ok === null) return recorded + result.error;
-  return recorded + "done";
+  let said = words("console.outcome.done");
+  if (result && result.ok === false) said = words("console.outcome.refused", { error: Words.render(result.error) });
+  if (result && result.ok === null) said = Words.render(result.error);
+  if (result && result.recorded) said = words("console.outcome.recorded", { recorded: Words.render(result.recorded), outcome: said });
+  return said;
 }
 
 // One board action, about the game on the board's card (the arbiter acts on the game
@@ -289,9 +332,9 @@ function outcome(result) {
 async function boardAction(path, body, what, question) {
   if (question && !window.confirm(question)) return;
   try {
-    say(what + " on board " + selected + ": " + outcome(await post(path, { board: selected, game: shownGame, ...body })));
+    say(words("console.action." + what, { board: selected, outcome: outcome(await post(path, { board: selected, game: shownGame, ...body })) }));
     refreshDetail();
-  } catch (error) { say("refused: " + error.message); }
+  } catch (error) { refused(error); }
 }
 
 async function useToken(value, quiet) {
@@ -300,22 +343,49 @@ async function useToken(value, quiet) {
     await post("/api/arbiter/check", {});
     document.body.classList.add("arbiter");
     sessionStorage.setItem(TOKEN_KEY, value);
-    if (!quiet) say("arbiter: token accepted");
+    if (!quiet) say(words("console.token_accepted"));
   } catch (error) {
     document.body.classList.remove("arbiter");
     sessionStorage.removeItem(TOKEN_KEY);
-    say("refused: " + error.message);
+    refused(error);
+  }
+}
+
+// One record of the arbiter's log (codes and values, never words) in the reader's
+// language: what it was, then on which board, then when
+function what(record) {
+  const claim = (kind) => Words.has("claim.kind." + kind) ? words("claim.kind." + kind) : String(kind);
+  switch (record.type) {
+    case "command": {
+      const details = [];
+      if (record.result) details.push(words("hallog.detail.result", { result: record.result }));
+      if (record.ply !== undefined) details.push(words("hallog.detail.ply", { ply: record.ply }));
+      if (record.tags && record.tags.Round) details.push(words("hallog.detail.round", { round: record.tags.Round }));
+      const command = commandName(record.cmd);
+      return details.length ? words("hallog.command_details", { command, details: Words.join(details) })
+        : words("hallog.command", { command });
+    }
+    case "reply":
+      if (!record.ok) return words("hallog.reply.refused", { error: Words.render(record.error) });
+      return record.result ? words("hallog.reply.done_result", { result: record.result }) : words("hallog.reply.done");
+    case "start":
+      return words(record.restart ? "hallog.restart" : "hallog.start",
+        { round: record.round, count: (record.boards || []).length, boards: { list: (record.boards || []).map(String) } });
+    case "confirm": return words("hallog.confirm", { claim: claim(record.claim), game: record.game });
+    case "dismiss": return words("hallog.dismiss", { claim: claim(record.claim), game: record.game });
+    case "pairings": return words("hallog.pairings");
+    case "cancel": return words("hallog.cancel", { round: record.round });
+    case "clear": return words("hallog.clear");
+    case "round_game": return words("hallog.round_game", { round: record.round, game: record.game });
+    default: return String(record.type);
   }
 }
 
 function describe(record) {
-  const when = record.t_wall ? new Date(record.t_wall * 1000).toLocaleTimeString() + " " : "";
-  const board = record.board ? "board " + record.board + ": " : "";
-  if (record.type === "command") return when + board + "sent " + record.cmd + (record.result ? " " + record.result : "") + (record.ply !== undefined ? " to ply " + record.ply : "") + (record.tags && record.tags.Round ? " (round " + record.tags.Round + ")" : "");
-  if (record.type === "reply") return when + board + (record.ok ? "done" + (record.result ? ": " + record.result : "") : "refused: " + record.error);
-  if (record.type === "start") return when + "round " + record.round + (record.restart ? " restarted on board " : " started on board(s) ") + (record.boards || []).join(", ");
-  if (record.type === "confirm" || record.type === "dismiss") return when + board + record.type + " " + record.claim + " claim on game " + record.game;
-  return when + board + record.type;
+  let said = what(record);
+  if (record.board) said = words("hallog.on_board", { board: record.board, what: said });
+  if (record.t_wall) said = words("hallog.at", { time: new Date(record.t_wall * 1000).toLocaleTimeString(Words.language), what: said });
+  return said;
 }
 
 function wire() {
@@ -326,45 +396,46 @@ function wire() {
     token = "";
     sessionStorage.removeItem(TOKEN_KEY);
     document.body.classList.remove("arbiter");
-    say("token forgotten on this page");
+    say(words("console.token_forgotten"));
   });
   $("declare-result").addEventListener("click", () => {
     const chosen = $("result-choice").value;
-    if (!chosen) { say("choose the result first"); return; }
+    if (!chosen) { say(words("console.choose_result_first")); return; }
     const reason = $("result-reason").value.trim();
     // a result closes the game in the feed: confirmed, never a default
-    boardAction("/api/arbiter/result", { result: chosen, reason }, "result",
-      "Declare " + chosen + (reason ? " (" + reason + ")" : "") + " on board " + selected + "?");
+    boardAction("/api/arbiter/result", { result: chosen, reason }, "result", reason
+      ? words("console.ask.declare_reason", { result: chosen, reason, board: selected })
+      : words("console.ask.declare", { result: chosen, board: selected }));
   });
   $("withdraw-result").addEventListener("click", () => boardAction("/api/arbiter/withdraw", {},
-    "result withdrawn", "Withdraw the result on board " + selected + "?"));
+    "withdraw", words("console.ask.withdraw", { board: selected })));
   $("take-back").addEventListener("click", () => {
     const choice = $("takeback-choice");
     const label = choice.options[choice.selectedIndex] ? choice.options[choice.selectedIndex].textContent : "";
     boardAction("/api/arbiter/takeback", { ply: Number(choice.value) }, "takeback",
-      "Take board " + selected + "'s game back to " + label + "?");
+      words("console.ask.takeback", { board: selected, point: label }));
   });
   $("accept-position").addEventListener("click", () => {
     const fen = $("position-fen").value.trim();
-    if (!fen) { say("give the position first"); return; }
-    boardAction("/api/arbiter/position", { fen }, "position", "Board " + selected + " goes on from " + fen + "?");
+    if (!fen) { say(words("console.give_position_first")); return; }
+    boardAction("/api/arbiter/position", { fen }, "position", words("console.ask.position", { board: selected, fen }));
   });
   for (const node of document.querySelectorAll(".clock-action")) {
-    node.addEventListener("click", () => boardAction("/api/arbiter/clock", { action: node.dataset.action }, "clock " + node.dataset.action));
+    node.addEventListener("click", () => boardAction("/api/arbiter/clock", { action: node.dataset.action }, "clock_" + node.dataset.action));
   }
   $("acknowledge").addEventListener("click", () => boardAction("/api/arbiter/acknowledge", {}, "flags"));
   $("clear-board").addEventListener("click", () => boardAction("/api/arbiter/clear", {}, "seen"));
   $("start-pairing").addEventListener("click", () => startPairing(selected, $("pairing-round").value, false));
   $("restart-game").addEventListener("click", () => {
     const round = $("pairing-round").value;
-    if (!window.confirm("Restart board " + selected + "'s game for round " + round + "'s pairing?")) return;
+    if (!window.confirm(words("console.ask.restart", { board: selected, round }))) return;
     startPairing(selected, round, true);
   });
   $("import-pairings").addEventListener("click", async () => {
     try {
       const rows = await post("/api/arbiter/pairings", $("pairings").value, "text/plain");
-      say(rows.length + " pairing(s) imported");
-    } catch (error) { say("refused: " + error.message); }
+      say(words("console.pairings.imported", { count: rows.length }));
+    } catch (error) { refused(error); }
   });
   $("round").addEventListener("change", () => renderPairings());
   $("start-round").addEventListener("click", async () => {
@@ -373,14 +444,15 @@ function wire() {
       const rows = await post("/api/arbiter/start-round", { round });
       const counts = {};
       for (const row of rows) counts[row.state] = (counts[row.state] || 0) + 1;
-      say("round " + round + ": " + Object.entries(counts).map(([state, n]) => n + " " + state).join(", ") + " (each board's answer shows below as it comes)");
-    } catch (error) { say("refused: " + error.message); }
+      const states = Object.entries(counts).map(([state, count]) => words("console.state_count", { state: pairingState(state), count }));
+      say(words("console.said.round_started", { round, states: Words.join(states) }));
+    } catch (error) { refused(error); }
   });
   $("show-log").addEventListener("click", async () => {
     try {
       const records = await post("/api/arbiter/log", {});
       $("arbiter-log").replaceChildren(...records.slice().reverse().map((r) => el("li", "", describe(r))));
-    } catch (error) { say("refused: " + error.message); }
+    } catch (error) { refused(error); }
   });
   const kept = sessionStorage.getItem(TOKEN_KEY);
   if (kept) useToken(kept, true);
@@ -399,5 +471,5 @@ function connect() {
   }, (info) => { hall = info; render([]); });
 }
 
-wire();
-connect();
+// The page draws once the catalog is here (every word comes from it)
+Words.ready.catch(() => null).then(() => { wire(); connect(); });

@@ -1,9 +1,11 @@
 // The projector view: one round's boards, big, twenty a page (the page turns by itself),
 // for the playing hall's screen. ?round=3 picks the round (default: the latest),
-// ?per_page=12 and ?seconds=20 change the page and its time. Text is only set as text.
+// ?per_page=12 and ?seconds=20 change the page and its time. Text is only set as text;
+// every word comes from the catalog, in the venue's language unless someone chose
+// another on this screen (data-words-venue on the page).
 "use strict";
 
-const { el, clock, lastMove, miniBoard, players, listen } = window.HallBoard;
+const { el, clock, lastMove, miniBoard, players, listen, say } = window.HallBoard;
 const params = new URLSearchParams(location.search);
 const PER_PAGE = Math.max(1, Math.min(40, Number(params.get("per_page")) || 20));
 const SECONDS = Math.max(5, Number(params.get("seconds")) || 15);
@@ -54,13 +56,13 @@ function table(summary) {
   const left = el("div", "side");
   node.appendChild(left);
   const info = el("div", "info");
-  info.appendChild(el("div", "number", "Board " + summary.board));
+  info.appendChild(el("div", "number", say("projector.board", { board: summary.board })));
   if (summary.game && shown) {
     left.appendChild(miniBoard(summary, variants));
     info.appendChild(el("div", "last", lastMove(summary)));
     if (summary.result) info.appendChild(el("div", "result", summary.result === "*" ? "–" : summary.result));
   } else {
-    info.appendChild(el("div", "waiting", "waiting for the game"));
+    info.appendChild(el("div", "waiting", say("projector.waiting")));
   }
   node.appendChild(info);
   node.appendChild(player(who.white, clock(clocks[0]), running && summary.white_to_move, "white"));
@@ -114,9 +116,10 @@ function render() {
   fitNames(wall);
   const first = shown.length ? boards.get(shown[0]) : null;
   const event = (first && first.event) || ((hall.pairings || {})[name] || [{}])[0].event || "";
-  $("title").textContent = (event ? event + " · " : "") + (name ? "Round " + name : "Tournament hall");
+  const headline = name ? say("projector.round", { round: name }) : say("hall.title");
+  $("title").textContent = event ? say("projector.event", { event, headline }) : headline;
   $("page").textContent = pages > 1 && shown.length
-    ? "boards " + shown[0] + "–" + shown[shown.length - 1] + " · page " + (page + 1) + " of " + pages : "";
+    ? say("projector.pages", { first: shown[0], last: shown[shown.length - 1], page: page + 1, pages }) : "";
 }
 
 function connect() {
@@ -132,5 +135,7 @@ function connect() {
   }, (info) => { hall = info; render(); });
 }
 
-setInterval(() => { page += 1; render(); }, SECONDS * 1000);
-connect();
+Words.ready.catch(() => null).then(() => {
+  setInterval(() => { page += 1; render(); }, SECONDS * 1000);
+  connect();
+});
