@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from gpiozero.pins.mock import MockFactory, MockPin
-from gpiozero.pins.pi import PiPin
 
 from draughtsboard.board.ports import mask_from_squares, squares_from_mask
 
@@ -105,7 +104,9 @@ class SimColumnPin(MockPin):
             return
         self._seen = level
         if self._edges in ("both", "rising" if level else "falling"):
-            PiPin._call_when_changed(self, self.factory.ticks(), level)
+            callback = self.when_changed  # what gpiozero's own edge calls, with our level
+            if callback is not None:
+                callback(self.factory.ticks(), level)
 
     def _get_state(self):
         board = self.board
