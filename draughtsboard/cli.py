@@ -302,10 +302,9 @@ def _add_venue(subparsers) -> None:
 
 def _run_venue(args) -> int:
     from draughtsboard.hall.venue import (
-        BROKER_USER,
+        UnreachableVenueError,
         VenueError,
         plain_host,
-        unreachable_parent,
         write_venue,
     )
     from draughtsboard.http_limits import ascii_number
@@ -318,16 +317,14 @@ def _run_venue(args) -> int:
         return 2
     try:
         venue = write_venue(args.out, args.boards, host=host, port=int(port_text))
+    except UnreachableVenueError as error:  # a bad --out, refused before anything is written
+        print(f"draughtsboard venue: {error}", file=sys.stderr)
+        return 2
     except (VenueError, OSError) as error:
         print(f"draughtsboard venue: {error}", file=sys.stderr)
         return 1
     print(f"wrote {venue.config}, passwords, acl, hall.password and boards/<N>.password for "
           f"{args.boards} boards; start the broker with: mosquitto -c {venue.config}")
-    blocked = unreachable_parent(venue.directory)
-    if blocked is not None:
-        print(f"draughtsboard venue: warning: the {BROKER_USER} user cannot enter {blocked}: "
-              f"mosquitto started as root would stop with 'Unable to open pwfile'; write "
-              f"the venue where it can (e.g. /etc/draughtsboard/venue)", file=sys.stderr)
     return 0
 
 
