@@ -49,16 +49,40 @@ def _add_diag(subparsers) -> None:
     parser.set_defaults(handler=_diag)
 
 
+def diag_board(board: str | None, variant: str | None) -> str | None:
+    """The board of diag's ``--board`` and ``--variant`` together: a game names the board
+    it is played on (``russian``: 8x8), as ``play --variant`` does, so scripts written when
+    diag took a game keep working. ValueError in one line for an unknown game, or a game
+    of another board than ``--board``."""
+    from draughtsboard.board.rules import board_name, get_variant
+
+    if variant is None:
+        return board
+    try:
+        played_on = board_name(get_variant(variant).geometry)
+    except ValueError as error:
+        raise ValueError(f"--variant: {error}") from None
+    if board is not None and board != played_on:
+        raise ValueError(f"--variant {variant} is played on {played_on}, not on --board "
+                         f"{board}: give one of them")
+    return played_on
+
+
 def _diag(args) -> int:
-    """``diag``: the hardware layer's, or over a serial link the firmware bridge's."""
+    """``diag``: the hardware layer's, or over a serial link the firmware bridge's; a
+    game's name (``--variant``) first becomes the board it is played on."""
+    from draughtsboard.hardware import diag
+
+    try:
+        args.board = diag_board(args.board, args.variant)
+    except ValueError as error:
+        print(f"draughtsboard diag: {error}", file=sys.stderr)
+        return 2
     if args.backend == "serial":
         from draughtsboard.firmware_bridge import diag as serial_diag
         from draughtsboard.hardware.board_map import render_map
-        from draughtsboard.hardware.diag import walk_leds
 
-        return serial_diag.run(args, render_map, walk_leds)
-    from draughtsboard.hardware import diag
-
+        return serial_diag.run(args, render_map, diag.walk_leds)
     return diag.run(args)
 
 
@@ -376,10 +400,9 @@ def _add_venue(subparsers) -> None:
 
 def _run_venue(args) -> int:
     from draughtsboard.hall.venue import (
-        BROKER_USER,
+        UnreachableVenueError,
         VenueError,
         plain_host,
-        unreachable_parent,
         write_venue,
     )
     from draughtsboard.http_limits import ascii_number
@@ -392,16 +415,14 @@ def _run_venue(args) -> int:
         return 2
     try:
         venue = write_venue(args.out, args.boards, host=host, port=int(port_text))
+    except UnreachableVenueError as error:  # a bad --out, refused before anything is written
+        print(f"draughtsboard venue: {error}", file=sys.stderr)
+        return 2
     except (VenueError, OSError) as error:
         print(f"draughtsboard venue: {error}", file=sys.stderr)
         return 1
     print(f"wrote {venue.config}, passwords, acl, hall.password and boards/<N>.password for "
           f"{args.boards} boards; start the broker with: mosquitto -c {venue.config}")
-    blocked = unreachable_parent(venue.directory)
-    if blocked is not None:
-        print(f"draughtsboard venue: warning: the {BROKER_USER} user cannot enter {blocked}: "
-              f"mosquitto started as root would stop with 'Unable to open pwfile'; write "
-              f"the venue where it can (e.g. /etc/draughtsboard/venue)", file=sys.stderr)
     return 0
 
 

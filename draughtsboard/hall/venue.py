@@ -11,9 +11,12 @@ Debian's mosquitto started as root reads its configuration, then drops to the
 ``mosquitto`` user before it opens the password file, the ACL and its database. So when
 ``venue`` runs as root and that user exists, the files the broker reads belong to it
 (mode 0600: never readable by others) and so does the database directory; the
-passwords of the hall and the boards stay root's. `unreachable_parent` names a directory
-on the way that the broker's user cannot enter (a home directory of mode 0700), where
-the broker would stop with "Unable to open pwfile".
+passwords of the hall and the boards stay root's. A directory on the way that the broker's
+user cannot enter (a home directory, or what ``mktemp -d`` makes: mode 0700, root's)
+would stop the broker with "Error opening password file" however the files themselves
+are set, so `write_venue` refuses such a place before it writes anything
+(`UnreachableVenueError`, naming the directory), and makes the directories it creates
+enterable (0755) whatever the umask.
 """
 
 from __future__ import annotations
@@ -43,6 +46,11 @@ PASSWD_PATHS = ("/usr/bin/mosquitto_passwd", "/usr/sbin/mosquitto_passwd")
 
 class VenueError(RuntimeError):
     """The broker's tools are missing or failed (one line for the user)."""
+
+
+class UnreachableVenueError(VenueError):
+    """The broker's user cannot enter a directory on the way to the venue (one line that
+    names it); nothing was written."""
 
 
 _HOST = re.compile(r"^[A-Za-z0-9._:-]{1,253}$")
@@ -170,17 +178,54 @@ def _may_enter(account: BrokerAccount, directory: Path) -> bool:
     return bool(info.st_mode & 0o001)
 
 
+def blocking_directory(directory: Path | str, account: BrokerAccount) -> Path | None:
+    """The first directory on the way to ``directory`` (from ``/``, ``directory`` itself
+    included) that ``account`` cannot enter; None when it enters them all. Directories
+    that do not exist yet are not looked at: `write_venue` makes them enterable."""
+    directory = Path(directory).resolve()
+    for step in [*reversed(directory.parents), directory]:
+        if not step.exists():
+            return None
+        if not _may_enter(account, step):
+            return step
+    return None
+
+
 def unreachable_parent(directory: Path | str, run_as: str | None = None) -> Path | None:
     """The first directory on the way to ``directory`` that the broker's user cannot
     enter (None: it reaches it, or the broker will not change user)."""
     account = broker_account(run_as)
-    if account is None:
-        return None
-    directory = Path(directory).resolve()
-    for step in [*reversed(directory.parents), directory]:
-        if not _may_enter(account, step):
-            return step
-    return None
+    return None if account is None else blocking_directory(directory, account)
+
+
+def _refuse_unreachable(directory: Path, account: BrokerAccount | None) -> None:
+    blocked = None if account is None else blocking_directory(directory, account)
+    if blocked is None:
+        return
+    info = blocked.stat()
+    try:
+        owner = pwd.getpwuid(info.st_uid).pw_name
+    except KeyError:
+        owner = str(info.st_uid)
+    raise UnreachableVenueError(
+        f"the {account.name} user cannot enter {blocked} (mode {info.st_mode & 0o7777:04o}, "
+        f"owner {owner}): mosquitto started as root becomes {account.name} before it opens "
+        f"the password file and would stop with 'Error opening password file'; write the "
+        f"venue where {account.name} can enter (e.g. /etc/draughtsboard/venue), or let it "
+        f"through with chmod o+x {blocked}; nothing written")
+
+
+def _make_enterable(directory: Path) -> None:
+    """``directory`` and the missing ones above it, each made 0755 whatever the umask
+    (a umask of 077 would otherwise lock the broker's user out of the venue)."""
+    missing = []
+    step = directory
+    while not step.exists():
+        missing.append(step)
+        step = step.parent
+    for step in reversed(missing):
+        step.mkdir(exist_ok=True)
+        os.chmod(step, 0o755)
 
 
 def _write_secret(path: Path, text: str) -> None:
@@ -206,8 +251,11 @@ def write_venue(directory: Path | str, boards: int, *, host: str = "127.0.0.1",
         raise VenueError(f"listener {host!r}:{port}: expected an address or a host name and "
                          "a port 1-65535")
     directory = Path(directory).resolve()
-    (directory / "db").mkdir(parents=True, exist_ok=True)
-    (directory / "boards").mkdir(exist_ok=True)
+    account = broker_account(run_as)  # what the broker opens once it dropped to its user
+    _refuse_unreachable(directory, account)
+    _make_enterable(directory)
+    (directory / "db").mkdir(exist_ok=True)
+    _make_enterable(directory / "boards")
     hall_password = secrets.token_urlsafe(16)
     passwords = {n: secrets.token_urlsafe(16) for n in range(1, boards + 1)}
     plain = [f"{HALL_USER}:{hall_password}"] + [f"{board_user(n)}:{p}"
@@ -222,7 +270,6 @@ def write_venue(directory: Path | str, boards: int, *, host: str = "127.0.0.1",
         _write_secret(directory / "boards" / f"{number}.password", password + "\n")
     _write_secret(directory / "hall.password", hall_password + "\n")
     (directory / "acl").write_text(acl_text(range(1, boards + 1)))
-    account = broker_account(run_as)  # what the broker opens once it dropped to its user
     _give_to(account, password_file, 0o600)
     _give_to(account, directory / "acl", 0o600)
     _give_to(account, directory / "db", 0o700)

@@ -44,6 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board", choices=[f"{n}x{n}" for n in sorted(USUAL_NUMBERING)],
                         help="without --config: the board whose reference wiring to use "
                         "(default 8x8)")
+    parser.add_argument("--variant", metavar="GAME",
+                        help="instead of --board: a game, for the board it is played on, "
+                        "named as play --variant names it (russian and column: 8x8, "
+                        "international: 10x10, lasca and column-7x7: 7x7)")
     parser.add_argument("--once", action="store_true",
                         help="print one map of the switches and exit")
     parser.add_argument("--empty", action="store_true",
@@ -100,7 +104,16 @@ def run(args: argparse.Namespace) -> int:
 
 def _config(args: argparse.Namespace) -> BoardConfig:
     if args.config:
-        return load_config(args.config)
+        config = load_config(args.config)
+        if args.board is not None and args.board != config.board:
+            variant = getattr(args, "variant", None)
+            asked = (f"; --variant {variant} is played on {args.board} (give the config "
+                     "of that board, or another --variant)" if variant else
+                     f", not --board {args.board} (give the config of that board, or "
+                     "leave --board out)")
+            raise ConfigError([f"the board config's board is {config.board}{asked}"],
+                              source=str(args.config))
+        return config
     return builtin_config(board_of_name(args.board or "8x8"))
 
 

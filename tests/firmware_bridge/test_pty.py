@@ -149,6 +149,9 @@ def test_diag_over_a_pseudo_terminal_maps_the_switches_and_sees_a_move(tmp_path)
         heading, *board = once.stdout.splitlines()
         assert "firmware 1.3.0" in heading and "40 of 50 switches closed" in heading
         assert len(board) == 11 and board[0].startswith("10")
+        by_game = diag("--port", emulator.path, "--variant", "international", "--once")
+        assert by_game.returncode == 0, by_game.stderr  # a game names its board, 10x10
+        assert by_game.stdout.splitlines()[1:] == board
 
         live = subprocess.Popen(
             [sys.executable, "-m", "draughtsboard", "diag", "--backend", "serial", "--port",

@@ -1,5 +1,10 @@
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
 import pytest
 
 from draughtsboard.board.ports import squares_from_mask
@@ -15,6 +20,18 @@ from ..browser import ARTIFACTS
 from ..web.helpers import wait_until
 from .broker import Broker
 from .recipe import Recipe
+
+
+@pytest.fixture
+def open_folder():
+    """A folder every user may enter, as /srv or /etc are (pytest's tmp_path lies under a
+    folder of mode 0700 that Debian's mosquitto user cannot enter)."""
+    folder = Path(tempfile.mkdtemp(prefix="draughtsboard-venue-"))
+    os.chmod(folder, 0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

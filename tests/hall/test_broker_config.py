@@ -143,8 +143,8 @@ def test_a_listener_that_is_not_an_address_and_port_is_refused(tmp_path, capsys,
         write_venue(tmp_path, 2, host="127.0.0.1\nallow_anonymous true", port=1883)
 
 
-def test_the_generated_config_bounds_messages_and_queues(tmp_path):
-    venue = write_venue(tmp_path, 2, port=18830)
+def test_the_generated_config_bounds_messages_and_queues(open_folder):
+    venue = write_venue(open_folder, 2, port=18830)
     lines = venue.config.read_text().splitlines()
     assert f"message_size_limit {MAX_PAYLOAD + 4096}" in lines
     assert f"max_packet_size {MAX_PAYLOAD + 8192}" in lines

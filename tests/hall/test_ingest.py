@@ -145,16 +145,16 @@ def test_a_missing_broker_fails_with_a_clear_message(monkeypatch):
         broker.mosquitto_or_fail()
 
 
-def test_the_venue_command_writes_the_broker_files(tmp_path):
+def test_the_venue_command_writes_the_broker_files(open_folder):
     from draughtsboard.cli import main
 
-    assert main(["venue", "--boards", "3", "--out", str(tmp_path), "--listen",
+    assert main(["venue", "--boards", "3", "--out", str(open_folder), "--listen",
                  "127.0.0.1:18830"]) == 0
-    acl = (tmp_path / "acl").read_text()
+    acl = (open_folder / "acl").read_text()
     assert "user board2\ntopic write draughtsboard/v1/board/2/status" in acl
     assert "topic read draughtsboard/v1/board/2/command" in acl
-    assert "board2:$7$" in (tmp_path / "passwords").read_text()  # hashed, not plain
-    assert (tmp_path / "boards" / "3.password").stat().st_mode & 0o077 == 0
+    assert "board2:$7$" in (open_folder / "passwords").read_text()  # hashed, not plain
+    assert (open_folder / "boards" / "3.password").stat().st_mode & 0o077 == 0
 
 
 def test_a_board_finds_its_hall_in_the_command_line_or_its_config(tmp_path):
