@@ -20,6 +20,7 @@ from draughtsboard.board.rules import (
     parse_start_fen,
 )
 from draughtsboard.recording import DamagedGame, Recorder
+from draughtsboard.words import english
 
 log = logging.getLogger("draughtsboard.play")
 
@@ -78,7 +79,7 @@ def choose_opening(recorder: Recorder, *, variant: str | None = None,
     ``resume`` false it is closed (``closes``) like any other unfinished game."""
     found = recorder.find_unfinished()
     if isinstance(found, DamagedGame):
-        log.error("%s", found.describe())
+        log.error("%s", english(found.describe()))
         if resume:
             known = found.game.variant if found.game is not None else None
             chosen = known or get_variant(variant or fallback_variant or DEFAULT_VARIANT)

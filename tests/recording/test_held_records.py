@@ -15,6 +15,8 @@ from draughtsboard.recording import journal as journal_module
 from draughtsboard.recording.journal import load_journal
 from draughtsboard.recording.tracker_events import HeldRecords, record_tracker_event
 
+from ..rendered import in_english
+
 MOVES = ("c3-d4", "f6-g5", "g3-h4", "g7-f6", "b2-c3")
 
 
@@ -74,7 +76,7 @@ def test_held_moves_are_recorded_in_order_when_writing_works_again(tmp_path, mon
     assert held.add(game_id, events[0], 0.0, now=0.0) == []
     disk.full = True
     entries = held.add(game_id, events[1], 0.0, now=1.0)
-    assert [e.kind for e in entries] == ["error"] and "No space" in entries[0].text
+    assert [e.kind for e in entries] == ["error"] and "No space" in in_english(entries[0].text)
     assert held.held and [e.notation for e in held.held_moves] == ["f6-g5"]
     assert held.add(game_id, FlagEvent(2.0, "illegal", "a1-b2 is not a move"), 0.0,
                     now=1.1) == []
@@ -89,7 +91,7 @@ def test_held_moves_are_recorded_in_order_when_writing_works_again(tmp_path, mon
     assert entries == [] and held.held
     entries = held.retry(now=10.0)
     assert not held.held and held.error == ""
-    assert entries[-1].text == "recording works again: 3 held move(s) recorded in order"
+    assert in_english(entries[-1].text) == "recording works again: 3 held moves recorded in order"
     assert held.add(game_id, events[4], 0.0, now=10.1) == []
     recorder.close()
     loaded = load_journal(path)
