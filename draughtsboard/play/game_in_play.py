@@ -423,8 +423,8 @@ class GameInPlay:
         (checked by the caller) in this game's mode; its id. Refused while moves wait to
         be recorded: they would be lost."""
         if self.held.held:
-            raise ArbiterError(f"{len(self.held.held_moves)} move(s) are not recorded yet "
-                               f"({self.held.error}): a new game would lose them")
+            raise ArbiterError(Message.of("arbiter.refused.held", count=len(self.held.held_moves),
+                                          error=self.held.error))
         position = parse_fen(self.variant, fen) if fen else initial_position(self.variant)
         if self.damage is not None:
             text, _ = self.recorder.repair(self.game_id, "abandon", self.clock(), self.wall())
@@ -452,10 +452,10 @@ class GameInPlay:
         cannot be resumed."""
         damage = self.damage
         if damage is None:
-            raise ArbiterError("no damaged journal is waiting")
+            raise ArbiterError(Message.of("arbiter.refused.no_damage"))
         if not damage.resumable:
-            raise ArbiterError(f"{english(damage.describe())}: it cannot be resumed, start a "
-                               "new game")
+            raise ArbiterError(Message.of("arbiter.refused.not_resumable",
+                                          damage=damage.describe()))
         text, copy = self.recorder.repair(self.game_id, "resume", self.clock(), self.wall())
         self.damage = None
         game = self.recorded_game()
@@ -614,7 +614,7 @@ class GameInPlay:
         (journalled). `ArbiterError` when no opponent has failed."""
         seat = self.opponent
         if seat is None or not seat.failed:
-            raise ArbiterError("no opponent has failed: nothing to replace")
+            raise ArbiterError(Message.of("arbiter.refused.no_failure"))
         failed = seat.name
         builtin = BuiltinOpponent(self.variant, level, seed=self.game_id)
         seat.replace(builtin, OpponentSpec("engine", level=level))

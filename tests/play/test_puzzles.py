@@ -135,7 +135,7 @@ def test_a_puzzle_that_cannot_begin_while_moves_wait_to_be_recorded_begins_after
     monkeypatch.setattr(journal_module.os, "write", full)
     assert play.move(19, 16)["held"] == ["f4-g5"]
     play.call(lambda: runner.begin(1))
-    assert runner.index == 0 and runner.note.startswith("Puzzle 2 waits: 1 move(s) are not")
+    assert runner.index == 0 and runner.note.startswith("Puzzle 2 waits: 1 move is not")
     first_game = play.game.game_id
     monkeypatch.setattr(journal_module.os, "write", real_write)
     play.wait(5)  # the held move is written: the puzzle that waited begins

@@ -4,8 +4,9 @@ With ``?lang=qps`` every message is wrapped in ⟦…⟧ (lists' joiners too, in
 message that holds them). `stray_words` reads what a person sees (the visible text,
 node by node) and what a screen reader or a tooltip says (``aria-label``, ``title``,
 ``placeholder`` of every element drawn and not hidden, as in a closed ``<details>``),
-strips each ⟦…⟧ from the innermost out, and returns what is left that is neither notation, a number, punctuation nor one of the
-names the test set: a word there was written in the page's code, not in a catalog.
+strips each ⟦…⟧ from the innermost out, and returns what is left that is neither
+notation, a number, punctuation nor one of the names the test set: a word there was
+written in the page's code, not in a catalog.
 """
 
 from __future__ import annotations
