@@ -109,9 +109,8 @@ def event_steps(recorder: Recorder, game_id: str, event: TrackerEvent, t_wall: f
             recorder.record_takeback(game_id, event.t, t_wall,
                                      irregularity=event.irregularity)
             if event.irregularity:
-                return [LogEntry("irregularity", Message.of(
-                    "log.taken_back_irregular", move=event.notation,
-                    irregularity=event.irregularity))]
+                return [LogEntry("irregularity", Message.of("log.takeback_stood",
+                                                            move=event.notation))]
             return [LogEntry("takeback", Message.of("log.taken_back", move=event.notation))]
         return [takeback]
     if isinstance(event, IrregularMoveEvent):

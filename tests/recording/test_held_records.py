@@ -6,6 +6,7 @@ import errno
 import os
 
 import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant first)
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.notation import parse_move
 from draughtsboard.board.rules.variants import get_variant
@@ -15,7 +16,7 @@ from draughtsboard.recording import journal as journal_module
 from draughtsboard.recording.journal import load_journal
 from draughtsboard.recording.tracker_events import HeldRecords, record_tracker_event
 
-from ..rendered import in_english
+from ..rendered import in_english, rendered
 
 MOVES = ("c3-d4", "f6-g5", "g3-h4", "g7-f6", "b2-c3")
 
@@ -124,3 +125,21 @@ def test_a_move_with_notes_is_never_written_twice_by_a_retry(tmp_path, monkeypat
     assert not held.held
     kinds = [r["type"] for r in load_journal(recorder.path_of(game_id)).records]
     assert kinds == ["start", "move", "irregularity", "irregularity"]
+
+
+def test_a_flag_is_recorded_with_its_text_and_its_message_and_logged_as_the_message(tmp_path):
+    recorder = Recorder(tmp_path)
+    game_id = recorder.start_game("russian", {})
+    said = Message.of("log.illegal_move", move=Message.of(
+        "irregular.action", move="a3-a5", kind=Message.of("irregular.irregular_move")))
+    flag = FlagEvent(1.0, "illegal", "illegal move a3-a5: a piece moved irregularly",
+                     message=said)
+    entries = record_tracker_event(recorder, game_id, flag, 0.0)
+    assert [(e.kind, e.text) for e in entries] == [("illegal", said)]
+    assert rendered(entries[0].text, "ru") == \
+        "недопустимый ход a3-a5: шашка сходила не по правилам"
+    record = load_journal(recorder.path_of(game_id)).records[-1]
+    # the English text as PDN comments show it, and the message beside it
+    assert record["text"] == "illegal move a3-a5: a piece moved irregularly"
+    assert Message.from_json(record["message"]) == said
+    recorder.close()
