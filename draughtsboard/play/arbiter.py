@@ -7,7 +7,7 @@ on a board `PlaySession.call`, the controller thread, the only thread that feeds
 tracker and writes the journal; in a test, at once). The change itself is the game in
 play's (`game_in_play.GameInPlay`): the desk decides whether it may be done and says so.
 Callers check the arbiter's token first (`PlaySession.check_token`). Every refusal is an
-`ArbiterError`, whose text the page shows as it is.
+`ArbiterError` saying a message, which the page shows in its reader's language.
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from typing import Any
 
 from draughtsboard.board.game.record import normalise_result
 from draughtsboard.board.game.tags import clean_tags
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules import DraughtsError, parse_fen, parse_start_fen
+from draughtsboard.recording.reasons import reason_message
 
 from .clock import TimeControl
 from .continuity import carried_tags
@@ -76,7 +78,7 @@ class ArbiterDesk:
         """The arbiter's answer to a damaged journal: ``resume`` from its last good record
         (a copy of the damaged file is kept); a new game is `new_game`. What was done."""
         if action != "resume":
-            raise ArbiterError("repair: 'resume' (a new game is the new-game action)")
+            raise ArbiterError(Message.of("arbiter.refused.repair_action"))
 
         def run() -> str:
             text = self.game.resume_damaged()
@@ -96,9 +98,9 @@ class ArbiterDesk:
 
         def action() -> dict[str, str]:
             if game.damage is not None:
-                raise ArbiterError("the journal is damaged: resume it or start a new game first")
+                raise ArbiterError(Message.of("arbiter.refused.damaged"))
             if game.recorded_game().result is not None:
-                raise ArbiterError("the game is finished: start a new game to change tags")
+                raise ArbiterError(Message.of("arbiter.refused.finished_tags"))
             return game.set_tags(cleaned)
 
         return self.run(action)
@@ -109,8 +111,7 @@ class ArbiterDesk:
         game = self.game
         try:
             if normalise_result(game.variant, result) is None:
-                raise ArbiterError("choose a result: '*' is no result (to abandon the game, "
-                                   "start a new one)")
+                raise ArbiterError(Message.of("arbiter.refused.no_result"))
         except DraughtsError as error:
             raise ArbiterError(str(error)) from None
 
@@ -118,8 +119,7 @@ class ArbiterDesk:
             self._refuse_while_unrecorded()
             recorded = game.recorded_game().result
             if recorded is not None:
-                raise ArbiterError(f"the game already has a result ({recorded}): withdraw "
-                                   "it first")
+                raise ArbiterError(Message.of("arbiter.refused.has_result", result=recorded))
             self._record_result(result, reason or "declared by the arbiter")
             return game.recorded_game().result_text()
 
@@ -132,10 +132,11 @@ class ArbiterDesk:
             self._refuse_while_unrecorded()
             recorded = self.game.recorded_game()
             if recorded.result is not None:
-                raise ArbiterError(f"the game already has a result ({recorded.result})")
+                raise ArbiterError(Message.of("arbiter.refused.has_result",
+                                              result=recorded.result))
             reasons = recorded.draw_reasons()
             if not reasons:
-                raise ArbiterError("the rules declare no draw in this position")
+                raise ArbiterError(Message.of("arbiter.refused.no_draw"))
             draw = recorded.variant.results[1]
             self._record_result(draw, "; ".join(reasons) + " (accepted by the arbiter)")
             return draw
@@ -146,8 +147,7 @@ class ArbiterDesk:
         """A result needs the recorded game to be the game played: not while moves wait
         to be recorded, nor while the journal is damaged."""
         if self.game.damage is not None or self.game.held.held:
-            raise ArbiterError("moves are not recorded yet, or the journal is damaged: "
-                               "no result can be recorded now")
+            raise ArbiterError(Message.of("arbiter.refused.unrecorded"))
 
     def _record_result(self, result: str, reason: str) -> None:
         self.game.record_result(result, reason)
@@ -161,11 +161,11 @@ class ArbiterDesk:
         def action() -> str:
             recorded = self.game.recorded_game()
             if recorded.result is None:
-                raise ArbiterError("the game has no result to withdraw")
+                raise ArbiterError(Message.of("arbiter.refused.nothing_to_withdraw"))
             outcome = recorded.outcome()
             if outcome is not None and recorded.position.is_game_over():
-                raise ArbiterError(f"the rules ended this game ({outcome[1]}): its result "
-                                   "stands")
+                raise ArbiterError(Message.of("arbiter.refused.rules_ended",
+                                              reason=reason_message(outcome[1])))
             text = f"result {recorded.result} withdrawn by the arbiter"
             self.game.withdraw_result(text)
             log.info("arbiter: %s", text)
@@ -178,7 +178,7 @@ class ArbiterDesk:
 
         def run() -> str:
             if self.game.recorded_game().result is not None:
-                raise ArbiterError("the game has its result: the clock has stopped")
+                raise ArbiterError(Message.of("arbiter.refused.clock_stopped"))
             try:
                 done = self.game.clock_action(action)
             except ClockActionError as error:
@@ -206,15 +206,14 @@ class ArbiterDesk:
 
         def action() -> str:
             if game.recorded_game().result is not None:
-                raise ArbiterError("the game is finished: start a new game")
+                raise ArbiterError(Message.of("arbiter.refused.finished"))
             position = given
             if position is None:
                 position = game.tracker.board_position(bool(white_to_move))
                 if position is None:
-                    raise ArbiterError("the switches alone cannot tell this position (a "
-                                       "piece appeared where none was): give it as FEN")
+                    raise ArbiterError(Message.of("arbiter.refused.board_unknown"))
             elif position.white_to_move != bool(white_to_move):
-                raise ArbiterError("the FEN and the side to move disagree")
+                raise ArbiterError(Message.of("arbiter.refused.fen_side"))
             side = "White" if position.white_to_move else "Black"
             text = f"position accepted by the arbiter, {side} to move: {position.fen()}"
             game.accept_position(position, text)
@@ -227,14 +226,15 @@ class ArbiterDesk:
         """The arbiter takes the game back to ``ply`` (0: the start); the board lights
         what differs until it shows that position. The position's FEN."""
         if isinstance(ply, bool) or not isinstance(ply, int):
-            raise ArbiterError(f"ply: expected a whole number, got {ply!r}")
+            raise ArbiterError(Message.of("arbiter.refused.ply_type", ply=repr(ply)[:40]))
 
         def action() -> str:
             recorded = self.game.recorded_game()
             if recorded.result is not None:
-                raise ArbiterError("the game is finished: start a new game")
+                raise ArbiterError(Message.of("arbiter.refused.finished"))
             if not 0 <= ply <= recorded.ply:
-                raise ArbiterError(f"no ply {ply}: the game is at ply {recorded.ply}")
+                raise ArbiterError(Message.of("arbiter.refused.no_ply", ply=ply,
+                                              at=recorded.ply))
             text = f"taken back by the arbiter to ply {ply} (from ply {recorded.ply})"
             position = self.game.take_back_to(ply, text)
             log.info("arbiter: %s", text)

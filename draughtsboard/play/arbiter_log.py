@@ -12,6 +12,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from draughtsboard.board.message import Message
+
 LOG_LENGTH = 50  # arbiter log entries kept for the page
 # the log entries the arbiter acknowledges
 FLAGGED_KINDS = ("illegal", "disturbed", "irregularity", "error", "flag", "draw", "notice")
@@ -19,15 +21,19 @@ FLAGGED_KINDS = ("illegal", "disturbed", "irregularity", "error", "flag", "draw"
 
 class ArbiterLog:
     """The last `LOG_LENGTH` entries (kind, text, wall time) and the count of flags
-    (`FLAGGED_KINDS`) not acknowledged. Controller thread only."""
+    (`FLAGGED_KINDS`) not acknowledged. Controller thread only.
+
+    An entry's text is a message's JSON, rendered by the page in its reader's language
+    (plain text only where no message can be had: a system's error as it was given)."""
 
     def __init__(self, wall: Callable[[], float]) -> None:
         self.wall = wall
         self.entries: deque[dict[str, Any]] = deque(maxlen=LOG_LENGTH)
         self.unacknowledged = 0
 
-    def note(self, kind: str, text: str) -> None:
-        self.entries.append({"kind": kind, "text": text, "t_wall": self.wall()})
+    def note(self, kind: str, text: Message | str) -> None:
+        said = text.as_json() if isinstance(text, Message) else text
+        self.entries.append({"kind": kind, "text": said, "t_wall": self.wall()})
         if kind in FLAGGED_KINDS:
             self.unacknowledged += 1
 

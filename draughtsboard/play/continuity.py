@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from draughtsboard.board.message import Message
+
 # Tags that belong to one game: a game the arbiter starts does not inherit them from the
 # command line (the players, the round); the event's own tags (Event, Site, Board,
 # TimeControl ...) carry over.
@@ -26,25 +28,19 @@ def carried_tags(command_line_tags: Mapping[str, str]) -> dict[str, str]:
 
 def resume_refusals(game_id: str, recorded_mode: str, recorded_tags: Mapping[str, str],
                     requested_mode: str | None, requested_tags: Mapping[str, str],
-                    requested_fen: str | None = None) -> list[str]:
+                    requested_fen: str | None = None) -> list[Message]:
     """One sentence per option that a resumed game does not take: a ``--mode`` other
     than the recorded one, ``--tag`` values that differ from the recorded ones, a start
     position (``--fen``). The game goes on as recorded; ``--new`` starts a new game with
     the options, and the arbiter can change tags on the page."""
     refused = []
     if requested_mode is not None and requested_mode != recorded_mode:
-        refused.append(
-            f"--mode {requested_mode} not applied: game {game_id} is a {recorded_mode} "
-            f"game and goes on as one (--new starts a new game in {requested_mode} mode)")
+        refused.append(Message.of("page.notice.mode", requested=requested_mode,
+                                  game_id=game_id, recorded=recorded_mode))
     differing = {k: v for k, v in requested_tags.items() if recorded_tags.get(k) != v}
     if differing:
         listed = ", ".join(f"{k}={v}" for k, v in differing.items())
-        refused.append(
-            f"--tag {listed} not applied: game {game_id} is resumed with its recorded "
-            "tags (the arbiter can change them on the page; --new starts a new game "
-            "with them)")
+        refused.append(Message.of("page.notice.tags", tags=listed, game_id=game_id))
     if requested_fen:
-        refused.append(
-            f"--fen not applied: game {game_id} is resumed where it stands (--new starts "
-            "a new game from the FEN)")
+        refused.append(Message.of("page.notice.fen", game_id=game_id))
     return refused

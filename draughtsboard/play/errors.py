@@ -6,6 +6,9 @@ request, wrong mode or moment). Storage failures are recording's (`RecordingErro
 
 from __future__ import annotations
 
+from draughtsboard.board.message import Message
+from draughtsboard.words import english
+
 
 class PlayError(ValueError):
     """A request or setting of a board in play that cannot be done as asked."""
@@ -13,7 +16,13 @@ class PlayError(ValueError):
 
 class ArbiterError(PlayError):
     """An arbiter action that cannot be done as asked (bad result, bad tag, bad FEN, a
-    new game while moves wait to be recorded); the page shows its text as it is."""
+    new game while moves wait to be recorded). Made with a `Message` (``said``), the
+    page shows it in its reader's language and the text is its English; made with a
+    text (a refusal another part gave: a bad FEN, a bad tag), the page shows that."""
+
+    def __init__(self, said: Message | str) -> None:
+        self.said = said if isinstance(said, Message) else None
+        super().__init__(english(said) if isinstance(said, Message) else said)
 
 
 class ClockActionError(PlayError):

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from draughtsboard.board.game.record import Game, move_number
+from draughtsboard.board.message import Message
 from draughtsboard.recording import Recorder
 
 from .clock import ClockReading, read_clock, side_to_move_at
@@ -27,7 +28,7 @@ class ClockNote:
     """What the arbiter's log says about the clock (``kind`` ``clock`` or ``flag``)."""
 
     kind: str
-    text: str
+    text: Message
 
 
 class GameClock:
@@ -148,7 +149,7 @@ class GameClock:
             recorder.record_clock(game_id, "resume", (reading.white, reading.black), text,
                                   now, self.wall())
             self._start_now(now)
-            return ClockNote("clock", text)
+            return ClockNote("clock", Message.of("clock.resumed_by_board"))
         side = reading.running
         if side is None or side in reading.flagged:
             return None
@@ -162,7 +163,8 @@ class GameClock:
                 f"move {number}; play goes on until the arbiter rules")
         recorder.record_flag_fall(game_id, reading.with_left(side, 0.0), text, now,
                                   self.wall())
-        return ClockNote("flag", text)
+        return ClockNote("flag", Message.of(f"clock.flag_fell.{side}",
+                                            control=str(reading.control), number=number))
 
     # -- the arbiter ------------------------------------------------------------------------
 

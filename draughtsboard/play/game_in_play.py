@@ -55,6 +55,7 @@ from draughtsboard.board.tracker import (
 )
 from draughtsboard.opponents import BuiltinOpponent, Clocks, OpponentSpec
 from draughtsboard.recording import JournalDamagedError, Recorder
+from draughtsboard.recording.reasons import reason_message
 from draughtsboard.recording.tracker_events import HeldRecords, LogEntry
 from draughtsboard.words import english
 
@@ -130,7 +131,7 @@ class GameInPlay:
         self.damage = opening.damaged  # the arbiter must decide (`resume_damaged`)
         self.game_id = self.damage.game_id if self.damage is not None else (
             opening.resume_id or "")
-        self.notices: list[str] = []  # what the page says until the next game (resume)
+        self.notices: list[Message] = []  # what the page says until the next game (resume)
         self.moves_recorded = 0  # plies of the recorded game (any thread may read it)
         self.board: Snapshot | None = None  # the switches as last seen
         self.follower: Follower | None = None
@@ -213,8 +214,8 @@ class GameInPlay:
         requested = self.requested_mode.value if self.requested_mode is not None else None
         for text in resume_refusals(self.game_id, self.mode.value, game.tags, requested,
                                     self.initial_tags, self.opening.unused_fen):
-            log.warning("%s", text)
-            self.recorder.record_note(self.game_id, text, self.clock(), self.wall())
+            log.warning("%s", english(text))
+            self.recorder.record_note(self.game_id, english(text), self.clock(), self.wall())
             self.notices.append(text)
             self.arbiter_log.note("notice", text)
 
@@ -373,7 +374,7 @@ class GameInPlay:
             return True
         if note is None:
             return False
-        log.info("%s", note.text)
+        log.info("%s", english(note.text))
         self.arbiter_log.note(note.kind, note.text)
         return True
 
@@ -406,15 +407,18 @@ class GameInPlay:
                 reason = f"{text} (the rules end the game: recorded without the arbiter)"
                 self.recorder.record_result(self.game_id, game.variant.results[1], reason,
                                             self.clock(), self.wall())
-                self.arbiter_log.note("result", f"{game.variant.results[1]} ({reason})")
+                self.arbiter_log.note("result", Message.of(
+                    "log.result", result=game.variant.results[1],
+                    reason=Message.of("log.draw_automatic",
+                                      reasons=[reason_message(r) for r in reasons])))
                 return
             self.recorder.record_draw_offer(self.game_id, text, self.clock(), self.wall())
         except (DraughtsError, OSError) as error:
             self._could_not("record the draw", error)
             return
         log.info("draw offered to the arbiter: %s", text)
-        self.arbiter_log.note("draw", f"{text}: the rules declare a draw; the arbiter may "
-                                      "declare it")
+        self.arbiter_log.note("draw", Message.of(
+            "log.draw_offered", reasons=[reason_message(r) for r in reasons]))
 
     # -- changes asked for: the arbiter's desk, the coach, the puzzles --------------------------
 
@@ -424,8 +428,8 @@ class GameInPlay:
         (checked by the caller) in this game's mode; its id. Refused while moves wait to
         be recorded: they would be lost."""
         if self.held.held:
-            raise ArbiterError(f"{len(self.held.held_moves)} move(s) are not recorded yet "
-                               f"({self.held.error}): a new game would lose them")
+            raise ArbiterError(Message.of("arbiter.refused.held", count=len(self.held.held_moves),
+                                          error=self.held.error))
         position = parse_fen(self.variant, fen) if fen else initial_position(self.variant)
         if self.damage is not None:
             text, _ = self.recorder.repair(self.game_id, "abandon", self.clock(), self.wall())
@@ -453,17 +457,20 @@ class GameInPlay:
         cannot be resumed."""
         damage = self.damage
         if damage is None:
-            raise ArbiterError("no damaged journal is waiting")
+            raise ArbiterError(Message.of("arbiter.refused.no_damage"))
         if not damage.resumable:
-            raise ArbiterError(f"{damage.describe()}: it cannot be resumed, start a new game")
-        text, _ = self.recorder.repair(self.game_id, "resume", self.clock(), self.wall())
+            raise ArbiterError(Message.of("arbiter.refused.not_resumable",
+                                          damage=damage.describe()))
+        text, copy = self.recorder.repair(self.game_id, "resume", self.clock(), self.wall())
         self.damage = None
         game = self.recorded_game()
         self.tracker.reset(game.position, check_start=True)
         self.moves_recorded = game.ply
         if self.follower is not None:
             self.follower.game_started()
-        self.arbiter_log.note("note", text)
+        self.arbiter_log.note("note", Message.of(
+            "damage.resumed", game_id=self.game_id, ply=game.ply,
+            copy=copy.name if copy is not None else ""))
         self._look_again()
         self.follow_opponent()
         return text
@@ -475,7 +482,9 @@ class GameInPlay:
     def record_result(self, result: str, reason: str) -> None:
         """Record the result the arbiter declared (or accepted), and tell the follower."""
         self.recorder.record_result(self.game_id, result, reason, self.clock(), self.wall())
-        self.arbiter_log.note("result", f"{result} ({reason})")
+        self.arbiter_log.note("result", Message.of("log.result", result=result,
+                                                   reason=reason_message(reason))
+                              if reason else Message.of("log.result_only", result=result))
         if self.follower is not None:
             self.follower.game_finished()
         self.follow_opponent()
@@ -483,8 +492,9 @@ class GameInPlay:
     def withdraw_result(self, text: str) -> None:
         """Take the result back: play goes on once the board shows the recorded position
         again, and a draw the rules declare is offered again."""
+        withdrawn = self.recorded_game().result or ""
         self.recorder.record_result_withdrawn(self.game_id, text, self.clock(), self.wall())
-        self.arbiter_log.note("result", text)
+        self.arbiter_log.note("result", Message.of("log.result_withdrawn", result=withdrawn))
         self._draw_offered = ""
         self.tracker.reset(self.recorded_game().position, check_start=True)
         if self.follower is not None:
@@ -496,14 +506,14 @@ class GameInPlay:
         """The arbiter starts, pauses or resumes the game clock; what was done
         (`ClockActionError` when it does not fit the clock)."""
         done = self.game_clock.arbiter(self.recorder, self.game_id, action)
-        self.arbiter_log.note("clock", done + " by the arbiter")
+        self.arbiter_log.note("clock", Message.of(f"log.clock.{action}"))
         return done
 
     def acknowledge(self) -> int:
         """The arbiter has seen the flags: the count is cleared; how many there were."""
         count = self.arbiter_log.take_unacknowledged()
         if count:
-            self.arbiter_log.note("acknowledged", f"the arbiter acknowledged {count} flag(s)")
+            self.arbiter_log.note("acknowledged", Message.of("log.acknowledged", count=count))
         return count
 
     def accept_position(self, position: Position, text: str) -> None:
@@ -512,16 +522,20 @@ class GameInPlay:
         self.recorder.record_correction(self.game_id, position.fen(), text, self.clock(),
                                         self.wall())
         self.controller.accept(position, self.clock())
-        self.arbiter_log.note("correction", text)
+        side = "white" if position.white_to_move else "black"
+        self.arbiter_log.note("correction", Message.of(f"log.position_accepted.{side}",
+                                                       fen=position.fen()))
         self.follow_opponent()
 
     def take_back_to(self, ply: int, text: str) -> Position:
         """The game taken back to ``ply``; the position play goes on from."""
+        before = self.recorded_game().ply
         self.recorder.record_takeback_to(self.game_id, ply, text, self.clock(), self.wall())
         game = self.recorded_game()
         self.controller.accept(game.position, self.clock())
         self.moves_recorded = game.ply
-        self.arbiter_log.note("takeback", text)
+        self.arbiter_log.note("takeback", Message.of("log.taken_back_to", ply=ply,
+                                                     before=before))
         self.follow_opponent()
         return game.position
 
@@ -597,7 +611,7 @@ class GameInPlay:
         page; nothing is recorded; its clock stands still."""
         self._expect(None)
         self.game_clock.hold(self.clock())
-        self.arbiter_log.note("error", f"opponent: {text}")
+        self.arbiter_log.note("error", Message.of("log.opponent_failed", error=text))
 
     def continue_with_builtin(self, level: int = 10) -> str:
         """After a failure, the built-in engine at ``level`` (1-10; full strength unless
@@ -605,13 +619,15 @@ class GameInPlay:
         (journalled). `ArbiterError` when no opponent has failed."""
         seat = self.opponent
         if seat is None or not seat.failed:
-            raise ArbiterError("no opponent has failed: nothing to replace")
+            raise ArbiterError(Message.of("arbiter.refused.no_failure"))
         failed = seat.name
         builtin = BuiltinOpponent(self.variant, level, seed=self.game_id)
         seat.replace(builtin, OpponentSpec("engine", level=level))
         text = f"{failed} failed: {builtin.name} plays on from ply {self.recorded_game().ply}"
         self.recorder.record_note(self.game_id, text, self.clock(), self.wall())
-        self.arbiter_log.note("note", text)
+        self.arbiter_log.note("note", Message.of("log.builtin_plays_on", failed=failed,
+                                                 name=builtin.name,
+                                                 ply=self.recorded_game().ply))
         log.info("%s", text)
         self._opponent_named(builtin.name)
         self.game_clock.release()

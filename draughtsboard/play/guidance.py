@@ -1,6 +1,6 @@
 """What the page says to the people at the board: a headline, and under each flag one
 plain sentence per thing to do ("Put the piece on e3 back on c5", "Take off the piece on
-d4").
+d4"), each a `Message` the page renders in its reader's language (docs/languages.md).
 
 The tracker says *which* squares need attention (its LED intents) and the switches say
 what is on them; the players need words. Everything here is a pure function of the
@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from draughtsboard.board.message import Listed, Message
 from draughtsboard.board.ports import squares_from_mask
 from draughtsboard.board.rules.notation import format_move, format_square
 from draughtsboard.board.rules.position import Move, Position
@@ -26,21 +27,24 @@ from draughtsboard.board.rules.position import Move, Position
 MAX_LISTED = 6  # squares named in one sentence before "and N more"
 MAX_STEPS = 4  # sentences under one flag before they are summed up
 
-PIECE_WORDS = {"w": "white man", "b": "black man", "W": "white king", "B": "black king"}
-TOP_WORDS = {"w": "white", "b": "black", "W": "white king", "B": "black king"}
+PIECE_KINDS = {"w": ("man", "white"), "b": ("man", "black"), "W": ("king", "white"),
+               "B": ("king", "black")}
 
 
 @dataclass(frozen=True)
 class Flag:
     """One flag on the page: ``kind`` (its style), a short ``title``, and the sentences
-    that say what to do, in the order to do them."""
+    that say what to do, in the order to do them (each a `Message`; an irregularity
+    read from an older record may be its plain text)."""
 
     kind: str
-    title: str
-    steps: tuple[str, ...] = ()
+    title: Message
+    steps: tuple[Message | str, ...] = ()
 
     def as_json(self) -> dict:
-        return {"kind": self.kind, "title": self.title, "steps": list(self.steps)}
+        return {"kind": self.kind, "title": self.title.as_json(),
+                "steps": [step.as_json() if isinstance(step, Message) else step
+                          for step in self.steps]}
 
 
 @dataclass(frozen=True)
@@ -48,56 +52,64 @@ class Guidance:
     """The page's words for one moment: the ``headline`` (who is to do what) and the
     flags, most urgent first."""
 
-    headline: str
+    headline: Message
     flags: tuple[Flag, ...] = ()
     carried: Mapping[int, str] = field(default_factory=dict)
 
     def as_json(self) -> dict:
-        return {"headline": self.headline, "flags": [f.as_json() for f in self.flags]}
+        return {"headline": self.headline.as_json(),
+                "flags": [f.as_json() for f in self.flags]}
 
 
-def _officers(words: dict[str, str], officers: bool) -> dict[str, str]:
-    """Lasca and the column games call a crowned piece an officer."""
-    if not officers:
-        return words
-    return {piece: word.replace("king", "officer") for piece, word in words.items()}
+def _kind(piece: str, officers: bool) -> str:
+    """"man.white", "king.black" (``officers``: a column game's crowned piece is an
+    officer)."""
+    kind, colour = PIECE_KINDS.get(piece, ("man", "white"))
+    if officers and kind == "king":
+        kind = "officer"
+    return f"{kind}.{colour}"
 
 
-def describe_column(column: str, officers: bool = False) -> str:
-    """A square's contents in words: "a white man", "a black king", or for a column
-    "a column of 3 (top first: white officer, black, black)" (``officers``: a column
-    game, where a crowned piece is an officer)."""
-    if not column:
-        return "nothing"
-    if len(column) == 1:
-        return "a " + _officers(PIECE_WORDS, officers).get(column, "piece")
-    tops = ", ".join(_officers(TOP_WORDS, officers).get(piece, "?") for piece in column)
-    return f"a column of {len(column)} (top first: {tops})"
+def column_pieces(column: str, officers: bool = False) -> Listed:
+    """A column's pieces, top first, for ``piece.column``'s ``{pieces}``: "white,
+    black, black king"."""
+    return Listed(tuple(Message.of("piece." + _kind(piece, officers))
+                        if piece.isupper() else
+                        Message.of("piece.top." + PIECE_KINDS.get(piece, ("", "white"))[1])
+                        for piece in column))
 
 
-def _names(position: Position, squares: Sequence[int], full: bool = False) -> str:
-    """Square names joined for a sentence: "c5", "c5 or e3", "a1, c1, e1 and 3 more"
-    (``full``: every one)."""
-    names = [format_square(position.variant, s) for s in squares]
+def describe_column(column: str, officers: bool = False) -> Message:
+    """A square's contents as the object of a sentence: "a white man", "a black king",
+    or for a column "a column of 3 (top first: white officer, black, black)"
+    (``officers``: a column game, where a crowned piece is an officer)."""
+    if len(column) <= 1:
+        return Message.of("piece.accusative." + _kind(column or "w", officers))
+    return Message.of("guide.column.accusative", count=len(column),
+                      pieces=column_pieces(column, officers))
+
+
+def _square_list(position: Position, squares: Sequence[int], full: bool = False,
+                 style: str = "and") -> Listed:
+    """Square names for a sentence, joined in the reader's language: "c5", "c5 or e3",
+    "a1, c1, e1 and 3 more (lit)" (``full``: every one)."""
+    names: list[str | Message] = [format_square(position.variant, s) for s in squares]
     if len(names) > MAX_LISTED and not full:
-        shown = ", ".join(names[:MAX_LISTED - 1])
-        return f"{shown} and {len(names) - MAX_LISTED + 1} more (lit)"
-    if len(names) <= 2:
-        return " and ".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+        more = len(names) - MAX_LISTED + 1
+        names = [*names[:MAX_LISTED - 1], Message.of("guide.list.more", count=more)]
+    return Listed(tuple(names), style)
 
 
-def _alternatives(position: Position, squares: Sequence[int]) -> str:
-    names = [format_square(position.variant, s) for s in squares]
-    if len(names) <= 1:
-        return "".join(names)
-    if len(names) > MAX_LISTED:
-        return ", ".join(names[:MAX_LISTED]) + " …"
-    return ", ".join(names[:-1]) + " or " + names[-1]
+def _names(position: Position, squares: Sequence[int], full: bool = False) -> Listed:
+    return _square_list(position, squares, full)
+
+
+def _alternatives(position: Position, squares: Sequence[int]) -> Listed:
+    return _square_list(position, squares, style="or")
 
 
 def _side(position: Position) -> str:
-    return "White" if position.white_to_move else "Black"
+    return "white" if position.white_to_move else "black"
 
 
 def carried_columns(position: Position, occupied: int) -> dict[int, str]:
@@ -121,7 +133,7 @@ def carried_columns(position: Position, occupied: int) -> dict[int, str]:
 
 
 def restore_steps(position: Position, occupied: int, *, back: bool = True,
-                  full: bool = False) -> tuple[str, ...]:
+                  full: bool = False) -> tuple[Message, ...]:
     """What to do so that the board shows ``position`` again, as sentences (``full``:
     every square named and every kind of piece or column its own sentence, however many:
     a puzzle's set-up).
@@ -135,9 +147,10 @@ def restore_steps(position: Position, occupied: int, *, back: bool = True,
     missing = squares_from_mask(expected & ~occupied)
     if not extra and not missing:
         return ()
-    steps: list[str] = []
+    steps: list[Message] = []
     carried = carried_columns(position, occupied)
     name = lambda s: format_square(position.variant, s)  # noqa: E731 - a short local alias
+    officers = position.columns is not None
     if len(extra) == 1 and carried:
         source = [s for s in missing if position.column_at(s) == carried[extra[0]]]
         mover = "w" if position.white_to_move else "b"
@@ -145,14 +158,11 @@ def restore_steps(position: Position, occupied: int, *, back: bool = True,
         source = own or source
         if source:
             home = source[0]
-            steps.append(f"Put the piece on {name(extra[0])} back on {name(home)}" if back
-                         else f"Move the piece on {name(extra[0])} to {name(home)}")
+            steps.append(Message.of("guide.restore.back" if back else "guide.restore.move",
+                                    square=name(extra[0]), home=name(home)))
             extra, missing = [], [s for s in missing if s != home]
     if extra:
-        if len(extra) == 1:
-            steps.append(f"Take off the piece on {name(extra[0])}")
-        else:
-            steps.append(f"Take off the pieces on {_names(position, extra, full)}")
+        steps.append(_take_off(position, extra, full))
     by_contents: dict[str, list[int]] = {}
     for square in missing:
         by_contents.setdefault(position.column_at(square), []).append(square)
@@ -161,10 +171,23 @@ def restore_steps(position: Position, occupied: int, *, back: bool = True,
         groups = _merge_by_top(groups)
     for contents, squares in groups:
         if len(squares) == 1:
-            steps.append(f"Put {describe_column(contents)} on {name(squares[0])}")
+            steps.append(Message.of("guide.restore.put",
+                                    piece=describe_column(contents, officers),
+                                    square=name(squares[0])))
         else:
-            steps.append(f"Put {_plural(contents)} on {_names(position, squares)}")
+            steps.append(Message.of("guide.restore.put_many",
+                                    pieces=_plural(contents, officers),
+                                    squares=_names(position, squares)))
     return tuple(steps)
+
+
+def _take_off(position: Position, squares: Sequence[int], full: bool = False) -> Message:
+    """"Take off the piece on d4", "Take off the pieces on g5 and d4"."""
+    if len(squares) == 1:
+        return Message.of("guide.restore.take_off.one",
+                          square=format_square(position.variant, squares[0]))
+    return Message.of("guide.restore.take_off.many",
+                      squares=_names(position, squares, full))
 
 
 def _down_end(position: Position, occupied: int) -> int | None:
@@ -174,11 +197,10 @@ def _down_end(position: Position, occupied: int) -> int | None:
     return added[0] if len(added) == 1 else None
 
 
-def _plural(contents: str) -> str:
+def _plural(contents: str, officers: bool) -> Message:
     if len(contents) == 1:
-        return PIECE_WORDS.get(contents, "piece").replace("man", "men").replace(
-            "king", "kings")
-    return f"columns of {len(contents)}"
+        return Message.of("guide.pieces." + _kind(contents, officers))
+    return Message.of("guide.pieces.column", count=len(contents))
 
 
 def _merge_by_top(groups: list[tuple[str, list[int]]]) -> list[tuple[str, list[int]]]:
@@ -192,144 +214,150 @@ def _merge_by_top(groups: list[tuple[str, list[int]]]) -> list[tuple[str, list[i
 
 
 HEADLINES = {
-    "setup": "Set up the position: the lit squares are wrong",
-    "illegal": "Illegal move: put the position back",
-    "disturbed": "The position was disturbed: put it back",
-    "ambiguous": "Which move? Touch the square you meant",
+    "setup": "guide.headline.setup",
+    "illegal": "guide.headline.illegal",
+    "disturbed": "guide.headline.disturbed",
+    "ambiguous": "guide.headline.ambiguous",
 }
 
 
-def _taken(position: Position, move: Move, squares: Sequence[int]) -> str:
-    """What to do with the pieces a capture took that are still on the board: "take off
-    d4" (a column game: "put d4 under the piece on e5", where the captured piece goes
-    under the capturing column)."""
-    names = _names(position, squares)
-    if position.columns is None:
-        return f"take off {names}"
-    return f"put {names} under the piece on {format_square(position.variant, move.end)}"
+def _under(position: Position, squares: Sequence[int], end: int) -> Message:
+    """A column game's captured pieces, to go under the capturing column on ``end``."""
+    names = {"end": format_square(position.variant, end)}
+    if len(squares) == 1:
+        return Message.of("guide.put_under.one",
+                          square=format_square(position.variant, squares[0]), **names)
+    return Message.of("guide.put_under.many", squares=_names(position, squares), **names)
 
 
 def opponent_steps(position: Position, move: Move,
-                   intents: Mapping[str, Sequence[int]]) -> tuple[str, ...]:
+                   intents: Mapping[str, Sequence[int]]) -> tuple[Message, ...]:
     """What to do to carry out the opponent's ``move`` (legal in ``position``), from the
-    LED intents that say how far it has come: "Move the piece on c3 to e5; take off d4",
-    then, once the piece is down, "Take off the piece on d4". A column game's jumped
-    columns that keep pieces are named too (the switches cannot see their top piece go)."""
+    LED intents that say how far it has come: "Move the piece on c3 to e5", "Take off the
+    piece on d4", then, once the piece is down, only "Take off the piece on d4". A column
+    game's jumped columns that keep pieces are named too (the switches cannot see their
+    top piece go)."""
     name = lambda s: format_square(position.variant, s)  # noqa: E731 - a short local alias
     take = sorted(intents.get("opponent_take", ()))
     kept = [s for s in move.captures if position.column_at(s)[1:]]  # columns: top only
-    after = []
-    if take:
-        after.append(_taken(position, move, take))
-    if kept:
-        after.append(f"put the top piece of {_names(position, kept)} under the piece on "
-                     f"{name(move.end)}")
+    steps: list[Message] = []
     if intents.get("opponent_path"):
         landings = [name(s) for s in move.path[1:]]
-        route = landings[-1] if len(landings) == 1 else \
-            ", ".join(landings[:-1]) + " and on to " + landings[-1]
         what = "piece" if len(position.column_at(move.start)) <= 1 else "column"
-        step = f"Move the {what} on {name(move.start)} to {route}"
-        return ("; ".join([step, *after]),)
-    if after:
-        text = "; ".join(after)
-        return (text[0].upper() + text[1:],)
-    return ()
+        if len(landings) == 1:
+            steps.append(Message.of(f"guide.opponent.move_{what}", start=name(move.start),
+                                    end=landings[0]))
+        else:
+            steps.append(Message.of(f"guide.opponent.move_{what}_via",
+                                    start=name(move.start), via=", ".join(landings[:-1]),
+                                    end=landings[-1]))
+    if take:
+        steps.append(_take_off(position, take) if position.columns is None
+                     else _under(position, take, move.end))
+    if kept:
+        steps.append(Message.of("guide.put_top_under", squares=_names(position, kept),
+                                end=name(move.end)))
+    return tuple(steps)
 
 
 def take_off_steps(position: Position, squares: Sequence[int],
-                   end: int | None = None) -> tuple[str, ...]:
+                   end: int | None = None) -> tuple[Message, ...]:
     """A capture down on its end, its prisoners still on the board: "Take off the piece
     on f4" (a column game: under the capturing piece on ``end``)."""
-    names = _names(position, sorted(squares))
-    pieces = "piece" if len(squares) == 1 else "pieces"
     if position.columns is not None and end is not None:
-        return (f"Put the {pieces} on {names} under the piece on "
-                f"{format_square(position.variant, end)}",)
-    return (f"Take off the {pieces} on {names}",)
+        return (_under(position, sorted(squares), end),)
+    return (_take_off(position, sorted(squares)),)
 
 
 def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]],
-             occupied: int, *, result: str | None = None, result_reason: str = "",
-             irregularity: str | None = None, opponent: str | None = None,
+             occupied: int, *, result: Message | str | None = None,
+             result_reason: Message | str = "",
+             irregularity: Message | str | None = None,
+             opponent: str | Message | None = None,
              expected: Move | None = None, owed: Position | None = None,
              opponent_failed: bool = False, full_setup: bool = False) -> Guidance:
     """The headline and the flags for a tracker in ``state`` (its `State` value)
     expecting ``position`` with these LED ``intents``, while the switches show
-    ``occupied`` (see the module doc). ``irregularity``: the irregular move the opponent
-    may let stand (the fmjd policy), which changes what the players are told: putting
-    the position back is then one choice, playing on the other. ``opponent``: the name
-    of the opponent whose turn it is (None: a person's turn), ``expected`` the move it
-    chose, to be carried out on the board; ``owed``: after the opponent's move was taken
-    back, the position before the person's move, which the board must show next;
-    ``opponent_failed``: the opponent failed (its error is shown beside the flags);
-    ``full_setup``: the set-up's steps in full (a puzzle)."""
+    ``occupied`` (see the module doc). ``result``: the game's result (a result's
+    message, or its PDN code), ``result_reason`` why. ``irregularity``: the irregular
+    move the opponent may let stand (the fmjd policy), which changes what the players
+    are told: putting the position back is then one choice, playing on the other.
+    ``opponent``: the name of the opponent whose turn it is (None: a person's turn),
+    ``expected`` the move it chose, to be carried out on the board; ``owed``: after the
+    opponent's move was taken back, the position before the person's move, which the
+    board must show next; ``opponent_failed``: the opponent failed (its error is shown
+    beside the flags); ``full_setup``: the set-up's steps in full (a puzzle)."""
     side = _side(position)
     flags: list[Flag] = []
     if state == "illegal" and opponent is not None:
-        flags.append(Flag("illegal", f"Not {opponent}'s move",
+        flags.append(Flag("illegal", Message.of("flag.not_opponents", opponent=opponent),
                           restore_steps(position, occupied)))
     elif state == "illegal" and irregularity:
-        flags.append(Flag("illegal", "Irregular move", (
-            irregularity,
-            "The opponent decides (FMJD Annex 1, 5.4): play on and it stands, or have it "
-            "put back:", *restore_steps(position, occupied))))
+        flags.append(Flag("illegal", Message.of("flag.irregular"), (
+            irregularity, Message.of("guide.irregular.choice"),
+            *restore_steps(position, occupied))))
     elif state == "illegal":
-        flags.append(Flag("illegal", "Illegal move", restore_steps(position, occupied)))
+        flags.append(Flag("illegal", Message.of("flag.illegal"),
+                          restore_steps(position, occupied)))
     elif state in ("setup", "disturbed"):
-        title = "Set up the position" if state == "setup" else "Position disturbed"
+        title = Message.of("flag.setup" if state == "setup" else "flag.disturbed")
         steps = restore_steps(position, occupied, back=state != "setup",
                               full=full_setup and state == "setup")
         if steps:
             flags.append(Flag("restore" if state == "setup" else "disturbed", title, steps))
     if intents.get("ambiguous"):
         squares = sorted(intents["ambiguous"])
-        flags.append(Flag("ambiguous", "More than one move fits", (
-            "Lift and put back the piece on the square you meant: "
-            + _alternatives(position, squares),)))
+        flags.append(Flag("ambiguous", Message.of("flag.ambiguous"), (
+            Message.of("guide.ambiguous", squares=_alternatives(position, squares)),)))
     if owed is not None and state in ("ready", "moving"):
-        flags.append(Flag("restore", "Take your move back too",
+        flags.append(Flag("restore", Message.of("flag.take_back_too"),
                           restore_steps(owed, occupied)))
     if intents.get("take_off"):
-        flags.append(Flag("take-off", "Capture down: its prisoners are left", take_off_steps(
+        flags.append(Flag("take-off", Message.of("flag.take_off"), take_off_steps(
             position, intents["take_off"], _down_end(position, occupied))))
     if opponent is not None and expected is not None and state in ("ready", "moving"):
-        flags.append(Flag("opponent", f"{side} ({opponent}) plays "
-                                      f"{format_move(position, expected)}",
-                          opponent_steps(position, expected, intents)))
+        flags.append(Flag("opponent", Message.of(
+            f"flag.opponent_plays.{side}", opponent=opponent,
+            move=format_move(position, expected)),
+            opponent_steps(position, expected, intents)))
     if intents.get("must_capture"):
         squares = sorted(intents["must_capture"])
-        piece = "the piece" if len(squares) == 1 else "a piece"
-        flags.append(Flag("must-capture", f"{side} must capture", (
-            f"Capture with {piece} on {_alternatives(position, squares)}",)))
+        step = Message.of("guide.must_capture.one",
+                          square=format_square(position.variant, squares[0])) \
+            if len(squares) == 1 else \
+            Message.of("guide.must_capture.many", count=len(squares),
+                       squares=_alternatives(position, squares))
+        flags.append(Flag("must-capture", Message.of(f"flag.must_capture.{side}"), (step,)))
     if intents.get("path"):
-        flags.append(Flag("hint", "Capture", (
-            "Next landing square: " + _alternatives(position, sorted(intents["path"])),)))
+        flags.append(Flag("hint", Message.of("flag.capture"), (Message.of(
+            "guide.next_landing", squares=_alternatives(position, sorted(intents["path"]))),)))
     elif intents.get("destination"):
-        flags.append(Flag("hint", "Where it may go", (
-            "The lifted piece may go to "
-            + _alternatives(position, sorted(intents["destination"])),)))
+        flags.append(Flag("hint", Message.of("flag.destinations"), (Message.of(
+            "guide.destinations",
+            squares=_alternatives(position, sorted(intents["destination"]))),)))
     if result is not None:
-        headline = f"Game over: {result}" + (f" ({result_reason})" if result_reason else "")
+        headline = Message.of("guide.headline.game_over_reason", result=result,
+                              reason=result_reason) if result_reason else \
+            Message.of("guide.headline.game_over", result=result)
     elif state == "illegal" and opponent is not None:
-        headline = f"Not {opponent}'s move: put the position back"
+        headline = Message.of("guide.headline.not_opponents", opponent=opponent)
     elif state == "illegal" and irregularity:
-        headline = "Irregular move: the opponent decides"
+        headline = Message.of("guide.headline.irregular")
     elif state in HEADLINES:
-        headline = HEADLINES[state]
+        headline = Message.of(HEADLINES[state])
     elif owed is not None and state in ("ready", "moving"):
-        headline = f"{opponent}'s move is taken back: take your move back too"
+        headline = Message.of("guide.headline.opponent_taken_back", opponent=opponent)
     elif opponent is not None and opponent_failed and state in ("ready", "moving"):
-        headline = f"{side} ({opponent}) failed: the built-in engine can play on"
+        headline = Message.of(f"guide.headline.opponent_failed.{side}", opponent=opponent)
     elif opponent is not None and expected is None and state in ("ready", "moving"):
-        headline = f"{side} ({opponent}) is thinking"
+        headline = Message.of(f"guide.headline.opponent_thinking.{side}", opponent=opponent)
     elif opponent is not None and expected is not None:
-        headline = f"{side} ({opponent}) plays {format_move(position, expected)}: carry " \
-                   "it out on the board"
+        headline = Message.of(f"guide.headline.opponent_plays.{side}", opponent=opponent,
+                              move=format_move(position, expected))
     elif state == "moving":
-        headline = f"{side} is moving"
+        headline = Message.of(f"guide.headline.moving.{side}")
     elif state == "game_over" or position.is_game_over():
-        headline = f"Game over: {side} has no legal move"
+        headline = Message.of(f"guide.headline.no_move.{side}")
     else:
-        headline = f"{side} to move"
+        headline = Message.of(f"guide.headline.to_move.{side}")
     return Guidance(headline, tuple(flags), carried_columns(position, occupied))

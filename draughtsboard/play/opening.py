@@ -83,7 +83,7 @@ def choose_opening(recorder: Recorder, *, variant: str | None = None,
     puts the line it logs when it closes one into the board's language."""
     found = recorder.find_unfinished()
     if isinstance(found, DamagedGame):
-        log.error("%s", found.describe())
+        log.error("%s", english(found.describe()))
         if resume:
             known = found.game.variant if found.game is not None else None
             chosen = known or get_variant(variant or fallback_variant or DEFAULT_VARIANT)

@@ -4,6 +4,11 @@ A pure function of the session's parts (the tracker, the recorded game, the last
 frame, the switches, the arbiter's log), so it can be built and tested without a thread,
 a board or a server. The session builds it after every change and publishes it when it
 differs from the last one.
+
+Every sentence in it is a message's JSON (``{"id": ..., "params": {...}}``, see
+docs/languages.md): the page renders it in its reader's language. Notation, square
+names, player names, tags and result codes stay as they are; so do errors a system gave
+(``error``, ``recording_error``, ``link_problem``).
 """
 
 from __future__ import annotations
@@ -12,9 +17,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from draughtsboard.board.game.record import STANDARD_TAGS, Game
+from draughtsboard.board.message import Message, is_message_json
 from draughtsboard.board.ports import LedFrame, squares_from_mask
 from draughtsboard.board.tracker import State, Tracker
 from draughtsboard.recording import DamagedGame
+from draughtsboard.recording.reasons import reason_message
 
 from .guidance import guidance
 
@@ -28,7 +35,7 @@ def damage_view(damage: DamagedGame | None) -> dict[str, Any] | None:
     one."""
     if damage is None:
         return None
-    return {"game_id": damage.game_id, "text": damage.describe(),
+    return {"game_id": damage.game_id, "text": damage.describe().as_json(),
             "good_records": damage.good, "resumable": damage.resumable}
 
 
@@ -36,7 +43,7 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
                frame: LedFrame, occupied: int, switches: int | None,
                log: Iterable[dict[str, Any]], unacknowledged: int, error: str | None,
                clocks: dict[str, Any] | None = None,
-               notices: Iterable[str] = (), held: list[str] | None = None,
+               notices: Iterable[Message | str] = (), held: list[str] | None = None,
                recording_error: str | None = None, damage: dict[str, Any] | None = None,
                link_problem: str | None = None,
                coach: dict[str, Any] | None = None,
@@ -70,22 +77,24 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         flags.append(f"not recorded: {', '.join(held)}"
                      + (f" ({recording_error})" if recording_error else ""))
     if damage is not None:
-        flags.append(f"journal damaged: {damage['text']}")
+        flags.append(f"journal damaged: {damage['game_id']}")
     if link_problem:
         flags.append(f"board link: {link_problem}")
     expected = tracker.expected_move
     playing = opponent is not None and game.result is None and tracker.is_opponents_turn
+    result_reason = said(reason_message(game.result_reason)) if game.result_reason else ""
     words = guidance(position, tracker.state.value, tracker.intents, occupied,
                      result=game.result_text() if game.result is not None else None,
-                     result_reason=game.result_reason,
-                     irregularity=(tracker.pending_irregularity.description
+                     result_reason=reason_message(game.result_reason),
+                     irregularity=(tracker.pending_irregularity.message
                                    if tracker.pending_irregularity is not None else None),
-                     opponent=opponent["name"] if playing else None,
+                     opponent=opponent_name(opponent["name"]) if playing else None,
                      expected=expected.move if expected is not None and playing else None,
                      owed=tracker.takeback_owed if playing else None,
                      opponent_failed=bool(playing and opponent["error"]),
                      full_setup=mode == "puzzle")
-    draw_reasons = [plain_reason(r) for r in game.draw_reasons()] if game.result is None else []
+    draw_reasons = [said(reason_message(r)) for r in game.draw_reasons()] \
+        if game.result is None else []
     last = game.moves[-1] if game.moves else None
     return {
         "variant": variant.name,
@@ -99,7 +108,7 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "game_id": game_id,
         "mode": mode,
         "state": tracker.state.value,
-        "status": words.headline,
+        "status": words.headline.as_json(),
         "guidance": [flag.as_json() for flag in words.flags],
         "white_to_move": position.white_to_move,
         "fen": position.fen(),
@@ -119,7 +128,7 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
                             if played.irregularity],
         "tags": ordered_tags(game.tags),
         "result": game.result_text() if game.result is not None else None,
-        "result_reason": game.result_reason,
+        "result_reason": result_reason,
         "result_withdrawable": game.result is not None and not position.is_game_over(),
         "draw_reason": draw_reasons[0] if draw_reasons else None,
         "draw_claim": {"result": variant.results[1], "reasons": draw_reasons}
@@ -127,9 +136,9 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "results": [*variant.results, "0-0"],
         "clocks": clocks,
         "irregularities": tracker.policy.name,
-        "pending_irregularity": (tracker.pending_irregularity.description
+        "pending_irregularity": (tracker.pending_irregularity.message.as_json()
                                  if tracker.pending_irregularity is not None else None),
-        "notices": list(notices),
+        "notices": [said(notice) for notice in notices],
         "log": list(log),
         "unacknowledged": unacknowledged,
         "error": error,
@@ -140,6 +149,22 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         "coach": coach,
         "opponent": opponent,
     }
+
+
+def said(value: Message | str) -> dict[str, Any] | str:
+    """A message's JSON for the view (a plain text as it is)."""
+    return value.as_json() if isinstance(value, Message) else value
+
+
+def opponent_name(name: Any) -> Message | str:
+    """The opponent's name as the view has it: a text, or a message's JSON (a name said
+    in words, such as the built-in engine's)."""
+    if is_message_json(name):
+        try:
+            return Message.from_json(name)
+        except ValueError:
+            return str(name.get("id"))
+    return str(name)
 
 
 def plain_reason(reason: str) -> str:

@@ -28,6 +28,7 @@ from pathlib import Path
 from draughtsboard.board.game.pdn_writer import Say, write_game
 from draughtsboard.board.game.record import Game, GameFinishedError
 from draughtsboard.board.game.tags import clean_tags
+from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
 from draughtsboard.board.rules.notation import format_move, parse_move
 from draughtsboard.board.rules.position import Move
@@ -94,10 +95,19 @@ class DamagedGame:
     def resumable(self) -> bool:
         return self.game is not None
 
-    def describe(self) -> str:
-        kept = (f"the first {self.good} record(s) are good (ply {self.game.ply})"
-                if self.game is not None else "no good start record")
-        return f"the journal of game {self.game_id} is damaged: {self.problem}; {kept}"
+    def describe(self) -> Message:
+        """What is wrong and what is kept, as a message for the page and the log (the
+        journal's ``problem`` as the reader said it: "record 3: ...")."""
+        kept = (Message.of("damage.kept", count=self.good, ply=self.game.ply)
+                if self.game is not None else Message.of("damage.no_start"))
+        return Message.of("damage.journal", game_id=self.game_id, problem=self.problem,
+                          kept=kept)
+
+
+def _said(message: Message | None) -> dict:
+    """A record's ``message`` field: the message's JSON beside the English text (records
+    before messages have none, and are read by their text)."""
+    return {} if message is None else {"message": message.as_json()}
 
 
 class Recorder:
@@ -266,15 +276,19 @@ class Recorder:
                                       "t_mono": t_monotonic, "t_wall": t_wall, **extra})
 
     def record_illegal(self, game_id: str, text: str, reason: str = "",
-                       t_monotonic: float | None = None, t_wall: float | None = None) -> None:
-        """An illegal attempt, for the arbiter (not a move)."""
+                       t_monotonic: float | None = None, t_wall: float | None = None, *,
+                       message: Message | None = None) -> None:
+        """An illegal attempt, for the arbiter (not a move). ``text`` is what PDN
+        comments show; ``message`` the same as a message (kept beside it as JSON)."""
         self._event(game_id, "illegal", f"{text} ({reason})" if reason else text,
-                    t_monotonic, t_wall)
+                    t_monotonic, t_wall, **_said(message))
 
     def record_irregularity(self, game_id: str, text: str, t_monotonic: float | None = None,
-                            t_wall: float | None = None) -> None:
-        """An irregularity of procedure: the move counted, the log notes it."""
-        self._event(game_id, "irregularity", text, t_monotonic, t_wall)
+                            t_wall: float | None = None, *,
+                            message: Message | None = None) -> None:
+        """An irregularity of procedure: the move counted, the log notes it (``message``:
+        as `record_illegal`)."""
+        self._event(game_id, "irregularity", text, t_monotonic, t_wall, **_said(message))
 
     def record_resume(self, game_id: str, t_monotonic: float | None = None,
                       t_wall: float | None = None) -> None:

@@ -3,7 +3,10 @@ could not be written yet.
 
 The tracker says what happened on the board (a move, a takeback, an illegal attempt, a
 disturbed position, the end of the game); this module writes it through the `Recorder`
-and says, in `LogEntry`s, what the arbiter's log should show.
+and says, in `LogEntry`s, what the arbiter's log should show: a `Message`, rendered in
+each reader's language. A record keeps the English text PDN comments show, and the
+message beside it (``"message"``: its JSON), so changing language never changes what is
+recorded.
 
 `HeldRecords` is what keeps the journal and the tracker in step when a write fails (a full
 disk, an I/O error): the event is *held*, not dropped, and so is every event after it, in
@@ -20,6 +23,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.position import Move
 from draughtsboard.board.tracker.events import (
@@ -31,6 +35,7 @@ from draughtsboard.board.tracker.events import (
     TrackerEvent,
 )
 
+from .reasons import reason_message
 from .recorder import Recorder
 
 log = logging.getLogger("draughtsboard.play")
@@ -41,10 +46,25 @@ RETRY_MOST = 5.0  # the longest wait between two retries
 
 @dataclass(frozen=True)
 class LogEntry:
-    """A line of the arbiter's log: ``kind`` (move notes, flags, results ...) and text."""
+    """A line of the arbiter's log: ``kind`` (move notes, flags, results ...) and what it
+    says (a `Message`; plain text only where a message cannot be had)."""
 
     kind: str
-    text: str
+    text: Message | str
+
+
+# The tracker's notes on a move (irregularities of procedure) and their messages.
+MOVE_NOTES = {
+    "captured pieces removed out of the order taken": "log.note.out_of_order",
+    "captured pieces removed before the capturing piece was put down": "log.note.too_early",
+    "ambiguous capture resolved by touch": "log.note.touch",
+    "move seen complete only with the next one begun": "log.note.with_next",
+}
+
+
+def note_message(note: str) -> Message | str:
+    """A move note's message (its text when it is not one the tracker writes)."""
+    return Message.of(MOVE_NOTES[note]) if note in MOVE_NOTES else note
 
 
 Step = Callable[[], list[LogEntry]]
@@ -73,8 +93,7 @@ def event_steps(recorder: Recorder, game_id: str, event: TrackerEvent, t_wall: f
         def move() -> list[LogEntry]:
             if finished():
                 log.warning("move %s after the result: not recorded", event.notation)
-                return [LogEntry("note", f"{event.notation} played after the result: "
-                                         "not recorded (start a new game)")]
+                return [LogEntry("note", Message.of("log.after_result", move=event.notation))]
             played = recorder.record_move(game_id, Move(event.path, event.captures), event.t,
                                           t_wall, clock=clock)
             log.info("move %d: %s", recorder.game(game_id).ply, played.text)
@@ -90,9 +109,9 @@ def event_steps(recorder: Recorder, game_id: str, event: TrackerEvent, t_wall: f
             recorder.record_takeback(game_id, event.t, t_wall,
                                      irregularity=event.irregularity)
             if event.irregularity:
-                return [LogEntry("irregularity", f"{event.notation} taken back: "
-                                                 f"{event.irregularity}")]
-            return [LogEntry("takeback", f"{event.notation} taken back")]
+                return [LogEntry("irregularity", Message.of("log.takeback_stood",
+                                                            move=event.notation))]
+            return [LogEntry("takeback", Message.of("log.taken_back", move=event.notation))]
         return [takeback]
     if isinstance(event, IrregularMoveEvent):
         def irregular_move() -> list[LogEntry]:
@@ -103,19 +122,23 @@ def event_steps(recorder: Recorder, game_id: str, event: TrackerEvent, t_wall: f
                 event.comment, event.position.fen(), event.t, t_wall)
             log.info("irregular move %d: %s (%s)", recorder.game(game_id).ply, played.text,
                      event.comment)
-            return [LogEntry("irregularity", f"{played.text}: {event.comment}")]
+            return [LogEntry("irregularity", Message.of(
+                "log.irregular_stood", move=played.text,
+                kind=Message.of("irregular." + event.irregularity)))]
         return [irregular_move]
     if isinstance(event, FlagEvent):
         def flag() -> list[LogEntry]:
             if finished():
                 return []
+            said = event.message or event.description
             if event.kind == "illegal":
                 recorder.record_illegal(game_id, event.description, t_monotonic=event.t,
-                                        t_wall=t_wall)
+                                        t_wall=t_wall, message=event.message)
             else:
-                recorder.record_irregularity(game_id, event.description, event.t, t_wall)
+                recorder.record_irregularity(game_id, event.description, event.t, t_wall,
+                                             message=event.message)
             log.info("%s: %s", event.kind, event.description)
-            return [LogEntry(event.kind, event.description)]
+            return [LogEntry(event.kind, said)]
         return [flag]
     if isinstance(event, GameOverEvent):
         def game_over() -> list[LogEntry]:
@@ -125,7 +148,8 @@ def event_steps(recorder: Recorder, game_id: str, event: TrackerEvent, t_wall: f
                 return []
             recorder.record_result(game_id, outcome[0], outcome[1], event.t, t_wall)
             log.info("game over: %s (%s)", *outcome)
-            return [LogEntry("result", f"{outcome[0]} ({outcome[1]})")]
+            return [LogEntry("result", Message.of("log.result", result=outcome[0],
+                                                  reason=reason_message(outcome[1])))]
         return [game_over]
     return []
 
@@ -138,8 +162,9 @@ def _note_step(recorder: Recorder, game_id: str, event: MoveEvent, note: str, t_
         game = recorder.game(game_id)
         played = game.moves[-1].text if game.moves else event.notation
         text = f"{played}: {note}"
-        recorder.record_irregularity(game_id, text, event.t, t_wall)
-        return [LogEntry("irregularity", text)]
+        message = Message.of("log.move_note", move=played, note=note_message(note))
+        recorder.record_irregularity(game_id, text, event.t, t_wall, message=message)
+        return [LogEntry("irregularity", message)]
     return step
 
 
@@ -212,16 +237,16 @@ class HeldRecords:
                 # The rules refuse it (cannot come from a held write): it will never fit,
                 # so it is logged and dropped rather than blocking every later move.
                 log.error("could not record %s: %s", held.event.kind, error)
-                entries.append(LogEntry("error", f"could not record {held.event.kind}: {error}"))
+                entries.append(LogEntry("error", Message.of(
+                    "log.not_recordable", what=held.event.kind, error=str(error))))
             held.steps.popleft()
             if not held.steps:
                 self._queue.popleft()
                 written += isinstance(held.event, MoveEvent)
         if self._failures:
-            text = (f"recording works again: {written} held move(s) recorded in order"
-                    if written else "recording works again")
-            log.warning("%s", text)
-            entries.append(LogEntry("note", text))
+            log.warning("recording works again: %d held move(s) recorded in order", written)
+            entries.append(LogEntry("note", Message.of("log.recording_again", count=written)
+                                    if written else Message.of("log.recording_works")))
         self._failures = 0
         self._wait = RETRY_FIRST
         self.error = ""
@@ -238,5 +263,4 @@ class HeldRecords:
             return []
         moves = len(self.held_moves)
         log.error("could not record %s: %s (%d move(s) held, retrying)", event.kind, text, moves)
-        return [LogEntry("error", f"could not record {event.kind}: {text}; the move is held "
-                                  "and written as soon as the disk allows it")]
+        return [LogEntry("error", Message.of("log.held", what=event.kind, error=text))]

@@ -30,6 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from draughtsboard.board.message import Message
 from draughtsboard.http_limits import (
     BodyLimit,
     SecurityHeaders,
@@ -53,8 +54,14 @@ SEND_TIMEOUT = 10.0  # seconds a live stream may take to accept one update
 KEEPALIVE_SECONDS = 15.0
 
 
-def _error(status: int, text: str) -> JSONResponse:
-    return JSONResponse({"error": " ".join(str(text).split())[:300]}, status_code=status)
+def _error(status: int, text: str, said: Message | None = None) -> JSONResponse:
+    """An error's answer: ``error`` its one line in English (for scripts and logs),
+    ``message`` the same as a message's JSON when there is one, for the page to show in
+    its reader's language (the page has words of its own for the others)."""
+    body: dict[str, Any] = {"error": " ".join(str(text).split())[:300]}
+    if said is not None:
+        body["message"] = said.as_json()
+    return JSONResponse(body, status_code=status)
 
 
 def _failure(error: Exception) -> JSONResponse:
@@ -63,7 +70,7 @@ def _failure(error: Exception) -> JSONResponse:
     status = failure_status(error)
     if status is None:
         raise error
-    return _error(status, failure_text(error))
+    return _error(status, failure_text(error), getattr(error, "said", None))
 
 
 async def _json_body(request: Request) -> dict[str, Any]:

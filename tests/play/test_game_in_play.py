@@ -12,6 +12,7 @@ from draughtsboard.board.rules import get_variant, parse_fen
 from draughtsboard.board.tracker import State, Tracker
 from draughtsboard.play import ArbiterError, build_view
 
+from ..rendered import in_english
 from .virtual import STEP
 
 
@@ -30,7 +31,7 @@ def test_a_game_lost_by_the_rules_gets_its_result(play):
     # c3 takes d4: lift, put down on e5, take the black piece off
     v = play.move(22, 15, 18)
     assert v["moves"] == ["c3:e5"] and v["result"] == "1-0"
-    assert "no legal move" in v["result_reason"]
+    assert "no legal move" in in_english(v["result_reason"])
     assert play.recorder.unfinished_game() is None
     assert "[FEN " in play.export_pdn()
 
@@ -112,8 +113,8 @@ def test_the_view_is_built_without_a_thread_or_a_board():
                       unacknowledged=0, error=None)
     assert view["hands"] is False and view["state"] == "ready"
     assert view["intents"] == {"must_capture": [22]} and view["flags"] == ["must capture"]
-    assert view["status"] == "White to move"
-    assert view["guidance"] == [{"kind": "must-capture", "title": "White must capture",
+    assert in_english(view["status"]) == "White to move"
+    assert in_english(view["guidance"]) == [{"kind": "must-capture", "title": "White must capture",
                                  "steps": ["Capture with the piece on c3"]}]
     assert view["clocks"] is None and view["last_move"] is None
     assert view["fen"] == "W:W22:B18" and view["moves"] == []
@@ -126,9 +127,9 @@ def test_after_a_capture_lands_the_page_and_leds_say_only_what_to_take_off(start
     assert [f["kind"] for f in v["guidance"]] == ["must-capture"]
     play.hand(("lift", 22), ("place", 15))
     v = play.wait(0.2)  # the hand rests on e5: the capture is down
-    assert [(f["kind"], f["steps"]) for f in v["guidance"]] == [
+    assert [(f["kind"], in_english(f["steps"])) for f in v["guidance"]] == [
         ("take-off", ["Take off the piece on d4"])]
-    assert v["status"] == "White is moving"  # not the capture instruction again
+    assert in_english(v["status"]) == "White is moving"  # not the capture instruction again
     assert v["leds"]["18"] == ["fast_blink", "violet"]
     assert {square for square, (_, colour) in v["leds"].items() if colour == "yellow"} == set()
     v = play.hand(("lift", 18))

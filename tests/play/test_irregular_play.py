@@ -9,6 +9,8 @@ from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.play import ArbiterError
 from draughtsboard.recording import Recorder
 
+from ..rendered import in_english
+
 C3, D4, E5, D6, F4, H8 = 22, 18, 15, 10, 19, 4
 
 
@@ -19,7 +21,7 @@ def test_russian_games_are_played_under_fmjd_and_the_journal_says_so(play):
 
 def test_an_irregular_move_the_opponent_plays_on_from_stands_with_its_comment(play):
     v = play.hand(("lift", C3), ("place", E5))
-    assert v["state"] == "illegal" and "c3-e5" in v["pending_irregularity"]
+    assert v["state"] == "illegal" and "c3-e5" in in_english(v["pending_irregularity"])
     assert any(e["kind"] == "illegal" for e in v["log"])
     v = play.move(D6, F4, E5)  # Black plays on: d6 takes the white man on e5
     assert v["moves"] == ["c3-e5", "d6:f4"] and v["state"] == "ready"

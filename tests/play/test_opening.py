@@ -7,6 +7,8 @@ from __future__ import annotations
 from draughtsboard.play import choose_opening
 from draughtsboard.recording import Recorder
 
+from ..rendered import in_english
+
 
 def unfinished_tournament_game(data) -> str:
     """An unfinished tournament game of Ann and Bob in ``data``, one move played; its id."""
@@ -25,8 +27,8 @@ def test_a_resumed_game_refuses_another_mode_and_other_tags_out_loud(start_play,
     assert play.game.game_id == game_id and play.game.mode == "tournament"
     v = play.view()
     assert v["mode"] == "tournament" and len(v["notices"]) == 2
-    assert "--mode training not applied" in v["notices"][0]
-    assert "--tag White=Carl not applied" in v["notices"][1]  # Event=Club is the same
+    assert "--mode training not applied" in in_english(v["notices"][0])
+    assert "--tag White=Carl not applied" in in_english(v["notices"][1])  # Event=Club is the same
     assert v["tags"]["White"] == "Ann"
     assert [e["kind"] for e in v["log"]] == ["notice", "notice"]
     assert "--mode training not applied" in caplog.text
@@ -42,8 +44,9 @@ def test_a_resumed_game_refuses_a_start_position_out_loud(start_play, tmp_path):
     assert opening.resume_id == game_id and opening.unused_fen == "W:W21-32:B1-12"
     play = start_play(opening=opening, mode="tournament")
     v = play.view()
-    assert v["notices"] == [f"--fen not applied: game {game_id} is resumed where it stands "
-                            "(--new starts a new game from the FEN)"]
+    assert in_english(v["notices"]) == [
+        f"--fen not applied: game {game_id} is resumed where it stands "
+        "(--new starts a new game from the FEN)"]
     assert v["moves"] == ["c3-d4"]  # the recorded game goes on
 
 

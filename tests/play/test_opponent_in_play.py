@@ -16,6 +16,8 @@ from draughtsboard.opponents import BuiltinOpponent, Clocks, OpponentGoneError
 from draughtsboard.play.errors import ArbiterError
 from draughtsboard.words import english, words_for
 
+from ..rendered import in_english
+
 RUSSIAN = get_variant("russian")
 
 
@@ -50,7 +52,7 @@ def test_the_engines_move_on_the_leds_and_as_steps_then_recorded_once_carried_ou
     play.thinker.paused = True  # the engine thinks: the board takes no move of Black
     view = play.move(square("c3"), square("d4"))
     assert view["opponent"]["thinking"] is True
-    assert view["status"] == "Black (draughtsboard engine, level 1) is thinking"
+    assert in_english(view["status"]) == "Black (draughtsboard engine, level 1) is thinking"
     play.thinker.paused = False
     play.settle()
     view = play.view()
@@ -60,10 +62,10 @@ def test_the_engines_move_on_the_leds_and_as_steps_then_recorded_once_carried_ou
     start, end = pending["path"][0], pending["path"][-1]
     assert lit(view) == {RUSSIAN.geometry.name(start): "on",
                          RUSSIAN.geometry.name(end): "slow_blink"}
-    flag = next(f for f in view["guidance"] if f["kind"] == "opponent")
+    flag = in_english(next(f for f in view["guidance"] if f["kind"] == "opponent"))
     assert flag["steps"] == [f"Move the piece on {RUSSIAN.geometry.name(start)} to "
                              f"{RUSSIAN.geometry.name(end)}"]
-    assert view["status"].endswith("carry it out on the board")
+    assert in_english(view["status"]).endswith("carry it out on the board")
     view = play.carry_out_pending()
     assert view["moves"] == ["c3-d4", pending["notation"]]
     assert view["opponent"]["pending"] is None
@@ -79,12 +81,12 @@ def test_a_wrong_execution_is_flagged_with_the_move_again_once_put_right(start_p
                  if m.path != tuple(pending["path"]))
     view = play.move(wrong.start, wrong.end)
     assert view["state"] == "illegal" and view["moves"] == ["c3-d4"]
-    assert view["status"] == "Not draughtsboard engine, level 1's move: put the position " \
-                             "back"
+    assert in_english(view["status"]) == "Not draughtsboard engine, level 1's move: put " \
+                                         "the position back"
     assert view["log"][-1]["kind"] == "illegal"
     assert "is not the opponent's move: it plays " + pending["notation"] in \
-        view["log"][-1]["text"]
-    flag = view["guidance"][0]
+        in_english(view["log"][-1]["text"])
+    flag = in_english(view["guidance"][0])
     assert flag["steps"] == [f"Put the piece on {RUSSIAN.geometry.name(wrong.end)} back on "
                              f"{RUSSIAN.geometry.name(wrong.start)}"]
     view = play.move(wrong.end, wrong.start)  # put right: the move is shown again
@@ -116,14 +118,15 @@ def test_a_takeback_in_training_takes_back_the_engines_reply_and_the_move_before
                      *[("place", c) for c in captures])
     assert view["moves"] == ["c3-d4"]
     assert view["opponent"]["pending"] is None and view["opponent"]["thinking"] is False
-    assert view["status"] == ("draughtsboard engine, level 1's move is taken back: take your "
-                              "move back too")
-    flag = next(f for f in view["guidance"] if f["title"] == "Take your move back too")
+    assert in_english(view["status"]) == ("draughtsboard engine, level 1's move is taken "
+                                          "back: take your move back too")
+    flag = next(f for f in in_english(view["guidance"])
+                if f["title"] == "Take your move back too")
     assert flag["steps"] == ["Put the piece on d4 back on c3"]
     assert names(view["intents"]["restore"]) == ["c3", "d4"]
     view = play.move(square("d4"), square("c3"))
     assert view["moves"] == []
-    assert view["status"] == "White to move"
+    assert in_english(view["status"]) == "White to move"
     assert view["opponent"]["thinking"] is False
     # and the game goes on: the person's move, the engine's answer
     play.move(square("c3"), square("b4"))
@@ -153,7 +156,7 @@ def test_playing_for_the_engine_before_it_chose_is_flagged(start_play):
     play.move(square("c3"), square("d4"))
     view = play.move(square("f6"), square("e5"))
     assert view["state"] == "illegal" and view["moves"] == ["c3-d4"]
-    assert "before it chose its move" in view["log"][-1]["text"]
+    assert "before it chose its move" in in_english(view["log"][-1]["text"])
 
 
 def test_the_engines_time_counts_while_it_thinks_and_not_while_its_move_is_carried_out(
@@ -234,9 +237,10 @@ def test_a_failing_engine_is_one_line_nothing_recorded_and_the_builtin_goes_on(s
         "Scan 3.1 failed: the built-in engine can play on."
     assert view["opponent"]["can_continue"] is True
     assert view["opponent"]["pending"] is None and view["moves"] == ["c3-d4"]
-    assert view["status"] == "Black (Scan 3.1) failed: the built-in engine can play on"
+    assert in_english(view["status"]) == \
+        "Black (Scan 3.1) failed: the built-in engine can play on"
     assert view["log"][-1] == {**view["log"][-1], "kind": "error"}
-    assert "stopped (exit status 1)" in view["log"][-1]["text"]
+    assert "stopped (exit status 1)" in in_english(view["log"][-1]["text"])
     # playing for it now is still refused
     view = play.move(square("f6"), square("e5"))
     assert view["state"] == "illegal" and view["moves"] == ["c3-d4"]

@@ -19,6 +19,8 @@ from draughtsboard.play.puzzles import PuzzleRunner, load_puzzles, shipped_puzzl
 from draughtsboard.recording import journal as journal_module
 from draughtsboard.words import english, words_for
 
+from ..rendered import in_english
+
 # Puzzle 1: f4-g5, a5 must take (a5:c3), then g5 takes three (g5:e7:c5:a7).
 # Puzzle 2: c3 takes d4 and wins the game (Black has nothing left).
 PUZZLES = """[Event "test puzzles"]
@@ -147,7 +149,7 @@ def test_a_puzzle_that_cannot_begin_while_moves_wait_to_be_recorded_begins_after
     monkeypatch.setattr(journal_module.os, "write", full)
     assert play.move(19, 16)["held"] == ["f4-g5"]
     play.call(lambda: runner.begin(1))
-    assert runner.index == 0 and english(runner.note).startswith("Puzzle 2 waits: 1 move(s) are not")
+    assert runner.index == 0 and english(runner.note).startswith("Puzzle 2 waits: 1 move is not")
     first_game = play.game.game_id
     monkeypatch.setattr(journal_module.os, "write", real_write)
     play.wait(5)  # the held move is written: the puzzle that waited begins
@@ -207,9 +209,9 @@ def test_the_set_up_steps_are_listed_in_full(start_play):
     fen = "W:W17,18,19,20,29,30,31,32:B1,2,3,4,9,10,11,12"
     runner = PuzzleRunner(load_puzzles_text(fen), source="many")
     play = start_play(fen=fen, resume=False, mode="puzzle", puzzles=runner, switches=INITIAL)
-    steps = [step for flag in play.view()["guidance"] for step in flag["steps"]]
-    assert steps == ["Take off the pieces on a7, c7, e7, g7, a3, c3, e3, g3, b2, d2, f2 and h2",
-                     "Put white men on b4, d4, f4 and h4"]
+    steps = [step for flag in in_english(play.view()["guidance"]) for step in flag["steps"]]
+    assert steps == ["Take off the pieces on a7, c7, e7, g7, a3, c3, e3, g3, b2, d2, f2, and h2",
+                     "Put white men on b4, d4, f4, and h4"]
 
 
 def load_puzzles_text(fen: str):

@@ -15,6 +15,8 @@ from draughtsboard.recording import Recorder
 from draughtsboard.recording import journal as journal_module
 from draughtsboard.recording.journal import load_journal
 
+from ..rendered import in_english
+
 
 class Disk:
     def __init__(self) -> None:
@@ -35,7 +37,7 @@ def test_a_full_disk_holds_moves_shows_not_recorded_then_records_them(play, monk
     v = play.move(22, 18)  # c3-d4
     assert v["held"] == ["c3-d4"] and v["moves"] == []
     assert any(f.startswith("not recorded: c3-d4") and "No space" in f for f in v["flags"])
-    assert any("could not record move" in e["text"] for e in v["log"])
+    assert any("could not record move" in in_english(e["text"]) for e in v["log"])
     frame = play.game.leds.frame
     assert frame.patterns[18 - 1] is LedPattern.FAST_BLINK and frame.colours[18 - 1] == "red"
     assert play.leds.frames[-1] == frame  # what the board's LEDs were told
@@ -77,7 +79,7 @@ def test_a_damaged_journal_is_shown_and_resumed_from_the_last_good_record(damage
     play = start_play(data=data)
     v = play.view()
     assert v["game_id"] == game_id and v["damage"]["resumable"] is True
-    assert "record 3 fails its check" in v["damage"]["text"]
+    assert "record 3 fails its check" in in_english(v["damage"]["text"])
     assert any(f.startswith("journal damaged") for f in v["flags"])
     assert v["moves"] == ["c3-d4"]
     with pytest.raises(ArbiterError, match="damaged"):

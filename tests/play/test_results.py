@@ -12,6 +12,8 @@ from draughtsboard.board.rules.draws import draw_rules
 from draughtsboard.play import ArbiterError
 from draughtsboard.recording import Recorder
 
+from ..rendered import in_english
+
 # White king a1 (29) and men e1, g1; Black king h6 (12) and men b8, d8: the kings shuttle
 KINGS = "W:WK29,31,32:BK12,1,2"
 SHUTTLE = [(29, 25), (12, 16), (25, 29), (16, 12)]
@@ -28,7 +30,8 @@ def test_a_repetition_is_offered_to_the_arbiter_not_written_as_the_result(start_
     play = start_play(fen=KINGS)
     v = repeat_three_times(play)
     assert v["result"] is None
-    assert v["draw_claim"] == {"result": "1/2-1/2", "reasons": ["threefold repetition"]}
+    assert in_english(v["draw_claim"]) == {"result": "1/2-1/2",
+                                           "reasons": ["threefold repetition"]}
     assert v["log"][-1]["kind"] == "draw" and v["unacknowledged"] == 1
     pdn = play.export_pdn()
     assert '[Result "*"]' in pdn and pdn.rstrip().endswith("*")
@@ -106,12 +109,12 @@ def test_a_withdrawn_result_after_moves_on_the_board_asks_for_the_position(play)
     play.arbiter.declare_result("1/2-1/2")
     # moves made after the result are not recorded ...
     v = play.move(11, 16)
-    assert any("after the result" in e["text"] for e in v["log"])
+    assert any("after the result" in in_english(e["text"]) for e in v["log"])
     play.arbiter.withdraw_result()
     # ... so the board must show the recorded position again before play goes on
     v = play.view()
     assert v["state"] == "setup"
-    assert v["guidance"][0]["steps"] == ["Move the piece on g5 to f6"]
+    assert in_english(v["guidance"][0]["steps"]) == ["Move the piece on g5 to f6"]
     v = play.hand(("lift", 16), ("place", 11))
     assert v["state"] == "ready"
     assert v["moves"] == ["c3-d4"] and v["white_to_move"] is False

@@ -6,6 +6,7 @@ import errno
 import os
 
 import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant first)
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.notation import parse_move
 from draughtsboard.board.rules.variants import get_variant
@@ -14,6 +15,8 @@ from draughtsboard.recording import Recorder
 from draughtsboard.recording import journal as journal_module
 from draughtsboard.recording.journal import load_journal
 from draughtsboard.recording.tracker_events import HeldRecords, record_tracker_event
+
+from ..rendered import in_english, rendered
 
 MOVES = ("c3-d4", "f6-g5", "g3-h4", "g7-f6", "b2-c3")
 
@@ -74,7 +77,7 @@ def test_held_moves_are_recorded_in_order_when_writing_works_again(tmp_path, mon
     assert held.add(game_id, events[0], 0.0, now=0.0) == []
     disk.full = True
     entries = held.add(game_id, events[1], 0.0, now=1.0)
-    assert [e.kind for e in entries] == ["error"] and "No space" in entries[0].text
+    assert [e.kind for e in entries] == ["error"] and "No space" in in_english(entries[0].text)
     assert held.held and [e.notation for e in held.held_moves] == ["f6-g5"]
     assert held.add(game_id, FlagEvent(2.0, "illegal", "a1-b2 is not a move"), 0.0,
                     now=1.1) == []
@@ -89,7 +92,7 @@ def test_held_moves_are_recorded_in_order_when_writing_works_again(tmp_path, mon
     assert entries == [] and held.held
     entries = held.retry(now=10.0)
     assert not held.held and held.error == ""
-    assert entries[-1].text == "recording works again: 3 held move(s) recorded in order"
+    assert in_english(entries[-1].text) == "recording works again: 3 held moves recorded in order"
     assert held.add(game_id, events[4], 0.0, now=10.1) == []
     recorder.close()
     loaded = load_journal(path)
@@ -122,3 +125,21 @@ def test_a_move_with_notes_is_never_written_twice_by_a_retry(tmp_path, monkeypat
     assert not held.held
     kinds = [r["type"] for r in load_journal(recorder.path_of(game_id)).records]
     assert kinds == ["start", "move", "irregularity", "irregularity"]
+
+
+def test_a_flag_is_recorded_with_its_text_and_its_message_and_logged_as_the_message(tmp_path):
+    recorder = Recorder(tmp_path)
+    game_id = recorder.start_game("russian", {})
+    said = Message.of("log.illegal_move", move=Message.of(
+        "irregular.action", move="a3-a5", kind=Message.of("irregular.irregular_move")))
+    flag = FlagEvent(1.0, "illegal", "illegal move a3-a5: a piece moved irregularly",
+                     message=said)
+    entries = record_tracker_event(recorder, game_id, flag, 0.0)
+    assert [(e.kind, e.text) for e in entries] == [("illegal", said)]
+    assert rendered(entries[0].text, "ru") == \
+        "недопустимый ход a3-a5: шашка сходила не по правилам"
+    record = load_journal(recorder.path_of(game_id)).records[-1]
+    # the English text as PDN comments show it, and the message beside it
+    assert record["text"] == "illegal move a3-a5: a piece moved irregularly"
+    assert Message.from_json(record["message"]) == said
+    recorder.close()

@@ -18,6 +18,8 @@ from draughtsboard.recording import (
 from draughtsboard.recording import journal as journal_module
 from draughtsboard.recording.journal import encode_record, load_journal
 
+from ..rendered import in_english
+
 MOVES = ("c3-d4", "f6-g5", "g3-h4", "g7-f6")
 
 
@@ -170,7 +172,7 @@ def test_a_damaged_unfinished_game_is_reported_not_replaced(tmp_path, damage):
     found = again.find_unfinished()
     assert isinstance(found, DamagedGame) and found.game_id == game_id
     assert found.good == DAMAGE[damage]
-    assert game_id in found.describe() and "damaged" in found.describe()
+    assert game_id in in_english(found.describe()) and "damaged" in in_english(found.describe())
     assert again.unfinished_game() is None  # the old answer, for callers that cannot show it
     assert path.read_bytes() == damaged  # nothing repaired behind anyone's back
     with pytest.raises(JournalDamagedError):

@@ -12,7 +12,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from draughtsboard.board.message import Message
 from draughtsboard.web.app import create_app
+from draughtsboard.words import words_for
 
 from .helpers import TOKEN, XSS, wait_until
 
@@ -169,6 +171,9 @@ def test_accept_position_and_take_back_with_the_token(client, session):
     assert state(client)["white_to_move"] is False
     response = client.post("/api/arbiter/take-back", json={"ply": 3}, headers=headers)
     assert response.status_code == 400 and "no ply 3" in response.json()["error"]
+    # the refusal as a message too, for the page to say in its reader's language
+    said = Message.from_json(response.json()["message"])
+    assert words_for("ru")(said) == "нет полухода 3: партия на полуходе 0"
     for body in ({"white_to_move": "yes"}, {"white_to_move": True, "fen": 7}):
         response = client.post("/api/arbiter/accept-position", json=body, headers=headers)
         assert response.status_code == 400

@@ -312,10 +312,10 @@ def test_a_lasca_column_can_be_read(browser, tmp_path, expect):
         expect(d4.locator(".height")).to_have_text("2")
         expect(d4.locator(".piece.rim.black")).to_have_count(1)  # the black one under it
         d4.hover()
-        expect(page.locator("#inspect")).to_have_text("d4: column of 2, top first: white, "
-                                                      "black")
-        expect(d4).to_have_attribute("aria-label", "d4: column of 2, top first: white, black")
-        expect(d4).to_have_attribute("title", "d4: column of 2, top first: white, black")
+        column = "d4: a column of 2 (top first: white and black)"
+        expect(page.locator("#inspect")).to_have_text(column)
+        expect(d4).to_have_attribute("aria-label", column)
+        expect(d4).to_have_attribute("title", column)
         # on the simulator a press held half a second reads a square without touching it
         c3 = square(page, 9)
         c3.dispatch_event("pointerdown")
@@ -343,7 +343,7 @@ def test_an_officer_under_a_man_is_drawn_apart_and_called_an_officer(browser, tm
         assert officer.evaluate(rim) != man.evaluate(rim)  # a gold, thicker rim
         c3.hover()
         expect(page.locator("#inspect")).to_have_text(
-            "c3: column of 3, top first: white, black, black officer")
+            "c3: a column of 3 (top first: white, black, and black officer)")
         square(page, 17).hover()
         expect(page.locator("#inspect")).to_have_text("e5: white officer")
         shot(page, "lasca-officer")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..message import Message
 from ..rules.position import Position
 
 INTENTS = ("illegal", "must_capture", "restore", "destination", "path", "last_move",
@@ -60,13 +61,15 @@ class IrregularMoveEvent(TrackerEvent):
 
 @dataclass(frozen=True)
 class FlagEvent(TrackerEvent):
-    """An illegal move or a disturbed position: ``description`` for the arbiter's log;
-    ``irregularity`` names the kind of an irregular move (FMJD Annex 1, 5.4), empty for a
-    disturbed position."""
+    """An illegal move or a disturbed position: ``description`` for the record (its
+    English text, as PDN comments keep it), ``message`` the same said as a message for
+    the page and the arbiter's log; ``irregularity`` names the kind of an irregular move
+    (FMJD Annex 1, 5.4), empty for a disturbed position."""
 
     description: str = ""
     squares: tuple[int, ...] = ()
     irregularity: str = ""
+    message: Message | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from ..message import Message
 from ..ports import squares_from_mask
 from ..rules.notation import format_square, traversed_squares
 from ..rules.position import Move, Position
@@ -60,6 +61,19 @@ class IrregularAction:
     notation: str
     description: str
     after: Position
+
+    @property
+    def message(self) -> Message:
+        """What `description` says, as a message for the page and the arbiter's log:
+        "c3-e5: a piece moved irregularly (off the board: d4)"."""
+        if self.kind is Irregularity.TAKEBACK:
+            return Message.of("irregular.taken_back", move=self.notation)
+        kind = Message.of("irregular." + self.kind.name.lower())
+        if self.removed:
+            return Message.of("irregular.action_off", move=self.notation, kind=kind,
+                              squares=[format_square(self.after.variant, s)
+                                       for s in self.removed])
+        return Message.of("irregular.action", move=self.notation, kind=kind)
 
 
 def explain(table: MoveTable, removed: int, added: int,

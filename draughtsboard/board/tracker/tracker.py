@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..message import Message
 from ..mode import Mode
 from ..ports import Snapshot, mask_from_squares, squares_from_mask
 from ..rules.errors import DraughtsError
@@ -222,7 +223,7 @@ class Tracker:
                 self.state = State.ILLEGAL
             else:
                 self._flag(State.DISTURBED, now, "pieces lifted and kept off the board",
-                           events)
+                           events, message=Message.of("log.kept_off"))
                 self.state = next_state(self.state, Observation.HELD_TOO_LONG)
         elif (self.state is State.MOVING and self._observed is not None
               and self.table.by_occupancy.get(self._observed)):
@@ -805,29 +806,36 @@ class Tracker:
         kind = action.kind
         if kind is Irregularity.TAKEBACK:
             text = f"{action.notation} taken back: takebacks are not allowed in tournament play"
+            message = Message.of("log.takeback_refused", move=action.notation)
         elif kind is Irregularity.CAPTURE_REQUIRED:
             text = f"illegal move {action.notation}: a capture is required"
+            message = Message.of("log.capture_required", move=action.notation)
         elif self.table.limited:
-            text = self._not_the_opponents_move(action)
+            text, message = self._not_the_opponents_move(action)
         else:
             text = f"illegal move {action.description}"
+            message = Message.of("log.illegal_move", move=action.message)
         if not self.table.limited:
             for other in seen.alternatives:  # the same board read another way
                 text += f"; or {other.description}"
+                message = Message.of("log.or_reading", flag=message, other=other.message)
         self._flag(State.ILLEGAL, now, text, events,
-                   irregularity="" if self.table.limited else kind.name.lower())
+                   irregularity="" if self.table.limited else kind.name.lower(),
+                   message=message)
         if self.policy.stands_when_played_on and self._opponent_white is None:
             self._pending = PendingIrregularity([action, *seen.alternatives], self.table,
                                                 self._table_of, self._observed)
 
-    def _not_the_opponents_move(self, action: IrregularAction) -> str:
-        """The flag's text when the board shows something else than the opponent's move
-        on its turn."""
+    def _not_the_opponents_move(self, action: IrregularAction) -> tuple[str, Message]:
+        """The flag's text and message when the board shows something else than the
+        opponent's move on its turn."""
         expected = self.expected_move
         shown = action.notation
         if expected is None:
-            return f"{shown} played for the opponent before it chose its move"
-        return f"{shown} is not the opponent's move: it plays {expected.notation}"
+            return (f"{shown} played for the opponent before it chose its move",
+                    Message.of("log.before_opponent", move=shown))
+        return (f"{shown} is not the opponent's move: it plays {expected.notation}",
+                Message.of("log.not_opponents", move=shown, expected=expected.notation))
 
     def _on_played_on(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         pending = self._pending
@@ -849,7 +857,8 @@ class Tracker:
         self._play(seen.shape, now, events)
 
     def _on_unexplained(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        self._flag(State.DISTURBED, now, "position disturbed", events)
+        self._flag(State.DISTURBED, now, "position disturbed", events,
+                   message=Message.of("log.disturbed"))
 
     def _on_matches(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         self._pending = None
@@ -922,11 +931,12 @@ class Tracker:
         events.append(TakebackEvent(now, "takeback", shape.notation, before))
 
     def _flag(self, state: State, now: float, description: str,
-              events: list[TrackerEvent], irregularity: str = "") -> None:
+              events: list[TrackerEvent], irregularity: str = "", *,
+              message: Message) -> None:
         occupied = self._observed if self._observed is not None else self.table.occupancy
         squares = tuple(squares_from_mask(occupied ^ self.table.occupancy))
         kind = "illegal" if state is State.ILLEGAL else "disturbed"
-        events.append(FlagEvent(now, kind, description, squares, irregularity))
+        events.append(FlagEvent(now, kind, description, squares, irregularity, message))
         self._slide = None
         self._pending = None
         self._clear_progress()

@@ -1,5 +1,7 @@
 // The board's page: draws the session's view, sends the hands' and the arbiter's actions.
-// Everything shown is set with textContent: names and tags are never read as HTML.
+// Everything shown is set with textContent: names and tags are never read as HTML. Every
+// word comes from the message catalog (words.js, loaded first): the view's sentences are
+// messages rendered with Words.render, the page's own with Words.text.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -13,15 +15,21 @@ let tokenAccepted = false;
 let serverOffset = 0; // the board's wall clock minus this device's, in seconds
 const HOLD_MS = 500; // a press this long reads a square without touching it
 
-const PIECE_WORDS = { w: "white man", b: "black man", W: "white king", B: "black king" };
-const TOP_WORDS = { w: "white", b: "black", W: "white king", B: "black king" };
-// Lasca and the column games call a crowned piece an officer
-const OFFICER_WORDS = { w: "white man", b: "black man", W: "white officer", B: "black officer" };
-const OFFICER_TOP_WORDS = { w: "white", b: "black", W: "white officer", B: "black officer" };
-const LED_WORDS = { on: "lit", slow_blink: "blinking slowly", fast_blink: "blinking fast" };
-const RESULT_WORDS = { "1-0": "1-0 (White wins)", "2-0": "2-0 (White wins)",
-  "0-1": "0-1 (Black wins)", "0-2": "0-2 (Black wins)", "1/2-1/2": "½-½ (draw)",
-  "1-1": "1-1 (draw)", "0-0": "0-0 (both lose)" };
+const T = (id, params) => Words.text(id, params);
+const R = (message) => Words.render(message);
+// A result code as the page names it (the code itself stays: 1-0, ½-½ ...)
+const RESULT_MESSAGES = { "1-0": "white_wins", "2-0": "white_wins", "0-1": "black_wins",
+  "0-2": "black_wins", "1/2-1/2": "draw", "1-1": "draw", "0-0": "both_lose" };
+
+function resultWords(code) {
+  const kind = RESULT_MESSAGES[code];
+  if (!kind) return code;
+  return T("result." + kind, { result: code === "1/2-1/2" ? "½-½" : code });
+}
+
+function listed(items) {
+  return { list: items, style: "and" };
+}
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -43,14 +51,17 @@ function say(text, isError, kind) {
 
 // -- the board ----------------------------------------------------------------------------
 
+// A piece as a message: Lasca and the column games call a crowned piece an officer
+function pieceMessage(code, top) {
+  const colour = code.toLowerCase() === "w" ? "white" : "black";
+  if (code === code.toLowerCase()) return { id: (top ? "piece.top." : "piece.man.") + colour };
+  return { id: "piece." + (view && view.officers ? "officer." : "king.") + colour };
+}
+
 function describeColumn(column) {
-  if (!column) return "empty";
-  const officers = view && view.officers;
-  const pieceWords = officers ? OFFICER_WORDS : PIECE_WORDS;
-  const topWords = officers ? OFFICER_TOP_WORDS : TOP_WORDS;
-  if (column.length === 1) return pieceWords[column] || "a piece";
-  return "column of " + column.length + ", top first: "
-    + [...column].map((p) => topWords[p] || "?").join(", ");
+  if (column.length === 1) return pieceMessage(column, false);
+  return { id: "piece.column", params: { count: column.length,
+    pieces: listed([...column].map((p) => pieceMessage(p, true))) } };
 }
 
 function labelsMode(v) {
@@ -140,17 +151,23 @@ function squareWords(v, cell) {
   const number = Number(cell.dataset.square);
   const column = v.columns[number] || "";
   const sensed = v.occupied.includes(number);
-  const name = v.algebraic ? cell.dataset.name : String(number);
-  let words = name + ": ";
-  if (column && sensed) words += describeColumn(column);
-  else if (column) words += describeColumn(column) + ", lifted";
+  const square = v.algebraic ? cell.dataset.name : String(number);
+  let said;
+  if (column && sensed) said = { id: "square.contents", params: { square, contents: describeColumn(column) } };
+  else if (column) said = { id: "square.lifted", params: { square, contents: describeColumn(column) } };
   else if (sensed) {
     const carried = v.carried[number];
-    words += carried ? describeColumn(carried) + " put down here" : "a piece where none should be";
-  } else words += "empty";
+    said = carried ? { id: "square.put_down", params: { square, contents: describeColumn(carried) } }
+      : { id: "square.unknown", params: { square } };
+  } else said = { id: "square.empty", params: { square } };
   const lit = v.leds[number];
-  if (lit) words += "; LED " + (lit[1] ? lit[1] + " " : "") + (LED_WORDS[lit[0]] || lit[0]);
-  return words;
+  if (lit) {
+    const state = { id: "led." + lit[0] };
+    said = lit[1] && Words.has("square.colour." + lit[1])
+      ? { id: "square.led", params: { words: said, colour: { id: "square.colour." + lit[1] }, state } }
+      : { id: "square.led_plain", params: { words: said, state } };
+  }
+  return R(said);
 }
 
 let inspected = null;
@@ -239,8 +256,7 @@ function drawClocks() {
     if (c.running === side && c.since) left -= Date.now() / 1000 + serverOffset - c.since;
     const flagged = c.flagged.includes(side) || (c.running === side && left <= 0);
     node.textContent = (flagged ? "⚑ " : "") + formatClock(left);
-    node.title = flagged ? "flag fell: time is up" : c.status === "waiting"
-      ? "the clock starts with the first move" : c.status;
+    node.title = T(flagged ? "clock.title.flagged" : "clock.title." + c.status);
     player.className = "player" + (c.running === side ? " running" : "")
       + (flagged ? " flagged" : "") + " clock-" + c.status;
   }
@@ -257,40 +273,37 @@ function drawFlags(v) {
   const flags = $("flags");
   const items = v.guidance.slice();
   if (v.draw_claim) {
-    const why = v.draw_claim.reasons.join("; ");
-    items.push({ kind: "draw", title: "Draw by the rules",
-      steps: [why[0].toUpperCase() + why.slice(1) + ": the arbiter may declare the draw"] });
+    items.push({ kind: "draw", title: { id: "flag.draw" },
+      steps: [{ id: "flag.draw.step", params: { reasons: listed(v.draw_claim.reasons) } }] });
   }
   if (v.clocks) {
     for (const side of v.clocks.flagged) {
-      items.push({ kind: "flag", title: side[0].toUpperCase() + side.slice(1) + "'s flag fell",
-        steps: ["The time is up; play goes on until the arbiter rules"] });
+      items.push({ kind: "flag", title: { id: "flag.flag_fell." + side },
+        steps: [{ id: "flag.flag_fell.step" }] });
     }
   }
   if (v.held && v.held.length) {
-    items.push({ kind: "error", title: "Not recorded: " + v.held.join(", "),
-      steps: ["The moves could not be written" + (v.recording_error ? " (" + v.recording_error + ")" : "")
-        + "; they are kept in order and written as soon as the disk allows it"] });
+    items.push({ kind: "error", title: { id: "flag.not_recorded", params: { moves: listed(v.held) } },
+      steps: [v.recording_error ? { id: "flag.not_recorded.step_error", params: { error: v.recording_error } }
+        : { id: "flag.not_recorded.step" }] });
   }
   if (v.damage) {
-    items.push({ kind: "error", title: "The game's journal is damaged",
-      steps: [v.damage.text, v.damage.resumable
-        ? "The arbiter resumes from the last good record, or starts a new game"
-        : "The arbiter starts a new game (the damaged file is kept)"] });
+    items.push({ kind: "error", title: { id: "flag.damaged" },
+      steps: [v.damage.text, { id: v.damage.resumable ? "flag.damaged.resumable" : "flag.damaged.new_game" }] });
   }
   if (v.link_problem) {
-    items.push({ kind: "error", title: "The board's link is down",
-      steps: [v.link_problem, "Moves are not seen until it is back"] });
+    items.push({ kind: "error", title: { id: "flag.link_down" },
+      steps: [v.link_problem, { id: "flag.link_down.step" }] });
   }
-  if (v.error) items.push({ kind: "error", title: "The board stopped", steps: [v.error] });
-  const key = JSON.stringify(items);
+  if (v.error) items.push({ kind: "error", title: { id: "flag.stopped" }, steps: [v.error] });
+  const key = Words.language + JSON.stringify(items);
   if (key === shownFlags) return;
   shownFlags = key;
   flags.replaceChildren();
   for (const flag of items) {
     const li = el("li", "flag flag-" + flag.kind);
-    li.appendChild(el("strong", "", flag.title));
-    for (const step of flag.steps) li.appendChild(el("span", "step", step));
+    li.appendChild(el("strong", "", R(flag.title)));
+    for (const step of flag.steps) li.appendChild(el("span", "step", R(step)));
     flags.appendChild(li);
   }
 }
@@ -304,7 +317,7 @@ function drawMoves(v) {
   const list = blackFirst ? [null, ...v.moves.map((_, i) => i)] : v.moves.map((_, i) => i);
   const moveSpan = (ply) => ply === null ? el("span", "move", "…")
     : el("span", irregular.has(ply) ? "move irregular" : "move",
-      v.moves[ply] + (irregular.has(ply) ? " (irregular)" : ""));
+      irregular.has(ply) ? T("page.move.irregular", { move: v.moves[ply] }) : v.moves[ply]);
   for (let i = 0; i < list.length; i += 2) {
     const li = el("li");
     li.appendChild(moveSpan(list[i]));
@@ -312,7 +325,8 @@ function drawMoves(v) {
     moves.appendChild(li);
   }
   moves.scrollTop = moves.scrollHeight;
-  $("result").textContent = v.result ? v.result + (v.result_reason ? " (" + v.result_reason + ")" : "") : "";
+  $("result").textContent = !v.result ? "" : v.result_reason
+    ? T("page.result", { result: v.result, reason: v.result_reason }) : v.result;
 }
 
 function startsWithBlack(v) {
@@ -333,17 +347,19 @@ function drawSide(v) {
   const log = $("log");
   log.replaceChildren();
   for (const entry of v.log.slice().reverse()) {
-    log.appendChild(el("li", "log-" + entry.kind, entry.kind + ": " + entry.text));
+    const kind = Words.has("log.kind." + entry.kind) ? { id: "log.kind." + entry.kind } : entry.kind;
+    log.appendChild(el("li", "log-" + entry.kind,
+      T("page.log.entry", { kind, text: entry.text })));
   }
   $("unacknowledged").textContent = v.unacknowledged ? String(v.unacknowledged) : "";
-  $("unacknowledged").title = v.unacknowledged ? v.unacknowledged + " flags not acknowledged" : "";
+  $("unacknowledged").title = v.unacknowledged ? T("page.unacknowledged", { count: v.unacknowledged }) : "";
 }
 
 function drawArbiter(v) {
   const select = $("result-value");
   if (select.options.length === 1) {
     for (const r of v.results) {
-      const option = el("option", "", RESULT_WORDS[r] || r);
+      const option = el("option", "", resultWords(r));
       option.value = r;
       select.appendChild(option);
     }
@@ -351,11 +367,10 @@ function drawArbiter(v) {
   $("result-form").hidden = !!v.result;
   $("withdraw-box").hidden = !v.result_withdrawable;
   $("repair-box").hidden = !(v.damage && v.damage.resumable);
-  if (v.damage) $("repair-text").textContent = v.damage.text;
+  if (v.damage) $("repair-text").textContent = R(v.damage.text);
   $("draw-offer").hidden = !v.draw_claim;
   if (v.draw_claim) {
-    $("draw-offer-text").textContent = "The rules declare a draw (" + v.draw_claim.reasons.join("; ")
-      + "). Declare it, or let play go on.";
+    $("draw-offer-text").textContent = T("arbiter.draw_offer", { reasons: listed(v.draw_claim.reasons) });
   }
   const c = v.clocks;
   $("clock-box").hidden = !c || !!v.result;
@@ -366,13 +381,13 @@ function drawArbiter(v) {
 
 function drawNotices(v) {
   const box = $("notices");
-  const key = v.game_id + ":" + v.notices.join("|");
+  const key = v.game_id + ":" + JSON.stringify(v.notices);
   box.hidden = !v.notices.length || sessionStorage.getItem("dismissed") === key;
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
-  for (const text of v.notices) box.appendChild(el("p", "", text));
-  const close = el("button", "", "OK");
+  for (const notice of v.notices) box.appendChild(el("p", "", R(notice)));
+  const close = el("button", "", T("page.ok"));
   close.type = "button";
   close.addEventListener("click", () => { sessionStorage.setItem("dismissed", key); box.hidden = true; });
   box.appendChild(close);
@@ -381,7 +396,7 @@ function drawNotices(v) {
 function drawOpponent(v) {
   const o = v.opponent;
   $("opponent-box").hidden = !o || !o.error;
-  if (o && o.error) setText($("opponent-error"), "The opponent failed: " + o.error);
+  if (o && o.error) setText($("opponent-error"), T("page.opponent.failed", { error: o.error }));
   $("opponent-continue").hidden = !o || !o.can_continue;
 }
 
@@ -389,15 +404,19 @@ function draw(v) {
   view = v;
   drawBoard(v);
   const tags = v.tags || {};
-  $("white-name").textContent = tags.White || "White";
-  $("black-name").textContent = tags.Black || "Black";
-  $("summary").textContent = v.title.split(" (")[0] + " · " + v.mode
-    + (v.backend === "sim" ? " · simulator" : "");
-  $("summary").title = v.title + ", " + v.mode + " mode, " + v.backend + " board";
+  $("white-name").textContent = tags.White || T("side.white");
+  $("black-name").textContent = tags.Black || T("side.black");
+  const variant = v.variant.replace(/[^a-z0-9]+/g, "_");
+  const mode = Words.has("board.mode." + v.mode) ? { id: "board.mode." + v.mode } : v.mode;
+  const short = Words.has("board.variant." + variant) ? { id: "board.variant." + variant } : v.title;
+  const full = Words.has("board.variant_title." + variant) ? { id: "board.variant_title." + variant } : v.title;
+  $("summary").textContent = T(v.backend === "sim" ? "page.summary.simulator" : "page.summary",
+    { variant: short, mode });
+  $("summary").title = T("page.summary.title", { variant: full, mode, backend: v.backend });
   const number = v.game_id.split("-")[0].replace(/^0+/, "");
-  $("game-id").textContent = "game " + number;
-  $("game-id").title = "game " + v.game_id;
-  setText($("status"), v.status);
+  $("game-id").textContent = T("page.game_id", { number });
+  $("game-id").title = T("page.game_id.title", { game_id: v.game_id });
+  setText($("status"), R(v.status));
   $("status").dataset.state = v.result ? "result" : v.state;
   drawFlags(v);
   drawMoves(v);
@@ -418,14 +437,14 @@ async function post(url, body, withToken) {
   try {
     response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
   } catch (e) {
-    const error = new Error("the board did not answer: is it running? (" + e.message + ")");
+    const error = new Error(T("arbiter.error.network", { error: e.message }));
     error.network = true;
     throw error;
   }
   let data = {};
   try { data = await response.json(); } catch (e) { data = {}; }
   if (!response.ok) {
-    const error = new Error(data.error || response.statusText);
+    const error = new Error(refusal(response.status, data));
     error.status = response.status;
     throw error;
   }
@@ -478,7 +497,18 @@ function arbiter(path, body) {
 
 function refused() {
   tokenAccepted = false;
-  $("token-status").textContent = "refused: enter the current token";
+  $("token-status").textContent = T("arbiter.token.refused");
+}
+
+// A refusal in the page's words: the board's message when it sends one, else by its
+// status (the server's English text shown as the detail it is).
+function refusal(status, data) {
+  if (data.message && typeof data.message === "object") return T("arbiter.error.refused", { error: data.message });
+  if (status === 401) return T("arbiter.error.token");
+  if (status === 409 && !data.error) return T("arbiter.error.busy");
+  if (status === 503) return T("arbiter.error.storage", { error: data.error || "" });
+  if (data.error) return T("arbiter.error.refused", { error: data.error });
+  return T("arbiter.error.status", { status: String(status), error: "" });
 }
 
 function checkToken() {
@@ -488,7 +518,7 @@ function checkToken() {
     return Promise.resolve(false);
   }
   return post("/api/arbiter/check", {}, true).then(
-    () => { tokenAccepted = true; $("token-status").textContent = "accepted"; return true; },
+    () => { tokenAccepted = true; $("token-status").textContent = T("arbiter.token.accepted"); return true; },
     (e) => {
       if (e.network) return tokenAccepted;
       refused();
@@ -498,8 +528,7 @@ function checkToken() {
 
 function needToken() {
   if (tokenAccepted) return true;
-  say("Enter the arbiter token first (it is printed when the board starts; "
-    + "`draughtsboard token` shows it).", true, "arbiter");
+  say(T("arbiter.token.needed"), true, "arbiter");
   $("arbiter").open = true;
   $("token").focus();
   return false;
@@ -538,12 +567,12 @@ function setUpForms() {
   $("result-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const result = $("result-value").value;
-    if (!result) { say("Choose the result first.", true, "arbiter"); $("result-value").focus(); return; }
+    if (!result) { say(T("arbiter.choose_result"), true, "arbiter"); $("result-value").focus(); return; }
     if (!needToken()) return;
     const reason = $("result-reason").value.trim();
-    const ok = await confirmAction("Declare " + (RESULT_WORDS[result] || result) + "?",
-      (reason ? "Reason: " + reason + ". " : "") + "It goes into the record at once; "
-      + "you can withdraw it until the next game starts.", "Declare " + result);
+    const ok = await confirmAction(T("arbiter.confirm.declare", { result: resultWords(result) }),
+      reason ? T("arbiter.confirm.declare.reason", { reason }) : T("arbiter.confirm.declare.text"),
+      T("arbiter.confirm.declare.ok", { result }));
     if (!ok) return;
     arbiter("result", { result, reason }).then(() => {
       $("result-value").value = "";
@@ -552,21 +581,21 @@ function setUpForms() {
   });
   $("withdraw").addEventListener("click", async () => {
     if (!needToken() || !view) return;
-    const ok = await confirmAction("Withdraw the result " + view.result + "?",
-      "The game is open again and goes on once the board shows its position.", "Withdraw");
+    const ok = await confirmAction(T("arbiter.confirm.withdraw", { result: view.result }),
+      T("arbiter.confirm.withdraw.text"), T("arbiter.confirm.withdraw.ok"));
     if (ok) arbiter("withdraw-result").catch(() => {});
   });
   $("repair").addEventListener("click", async () => {
     if (!needToken() || !view || !view.damage) return;
-    const ok = await confirmAction("Resume from the last good record?",
-      "The damaged file is kept as a copy; moves after the damage must be played again.",
-      "Resume");
+    const ok = await confirmAction(T("arbiter.confirm.repair"), T("arbiter.confirm.repair.text"),
+      T("arbiter.confirm.repair.ok"));
     if (ok) arbiter("repair", { action: "resume" }).catch(() => {});
   });
   $("accept-draw").addEventListener("click", async () => {
     if (!needToken() || !view || !view.draw_claim) return;
-    const ok = await confirmAction("Declare the draw " + view.draw_claim.result + "?",
-      view.draw_claim.reasons.join("; ") + ".", "Declare the draw");
+    const ok = await confirmAction(T("arbiter.confirm.draw", { result: view.draw_claim.result }),
+      T("arbiter.confirm.draw.text", { reasons: listed(view.draw_claim.reasons) }),
+      T("arbiter.accept_draw"));
     if (ok) arbiter("accept-draw").catch(() => {});
   });
   for (const action of ["start", "pause", "resume"]) {
@@ -579,9 +608,9 @@ function setUpForms() {
     if (!needToken()) return;
     const fen = $("accept-fen").value.trim();
     const side = $("accept-side").value;
-    const ok = await confirmAction("Accept the position, " + side + " to move?",
-      (fen ? "The position " + fen : "The position the board shows")
-      + " becomes the game's position (an arbiter correction in the record).", "Accept");
+    const ok = await confirmAction(T("arbiter.confirm.accept." + side),
+      fen ? T("arbiter.confirm.accept.fen", { fen }) : T("arbiter.confirm.accept.board"),
+      T("arbiter.confirm.accept.ok"));
     if (ok) arbiter("accept-position", { white_to_move: side === "white", fen: fen || null })
       .catch(() => {});
   });
@@ -589,10 +618,9 @@ function setUpForms() {
     e.preventDefault();
     if (!needToken()) return;
     const ply = parseInt($("takeback-ply").value, 10);
-    if (Number.isNaN(ply) || ply < 0) { say("Give the ply to go back to (0: the start).", true, "arbiter"); return; }
-    const ok = await confirmAction("Take the game back to ply " + ply + "?",
-      "The moves after it leave the move list (the record keeps the take-back); the board "
-      + "lights what differs until it shows that position.", "Take back");
+    if (Number.isNaN(ply) || ply < 0) { say(T("arbiter.ply_needed"), true, "arbiter"); return; }
+    const ok = await confirmAction(T("arbiter.confirm.takeback", { ply: String(ply) }),
+      T("arbiter.confirm.takeback.text"), T("arbiter.confirm.takeback.ok"));
     if (ok) arbiter("take-back", { ply }).catch(() => {});
   });
   $("acknowledge").addEventListener("click", () => {
@@ -601,9 +629,10 @@ function setUpForms() {
   $("new-game").addEventListener("click", async () => {
     if (!needToken()) return;
     const unfinished = view && !view.result;
-    const ok = await confirmAction("Start a new game?", unfinished
-      ? "The current game has no result: it is closed as unfinished (*)."
-      : "The current game keeps its result " + view.result + ".", "Start the new game", true);
+    const ok = await confirmAction(T("arbiter.confirm.new_game"), unfinished
+      ? T("arbiter.confirm.new_game.unfinished")
+      : T("arbiter.confirm.new_game.result", { result: view.result }),
+      T("arbiter.confirm.new_game.ok"), true);
     if (!ok) return;
     const tags = {};
     for (const [key, id] of [["White", "new-white"], ["Black", "new-black"], ["Round", "new-round"]]) {
@@ -632,7 +661,7 @@ function setUpForms() {
 function connect() {
   const source = new EventSource("/api/events");
   source.onopen = () => {
-    $("connection").textContent = "live";
+    $("connection").textContent = T("page.connection.live");
     $("connection").className = "badge live";
     if (messageKind === "network") say("");
     checkToken(); // a restarted board, or a rotated token: the status tells the truth
@@ -647,11 +676,14 @@ function connect() {
     serverOffset = Number(event.data) - Date.now() / 1000;
   });
   source.onerror = () => {
-    $("connection").textContent = "reconnecting…";
+    $("connection").textContent = T("page.connection.down");
     $("connection").className = "badge down";
   };
 }
 
-setUpForms();
-connect();
-setInterval(drawClocks, 250);
+Words.ready.then(() => {
+  $("full-strength").textContent = T("page.opponent.full_strength", { level: "10" });
+  setUpForms();
+  connect();
+  setInterval(drawClocks, 250);
+});
