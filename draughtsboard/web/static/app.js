@@ -396,7 +396,8 @@ function drawNotices(v) {
 function drawOpponent(v) {
   const o = v.opponent;
   $("opponent-box").hidden = !o || !o.error;
-  if (o && o.error) setText($("opponent-error"), T("page.opponent.failed", { error: o.error }));
+  // the seat's error is a whole sentence already ("The opponent could not be started: ...")
+  if (o && o.error) setText($("opponent-error"), Words.render(o.error));
   $("opponent-continue").hidden = !o || !o.can_continue;
 }
 
