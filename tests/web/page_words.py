@@ -35,9 +35,8 @@ COLLECT = """(skip) => {
   }
   return seen;
 }"""
-# Not read: the language switch (each language's name in itself: names, not words) and
-# the coach's panel, which coach.js draws and tests of its own check.
-SKIP = "select[data-words-switch], #coach-panel, #coach-warning"
+# Not read: the language switch (each language's name in itself: names, not words).
+SKIP = "select[data-words-switch]"
 # the language switch shows each language's name in itself: names, not words
 SWITCH_TEXT = """() => [...document.querySelectorAll("select[data-words-switch] option")]
   .map((o) => o.textContent)"""
@@ -55,9 +54,17 @@ def unwrapped(text: str) -> str:
 def stray_words(page, allowed: set[str] = frozenset()) -> list[str]:
     """The words the page shows outside the catalog (see the module doc); ``allowed``:
     names and tags the test set, and the product's name."""
-    names = set(allowed) | {"draughtsboard"} | set(page.evaluate(SWITCH_TEXT))
+    names = set(allowed) | set(page.evaluate(SWITCH_TEXT))
+    return stray_in(page.evaluate(COLLECT, SKIP), names)
+
+
+def stray_in(texts: list[str], allowed: set[str] = frozenset()) -> list[str]:
+    """The words of ``texts`` (rendered messages, a page's texts) outside the catalog's
+    brackets that are not notation, numbers, punctuation, the product's name or one of
+    ``allowed``."""
+    names = set(allowed) | {"draughtsboard"}
     strays = []
-    for text in page.evaluate(COLLECT, SKIP):
+    for text in texts:
         rest = unwrapped(text)
         for name in sorted(names, key=len, reverse=True):
             rest = rest.replace(name, " ")
