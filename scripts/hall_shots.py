@@ -8,6 +8,7 @@ with long names) imported and the round started from the console, a few results
 declared by the arbiter. Debian's chromium takes the pictures (Playwright).
 
     .venv/bin/python scripts/hall_shots.py [--out docs/images]
+    .venv/bin/python scripts/hall_shots.py --language ru --counts 20  # hall-projector-20-ru.jpg
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def play_with_clocks(board: LightBoard, plies: int, rng: random.Random) -> None:
             break
 
 
-def hall_with_boards(work: Path, count: int, rng: random.Random):
+def hall_with_boards(work: Path, count: int, rng: random.Random, language: str = "en"):
     venue = write_venue(work / "venue", count, port=free_port(), run_as=getpass.getuser(),
                         log_file=work / "mosquitto.log")
     broker = subprocess.Popen([find_tool("mosquitto", MOSQUITTO_PATHS), "-c",
@@ -77,7 +78,7 @@ def hall_with_boards(work: Path, count: int, rng: random.Random):
     env = dict(os.environ, DRAUGHTSBOARD_HALL_TOKEN=TOKEN)
     hall = subprocess.Popen([sys.executable, "-m", "draughtsboard", "hall", "--broker",
                              venue.hall_url(), "--listen", f"127.0.0.1:{port}", "--data",
-                             str(work / "hall")], stdin=subprocess.DEVNULL,
+                             str(work / "hall"), "--language", language], stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=open(work / "hall.log", "w"),  # noqa: SIM115
                             env=env, cwd=ROOT)
     wait_port(port)
@@ -130,7 +131,12 @@ def main() -> int:
     parser.add_argument("--out", default=str(ROOT / "docs" / "images"))
     parser.add_argument("--review", metavar="DIR",
                         help="also write PNG copies here, to look at them")
+    parser.add_argument("--language", default="en",
+                        help="the venue's language (hall --language); pictures of another "
+                        "language than English are named ...-CODE.jpg")
+    parser.add_argument("--counts", default="20,100", help="the numbers of boards")
     args = parser.parse_args()
+    suffix = "" if args.language == "en" else f"-{args.language}"
     from playwright.sync_api import sync_playwright
 
     out = Path(args.out)
@@ -138,21 +144,23 @@ def main() -> int:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                     args=["--no-sandbox", "--disable-gpu",
                                           "--disable-dev-shm-usage"])
-        for count in (20, 100):
+        for count in (int(n) for n in args.counts.split(",")):
             work = Path(tempfile.mkdtemp(prefix="hall-shots-"))
-            url, processes, boards = hall_with_boards(work, count, random.Random(count))
+            url, processes, boards = hall_with_boards(work, count, random.Random(count),
+                                                      args.language)
             try:
                 page = browser.new_page(viewport={"width": 1920, "height": 1080})
                 page.goto(url + "/projector")
                 page.wait_for_selector("#wall .table")
                 time.sleep(1)
-                page.screenshot(path=str(out / f"hall-projector-{count}.jpg"), type="jpeg",
+                page.screenshot(path=str(out / f"hall-projector-{count}{suffix}.jpg"), type="jpeg",
                                 quality=70)
                 if args.review:
-                    page.screenshot(path=str(Path(args.review) / f"projector-{count}.png"))
+                    page.screenshot(path=str(Path(args.review) / f"projector-{count}{suffix}.png"))
                 if count == 20:
                     page = browser.new_page(viewport={"width": 1920, "height": 1080})
-                    page.goto(url + "/")
+                    # a person's page speaks the language they chose (the projector the venue's)
+                    page.goto(url + "/" + (f"?lang={args.language}" if suffix else ""))
                     page.locator("#token").fill(TOKEN)
                     page.locator("#use-token").click()
                     page.wait_for_selector("#import-pairings", state="visible")
@@ -162,7 +170,7 @@ def main() -> int:
                     page.wait_for_selector("#arbiter-log li")
                     page.evaluate("document.getElementById('console').scrollIntoView()")
                     time.sleep(1)
-                    page.screenshot(path=str(out / "hall-console.jpg"), type="jpeg",
+                    page.screenshot(path=str(out / f"hall-console{suffix}.jpg"), type="jpeg",
                                     quality=70)
                     if args.review:
                         page.screenshot(path=str(Path(args.review) / "console.png"))
@@ -175,7 +183,7 @@ def main() -> int:
                     process.terminate()
                     process.wait(20)
         browser.close()
-    print(f"wrote {out}/hall-projector-20.jpg, hall-projector-100.jpg, hall-console.jpg")
+    print(f"wrote the pictures in {out} (names ending {suffix or 'in .jpg'})")
     return 0
 
 
