@@ -18,8 +18,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from draughtsboard.board.message import Message, is_message_json
-from draughtsboard.words import english
+from ..rendered import rendered
 
 # What may stand outside ⟦…⟧: no letters but notation. Square names (c3, h8), moves
 # (c3-d4, c3:e5, 32x28), a score sheet's "12." and "12…", results, clocks, ids, and the
@@ -52,12 +51,8 @@ COLLECT = """() => {
 
 
 def in_english(value: Any) -> str:
-    """What ``value`` (a Message, its JSON, or plain text) says in English."""
-    if isinstance(value, Message):
-        return english(value)
-    if is_message_json(value):
-        return english(Message.from_json(value))
-    return str(value)
+    """What ``value`` (a Message, its JSON, or plain text) says in English, as text."""
+    return str(rendered(value, "en"))
 
 
 def leftover(text: str, allowed: Iterable[str] = ()) -> list[str]:
