@@ -4,10 +4,10 @@ alone changes the store, and the arbiter's commands out to the boards.
 paho's network thread only puts each message in its board's queue (`BoardInbox`); the
 ingest thread takes one board's message after another's, applies it (`Ingest`),
 journals it (`HallStore`), sends the ``resend`` requests for what is missing, and wakes
-the page's live streams. It holds the store's lock for one message at a time, so the
-page and the arbiter never wait behind a flood. A bad message is logged with its board's
-number (a few lines a minute per board at most) and dropped: nothing a board sends can
-stop the others. What a full queue drops is asked for again like any gap.
+the page's live streams (`Announcer`: within 50 ms of a change, however busy). It
+holds the store's lock for one message at a time, so the page and the arbiter never
+wait behind a flood. A bad message is logged with its board's number (a few lines a
+minute per board at most) and dropped: nothing a board sends can stop the others. What a full queue drops is asked for again like any gap.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from draughtsboard.hall_protocol.messages import (
 from draughtsboard.hall_protocol.topics import board_topic, parse_topic, subscription
 from draughtsboard.subscribers import Subscribers
 
+from .announce import Announcer
 from .arbiter_log import ArbiterLog, Promise
 from .delivery import BoardFacts, Decision, Delivery
 from .inbox import BoardInbox
@@ -167,9 +168,10 @@ class HallService:
 
     def _run(self) -> None:
         next_tick = time.monotonic() + TICK
-        since_notify = 0
+        announcer = Announcer()
         while not self._stopping.is_set():
-            taken = self.inbox.take(timeout=max(0.0, min(0.1, next_tick - time.monotonic())))
+            now = time.monotonic()
+            taken = self.inbox.take(timeout=announcer.wait(now, min(0.1, next_tick - now)))
             requests: list[Resend] = []
             commands: list[tuple[int, Command]] = []
             if taken is not None:
@@ -179,20 +181,20 @@ class HallService:
                     if self.arbiter.promises_of(board):  # it may take its pairing now
                         commands += self._deliver([board])
                     self.version += 1
-                since_notify += 1
+                announcer.changed()
             if time.monotonic() >= next_tick:
                 next_tick = time.monotonic() + TICK
                 with self.store.lock:
                     before = self.version
                     requests += self.ingest.missing(self.wall())
                     commands += self._deliver(sorted({b for b, _ in self.arbiter.promises}))
-                    since_notify += self.version != before  # a pairing's state changed
+                    if self.version != before:  # a pairing's state changed
+                        announcer.changed()
             for request in requests:
                 self._send_resend(request)
             for board, command in commands:
                 self._publish(board, command)
-            if since_notify and (taken is None or since_notify >= 50):
-                since_notify = 0
+            if announcer.due(time.monotonic()):
                 self._notify()
 
     def _handle(self, board: int, kind: str, payload: bytes, received: float) -> list[Resend]:
