@@ -64,11 +64,11 @@ class PressClassifier:
     def tick(self, now: float) -> list[str]:
         """The presses decided by ``now`` alone: a press held long enough, a short
         press whose window for a second one has passed."""
-        if self.state == _DOWN and now - self.down_at >= self.long:
+        if self.state == _DOWN and now >= self.down_at + self.long:
             self.state = _HELD
             self.second = False
             return [LONG]
-        if self.state == _WAITING and now - self.up_at >= self.double:
+        if self.state == _WAITING and now >= self.up_at + self.double:
             self.state = _IDLE
             return [SHORT]
         return []
