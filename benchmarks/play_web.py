@@ -61,12 +61,12 @@ LANGUAGES = ("en", "ru", "nl", "fr")
 
 class Play:
     def __init__(self, data: str, variant: str, mode: str = "tournament",
-                 tree: Path = HERE) -> None:
+                 tree: Path = HERE, extra: tuple[str, ...] = ()) -> None:
         env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1",
                    PYTHONPATH=str(tree))
         self.process = subprocess.Popen(
             [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim", "--variant",
-             variant, "--listen", "127.0.0.1:0", "--data", data, "--mode", mode],
+             variant, "--listen", "127.0.0.1:0", "--data", data, "--mode", mode, *extra],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             text=True, env=env, cwd=tree)
         self.url = ""

@@ -8,6 +8,14 @@ from the move's recording (the board's monotonic clock) to espeak-ng's start; th
 prints their median and 95th percentile (the goal: p95 under 300 ms) and, last, one line
 of JSON. Needs Debian's espeak-ng (``apt-get install espeak-ng``).
 
+The second figure, in the same run: the switch-to-page latency (a piece lifted or put
+down on the simulated board, to the page's live stream showing it: benchmarks/
+play_web.py's `measure_latency`) with speech off, with speech on (``--speech all
+--speech-to DIR``: the announcer follows every publication), and with speech on while
+the board speaks (a player asking ``POST /api/ask/position`` twice a second, so espeak-ng
+runs during the samples). Each setting gets its own play process, in turns over
+``--rounds``; the medians and their ratios to speech off are printed.
+
     .venv/bin/python benchmarks/speech_latency.py --moves 40 --language ru
 """
 
@@ -33,6 +41,9 @@ sys.path.insert(0, str(HERE))
 
 from draughtsboard.board.rules.fen import parse_fen  # noqa: E402
 from draughtsboard.board.rules.variants import get_variant  # noqa: E402
+
+sys.path.insert(0, str(HERE / "benchmarks"))
+from play_web import Play, measure_latency  # noqa: E402
 
 URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
 GOAL_P95 = 0.300
@@ -103,12 +114,49 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+SETTINGS = ("off", "on", "speaking")
+
+
+def asking(url: str, stop: threading.Event) -> None:
+    """A player asking the board for the position twice a second (it says it)."""
+    while not stop.wait(0.5):
+        try:
+            request(url + "/api/ask/position", {})
+        except OSError:
+            pass
+
+
+def page_latency(args) -> dict[str, list[float]]:
+    """Switch-to-page latency samples for each of `SETTINGS` (see the module doc)."""
+    samples: dict[str, list[float]] = {name: [] for name in SETTINGS}
+    for turn in range(args.rounds):
+        order = SETTINGS if turn % 2 == 0 else tuple(reversed(SETTINGS))
+        for name in order:
+            with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as wav:
+                extra = () if name == "off" else (
+                    "--speech", "all", "--speech-to", wav, "--speech-language", args.language)
+                play = Play(data, args.variant, "training", extra=extra)
+                stop = threading.Event()
+                try:
+                    if name == "speaking":
+                        threading.Thread(target=asking, args=(play.url, stop),
+                                         daemon=True).start()
+                    samples[name] += measure_latency(play, args.page_samples)
+                finally:
+                    stop.set()
+                    play.stop()
+    return samples
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--variant", default="russian")
     parser.add_argument("--language", default="ru")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--page-samples", type=int, default=100,
+                        help="switch-to-page samples per setting and round")
+    parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
     if shutil.which("espeak-ng") is None:
         raise SystemExit("espeak-ng is not installed (apt-get install espeak-ng)")
@@ -153,11 +201,21 @@ def main() -> int:
     print(f"move recorded -> speech started: median {median * 1000:.1f} ms, "
           f"p95 {p95 * 1000:.1f} ms (goal p95 < {GOAL_P95 * 1000:.0f} ms: "
           f"{'met' if p95 < GOAL_P95 else 'NOT met'})")
+    page = page_latency(args)
+    medians = {name: statistics.median(values) for name, values in page.items()}
+    for name in SETTINGS:
+        print(f"switch to page, speech {name}: median {medians[name] * 1000:.1f} ms, "
+              f"p95 {percentile(page[name], 0.95) * 1000:.1f} ms, {len(page[name])} samples, "
+              f"ratio to speech off {medians[name] / medians['off']:.2f}")
     print(json.dumps({"benchmark": "speech_latency", "variant": args.variant,
                       "language": args.language, "moves": played,
                       "announced": len(delays), "median_ms": round(median * 1000, 1),
                       "p95_ms": round(p95 * 1000, 1), "goal_p95_ms": GOAL_P95 * 1000,
-                      "met": p95 < GOAL_P95}))
+                      "met": p95 < GOAL_P95,
+                      "page_median_ms": {k: round(v * 1000, 2) for k, v in medians.items()},
+                      "page_ratio_to_off": {k: round(v / medians["off"], 3)
+                                            for k, v in medians.items()},
+                      "page_samples": {k: len(v) for k, v in page.items()}}))
     return 0
 
 

@@ -281,10 +281,10 @@ def speech_settings(args, board_language: str = "en"
 
 
 def _start_speech(settings, session):
-    """Start the speaker and the announcer following ``session``; returns what stops
-    them (nothing to stop without speech)."""
+    """Start the speaker and the announcer following ``session``; returns the speaker
+    (``None`` without speech) and what stops them."""
     if settings is None:
-        return lambda: None
+        return None, lambda: None
     from draughtsboard.speech import Announcer, Speaker
 
     level, language, volume, directory = settings
@@ -296,7 +296,7 @@ def _start_speech(settings, session):
         announcer.stop()
         speaker.close()
 
-    return stop
+    return speaker, stop
 
 
 def _add_hall(subparsers) -> None:
@@ -698,18 +698,50 @@ def _load_puzzles(args, config):
     return PuzzleRunner(load_puzzles(path, variant), source=str(path))
 
 
-def _wire_hint_button(source, session, coach, log) -> None:
-    """The board's button named ``hint`` in its config asks the coach for a hint."""
-    button = getattr(source, "buttons", {}).get("hint")
-    if button is None:
-        return
+def _wire_hint_button(source, session, coach, log, voice=None) -> None:
+    """The board's buttons named ``hint`` and ``ask`` in its config answer a player's
+    questions (docs/accessibility.md, "Asking the board"): a short press of the hint
+    button asks the coach for a hint (in every mode but tournament), of the ask button
+    the last move; a long press the clocks, a double press the position. ``voice`` (the
+    speaker, ``None`` when the board does not speak) says each answer aloud."""
+    from draughtsboard.speech.answers import HINT, question_for, spoken_text
+    from draughtsboard.speech.presses import ButtonPresses
+    from draughtsboard.web.ask_routes import NotReady, answer_now, ask_hint
+
+    buttons = getattr(source, "buttons", {})
+
+    def say(message) -> None:
+        if voice is not None:
+            voice.say(spoken_text(voice.words, message))
 
     def told(future) -> None:
-        if future.exception() is not None:
-            log.info("hint button: %s", future.exception())
+        error = future.exception()
+        if error is None:
+            say(future.result())
+            return
+        log.info("hint button: %s", error)
+        message = getattr(error, "message", None)
+        if isinstance(message, Message):
+            say(message)  # the coach's refusal, said: hints off, the game over
 
-    button.when_pressed = lambda: session.submit(coach.request_hint).add_done_callback(told)
-    log.info("%s", session.words(Message.of("cli.hint_button")))
+    def answer(name: str, press: str) -> None:
+        _, _, view = session.published()
+        question = question_for(press, name, str(view.get("mode", "")))
+        if question == HINT:
+            if coach is not None:
+                session.submit(lambda: ask_hint(coach)).add_done_callback(told)
+            return
+        try:
+            say(answer_now(session, question))
+        except NotReady:
+            pass  # the game is not open yet: nothing to tell
+
+    for name in ("hint", "ask"):
+        button = buttons.get(name)
+        if button is not None:
+            ButtonPresses(button, lambda press, name=name: answer(name, press))
+    if "hint" in buttons:
+        log.info("%s", session.words(Message.of("cli.hint_button")))
 
 
 def _open_opponent(args, variant, opening, tags):
@@ -852,14 +884,14 @@ def _play(args) -> int:
             coach = Coach(session.game, post=session.submit, puzzles=puzzles,
                           sides=coach_sides(args))
             session.game.attach(coach)
-            _wire_hint_button(source, session, coach, log)
             link = _hall_link(args, session, source, log)
             if link is not None:
                 link.start()
-            stop_speech = _start_speech(speech, session)
+            speaker, stop_speech = _start_speech(speech, session)
+            _wire_hint_button(source, session, coach, log, speaker)
             try:
                 return serve(session, sock=sock, coach=coach,
-                             allow_remote_hands=args.allow_remote_hands)
+                             allow_remote_hands=args.allow_remote_hands, voice=speaker)
             finally:
                 stop_speech()
                 if link is not None:

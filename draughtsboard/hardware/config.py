@@ -30,7 +30,7 @@ from .layout import CORNERS, LINES, MatrixMap, check_map, corner_map, matrix_sha
 BCM_PINS = range(0, 28)
 LED_DRIVERS = ("none", "shift-register")
 SHIFT_INTERFACES = ("bitbang", "spi")
-BUTTONS = ("hint",)  # the buttons something listens to (docs/hardware.md)
+BUTTONS = ("hint", "ask")  # the buttons something listens to (docs/hardware.md)
 # SPI0 as the LED chain uses it: with SPI enabled the kernel holds all five pins, so the
 # two the chain does not use (MISO, CE1) cannot be matrix rows or buttons either.
 SPI0 = {"clock": 11, "data": 10, "miso": 9, "ce0": 8, "ce1": 7}

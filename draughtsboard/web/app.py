@@ -43,6 +43,7 @@ from draughtsboard.play.session import PlaySession
 from draughtsboard.words import SOURCE_LANGUAGE
 from draughtsboard.words.routes import WORDS_ROUTES
 
+from .ask_routes import ASK_ROUTES
 from .coach_routes import COACH_ROUTES
 from .opponent_routes import OPPONENT_ROUTES
 
@@ -369,6 +370,7 @@ ROUTES = [
     Route("/api/arbiter/take-back", arbiter(take_back), methods=["POST"]),
     *COACH_ROUTES,
     *OPPONENT_ROUTES,
+    *ASK_ROUTES,
 ]
 
 

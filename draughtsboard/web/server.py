@@ -93,15 +93,18 @@ def _ignore(signum, frame) -> None:
 
 def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 8080, *,
           sock: socket.socket | None = None, coach: Coach | None = None,
-          allow_remote_hands: bool = False) -> int:
+          allow_remote_hands: bool = False, voice=None) -> int:
     """Start the session, serve its page (and the coach's requests, with a coach) until
     SIGINT/SIGTERM, stop everything; 0 if the controller ran to the end without an
     error. ``sock``: a socket bound already (`bind_socket`); without it one is bound
-    here, before the session starts."""
+    here, before the session starts. ``voice``: the board's speaker (``say(text)``, its
+    ``language``), which says a player's questions aloud (`ask_routes`); ``None`` when
+    the board does not speak."""
     if sock is None:
         sock = bind_socket(host, port)
     app = create_app(session, coach=coach, allow_remote_hands=allow_remote_hands,
                      language=session.language)
+    app.state.voice = voice
 
     def is_arbiter(scope) -> bool:
         token = bearer_token(scope)

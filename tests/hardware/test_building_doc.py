@@ -35,6 +35,8 @@ def test_the_wiring_table_matches_the_shipped_config(size):
     header = re.search(r"^\| header pin \| (.+) \|$", text, re.M).group(1)
     assert [int(p) for p in bcm.split(" | ")] == list(config.matrix.columns)
     assert [int(p) for p in header.split(" | ")] == [HEADER_PIN[p] for p in config.matrix.columns]
+    ask = dict(config.buttons)["ask"]
+    assert re.search(rf"^\| ask button \| {ask} \| {HEADER_PIN[ask]} \|", text, re.M)
 
 
 def test_the_common_pins_match_every_config():

@@ -101,7 +101,7 @@ def test_parts_nothing_uses_are_refused_with_the_reason():
     text = GOOD.replace("hint = 26", "hint = 26\nclock = 17") + "\n[buzzer]\npin = 4\n"
     assert problems(text) == [
         "[buzzer]: nothing sounds a buzzer yet: leave it off the board and the config",
-        "buttons.clock: no such button (known: hint); nothing listens to a clock or confirm "
+        "buttons.clock: no such button (known: hint, ask); nothing listens to a clock or confirm "
         "button yet",
     ]
 

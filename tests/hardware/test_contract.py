@@ -78,4 +78,4 @@ def test_a_whole_board_opens_with_threads_and_closes(pin_factory, board):
         assert isinstance(board, SensorSource) and isinstance(board, LedSink)
         board.show(LedFrame.from_mapping(config.square_count, {1: LedPattern.SLOW_BLINK}))
         assert board.read(timeout=5) is not None
-        assert set(board.buttons) == {"hint"}
+        assert set(board.buttons) == {"hint", "ask"}

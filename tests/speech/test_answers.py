@@ -1,0 +1,126 @@
+"""The board's answers to a player's questions, in words: exact sentences for a real
+position in Russian and English, the clocks with their plurals, the hint."""
+
+from __future__ import annotations
+
+import pytest
+
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules.fen import parse_fen
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.speech.answers import (
+    answer_clocks,
+    answer_hint,
+    answer_last_move,
+    answer_position,
+    duration,
+    question_for,
+    spoken_text,
+)
+from draughtsboard.words import words_for
+
+RUSSIAN = get_variant("russian")
+START = parse_fen(RUSSIAN, "W:WKc3,e5,a1,c1,g7:Bd6,h8")  # White: e5 takes d6 (to c7)
+
+
+def said(language, message):
+    return spoken_text(words_for(language), message)
+
+
+def played() -> Game:
+    game = Game(RUSSIAN, start=START)
+    (move,) = START.legal_moves()
+    game.play(move, t_monotonic=1.0)
+    return game
+
+
+def test_the_last_move_in_russian_and_english():
+    game = played()
+    assert said("ru", answer_last_move(game, {})) == \
+        "Последний ход белых: е 5 бьёт цэ 7, одна шашка."
+    assert said("en", answer_last_move(game, {})) == "White's last move: e5 takes c7, 1 piece."
+    assert said("ru", answer_last_move(Game(RUSSIAN, start=START), {})) == "Ходов ещё не было."
+
+
+def test_a_crowning_last_move_and_the_opponents_move_waiting():
+    start = parse_fen(RUSSIAN, "W:Wg7:Bb6")
+    game = Game(RUSSIAN, start=start)
+    game.play(next(m for m in start.legal_moves() if RUSSIAN.geometry.name(m.end) == "h8"),
+              t_monotonic=1.0)
+    assert said("ru", answer_last_move(game, {})) == \
+        "Последний ход белых: гэ 7 — аш 8. Шашка прошла в дамки."
+    waiting = {"opponent": {"pending": {"path": [9, 13], "captures": []}}}
+    assert said("en", answer_last_move(game, waiting)) == \
+        "Opponent's move: b6 to a5. Carry it out on the board."
+
+
+def test_the_position_kings_first_then_men_side_to_move_first_then_white():
+    position = played().position
+    assert said("ru", answer_position(position)) == (
+        "Ход чёрных. Белые: 1 дамка: цэ 3; 4 простые: а 1, цэ 1, цэ 7 и гэ 7. "
+        "Чёрные: 1 простая: аш 8.")
+    assert said("en", answer_position(position)) == (
+        "Black to move. White: 1 king: c3; 4 men: a1, c1, c7, and g7. Black: 1 man: h8.")
+    alone = parse_fen(RUSSIAN, "B:WKc3:BKa7,Kb8")
+    assert said("ru", answer_position(alone)) == \
+        "Ход чёрных. Белые: 1 дамка: цэ 3. Чёрные: 2 дамки: а 7 и бэ 8."
+    assert said("en", answer_position(parse_fen(RUSSIAN, "W:Wc3:B"))) == \
+        "White to move. White: 1 man: c3. Black has no pieces."
+
+
+def test_a_numbered_board_says_its_numbers():
+    international = get_variant("international")
+    position = parse_fen(international, "W:W32,K28,31:B19")
+    assert said("en", answer_position(position)) == \
+        "White to move. White: 1 king: 28; 2 men: 31 and 32. Black: 1 man: 19."
+
+
+@pytest.mark.parametrize(("seconds", "russian", "english"), [
+    (1, "1 секунда", "1 second"),
+    (2, "2 секунды", "2 seconds"),
+    (5, "5 секунд", "5 seconds"),
+    (21, "21 секунда", "21 seconds"),
+    (60, "1 минута", "1 minute"),
+    (122, "2 минуты 2 секунды", "2 minutes 2 seconds"),
+    (245.9, "4 минуты 5 секунд", "4 minutes 5 seconds"),
+    (305, "5 минут 5 секунд", "5 minutes 5 seconds"),
+    (21 * 60 + 21, "21 минута 21 секунда", "21 minutes 21 seconds"),
+    (3600 + 120 + 5, "1 час 2 минуты 5 секунд", "1 hour 2 minutes 5 seconds"),
+    (0, "0 секунд", "0 seconds"),
+])
+def test_durations_as_a_person_says_them(seconds, russian, english):
+    assert words_for("ru")(duration(seconds)) == russian
+    assert words_for("en")(duration(seconds)) == english
+
+
+def test_the_clocks_count_the_running_side_down_to_now():
+    view = {"clocks": {"white": 246.0, "black": 61.0, "running": "white", "since": 100.0,
+                       "held": False, "status": "running"}}
+    assert said("ru", answer_clocks(view, 100.5)) == \
+        "Белые: 4 минуты 5 секунд. Чёрные: 1 минута 1 секунда."
+    assert said("en", answer_clocks(view, 125.0)) == \
+        "White: 3 minutes 41 seconds. Black: 1 minute 1 second."
+    assert said("en", answer_clocks(view, 10_000.0)) == "White: 0 seconds. Black: 1 minute 1 second."
+    held = {"clocks": {**view["clocks"], "held": True}}
+    assert said("en", answer_clocks(held, 125.0)) == \
+        "White: 4 minutes 6 seconds. Black: 1 minute 1 second."
+    assert said("ru", answer_clocks({"clocks": None}, 0.0)) == "В этой партии нет часов."
+
+
+def test_the_hint_as_said():
+    assert said("ru", answer_hint(START, {"stage": 1, "squares": [15]})) == \
+        "Подсказка: ходите шашкой с поля е 5."
+    assert said("en", answer_hint(START, {"stage": 2, "squares": [15, 6]})) == \
+        "Hint: e5 takes c7, 1 piece."
+    assert said("en", answer_hint(START, {"stage": 0, "thinking": True})) == \
+        "The coach is thinking: ask again in a moment."
+    assert said("ru", answer_hint(START, None)) == "В этой позиции подсказку не просили."
+
+
+def test_which_press_asks_what():
+    assert question_for("long", "hint", "training") == "clocks"
+    assert question_for("double", "ask", "tournament") == "position"
+    assert question_for("short", "hint", "training") == "hint"
+    assert question_for("short", "hint", "free") == "hint"
+    assert question_for("short", "hint", "tournament") == "last-move"
+    assert question_for("short", "ask", "training") == "last-move"
