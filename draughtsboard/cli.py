@@ -299,11 +299,73 @@ ENV_HALL_TOKEN = "DRAUGHTSBOARD_HALL_TOKEN"
 def _add_venue(subparsers) -> None:
     parser = subparsers.add_parser(
         "venue", help="write a venue's mosquitto files: config, passwords, ACL, board secrets")
-    parser.add_argument("--boards", type=int, required=True, metavar="N")
+    parser.add_argument("--boards", type=int, metavar="N",
+                        help="boards 1..N on this broker (required but with --rooms, --room)")
     parser.add_argument("--out", required=True, metavar="DIR")
     parser.add_argument("--listen", default="0.0.0.0:1883", metavar="HOST:PORT",
                         help="the broker's listener (default 0.0.0.0:1883)")
+    _add_room_options(parser)
     parser.set_defaults(handler=_run_venue)
+
+
+def _add_room_options(parser) -> None:
+    parser.add_argument("--rooms", metavar="NAME:FIRST-LAST,...",
+                        help="the event's broker of a venue in rooms: each room's broker "
+                        "bridges these boards to it (docs/hall.md, \"A venue in rooms\")")
+    parser.add_argument("--room", metavar="NAME:FIRST-LAST",
+                        help="write a room's broker instead: these boards, bridged to "
+                        "--event-broker")
+    parser.add_argument("--event-broker", metavar="HOST:PORT",
+                        help="with --room: the event's broker the room's bridge connects to")
+    parser.add_argument("--event-password-file", metavar="FILE",
+                        help="with --room: the room's password on the event's broker "
+                        "(rooms/NAME.password of the event's venue)")
+
+
+def _run_room_venue(args) -> int:
+    """``venue --rooms`` (the event's broker) or ``venue --room`` (a room's broker)."""
+    from draughtsboard.hall.rooms import (
+        RoomError,
+        parse_address,
+        parse_room,
+        parse_rooms,
+        read_bridge_password,
+        write_event_venue,
+        write_room_venue,
+    )
+    from draughtsboard.hall.venue import VenueError
+
+    try:
+        host, port = parse_address(args.listen, "--listen")
+        if args.room is not None:
+            if args.rooms is not None or args.boards is not None:
+                raise RoomError("--room writes one room's broker: without --rooms, --boards")
+            if not args.event_broker or not args.event_password_file:
+                raise RoomError("--room needs --event-broker HOST:PORT and "
+                                 "--event-password-file FILE")
+            room = parse_room(args.room)
+            event_host, event_port = parse_address(args.event_broker, "--event-broker")
+            written = write_room_venue(args.out, room, event_host, event_port,
+                                       read_bridge_password(args.event_password_file),
+                                       host=host, port=port)
+            print(f"wrote {written.config} (the bridge to {event_host}:{event_port}), "
+                  f"passwords, acl and boards/<N>.password for room {room}; start the "
+                  f"broker with: mosquitto -c {written.config}")
+            return 0
+        if args.event_broker or args.event_password_file:
+            raise RoomError("--event-broker and --event-password-file go with --room")
+        boards = args.boards or 0
+        if not 0 <= boards <= 9999:
+            raise RoomError("--boards 1-9999")
+        rooms = parse_rooms(args.rooms, boards)
+        event = write_event_venue(args.out, rooms, boards=boards, host=host, port=port)
+    except (VenueError, OSError) as error:
+        print(f"draughtsboard venue: {error}", file=sys.stderr)
+        return 2 if isinstance(error, RoomError) else 1
+    print(f"wrote {event.config}, passwords, acl, hall.password and rooms/<name>.password "
+          f"for rooms {', '.join(str(room) for room in rooms)}; start the broker with: "
+          f"mosquitto -c {event.config}")
+    return 0
 
 
 def _run_venue(args) -> int:
@@ -316,9 +378,11 @@ def _run_venue(args) -> int:
     )
     from draughtsboard.http_limits import ascii_number
 
+    if args.rooms is not None or args.room is not None:
+        return _run_room_venue(args)
     host, _, port_text = args.listen.rpartition(":")
     if not plain_host(host) or not ascii_number(port_text) or not 1 <= int(port_text) <= 65535 \
-            or not 1 <= args.boards <= 9999:
+            or args.boards is None or not 1 <= args.boards <= 9999:
         print("draughtsboard venue: --listen HOST:PORT (an address or a host name, a port "
               "1-65535) and --boards 1-9999", file=sys.stderr)
         return 2
