@@ -41,3 +41,29 @@ def test_the_docs_one_machine_recipe_runs_a_round(recipe):
         recipe.board_ready(number)
         state = recipe.get("/api/state", recipe.board_urls[number])
         assert state["tags"]["White"] == white and state["tags"]["TimeControl"] == "1800+10"
+
+
+def test_the_docs_venue_in_rooms_runs_a_round(rooms_recipe):
+    """docs/hall.md's venue in rooms: three brokers started as the doc says, a board in
+    each room, one hall on the event's broker that sees both and starts their round."""
+    recipe = rooms_recipe
+    recipe.hall_ready(2)
+    brokers = [user for _, user, args in recipe.processes() if "mosquitto -c" in args]
+    assert len(brokers) == 3
+    if os.geteuid() == 0:
+        assert set(brokers) == {"mosquitto"}
+    room = recipe.root / "srv" / "main"
+    for name in ("mosquitto.conf", "passwords", "acl", "boards/1.password"):
+        assert not (room / name).stat().st_mode & stat.S_IRWXO, f"{name} is readable"
+    recipe.post("/api/arbiter/pairings", "round,board,white,black,event\n"
+                "1,1,Ann,Bob,Two rooms\n1,3,Cy,Di,Two rooms\n", content_type="text/plain")
+    recipe.post("/api/arbiter/start-round", {"round": "1"})
+
+    def delivered() -> bool:
+        listed = recipe.get("/api/hall")["hall"]["pairings"]["1"]
+        return all(row["state"] == "delivered" for row in listed)
+
+    wait_until(delivered, timeout=30, interval=0.2, what="the round's pairings delivered")
+    for number, white in ((1, "Ann"), (3, "Cy")):
+        recipe.board_ready(number)
+        assert recipe.get("/api/state", recipe.board_urls[number])["tags"]["White"] == white
