@@ -26,6 +26,7 @@ from draughtsboard.hall_protocol.topics import (
     BOARD_KINDS,
     COMMAND,
     MAX_BOARD,
+    PUBLIC_ROOT,
     ROOT,
     room_link_topic,
 )
@@ -42,7 +43,11 @@ from .venue import (
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 _RANGE = re.compile(r"^([1-9][0-9]{0,3})(?:-([1-9][0-9]{0,3}))?$")
-BRIDGE_RESTART = "1 10"  # seconds: the bridge tries again after 1 s, backing off to 10
+BRIDGE_RESTART = "1 5"  # seconds: the bridge tries again after 1 s, backing off to 5
+
+
+PUBLIC_USER = "public"  # the public broker's bridge on the event's broker
+MIRROR_USER = "mirror"  # the venue hall's mirror on the event's broker
 
 
 class RoomError(VenueError):
@@ -141,6 +146,8 @@ class EventVenue:
     hall_password: str
     board_passwords: dict[int, str]
     room_passwords: dict[str, str]
+    public_password: str | None = None  # the public broker's bridge: reads PUBLIC_ROOT
+    mirror_password: str | None = None  # the venue hall's mirror: writes PUBLIC_ROOT
 
     @property
     def config(self) -> Path:
@@ -160,10 +167,12 @@ class EventVenue:
 def write_event_venue(directory: Path | str, rooms: list[Room], *, boards: int = 0,
                       host: str = "127.0.0.1", port: int = 1883,
                       log_file: Path | None = None, autosave_interval: int = 5,
-                      run_as: str | None = None) -> EventVenue:
+                      run_as: str | None = None, public: bool = False) -> EventVenue:
     """The event's broker: the hall, boards 1..``boards`` straight on it, and each room's
     bridge user with its password in ``rooms/<name>.password`` (for the room's
-    ``--event-password-file``)."""
+    ``--event-password-file``). ``public``: a public mirror too, the ``mirror`` user (the
+    venue hall's, ``mirror.password``) writing the delayed tree and the ``public`` user
+    (the public broker's bridge, ``public.password``) reading only that."""
     if not plain_host(host) or not 1 <= port <= 65535:
         raise RoomError(f"listener {host!r}:{port}: expected an address or a host name and "
                         "a port 1-65535")
@@ -178,13 +187,25 @@ def write_event_venue(directory: Path | str, rooms: list[Room], *, boards: int =
     acl.insert(1, "# rooms: each room's bridge publishes its boards and reads their commands")
     for room in rooms:
         acl += [f"# room {room.name}: boards {room.first}-{room.last}", *room_acl(room)]
+    public_password = mirror_password = None
+    if public:
+        public_password, mirror_password = secrets.token_urlsafe(24), secrets.token_urlsafe(16)
+        users.update({PUBLIC_USER: public_password, MIRROR_USER: mirror_password})
+        acl += ["# the public mirror: the venue hall writes each game as it stood a delay "
+                "ago; the public broker's bridge reads that and nothing else",
+                f"user {MIRROR_USER}", f"topic write {PUBLIC_ROOT}/#", "",
+                f"user {PUBLIC_USER}", f"topic read {PUBLIC_ROOT}/#", ""]
     files = {"hall.password": hall_password + "\n",
              **{f"boards/{n}.password": p + "\n" for n, p in board_passwords.items()},
              **{f"rooms/{name}.password": p + "\n" for name, p in room_passwords.items()}}
+    if public:
+        files.update({"public.password": f"{public_password}\n",
+                      "mirror.password": f"{mirror_password}\n"})
     write_broker_files(directory, users, "\n".join(acl), mosquitto_conf(
         directory, host, port, log_file=log_file, autosave_interval=autosave_interval,
         run_as=run_as), files, run_as=run_as)
-    return EventVenue(directory, host, port, hall_password, board_passwords, room_passwords)
+    return EventVenue(directory, host, port, hall_password, board_passwords, room_passwords,
+                      public_password, mirror_password)
 
 
 def bridge_block(room: Room, event_host: str, event_port: int, password: str) -> list[str]:
@@ -267,3 +288,66 @@ def write_room_venue(directory: Path | str, room: Room, event_host: str, event_p
     write_broker_files(directory, {board_user(n): p for n, p in board_passwords.items()},
                        "\n".join(acl), config, files, run_as=run_as, config_is_secret=True)
     return RoomVenue(directory, room, host, port, board_passwords)
+
+
+def public_bridge_block(event_host: str, event_port: int, password: str) -> list[str]:
+    """The public broker's ``connection`` to the event's: one topic, ``in`` (the event's
+    delayed tree into the public broker's board tree), nothing ``out``; no notifications
+    (they would be published on the event's broker, where the public user writes
+    nothing)."""
+    return [
+        "connection public-mirror",
+        f"address {event_host}:{event_port}",
+        f"remote_clientid {PUBLIC_USER}",
+        f"remote_username {PUBLIC_USER}",
+        f"remote_password {password}",
+        "local_clientid bridge-public",
+        "bridge_protocol_version mqttv311",
+        "try_private true",
+        "cleansession false",
+        "start_type automatic",
+        f"restart_timeout {BRIDGE_RESTART}",
+        "keepalive_interval 10",
+        "notifications false",
+        f"topic board/# in 1 {ROOT}/ {PUBLIC_ROOT}/",
+    ]
+
+
+@dataclass(frozen=True)
+class PublicVenue:
+    directory: Path
+    host: str
+    port: int
+    hall_password: str
+
+    @property
+    def config(self) -> Path:
+        return self.directory / "mosquitto.conf"
+
+    def hall_url(self) -> str:
+        return f"mqtt://{HALL_USER}:{self.hall_password}@{self.host}:{self.port}"
+
+
+def write_public_venue(directory: Path | str, event_host: str, event_port: int,
+                       bridge_password: str, *, host: str = "0.0.0.0", port: int = 1883,
+                       log_file: Path | None = None, autosave_interval: int = 5,
+                       run_as: str | None = None) -> PublicVenue:
+    """A public broker: one user, the public hall's, that may read and write nothing but
+    read the board tree, which the bridge fills from the event's delayed tree."""
+    if not plain_host(host) or not 1 <= port <= 65535 or not plain_host(event_host) \
+            or not 1 <= event_port <= 65535:
+        raise RoomError("a listener or the event's broker: expected an address or a host "
+                        "name and a port 1-65535")
+    directory = Path(directory).resolve()
+    hall_password = secrets.token_urlsafe(16)
+    acl = ["# draughtsboard hall: a public mirror; its hall reads, nobody writes "
+           "(the bridge is the broker's own)", "", f"user {HALL_USER}",
+           f"topic read {ROOT}/board/#", ""]
+    config = mosquitto_conf(directory, host, port, log_file=log_file,
+                            autosave_interval=autosave_interval, run_as=run_as)
+    config += "\n# the bridge from the event's broker (docs/hall.md, \"A public mirror\")\n"
+    config += "\n".join(public_bridge_block(event_host, event_port, bridge_password)) + "\n"
+    write_broker_files(directory, {HALL_USER: hall_password}, "\n".join(acl), config,
+                       {"hall.password": hall_password + "\n"}, run_as=run_as,
+                       config_is_secret=True)
+    return PublicVenue(directory, host, port, hall_password)

@@ -58,3 +58,13 @@ def parse_room_link(topic: str) -> str | None:
         return None
     room = topic[len(prefix):-len(suffix)]
     return room if room and "/" not in room else None
+
+
+PUBLIC_ROOT = f"{ROOT}/public"  # a public mirror's tree on the event's broker: the
+# boards' topics again (``public/board/<N>/<kind>``), each game as it stood a delay ago
+
+
+def public_topic(board: int, kind: str) -> str:
+    """Where the venue's hall publishes a board's delayed game for the public mirror (a
+    public broker's bridge maps it back to ``board_topic(board, kind)``)."""
+    return PUBLIC_ROOT + board_topic(board, kind)[len(ROOT):]

@@ -131,3 +131,17 @@ def rooms_recipe(request):
         running.stop()
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / f"{request.node.name}.log").write_text(running.output)
+
+
+@pytest.fixture
+def mirror_recipe(request):
+    """docs/hall.md's recipe of a public mirror, running (`recipe.Recipe`)."""
+    from .recipe import MIRROR_MARK, MIRROR_PORTS
+
+    running = Recipe(MIRROR_MARK, MIRROR_PORTS)
+    try:
+        yield running
+    finally:
+        running.stop()
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / f"{request.node.name}.log").write_text(running.output)

@@ -28,6 +28,8 @@ MARK = "<!-- recipe: tests/hall/recipe.py runs this block line by line -->"
 PORTS = ("1884", "8090", "8081", "8082", "8083")
 ROOMS_MARK = "<!-- recipe: tests/hall/recipe.py runs this block line by line (rooms) -->"
 ROOMS_PORTS = ("1884", "1885", "1886", "8090", "8081", "8083")
+MIRROR_MARK = "<!-- recipe: tests/hall/recipe.py runs this block line by line (public mirror) -->"
+MIRROR_PORTS = ("1884", "1887", "8090", "8091", "8081")
 
 
 def recipe_lines(mark: str = MARK) -> list[str]:

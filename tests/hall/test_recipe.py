@@ -67,3 +67,38 @@ def test_the_docs_venue_in_rooms_runs_a_round(rooms_recipe):
     for number, white in ((1, "Ann"), (3, "Cy")):
         recipe.board_ready(number)
         assert recipe.get("/api/state", recipe.board_urls[number])["tags"]["White"] == white
+
+
+def test_the_docs_public_mirror_shows_the_game_late_and_takes_no_arbiter(mirror_recipe):
+    """docs/hall.md's public mirror: a move made on the board reaches the public hall
+    no sooner than the delay after the venue's hall has it; the public console opens
+    to no token."""
+    import time
+    import urllib.error
+
+    recipe = mirror_recipe
+    public = f"http://127.0.0.1:{recipe.ports['8091']}"
+    recipe.hall_ready(1)
+    recipe.board_ready(1)
+
+    def plies(base: str) -> int:
+        listed = recipe.get("/api/hall", base)["boards"]
+        return max((b.get("ply") or 0 for b in listed), default=0)
+
+    wait_until(lambda: recipe.get("/api/hall", public)["boards"], timeout=30,
+               interval=0.2, what="board 1 in the public hall")
+    recipe.post("/api/hands", {"actions": [["lift", 22], ["place", 18]]},
+                base=recipe.board_urls[1])
+    wait_until(lambda: plies(recipe.hall_url) == 1, timeout=20, interval=0.05,
+               what="c3-d4 in the venue's hall")
+    seen_at = time.monotonic()
+    wait_until(lambda: plies(public) == 1, timeout=30, interval=0.05,
+               what="c3-d4 in the public hall")
+    assert time.monotonic() - seen_at >= 2.5  # the recipe's 3 s, less the venue's look
+    for token in (recipe.token, ""):
+        try:
+            recipe.post("/api/arbiter/start-round", {"round": "1"}, base=public, token=token)
+        except urllib.error.HTTPError as refused:
+            assert refused.code in (401, 403)
+        else:
+            raise AssertionError("the public hall took an arbiter's action")

@@ -107,3 +107,43 @@ def test_a_rooms_link_topic_is_read_back():
     for other in ("draughtsboard/v1/board/1/state", "draughtsboard/v1/room//link",
                   "draughtsboard/v1/room/a/b/link"):
         assert parse_room_link(other) is None
+
+
+def test_venue_writes_a_public_mirror_one_way(tmp_path):
+    assert main(["venue", "--out", str(tmp_path / "event"), "--boards", "2",
+                 "--public-mirror"]) == 0
+    acl = (tmp_path / "event" / "acl").read_text()
+    assert "user public\ntopic read draughtsboard/v1/public/#\n" in acl
+    assert "user mirror\ntopic write draughtsboard/v1/public/#\n" in acl
+    assert main(["venue", "--public", "--event-broker", "10.0.0.2:1883",
+                 "--event-password-file", str(tmp_path / "event" / "public.password"),
+                 "--out", str(tmp_path / "public")]) == 0
+    bridge = (tmp_path / "public" / "mosquitto.conf").read_text().split(
+        "connection public-mirror\n")[1].splitlines()
+    assert [line for line in bridge if line.startswith("topic ")] == [
+        "topic board/# in 1 draughtsboard/v1/ draughtsboard/v1/public/"]
+    acl = (tmp_path / "public" / "acl").read_text()
+    assert "write" not in acl.replace("nobody writes", "")
+
+
+@pytest.mark.parametrize("args", [
+    ["--public"],
+    ["--public", "--rooms", "a:1", "--event-broker", "h:1", "--event-password-file", "f"],
+    ["--public-mirror"],
+])
+def test_a_wrong_mirror_gets_one_line(tmp_path, capsys, args):
+    assert main(["venue", "--out", str(tmp_path / "v"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("draughtsboard venue: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [
+    ["--mirror", "mqtt://mirror@h:1883", "--public"],
+    ["--mirror", "mqtt://mirror@h:1883", "--mirror-delay", "-1"],
+    ["--mirror", "http://h"],
+])
+def test_a_wrong_mirror_of_the_hall_gets_one_line(tmp_path, capsys, args):
+    assert main(["hall", "--broker", "mqtt://hall:x@127.0.0.1:1", "--data",
+                 str(tmp_path / "hall"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("draughtsboard hall: ") and err.count("\n") == 1
