@@ -13,6 +13,12 @@ with a session the event's broker keeps (``cleansession false``): a link cut for
 minutes loses nothing, the room's broker keeping what goes out and the event's what
 comes in (``max_queued_messages``, ``max_queued_bytes``). docs/hall.md, "A venue in
 rooms", explains every line.
+
+A public mirror (``venue --public-mirror`` on the event's broker, ``venue --public`` for
+the public broker): the venue hall's ``mirror`` user writes each board's delayed game
+under ``draughtsboard/v1/public/`` (`hall.mirror`), the ``public`` user reads that and
+nothing else, and the public broker's bridge takes it in, one way, onto its own board
+tree for a public hall (docs/hall.md, "A public mirror").
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ BRIDGE_RESTART = "1 5"  # seconds: the bridge tries again after 1 s, backing off
 
 PUBLIC_USER = "public"  # the public broker's bridge on the event's broker
 MIRROR_USER = "mirror"  # the venue hall's mirror on the event's broker
+MIRRORED = ("status", "state", "game")  # what the mirror publishes of each board
 
 
 class RoomError(VenueError):
@@ -193,7 +200,8 @@ def write_event_venue(directory: Path | str, rooms: list[Room], *, boards: int =
         users.update({PUBLIC_USER: public_password, MIRROR_USER: mirror_password})
         acl += ["# the public mirror: the venue hall writes each game as it stood a delay "
                 "ago; the public broker's bridge reads that and nothing else",
-                f"user {MIRROR_USER}", f"topic write {PUBLIC_ROOT}/#", "",
+                f"user {MIRROR_USER}",
+                *(f"topic write {PUBLIC_ROOT}/board/+/{kind}" for kind in MIRRORED), "",
                 f"user {PUBLIC_USER}", f"topic read {PUBLIC_ROOT}/#", ""]
     files = {"hall.password": hall_password + "\n",
              **{f"boards/{n}.password": p + "\n" for n, p in board_passwords.items()},

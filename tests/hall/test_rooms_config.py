@@ -114,7 +114,8 @@ def test_venue_writes_a_public_mirror_one_way(tmp_path):
                  "--public-mirror"]) == 0
     acl = (tmp_path / "event" / "acl").read_text()
     assert "user public\ntopic read draughtsboard/v1/public/#\n" in acl
-    assert "user mirror\ntopic write draughtsboard/v1/public/#\n" in acl
+    assert "user mirror\ntopic write draughtsboard/v1/public/board/+/status\n" in acl
+    assert "public/board/+/command" not in acl
     assert main(["venue", "--public", "--event-broker", "10.0.0.2:1883",
                  "--event-password-file", str(tmp_path / "event" / "public.password"),
                  "--out", str(tmp_path / "public")]) == 0
