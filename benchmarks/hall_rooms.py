@@ -62,6 +62,7 @@ from draughtsboard.hall.venue import MOSQUITTO_PATHS, find_tool  # noqa: E402
 from draughtsboard.hall_protocol.games import game_record, play_record, start_game  # noqa: E402
 
 TOKEN = "rooms-benchmark-token"
+STARTED: list = []  # whatever this run started, stopped at the end however it ends
 
 
 class Mosquitto:
@@ -69,6 +70,7 @@ class Mosquitto:
         self.config, self.port = config, port
         self.binary = find_tool("mosquitto", MOSQUITTO_PATHS)
         self.process: subprocess.Popen | None = None
+        STARTED.append(self)
         self.start()
 
     def start(self) -> None:
@@ -185,6 +187,7 @@ def run(args) -> dict:
          "--listen", f"127.0.0.1:{hall_port}", "--data", str(work / "hall")],
         env=dict(os.environ, DRAUGHTSBOARD_HALL_TOKEN=TOKEN), stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL, stderr=open(work / "hall.log", "wb"))  # noqa: SIM115
+    STARTED.append(hall)
     hall_url = f"http://127.0.0.1:{hall_port}"
     _wait_port(hall_port, 60)
     watcher = Watcher(types.SimpleNamespace(hall_url=hall_url))
@@ -192,12 +195,14 @@ def run(args) -> dict:
     for number in range(1, direct + 1):  # the reference: on the event's broker itself
         board = LightBoard(number, event.url(f"board{number}", event.board_passwords[number]),
                            tags={"Round": "1", "Board": str(number)})
+        STARTED.append(board)
         board.start()
         boards.append(board)
     for room, written in zip(rooms, room_venues, strict=True):
         for number in room.boards:
             board = LightBoard(number, written.board_url(number),
                                tags={"Round": "1", "Board": str(number)})
+            STARTED.append(board)
             board.start()
             boards.append(board)
     room1 = [b for b in boards if b.number in rooms[0].boards]
@@ -290,7 +295,14 @@ def main() -> int:
             or args.direct_boards + args.rooms * args.boards_per_room > 9999:
         raise SystemExit("--rooms and --boards-per-room: at least 1, 9999 boards at most")
     started = time.time()
-    figures = run(args)
+    try:
+        figures = run(args)
+    finally:
+        for part in reversed(STARTED):  # stop is safe twice
+            if isinstance(part, subprocess.Popen):
+                part.terminate()
+            else:
+                part.stop()
     print(json.dumps({"benchmark": "hall --rooms", "rooms": args.rooms,
                       "boards": args.rooms * args.boards_per_room,
                       "direct_boards": args.direct_boards, "pace_s": args.pace,
