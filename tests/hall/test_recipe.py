@@ -81,12 +81,15 @@ def test_the_docs_public_mirror_shows_the_game_late_and_takes_no_arbiter(mirror_
     recipe.hall_ready(1)
     recipe.board_ready(1)
 
-    def plies(base: str) -> int:
-        listed = recipe.get("/api/hall", base)["boards"]
-        return max((b.get("ply") or 0 for b in listed), default=0)
+    def plies(base: str) -> int:  # -1: the hall does not answer yet
+        try:
+            listed = recipe.get("/api/hall", base)["boards"]
+        except OSError:
+            return -1
+        return max((b.get("ply") or 0 for b in listed), default=0) if listed else -1
 
-    wait_until(lambda: recipe.get("/api/hall", public)["boards"], timeout=30,
-               interval=0.2, what="board 1 in the public hall")
+    wait_until(lambda: plies(public) == 0, timeout=30, interval=0.2,
+               what="board 1 in the public hall")
     recipe.post("/api/hands", {"actions": [["lift", 22], ["place", 18]]},
                 base=recipe.board_urls[1])
     wait_until(lambda: plies(recipe.hall_url) == 1, timeout=20, interval=0.05,
