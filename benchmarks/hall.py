@@ -44,6 +44,7 @@ ply per 20 s each; the arbiter's scenario as above, no other outage.
 
     python benchmarks/hall.py --boards 100 --moves 90 --pace 2
     python benchmarks/hall.py --light            # 500 boards, 30 moves each, a ply per 20 s
+    python benchmarks/hall.py --rooms 3          # rooms bridged to the event: hall_rooms.py
 
 The last line is JSON.
 """
@@ -819,6 +820,9 @@ def time_feed(hall_url: str, hall_data: Path, games: dict[int, list]) -> dict:
 
 
 def main() -> int:
+    if "--rooms" in sys.argv[1:]:  # a venue in rooms, bridged: its own run (hall_rooms.py)
+        from hall_rooms import main as rooms_main
+        return rooms_main()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=None,
                         help="boards (default 100, with --light 500)")

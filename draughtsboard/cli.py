@@ -313,6 +313,14 @@ def _add_hall(subparsers) -> None:
     parser.add_argument("--language", default="en", metavar="CODE",
                         help="the venue's language: the projector's, and a page's whose "
                         "browser asks for none with a catalog (en, ru, nl, fr; default en)")
+    parser.add_argument("--mirror", metavar="URL",
+                        help="publish each game as it stood --mirror-delay ago for a public "
+                        "mirror, as mqtt://mirror@HOST:PORT (the event's broker; password "
+                        "in DRAUGHTSBOARD_MIRROR_PASSWORD_FILE)")
+    parser.add_argument("--mirror-delay", type=float, default=15.0, metavar="MINUTES",
+                        help="with --mirror: how old what the mirror gets is (default 15)")
+    parser.add_argument("--public", action="store_true",
+                        help="a public mirror's hall: page, projector and feed, no arbiter")
     parser.set_defaults(handler=_with_logging(_hall))
 
 
@@ -363,12 +371,20 @@ def _hall(args) -> int:
     except BrokerURLError as error:
         print(f"draughtsboard hall: --broker: {error}", file=sys.stderr)
         return 2
+    mirror_address = _mirror_address(args)
+    if isinstance(mirror_address, int):
+        return mirror_address
     # One hall per data directory (a second one stops here, exit 75); the broker knows
     # the hall by its directory, so a restarted hall finds the messages the broker kept
     # for it and a second hall with its own directory does not push the first one off.
     with DataDirLock(args.data):
         chosen = os.environ.get(ENV_HALL_TOKEN, "").strip()
-        if chosen:
+        if args.public:  # no token opens the console: a new secret at every look
+            import secrets
+
+            token = lambda: secrets.token_hex(32)  # noqa: E731
+            source = "none (a public hall: its console refuses every action)"
+        elif chosen:
             token, source = (lambda: chosen), f"the one in {ENV_HALL_TOKEN}"
         else:
             store = ArbiterToken(args.data)  # kept in the data directory: survives restarts
@@ -381,8 +397,49 @@ def _hall(args) -> int:
             source = (f"kept in {store.path} (`draughtsboard token --data {args.data}` "
                       "prints it, --rotate replaces it)")
         service = HallService(address, args.data, client_id=hall_client_id(args.data))
-        return serve(service, token=token, token_source=source, delay=args.delay * 60,
-                     host=host.strip("[]"), port=int(port_text), language=language)
+        mirror = None
+        if mirror_address is not None:
+            from draughtsboard.hall.mirror import Mirror
+
+            mirror = Mirror(service.store, mirror_address, args.mirror_delay * 60,
+                            wall=service.wall)
+            mirror.start()
+        try:
+            return serve(service, token=token, token_source=source, delay=args.delay * 60,
+                         host=host.strip("[]"), port=int(port_text), language=language)
+        finally:
+            if mirror is not None:
+                mirror.stop()
+
+
+ENV_MIRROR_PASSWORD_FILE = "DRAUGHTSBOARD_MIRROR_PASSWORD_FILE"
+
+
+def _mirror_address(args):
+    """``hall --mirror``'s broker (None: no mirror), or the exit status of a refusal."""
+    import math
+    import os
+    from pathlib import Path
+
+    from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
+
+    if args.mirror is None:
+        return None
+    if args.public:
+        print("draughtsboard hall: --mirror is the venue hall's, not a public hall's",
+              file=sys.stderr)
+        return 2
+    if not math.isfinite(args.mirror_delay) or args.mirror_delay < 0:
+        print("draughtsboard hall: --mirror-delay must be 0 or more minutes", file=sys.stderr)
+        return 2
+    secret = os.environ.get(ENV_MIRROR_PASSWORD_FILE)
+    try:
+        password = Path(secret).read_text(encoding="utf-8").strip() if secret else None
+        return parse_broker_url(args.mirror, username="mirror", password=password,
+                                environ={})
+    except (OSError, UnicodeDecodeError, BrokerURLError) as error:
+        print(f"draughtsboard hall: --mirror: {error}", file=sys.stderr)
+        return 2
 
 
 ENV_HALL_TOKEN = "DRAUGHTSBOARD_HALL_TOKEN"
@@ -391,11 +448,101 @@ ENV_HALL_TOKEN = "DRAUGHTSBOARD_HALL_TOKEN"
 def _add_venue(subparsers) -> None:
     parser = subparsers.add_parser(
         "venue", help="write a venue's mosquitto files: config, passwords, ACL, board secrets")
-    parser.add_argument("--boards", type=int, required=True, metavar="N")
+    parser.add_argument("--boards", type=int, metavar="N",
+                        help="boards 1..N on this broker (required but with --rooms, --room)")
     parser.add_argument("--out", required=True, metavar="DIR")
     parser.add_argument("--listen", default="0.0.0.0:1883", metavar="HOST:PORT",
                         help="the broker's listener (default 0.0.0.0:1883)")
+    _add_room_options(parser)
     parser.set_defaults(handler=_run_venue)
+
+
+def _add_room_options(parser) -> None:
+    parser.add_argument("--rooms", metavar="NAME:FIRST-LAST,...",
+                        help="the event's broker of a venue in rooms: each room's broker "
+                        "bridges these boards to it (docs/hall.md, \"A venue in rooms\")")
+    parser.add_argument("--room", metavar="NAME:FIRST-LAST",
+                        help="write a room's broker instead: these boards, bridged to "
+                        "--event-broker")
+    parser.add_argument("--event-broker", metavar="HOST:PORT",
+                        help="with --room: the event's broker the room's bridge connects to")
+    parser.add_argument("--event-password-file", metavar="FILE",
+                        help="with --room or --public: its password on the event's broker "
+                        "(rooms/NAME.password or public.password of the event's venue)")
+    parser.add_argument("--public-mirror", action="store_true",
+                        help="the event's broker feeds a public mirror: users mirror "
+                        "(the venue hall's) and public (the public broker's, read-only)")
+    parser.add_argument("--public", action="store_true",
+                        help="write a public broker instead, bridged one way from "
+                        "--event-broker (docs/hall.md, \"A public mirror\")")
+
+
+def _run_room_venue(args) -> int:
+    """``venue --rooms`` (the event's broker) or ``venue --room`` (a room's broker)."""
+    from draughtsboard.hall.rooms import (
+        RoomError,
+        parse_address,
+        parse_room,
+        parse_rooms,
+        read_bridge_password,
+        write_event_venue,
+        write_public_venue,
+        write_room_venue,
+    )
+    from draughtsboard.hall.venue import VenueError
+
+    try:
+        host, port = parse_address(args.listen, "--listen")
+        if args.public:
+            if args.room or args.rooms or args.boards is not None or args.public_mirror:
+                raise RoomError("--public writes a public broker: without --rooms, --room, "
+                                "--boards, --public-mirror")
+            if not args.event_broker or not args.event_password_file:
+                raise RoomError("--public needs --event-broker HOST:PORT and "
+                                "--event-password-file FILE")
+            event_host, event_port = parse_address(args.event_broker, "--event-broker")
+            public = write_public_venue(args.out, event_host, event_port,
+                                        read_bridge_password(args.event_password_file),
+                                        host=host, port=port)
+            print(f"wrote {public.config} (the bridge from {event_host}:{event_port}, one "
+                  f"way), passwords, acl and hall.password; start the broker with: "
+                  f"mosquitto -c {public.config}")
+            return 0
+        if args.room is not None:
+            if args.rooms is not None or args.boards is not None:
+                raise RoomError("--room writes one room's broker: without --rooms, --boards")
+            if not args.event_broker or not args.event_password_file:
+                raise RoomError("--room needs --event-broker HOST:PORT and "
+                                 "--event-password-file FILE")
+            room = parse_room(args.room)
+            event_host, event_port = parse_address(args.event_broker, "--event-broker")
+            written = write_room_venue(args.out, room, event_host, event_port,
+                                       read_bridge_password(args.event_password_file),
+                                       host=host, port=port)
+            print(f"wrote {written.config} (the bridge to {event_host}:{event_port}), "
+                  f"passwords, acl and boards/<N>.password for room {room}; start the "
+                  f"broker with: mosquitto -c {written.config}")
+            return 0
+        if args.event_broker or args.event_password_file:
+            raise RoomError("--event-broker and --event-password-file go with --room")
+        boards = args.boards or 0
+        if not 0 <= boards <= 9999:
+            raise RoomError("--boards 1-9999")
+        if args.rooms is None and not boards:
+            raise RoomError("--public-mirror goes with --boards N or --rooms")
+        rooms = parse_rooms(args.rooms, boards) if args.rooms is not None else []
+        event = write_event_venue(args.out, rooms, boards=boards, host=host, port=port,
+                                  public=args.public_mirror)
+    except (VenueError, OSError) as error:
+        print(f"draughtsboard venue: {error}", file=sys.stderr)
+        return 2 if isinstance(error, RoomError) else 1
+    wrote = [f"boards/<N>.password for boards 1-{boards}"] if boards else []
+    wrote += [f"rooms/<name>.password for rooms {', '.join(str(r) for r in rooms)}"] \
+        if rooms else []
+    wrote += ["mirror.password and public.password"] if args.public_mirror else []
+    print(f"wrote {event.config}, passwords, acl, hall.password, {', '.join(wrote)}; start "
+          f"the broker with: mosquitto -c {event.config}")
+    return 0
 
 
 def _run_venue(args) -> int:
@@ -407,9 +554,11 @@ def _run_venue(args) -> int:
     )
     from draughtsboard.http_limits import ascii_number
 
+    if args.rooms is not None or args.room is not None or args.public or args.public_mirror:
+        return _run_room_venue(args)
     host, _, port_text = args.listen.rpartition(":")
     if not plain_host(host) or not ascii_number(port_text) or not 1 <= int(port_text) <= 65535 \
-            or not 1 <= args.boards <= 9999:
+            or args.boards is None or not 1 <= args.boards <= 9999:
         print("draughtsboard venue: --listen HOST:PORT (an address or a host name, a port "
               "1-65535) and --boards 1-9999", file=sys.stderr)
         return 2

@@ -44,13 +44,19 @@ def game_at(hall_game: HallGame, cutoff: float | None) -> tuple[Game, bool]:
     game = hall_game.game
     if cutoff is None and hall_game.confirmed == game.ply:
         return game, hall_game.finished
-    shown = game.ply if cutoff is None else bisect_right(hall_game.received, cutoff)
-    shown = min(shown, hall_game.confirmed)
-    finished = hall_game.finished and hall_game.result_received is not None \
-        and (cutoff is None or hall_game.result_received <= cutoff)
+    shown, finished = cut_at(hall_game, cutoff)
     if shown == game.ply and finished:
         return game, True
     return first_moves(game, shown), False
+
+
+def cut_at(hall_game: HallGame, cutoff: float | None) -> tuple[int, bool]:
+    """How many moves `game_at` shows at ``cutoff``, and whether the game was over: what
+    the mirror compares before it builds the game (hall.mirror)."""
+    shown = hall_game.ply if cutoff is None else bisect_right(hall_game.received, cutoff)
+    finished = hall_game.finished and hall_game.result_received is not None \
+        and (cutoff is None or hall_game.result_received <= cutoff)
+    return min(shown, hall_game.confirmed), finished
 
 
 def first_moves(game: Game, count: int) -> Game:

@@ -7,7 +7,8 @@ journals it (`HallStore`), sends the ``resend`` requests for what is missing, an
 the page's live streams (`Announcer`: within 50 ms of a change, however busy). It
 holds the store's lock for one message at a time, so the page and the arbiter never
 wait behind a flood. A bad message is logged with its board's number (a few lines a
-minute per board at most) and dropped: nothing a board sends can stop the others. What a full queue drops is asked for again like any gap.
+minute per board at most) and dropped: nothing a board sends can stop the others. What a
+full queue drops is asked for again like any gap.
 """
 
 from __future__ import annotations

@@ -279,3 +279,37 @@ def write_venue(directory: Path | str, boards: int, *, host: str = "127.0.0.1",
         mosquitto_conf(directory, host, port, log_file=log_file,
                        autosave_interval=autosave_interval, run_as=run_as))
     return Venue(directory, host, port, hall_password, passwords)
+
+
+def write_broker_files(directory: Path, users: dict[str, str], acl: str, config: str,
+                       secrets_to_write: dict[str, str], *, run_as: str | None = None,
+                       config_is_secret: bool = False) -> None:
+    """Write one broker's files into ``directory``: ``passwords`` (``users``: name ->
+    password, hashed by ``mosquitto_passwd -U``), ``acl``, ``db/``, each of
+    ``secrets_to_write`` (a path under ``directory`` -> its text, mode 0600) and
+    ``mosquitto.conf`` (``config_is_secret``: it holds a password, a bridge's, and is
+    read by the broker before it drops to its user: mode 0600, this user's). The
+    broker's own files go to its user as `write_venue` gives them (rooms.py uses this
+    for a room's broker and an event's)."""
+    directory = Path(directory).resolve()
+    (directory / "db").mkdir(parents=True, exist_ok=True)
+    password_file = directory / "passwords"
+    _write_secret(password_file, "".join(f"{name}:{word}\n" for name, word in users.items()))
+    done = subprocess.run([find_tool("mosquitto_passwd", PASSWD_PATHS), "-U",
+                           str(password_file)], capture_output=True, text=True, timeout=120)
+    if done.returncode:
+        raise VenueError(f"mosquitto_passwd failed: {done.stderr.strip()[:200]}")
+    for relative, text in secrets_to_write.items():
+        (directory / relative).parent.mkdir(parents=True, exist_ok=True)
+        _write_secret(directory / relative, text)
+    (directory / "acl").write_text(acl)
+    account = broker_account(run_as)
+    _give_to(account, password_file, 0o600)
+    _give_to(account, directory / "acl", 0o600)
+    _give_to(account, directory / "db", 0o700)
+    for kept in (directory / "db").iterdir():
+        _give_to(account, kept, 0o600)
+    if config_is_secret:
+        _write_secret(directory / "mosquitto.conf", config)
+    else:
+        (directory / "mosquitto.conf").write_text(config)

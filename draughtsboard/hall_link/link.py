@@ -34,7 +34,7 @@ from draughtsboard.hall_protocol.messages import (
     StatusMessage,
     decode_json,
 )
-from draughtsboard.hall_protocol.topics import board_topic
+from draughtsboard.hall_protocol.topics import ROOM_LINKS, board_topic, parse_room_link
 
 from .command_queue import CommandQueue
 from .commands import ArbiterActions, carry_out
@@ -145,6 +145,7 @@ class HallLink:
                         reason_code)
             return
         client.subscribe(self.command_topic, qos=1)
+        client.subscribe(ROOM_LINKS, qos=1)  # a room's broker: its bridge to the event's
         self._events.put(("connected", None))
         self._wake.set()
 
@@ -161,6 +162,9 @@ class HallLink:
     def _on_message(self, client, userdata, message) -> None:
         if message.topic == self.command_topic:
             self.commands.put(bytes(message.payload))
+            self._wake.set()
+        elif parse_room_link(message.topic) and bytes(message.payload) == b"1":
+            self._events.put(("bridged", None))
             self._wake.set()
 
     # -- the link's thread -------------------------------------------------------------------
@@ -202,6 +206,11 @@ class HallLink:
                 log.info("board %d: connected to the broker", self.board)
                 self.outbox.connected()
                 self._connected = reconnected = True
+            elif kind == "bridged":  # the room's link to the event's broker is (back) up:
+                # what the event's broker lost while it was down comes from here again
+                log.info("board %d: the room's bridge to the event is up", self.board)
+                self.outbox.connected()
+                reconnected = True
             elif kind == "ack":
                 mid, failed = value
                 ply = self._pending.pop(mid, None)

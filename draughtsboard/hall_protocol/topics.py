@@ -40,3 +40,31 @@ def parse_topic(topic: str) -> tuple[int, str] | None:
     if not 1 <= board <= MAX_BOARD or (kind not in BOARD_KINDS and kind != COMMAND):
         return None
     return board, kind
+
+
+ROOM_LINKS = f"{ROOT}/room/+/link"  # every room's bridge: "1" up, "0" down (retained)
+
+
+def room_link_topic(room: str) -> str:
+    """Where a room broker's bridge to the event's broker says whether it is up (the
+    broker's own notification, docs/hall.md "A venue in rooms")."""
+    return f"{ROOT}/room/{room}/link"
+
+
+def parse_room_link(topic: str) -> str | None:
+    """The room whose bridge state ``topic`` is; ``None`` for any other topic."""
+    prefix, suffix = f"{ROOT}/room/", "/link"
+    if not (topic.startswith(prefix) and topic.endswith(suffix)):
+        return None
+    room = topic[len(prefix):-len(suffix)]
+    return room if room and "/" not in room else None
+
+
+PUBLIC_ROOT = f"{ROOT}/public"  # a public mirror's tree on the event's broker: the
+# boards' topics again (``public/board/<N>/<kind>``), each game as it stood a delay ago
+
+
+def public_topic(board: int, kind: str) -> str:
+    """Where the venue's hall publishes a board's delayed game for the public mirror (a
+    public broker's bridge maps it back to ``board_topic(board, kind)``)."""
+    return PUBLIC_ROOT + board_topic(board, kind)[len(ROOT):]

@@ -18,8 +18,8 @@ moves.
 What the coach says to a person is a `Message` (docs/languages.md): the hint, the
 warning and its parts, the panel's note, each refusal (`CoachRefusal`); the page renders
 them in its reader's language. Every hint given and every warning is journalled
-(`Recorder.record_hint`, `record_coach_note`), so the PDN shows them where they happened; switching hints or
-warnings off is journalled too and holds when the game is resumed.
+(`Recorder.record_hint`, `record_coach_note`), so the PDN shows them where they
+happened; switching hints or warnings off is journalled too and holds when the game is resumed.
 
 Threads: every method here runs where the game in play is driven (the controller
 thread: the game in play calls `after_event` and `game_started`, being its `Follower`;

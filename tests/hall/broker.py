@@ -73,3 +73,34 @@ class Broker:
     def log(self) -> str:
         path = self.venue.directory / "mosquitto.log"
         return path.read_text(errors="replace") if path.exists() else ""
+
+
+class ConfiguredBroker(Broker):
+    """A mosquitto on files written elsewhere (an event's or a room's broker of
+    `draughtsboard.hall.rooms`), listening on ``port`` of the loopback."""
+
+    def __init__(self, config: Path, port: int, log: Path) -> None:
+        self.binary = mosquitto_or_fail()
+        self.config, self.port, self.log_path = config, port, log
+        self.process = None
+        self.start()
+
+    def start(self, timeout: float = 10.0) -> None:
+        self.process = subprocess.Popen([self.binary, "-c", str(self.config)],
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError("mosquitto did not start: " +
+                                     self.process.stderr.read().decode(errors="replace"))
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                return
+            except OSError:
+                time.sleep(0.02)
+        raise AssertionError("mosquitto did not listen in time")
+
+    @property
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""

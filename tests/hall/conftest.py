@@ -134,3 +134,31 @@ def recipe(request):
         running.stop()
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / f"{request.node.name}.log").write_text(running.output)
+
+
+@pytest.fixture
+def rooms_recipe(request):
+    """docs/hall.md's recipe of a venue in rooms, running (`recipe.Recipe`)."""
+    from .recipe import ROOMS_MARK, ROOMS_PORTS
+
+    running = Recipe(ROOMS_MARK, ROOMS_PORTS)
+    try:
+        yield running
+    finally:
+        running.stop()
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / f"{request.node.name}.log").write_text(running.output)
+
+
+@pytest.fixture
+def mirror_recipe(request):
+    """docs/hall.md's recipe of a public mirror, running (`recipe.Recipe`)."""
+    from .recipe import MIRROR_MARK, MIRROR_PORTS
+
+    running = Recipe(MIRROR_MARK, MIRROR_PORTS)
+    try:
+        yield running
+    finally:
+        running.stop()
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / f"{request.node.name}.log").write_text(running.output)

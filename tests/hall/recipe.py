@@ -26,23 +26,27 @@ from ..web.helpers import free_port, wait_until
 DOC = Path(__file__).resolve().parents[2] / "docs" / "hall.md"
 MARK = "<!-- recipe: tests/hall/recipe.py runs this block line by line -->"
 PORTS = ("1884", "8090", "8081", "8082", "8083")
+ROOMS_MARK = "<!-- recipe: tests/hall/recipe.py runs this block line by line (rooms) -->"
+ROOMS_PORTS = ("1884", "1885", "1886", "8090", "8081", "8083")
+MIRROR_MARK = "<!-- recipe: tests/hall/recipe.py runs this block line by line (public mirror) -->"
+MIRROR_PORTS = ("1884", "1887", "8090", "8091", "8081")
 
 
-def recipe_lines() -> list[str]:
-    """The commands of the doc's recipe block, as written."""
+def recipe_lines(mark: str = MARK) -> list[str]:
+    """The commands of the doc's recipe block (the one after ``mark``), as written."""
     text = DOC.read_text(encoding="utf-8")
-    block = text[text.index(MARK):].split("```sh\n", 1)[1].split("```", 1)[0]
+    block = text[text.index(mark):].split("```sh\n", 1)[1].split("```", 1)[0]
     return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
 
 
 class Recipe:
-    def __init__(self) -> None:
+    def __init__(self, mark: str = MARK, ports: tuple[str, ...] = PORTS) -> None:
         # a directory the mosquitto user can enter, as /srv is
         self.root = Path(tempfile.mkdtemp(prefix="draughtsboard-recipe-"))
         os.chmod(self.root, 0o755)
-        self.ports = {port: str(free_port()) for port in PORTS}
+        self.ports = {port: str(free_port()) for port in ports}
         lines = []
-        for line in recipe_lines():
+        for line in recipe_lines(mark):
             line = line.replace("/srv/draughtsboard", str(self.root / "srv"))
             for doc_port, port in self.ports.items():
                 line = re.sub(rf":{doc_port}\b", f":{port}", line)
@@ -71,7 +75,8 @@ class Recipe:
         self.env = env
         self.sessions = [self.shell.pid]
         self.hall_url = f"http://127.0.0.1:{self.ports['8090']}"
-        self.board_urls = {n: f"http://127.0.0.1:{self.ports[f'808{n}']}" for n in (1, 2, 3)}
+        self.board_urls = {int(doc[3:]): f"http://127.0.0.1:{port}"
+                           for doc, port in self.ports.items() if doc.startswith("808")}
         self.venue = self.root / "srv" / "venue"
 
     @property

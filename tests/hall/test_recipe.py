@@ -41,3 +41,67 @@ def test_the_docs_one_machine_recipe_runs_a_round(recipe):
         recipe.board_ready(number)
         state = recipe.get("/api/state", recipe.board_urls[number])
         assert state["tags"]["White"] == white and state["tags"]["TimeControl"] == "1800+10"
+
+
+def test_the_docs_venue_in_rooms_runs_a_round(rooms_recipe):
+    """docs/hall.md's venue in rooms: three brokers started as the doc says, a board in
+    each room, one hall on the event's broker that sees both and starts their round."""
+    recipe = rooms_recipe
+    recipe.hall_ready(2)
+    brokers = [user for _, user, args in recipe.processes() if "mosquitto -c" in args]
+    assert len(brokers) == 3
+    if os.geteuid() == 0:
+        assert set(brokers) == {"mosquitto"}
+    room = recipe.root / "srv" / "main"
+    for name in ("mosquitto.conf", "passwords", "acl", "boards/1.password"):
+        assert not (room / name).stat().st_mode & stat.S_IRWXO, f"{name} is readable"
+    recipe.post("/api/arbiter/pairings", "round,board,white,black,event\n"
+                "1,1,Ann,Bob,Two rooms\n1,3,Cy,Di,Two rooms\n", content_type="text/plain")
+    recipe.post("/api/arbiter/start-round", {"round": "1"})
+
+    def delivered() -> bool:
+        listed = recipe.get("/api/hall")["hall"]["pairings"]["1"]
+        return all(row["state"] == "delivered" for row in listed)
+
+    wait_until(delivered, timeout=30, interval=0.2, what="the round's pairings delivered")
+    for number, white in ((1, "Ann"), (3, "Cy")):
+        recipe.board_ready(number)
+        assert recipe.get("/api/state", recipe.board_urls[number])["tags"]["White"] == white
+
+
+def test_the_docs_public_mirror_shows_the_game_late_and_takes_no_arbiter(mirror_recipe):
+    """docs/hall.md's public mirror: a move made on the board reaches the public hall
+    no sooner than the delay after the venue's hall has it; the public console opens
+    to no token."""
+    import time
+    import urllib.error
+
+    recipe = mirror_recipe
+    public = f"http://127.0.0.1:{recipe.ports['8091']}"
+    recipe.hall_ready(1)
+    recipe.board_ready(1)
+
+    def plies(base: str) -> int:  # -1: the hall does not answer yet
+        try:
+            listed = recipe.get("/api/hall", base)["boards"]
+        except OSError:
+            return -1
+        return max((b.get("ply") or 0 for b in listed), default=0) if listed else -1
+
+    wait_until(lambda: plies(public) == 0, timeout=30, interval=0.2,
+               what="board 1 in the public hall")
+    recipe.post("/api/hands", {"actions": [["lift", 22], ["place", 18]]},
+                base=recipe.board_urls[1])
+    wait_until(lambda: plies(recipe.hall_url) == 1, timeout=20, interval=0.05,
+               what="c3-d4 in the venue's hall")
+    seen_at = time.monotonic()
+    wait_until(lambda: plies(public) == 1, timeout=30, interval=0.05,
+               what="c3-d4 in the public hall")
+    assert time.monotonic() - seen_at >= 2.5  # the recipe's 3 s, less the venue's look
+    for token in (recipe.token, ""):
+        try:
+            recipe.post("/api/arbiter/start-round", {"round": "1"}, base=public, token=token)
+        except urllib.error.HTTPError as refused:
+            assert refused.code in (401, 403)
+        else:
+            raise AssertionError("the public hall took an arbiter's action")

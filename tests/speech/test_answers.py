@@ -100,7 +100,8 @@ def test_the_clocks_count_the_running_side_down_to_now():
         "Белые: 4 минуты 5 секунд. Чёрные: 1 минута 1 секунда."
     assert said("en", answer_clocks(view, 125.0)) == \
         "White: 3 minutes 41 seconds. Black: 1 minute 1 second."
-    assert said("en", answer_clocks(view, 10_000.0)) == "White: 0 seconds. Black: 1 minute 1 second."
+    assert said("en", answer_clocks(view, 10_000.0)) == \
+        "White: 0 seconds. Black: 1 minute 1 second."
     held = {"clocks": {**view["clocks"], "held": True}}
     assert said("en", answer_clocks(held, 125.0)) == \
         "White: 4 minutes 6 seconds. Black: 1 minute 1 second."

@@ -1,0 +1,361 @@
+"""A venue in rooms: each room's boards publish to a broker of the room, and the room's
+broker bridges them to the event's broker (mosquitto's own bridge, a ``connection``
+block), where the one hall sees every board of every room.
+
+``draughtsboard venue --rooms main:1-30,annex:31-60 --out DIR`` writes the event's broker:
+the hall, boards straight on it if any (``--boards``), and one user per room
+(``room-<name>``) whose ACL lets it publish only its boards' topics and read only their
+commands. ``draughtsboard venue --room main:1-30 --event-broker HOST:PORT
+--event-password-file FILE --out DIR`` writes a room's broker: its boards' users and ACL
+as a venue's, and the bridge, which logs into the event's broker as the room's user,
+sends the boards' topics ``out`` and takes their ``command`` topics ``in``, each at QoS 1
+with a session the event's broker keeps (``cleansession false``): a link cut for
+minutes loses nothing, the room's broker keeping what goes out and the event's what
+comes in (``max_queued_messages``, ``max_queued_bytes``). docs/hall.md, "A venue in
+rooms", explains every line.
+
+A public mirror (``venue --public-mirror`` on the event's broker, ``venue --public`` for
+the public broker): the venue hall's ``mirror`` user writes each board's delayed game
+under ``draughtsboard/v1/public/`` (`hall.mirror`), the ``public`` user reads that and
+nothing else, and the public broker's bridge takes it in, one way, onto its own board
+tree for a public hall (docs/hall.md, "A public mirror").
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from draughtsboard.hall_protocol.topics import (
+    BOARD_KINDS,
+    COMMAND,
+    MAX_BOARD,
+    PUBLIC_ROOT,
+    ROOT,
+    room_link_topic,
+)
+
+from .venue import (
+    HALL_USER,
+    VenueError,
+    acl_text,
+    board_user,
+    mosquitto_conf,
+    plain_host,
+    write_broker_files,
+)
+
+_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+_RANGE = re.compile(r"^([1-9][0-9]{0,3})(?:-([1-9][0-9]{0,3}))?$")
+BRIDGE_RESTART = "1 5"  # seconds: the bridge tries again after 1 s, backing off to 5
+
+
+PUBLIC_USER = "public"  # the public broker's bridge on the event's broker
+MIRROR_USER = "mirror"  # the venue hall's mirror on the event's broker
+MIRRORED = ("status", "state", "game")  # what the mirror publishes of each board
+
+
+class RoomError(VenueError):
+    """A room's plan that cannot be: a bad name, a range, boards in two rooms."""
+
+
+@dataclass(frozen=True)
+class Room:
+    name: str
+    first: int
+    last: int
+
+    @property
+    def boards(self) -> range:
+        return range(self.first, self.last + 1)
+
+    @property
+    def user(self) -> str:
+        return room_user(self.name)
+
+    def __str__(self) -> str:
+        return f"{self.name}:{self.first}-{self.last}"
+
+
+def room_user(name: str) -> str:
+    """The room's bridge on the event's broker (a dash: never a board's or the hall's)."""
+    return f"room-{name}"
+
+
+def parse_room(text: str) -> Room:
+    """``NAME:FIRST-LAST`` (or ``NAME:N``, one board): lower-case letters, digits and
+    dashes, boards 1-9999."""
+    name, colon, numbers = text.strip().partition(":")
+    found = _RANGE.match(numbers)
+    if not colon or not _NAME.match(name) or not found:
+        raise RoomError(f"room {text!r}: expected NAME:FIRST-LAST (a name of lower-case "
+                        f"letters, digits and dashes, boards 1-{MAX_BOARD}), e.g. main:1-30")
+    first = int(found.group(1))
+    last = int(found.group(2) or first)
+    if last < first:
+        raise RoomError(f"room {text!r}: the last board comes before the first")
+    return Room(name, first, last)
+
+
+def parse_rooms(text: str, direct_boards: int = 0) -> list[Room]:
+    """A comma-separated list of rooms, each board in one room at most and none of the
+    boards 1..``direct_boards`` (those connect to the event's broker itself)."""
+    rooms = [parse_room(part) for part in text.split(",") if part.strip()]
+    if not rooms:
+        raise RoomError("--rooms: no room given (NAME:FIRST-LAST,...)")
+    taken: dict[int, str] = {n: "the event's broker" for n in range(1, direct_boards + 1)}
+    names: set[str] = set()
+    for room in rooms:
+        if room.name in names:
+            raise RoomError(f"room {room.name!r} is given twice")
+        names.add(room.name)
+        for board in room.boards:
+            if board in taken:
+                raise RoomError(f"board {board} is in room {room.name} and in {taken[board]}")
+            taken[board] = f"room {room.name}"
+    return rooms
+
+
+def parse_address(text: str, what: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not plain_host(host) or not (port.isascii() and port.isdigit()) \
+            or not 1 <= int(port) <= 65535:
+        raise RoomError(f"{what} {text!r}: expected HOST:PORT (an address or a host name, "
+                        "a port 1-65535)")
+    return host, int(port)
+
+
+def board_acl(board: int) -> list[str]:
+    """A board's block of an ACL, as a venue's: its own topics and its own commands."""
+    return [f"user {board_user(board)}",
+            *(f"topic write {ROOT}/board/{board}/{kind}" for kind in BOARD_KINDS),
+            f"topic read {ROOT}/board/{board}/{COMMAND}", ""]
+
+
+def room_acl(room: Room) -> list[str]:
+    """What the room's bridge may do on the event's broker: publish its boards' topics and
+    its link's state, read its boards' commands; nothing else (no other board, no
+    command)."""
+    lines = [f"user {room.user}", f"topic write {room_link_topic(room.name)}"]
+    for board in room.boards:
+        lines += [f"topic write {ROOT}/board/{board}/{kind}" for kind in BOARD_KINDS]
+        lines.append(f"topic read {ROOT}/board/{board}/{COMMAND}")
+    return lines + [""]
+
+
+@dataclass(frozen=True)
+class EventVenue:
+    directory: Path
+    host: str
+    port: int
+    hall_password: str
+    board_passwords: dict[int, str]
+    room_passwords: dict[str, str]
+    public_password: str | None = None  # the public broker's bridge: reads PUBLIC_ROOT
+    mirror_password: str | None = None  # the venue hall's mirror: writes PUBLIC_ROOT
+
+    @property
+    def config(self) -> Path:
+        return self.directory / "mosquitto.conf"
+
+    def url(self, user: str | None = None, password: str | None = None) -> str:
+        credentials = f"{user}:{password}@" if user else ""
+        return f"mqtt://{credentials}{self.host}:{self.port}"
+
+    def hall_url(self) -> str:
+        return self.url(HALL_USER, self.hall_password)
+
+    def room_password_file(self, room: str) -> Path:
+        return self.directory / "rooms" / f"{room}.password"
+
+
+def write_event_venue(directory: Path | str, rooms: list[Room], *, boards: int = 0,
+                      host: str = "127.0.0.1", port: int = 1883,
+                      log_file: Path | None = None, autosave_interval: int = 5,
+                      run_as: str | None = None, public: bool = False) -> EventVenue:
+    """The event's broker: the hall, boards 1..``boards`` straight on it, and each room's
+    bridge user with its password in ``rooms/<name>.password`` (for the room's
+    ``--event-password-file``). ``public``: a public mirror too, the ``mirror`` user (the
+    venue hall's, ``mirror.password``) writing the delayed tree and the ``public`` user
+    (the public broker's bridge, ``public.password``) reading only that."""
+    if not plain_host(host) or not 1 <= port <= 65535:
+        raise RoomError(f"listener {host!r}:{port}: expected an address or a host name and "
+                        "a port 1-65535")
+    directory = Path(directory).resolve()
+    hall_password = secrets.token_urlsafe(16)
+    board_passwords = {n: secrets.token_urlsafe(16) for n in range(1, boards + 1)}
+    room_passwords = {room.name: secrets.token_urlsafe(24) for room in rooms}
+    users = {HALL_USER: hall_password,
+             **{board_user(n): p for n, p in board_passwords.items()},
+             **{room_user(name): p for name, p in room_passwords.items()}}
+    acl = acl_text(range(1, boards + 1)).rstrip("\n").split("\n") + [""]
+    acl.insert(1, "# rooms: each room's bridge publishes its boards and reads their commands")
+    for room in rooms:
+        acl += [f"# room {room.name}: boards {room.first}-{room.last}", *room_acl(room)]
+    public_password = mirror_password = None
+    if public:
+        public_password, mirror_password = secrets.token_urlsafe(24), secrets.token_urlsafe(16)
+        users.update({PUBLIC_USER: public_password, MIRROR_USER: mirror_password})
+        acl += ["# the public mirror: the venue hall writes each game as it stood a delay "
+                "ago; the public broker's bridge reads that and nothing else",
+                f"user {MIRROR_USER}",
+                *(f"topic write {PUBLIC_ROOT}/board/+/{kind}" for kind in MIRRORED), "",
+                f"user {PUBLIC_USER}", f"topic read {PUBLIC_ROOT}/#", ""]
+    files = {"hall.password": hall_password + "\n",
+             **{f"boards/{n}.password": p + "\n" for n, p in board_passwords.items()},
+             **{f"rooms/{name}.password": p + "\n" for name, p in room_passwords.items()}}
+    if public:
+        files.update({"public.password": f"{public_password}\n",
+                      "mirror.password": f"{mirror_password}\n"})
+    write_broker_files(directory, users, "\n".join(acl), mosquitto_conf(
+        directory, host, port, log_file=log_file, autosave_interval=autosave_interval,
+        run_as=run_as), files, run_as=run_as)
+    return EventVenue(directory, host, port, hall_password, board_passwords, room_passwords,
+                      public_password, mirror_password)
+
+
+def bridge_block(room: Room, event_host: str, event_port: int, password: str) -> list[str]:
+    """The room broker's ``connection`` to the event's broker (it comes last in the
+    configuration: every line after ``connection`` is the bridge's)."""
+    lines = [
+        f"connection {room.user}",
+        f"address {event_host}:{event_port}",
+        f"remote_clientid {room.user}",
+        f"remote_username {room.user}",
+        f"remote_password {password}",
+        f"local_clientid bridge-{room.name}",
+        "bridge_protocol_version mqttv311",
+        "try_private true",  # the event's broker knows it for a bridge: retained flags kept
+        "cleansession false",  # both brokers keep the bridge's session through a cut
+        "start_type automatic",
+        f"restart_timeout {BRIDGE_RESTART}",
+        "keepalive_interval 10",
+        "notifications true",  # "1" up, "0" down (the event's copy is the bridge's Will)
+        f"notification_topic {room_link_topic(room.name)}",
+    ]
+    for board in room.boards:
+        lines += [f"topic {ROOT}/board/{board}/{kind} out 1" for kind in BOARD_KINDS]
+        lines.append(f"topic {ROOT}/board/{board}/{COMMAND} in 1")
+    return lines
+
+
+@dataclass(frozen=True)
+class RoomVenue:
+    directory: Path
+    room: Room
+    host: str
+    port: int
+    board_passwords: dict[int, str]
+
+    @property
+    def config(self) -> Path:
+        return self.directory / "mosquitto.conf"
+
+    def board_url(self, board: int) -> str:
+        return (f"mqtt://{board_user(board)}:{self.board_passwords[board]}"
+                f"@{self.host}:{self.port}")
+
+
+def read_bridge_password(path: Path | str) -> str:
+    try:
+        password = Path(path).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise RoomError(f"the room's password on the event's broker: {error}") from None
+    if not password or any(c.isspace() for c in password) or not password.isprintable():
+        raise RoomError(f"{path}: expected one password on one line (rooms/<name>.password "
+                        "of the event's venue)")
+    return password
+
+
+def write_room_venue(directory: Path | str, room: Room, event_host: str, event_port: int,
+                     bridge_password: str, *, host: str = "0.0.0.0", port: int = 1883,
+                     log_file: Path | None = None, autosave_interval: int = 5,
+                     run_as: str | None = None) -> RoomVenue:
+    """A room's broker: its boards as a venue's (``boards/<N>.password``), and the bridge
+    to the event's broker in ``mosquitto.conf`` (mode 0600: it holds the room's password,
+    read by the broker before it drops to its user)."""
+    if not plain_host(host) or not 1 <= port <= 65535 or not plain_host(event_host) \
+            or not 1 <= event_port <= 65535:
+        raise RoomError("a listener or the event's broker: expected an address or a host "
+                        "name and a port 1-65535")
+    directory = Path(directory).resolve()
+    board_passwords = {n: secrets.token_urlsafe(16) for n in room.boards}
+    acl = [f"# draughtsboard hall: room {room.name}, boards {room.first}-{room.last}; the "
+           "bridge to the event's broker is the broker's own (no user here)", ""]
+    for board in room.boards:  # each board also reads the bridge's state: once the
+        # link is back, it sends its game and status again (hall_link)
+        acl += board_acl(board)
+        acl.insert(len(acl) - 1, f"topic read {room_link_topic(room.name)}")
+    config = mosquitto_conf(directory, host, port, log_file=log_file,
+                            autosave_interval=autosave_interval, run_as=run_as)
+    config += "\n# the bridge to the event's broker (docs/hall.md, \"A venue in rooms\")\n"
+    config += "\n".join(bridge_block(room, event_host, event_port, bridge_password)) + "\n"
+    files = {f"boards/{n}.password": p + "\n" for n, p in board_passwords.items()}
+    write_broker_files(directory, {board_user(n): p for n, p in board_passwords.items()},
+                       "\n".join(acl), config, files, run_as=run_as, config_is_secret=True)
+    return RoomVenue(directory, room, host, port, board_passwords)
+
+
+def public_bridge_block(event_host: str, event_port: int, password: str) -> list[str]:
+    """The public broker's ``connection`` to the event's: one topic, ``in`` (the event's
+    delayed tree into the public broker's board tree), nothing ``out``; no notifications
+    (they would be published on the event's broker, where the public user writes
+    nothing)."""
+    return [
+        "connection public-mirror",
+        f"address {event_host}:{event_port}",
+        f"remote_clientid {PUBLIC_USER}",
+        f"remote_username {PUBLIC_USER}",
+        f"remote_password {password}",
+        "local_clientid bridge-public",
+        "bridge_protocol_version mqttv311",
+        "try_private true",
+        "cleansession false",
+        "start_type automatic",
+        f"restart_timeout {BRIDGE_RESTART}",
+        "keepalive_interval 10",
+        "notifications false",
+        f"topic board/# in 1 {ROOT}/ {PUBLIC_ROOT}/",
+    ]
+
+
+@dataclass(frozen=True)
+class PublicVenue:
+    directory: Path
+    host: str
+    port: int
+    hall_password: str
+
+    @property
+    def config(self) -> Path:
+        return self.directory / "mosquitto.conf"
+
+    def hall_url(self) -> str:
+        return f"mqtt://{HALL_USER}:{self.hall_password}@{self.host}:{self.port}"
+
+
+def write_public_venue(directory: Path | str, event_host: str, event_port: int,
+                       bridge_password: str, *, host: str = "0.0.0.0", port: int = 1883,
+                       log_file: Path | None = None, autosave_interval: int = 5,
+                       run_as: str | None = None) -> PublicVenue:
+    """A public broker: one user, the public hall's, that may read and write nothing but
+    read the board tree, which the bridge fills from the event's delayed tree."""
+    if not plain_host(host) or not 1 <= port <= 65535 or not plain_host(event_host) \
+            or not 1 <= event_port <= 65535:
+        raise RoomError("a listener or the event's broker: expected an address or a host "
+                        "name and a port 1-65535")
+    directory = Path(directory).resolve()
+    hall_password = secrets.token_urlsafe(16)
+    acl = ["# draughtsboard hall: a public mirror; its hall reads, nobody writes "
+           "(the bridge is the broker's own)", "", f"user {HALL_USER}",
+           f"topic read {ROOT}/board/#", ""]
+    config = mosquitto_conf(directory, host, port, log_file=log_file,
+                            autosave_interval=autosave_interval, run_as=run_as)
+    config += "\n# the bridge from the event's broker (docs/hall.md, \"A public mirror\")\n"
+    config += "\n".join(public_bridge_block(event_host, event_port, bridge_password)) + "\n"
+    write_broker_files(directory, {HALL_USER: hall_password}, "\n".join(acl), config,
+                       {"hall.password": hall_password + "\n"}, run_as=run_as,
+                       config_is_secret=True)
+    return PublicVenue(directory, host, port, hall_password)

@@ -1,0 +1,176 @@
+"""A public mirror on real brokers: the venue hall publishes each board's game as it
+stood a delay ago (`hall.mirror`) on the event's broker, a public broker's bridge takes
+that one way into its own board tree, and a public hall there serves it. The public side
+never holds a move younger than the delay, and nothing published at the public broker
+reaches a board or the venue's hall."""
+
+from __future__ import annotations
+
+import getpass
+import random
+import threading
+import types
+
+import pytest
+
+from draughtsboard.hall.mirror import Mirror
+from draughtsboard.hall.rooms import write_event_venue, write_public_venue
+from draughtsboard.hall.service import HallService
+from draughtsboard.hall_protocol import parse_broker_url
+from draughtsboard.hall_protocol.topics import board_topic, public_topic
+
+from ..web.helpers import wait_until
+from .broker import ConfiguredBroker, free_port
+from .conftest import LinkedBoard
+from .test_bad_input import RawClient
+from .test_live import board_moves, hall_moves
+
+pytestmark = pytest.mark.broker
+
+DELAY = 2.0  # seconds (a venue's is minutes)
+NOT_AUTHORIZED = 0x87
+
+
+def event_venue(tmp_path):
+    event = write_event_venue(tmp_path / "event", [], boards=1, public=True,
+                              port=free_port(), log_file=tmp_path / "event.log",
+                              autosave_interval=1, run_as=getpass.getuser())
+    return event, ConfiguredBroker(event.config, event.port, tmp_path / "event.log")
+
+
+@pytest.fixture
+def mirrored(tmp_path):
+    event, event_broker = event_venue(tmp_path)
+    public = write_public_venue(tmp_path / "public", "127.0.0.1", event.port,
+                                event.public_password, host="127.0.0.1", port=free_port(),
+                                log_file=tmp_path / "public.log", autosave_interval=1,
+                                run_as=getpass.getuser())
+    started: list = [event_broker]
+    try:
+        started.append(ConfiguredBroker(public.config, public.port, tmp_path / "public.log"))
+        venue_hall = HallService(parse_broker_url(event.hall_url()), tmp_path / "hall",
+                                 sync=False, reply_timeout=5)
+        venue_hall.start()
+        started.append(venue_hall)
+        mirror = Mirror(venue_hall.store, parse_broker_url(
+            event.url("mirror", event.mirror_password)), DELAY, wall=venue_hall.wall,
+            interval=0.1)
+        mirror.start()
+        started.append(mirror)
+        public_hall = HallService(parse_broker_url(public.hall_url()),
+                                  tmp_path / "public-hall", sync=False, reply_timeout=1)
+        public_hall.start()
+        started.append(public_hall)
+        wait_until(lambda: venue_hall.connected and public_hall.connected,
+                   what="both halls connected")
+        at_event = types.SimpleNamespace(
+            board_url=lambda n: event.url(f"board{n}", event.board_passwords[n]))
+        board = LinkedBoard(tmp_path, types.SimpleNamespace(venue=at_event), 1)
+        started.append(board)
+        yield types.SimpleNamespace(event=event, public=public, venue_hall=venue_hall,
+                                    public_hall=public_hall, board=board)
+    finally:
+        for part in reversed(started):
+            if isinstance(part, LinkedBoard):
+                part.close()
+            else:
+                part.stop()
+
+
+def public_ply(service) -> int:
+    with service.store.lock:
+        latest = service.store.latest(1)
+        return latest.ply if latest else 0
+
+
+def received(service) -> list[float]:
+    with service.store.lock:
+        latest = service.store.latest(1)
+        return list(latest.received) if latest else []
+
+
+def test_the_public_side_never_shows_a_move_younger_than_the_delay(mirrored):
+    venue_hall, public_hall, board = mirrored.venue_hall, mirrored.public_hall, mirrored.board
+    young: list[str] = []
+    looks = [0]
+    done = threading.Event()
+
+    def watch() -> None:  # the public hall's game, looked at as often as it can be
+        while not done.is_set():
+            shown = public_ply(public_hall)
+            now = venue_hall.wall()  # after the look: the move was older than this
+            times = received(venue_hall)
+            if shown and (shown > len(times) or times[shown - 1] > now - DELAY):
+                young.append(f"move {shown} shown {now - times[shown - 1]:.2f} s after it "
+                             f"reached the venue's hall")
+            looks[0] += 1
+            done.wait(0.02)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        rng = random.Random(4)
+        for _ in range(6):
+            board.play(rng.choice(board.legal()))
+            wait_until(lambda: hall_moves(venue_hall, 1) == board_moves(board),
+                       what="the move in the venue's hall")
+        wait_until(lambda: hall_moves(public_hall, 1) == board_moves(board),
+                   timeout=DELAY + 20, what="every move in the public hall, late")
+    finally:
+        done.set()
+        watcher.join()
+    assert young == []
+    assert looks[0] > 50
+
+
+def test_nothing_published_at_the_public_broker_reaches_the_venue(mirrored):
+    venue_hall, board, public = mirrored.venue_hall, mirrored.board, mirrored.public
+    board.play(board.legal()[0])
+    wait_until(lambda: hall_moves(mirrored.public_hall, 1) == board_moves(board),
+               timeout=DELAY + 20, what="the move in the public hall")
+    outsider = RawClient(public.hall_url(), "spectator")  # the public hall's password
+    try:
+        forged = b'{"v": 1, "id": "x1", "cmd": "set_tags", "tags": {"Site": "forged"}}'
+        assert outsider.publish(board_topic(1, "command"), forged).value == NOT_AUTHORIZED
+        assert outsider.publish(board_topic(1, "state"), b"{}").value == NOT_AUTHORIZED
+        assert outsider.publish(public_topic(1, "command"), forged).value == NOT_AUTHORIZED
+    finally:
+        outsider.close()
+    # the public hall's own commands go nowhere either
+    mirrored.public_hall.set_tags(1, {"Annotator": "forged"})
+    # then a command from the venue's hall, through the venue's broker: once the board
+    # has it, nothing sent before it from the public side has come
+    assert venue_hall.set_tags(1, {"Site": "Venue"})["ok"] is True
+    tags = board.recorder.game(board.session.game.game_id).tags
+    assert tags["Site"] == "Venue" and "Annotator" not in tags
+    with venue_hall.store.lock:
+        assert venue_hall.ingest.claims.of(1) == {} and venue_hall.bad_messages == 0
+
+
+def test_the_public_password_reads_the_delayed_tree_and_writes_nothing(tmp_path):
+    event, broker = event_venue(tmp_path)
+    try:
+        hall = RawClient(event.hall_url(), "hall")
+        mirror = RawClient(event.url("mirror", event.mirror_password), "mirror")
+        stolen = RawClient(event.url("public", event.public_password), "public")
+        try:
+            assert hall.publish(board_topic(1, "command"), b"{}").value in (0, 0x10)
+            assert mirror.publish(public_topic(1, "state"), b"{}", retain=True).value \
+                in (0, 0x10)
+            assert mirror.publish(board_topic(1, "command"), b"{}").value == NOT_AUTHORIZED
+            for topic in (board_topic(1, "command"), board_topic(1, "state"),
+                          public_topic(1, "state")):
+                assert stolen.publish(topic, b"{}").value == NOT_AUTHORIZED, topic
+            board = RawClient(event.url("board1", event.board_passwords[1]), "board1")
+            try:
+                board.publish(board_topic(1, "state"), b"{}", retain=True)  # live, retained
+            finally:
+                board.close()
+            stolen.subscribe("draughtsboard/v1/#")
+            wait_until(lambda: stolen.messages, what="the delayed state")
+            assert [topic for topic, _ in stolen.messages] == [public_topic(1, "state")]
+        finally:
+            for client in (hall, mirror, stolen):
+                client.close()
+    finally:
+        broker.stop()

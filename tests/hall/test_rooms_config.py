@@ -1,0 +1,150 @@
+"""The files of a venue in rooms, as `draughtsboard venue --rooms` and `--room` write
+them: which user may do what on the event's broker, what the room's bridge sends out and
+takes in, and one-line refusals of a plan that cannot be."""
+
+from __future__ import annotations
+
+import getpass
+import stat
+
+import pytest
+
+from draughtsboard.cli import main
+from draughtsboard.hall.rooms import (
+    Room,
+    RoomError,
+    parse_room,
+    parse_rooms,
+    write_event_venue,
+    write_room_venue,
+)
+
+
+def test_a_room_is_a_name_and_its_boards():
+    assert parse_room("main:1-30") == Room("main", 1, 30)
+    assert parse_room("annex:31") == Room("annex", 31, 31)
+    assert [str(r) for r in parse_rooms("a:1-2, b:3-4")] == ["a:1-2", "b:3-4"]
+
+
+@pytest.mark.parametrize("text", ["Main:1-3", "main", "main:0-3", "main:3-1", "main:1-10000",
+                                  "a b:1", "a:1-2,a:3-4", "a:1-3,b:3-4", ""])
+def test_a_plan_that_cannot_be_is_refused(text):
+    with pytest.raises(RoomError):
+        parse_rooms(text)
+
+
+def test_boards_on_the_event_broker_are_in_no_room():
+    with pytest.raises(RoomError, match="board 3 is in room a"):
+        parse_rooms("a:3-4", direct_boards=3)
+
+
+def test_the_event_broker_lets_each_room_publish_its_boards_and_read_their_commands(tmp_path):
+    event = write_event_venue(tmp_path / "event", parse_rooms("a:1-2,b:3-3"),
+                              run_as=getpass.getuser())
+    acl = (tmp_path / "event" / "acl").read_text()
+    block = acl.split("user room-a\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert "topic write draughtsboard/v1/board/2/state" in block
+    assert "topic read draughtsboard/v1/board/1/command" in block
+    assert not [line for line in block if "/3/" in line or "write" in line and "command" in line]
+    assert not [line for line in block if line.startswith("topic readwrite")]
+    password = event.room_password_file("a")
+    assert password.read_text().strip() == event.room_passwords["a"]
+    assert not password.stat().st_mode & stat.S_IRWXO
+    assert "room-b:" in (tmp_path / "event" / "passwords").read_text()
+
+
+def test_the_room_bridges_its_boards_out_and_their_commands_in(tmp_path):
+    room = parse_room("a:5-6")
+    written = write_room_venue(tmp_path / "a", room, "event.local", 1884, "secret-word",
+                               run_as=getpass.getuser())
+    config = written.config.read_text()
+    general, bridge = config.split("connection room-a\n")
+    assert "listener 1883 0.0.0.0" in general  # every general option before the bridge
+    lines = bridge.splitlines()
+    for expected in ("address event.local:1884", "remote_username room-a",
+                     "remote_password secret-word", "cleansession false",
+                     "topic draughtsboard/v1/board/5/ply out 1",
+                     "topic draughtsboard/v1/board/6/command in 1"):
+        assert expected in lines
+    assert [line for line in lines if line.endswith(" in 1")] == [
+        "topic draughtsboard/v1/board/5/command in 1",
+        "topic draughtsboard/v1/board/6/command in 1"]
+    assert not written.config.stat().st_mode & (stat.S_IRWXO | stat.S_IRWXG)  # a password
+    assert sorted(p.name for p in (tmp_path / "a" / "boards").iterdir()) == [
+        "5.password", "6.password"]
+    acl = (tmp_path / "a" / "acl").read_text()
+    assert "user board5" in acl and "user hall" not in acl
+
+
+def test_venue_writes_an_event_and_its_room(tmp_path, capsys):
+    assert main(["venue", "--out", str(tmp_path / "event"), "--listen", "127.0.0.1:1884",
+                 "--rooms", "main:1-3,annex:4-6"]) == 0
+    assert main(["venue", "--room", "main:1-3", "--event-broker", "127.0.0.1:1884",
+                 "--event-password-file", str(tmp_path / "event/rooms/main.password"),
+                 "--out", str(tmp_path / "main"), "--listen", "127.0.0.1:1885"]) == 0
+    assert "remote_password " + (tmp_path / "event/rooms/main.password").read_text() \
+        in (tmp_path / "main" / "mosquitto.conf").read_text()
+
+
+@pytest.mark.parametrize("args", [
+    ["--rooms", "main:1-3,annex:3-4"],
+    ["--room", "main:1-3"],
+    ["--room", "main:1-3", "--event-broker", "h:1884", "--event-password-file", "/nope"],
+    ["--room", "main:1-3", "--event-broker", "h\nx:1884", "--event-password-file", "/nope"],
+    ["--rooms", "main:1-3", "--event-broker", "h:1884"],
+    ["--room", "main:1-3", "--boards", "3"],
+])
+def test_a_wrong_plan_gets_one_line(tmp_path, capsys, args):
+    assert main(["venue", "--out", str(tmp_path / "v"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("draughtsboard venue: ") and err.count("\n") == 1
+
+
+def test_a_rooms_link_topic_is_read_back():
+    from draughtsboard.hall_protocol.topics import parse_room_link, room_link_topic
+
+    assert parse_room_link(room_link_topic("main")) == "main"
+    for other in ("draughtsboard/v1/board/1/state", "draughtsboard/v1/room//link",
+                  "draughtsboard/v1/room/a/b/link"):
+        assert parse_room_link(other) is None
+
+
+def test_venue_writes_a_public_mirror_one_way(tmp_path):
+    assert main(["venue", "--out", str(tmp_path / "event"), "--boards", "2",
+                 "--public-mirror"]) == 0
+    acl = (tmp_path / "event" / "acl").read_text()
+    assert "user public\ntopic read draughtsboard/v1/public/#\n" in acl
+    assert "user mirror\ntopic write draughtsboard/v1/public/board/+/status\n" in acl
+    assert "public/board/+/command" not in acl
+    assert main(["venue", "--public", "--event-broker", "10.0.0.2:1883",
+                 "--event-password-file", str(tmp_path / "event" / "public.password"),
+                 "--out", str(tmp_path / "public")]) == 0
+    bridge = (tmp_path / "public" / "mosquitto.conf").read_text().split(
+        "connection public-mirror\n")[1].splitlines()
+    assert [line for line in bridge if line.startswith("topic ")] == [
+        "topic board/# in 1 draughtsboard/v1/ draughtsboard/v1/public/"]
+    acl = (tmp_path / "public" / "acl").read_text()
+    assert "write" not in acl.replace("nobody writes", "")
+
+
+@pytest.mark.parametrize("args", [
+    ["--public"],
+    ["--public", "--rooms", "a:1", "--event-broker", "h:1", "--event-password-file", "f"],
+    ["--public-mirror"],
+])
+def test_a_wrong_mirror_gets_one_line(tmp_path, capsys, args):
+    assert main(["venue", "--out", str(tmp_path / "v"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("draughtsboard venue: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [
+    ["--mirror", "mqtt://mirror@h:1883", "--public"],
+    ["--mirror", "mqtt://mirror@h:1883", "--mirror-delay", "-1"],
+    ["--mirror", "http://h"],
+])
+def test_a_wrong_mirror_of_the_hall_gets_one_line(tmp_path, capsys, args):
+    assert main(["hall", "--broker", "mqtt://hall:x@127.0.0.1:1", "--data",
+                 str(tmp_path / "hall"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("draughtsboard hall: ") and err.count("\n") == 1
