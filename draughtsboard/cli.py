@@ -489,7 +489,7 @@ def _run_room_venue(args) -> int:
         write_public_venue,
         write_room_venue,
     )
-    from draughtsboard.hall.venue import VenueError
+    from draughtsboard.hall.venue import UnreachableVenueError, VenueError
 
     try:
         host, port = parse_address(args.listen, "--listen")
@@ -535,7 +535,9 @@ def _run_room_venue(args) -> int:
                                   public=args.public_mirror)
     except (VenueError, OSError) as error:
         print(f"draughtsboard venue: {error}", file=sys.stderr)
-        return 2 if isinstance(error, RoomError) else 1
+        # a bad setting or --out is refused before anything is written, as the one-machine
+        # venue's are; anything else failed while writing
+        return 2 if isinstance(error, RoomError | UnreachableVenueError) else 1
     wrote = [f"boards/<N>.password for boards 1-{boards}"] if boards else []
     wrote += [f"rooms/<name>.password for rooms {', '.join(str(r) for r in rooms)}"] \
         if rooms else []

@@ -292,7 +292,10 @@ def write_broker_files(directory: Path, users: dict[str, str], acl: str, config:
     broker's own files go to its user as `write_venue` gives them (rooms.py uses this
     for a room's broker and an event's)."""
     directory = Path(directory).resolve()
-    (directory / "db").mkdir(parents=True, exist_ok=True)
+    account = broker_account(run_as)  # a folder its user cannot enter is refused first
+    _refuse_unreachable(directory, account)
+    _make_enterable(directory)
+    (directory / "db").mkdir(exist_ok=True)
     password_file = directory / "passwords"
     _write_secret(password_file, "".join(f"{name}:{word}\n" for name, word in users.items()))
     done = subprocess.run([find_tool("mosquitto_passwd", PASSWD_PATHS), "-U",
@@ -303,7 +306,6 @@ def write_broker_files(directory: Path, users: dict[str, str], acl: str, config:
         (directory / relative).parent.mkdir(parents=True, exist_ok=True)
         _write_secret(directory / relative, text)
     (directory / "acl").write_text(acl)
-    account = broker_account(run_as)
     _give_to(account, password_file, 0o600)
     _give_to(account, directory / "acl", 0o600)
     _give_to(account, directory / "db", 0o700)

@@ -76,14 +76,14 @@ def test_the_room_bridges_its_boards_out_and_their_commands_in(tmp_path):
     assert "user board5" in acl and "user hall" not in acl
 
 
-def test_venue_writes_an_event_and_its_room(tmp_path, capsys):
-    assert main(["venue", "--out", str(tmp_path / "event"), "--listen", "127.0.0.1:1884",
+def test_venue_writes_an_event_and_its_room(open_folder, capsys):
+    assert main(["venue", "--out", str(open_folder / "event"), "--listen", "127.0.0.1:1884",
                  "--rooms", "main:1-3,annex:4-6"]) == 0
     assert main(["venue", "--room", "main:1-3", "--event-broker", "127.0.0.1:1884",
-                 "--event-password-file", str(tmp_path / "event/rooms/main.password"),
-                 "--out", str(tmp_path / "main"), "--listen", "127.0.0.1:1885"]) == 0
-    assert "remote_password " + (tmp_path / "event/rooms/main.password").read_text() \
-        in (tmp_path / "main" / "mosquitto.conf").read_text()
+                 "--event-password-file", str(open_folder / "event/rooms/main.password"),
+                 "--out", str(open_folder / "main"), "--listen", "127.0.0.1:1885"]) == 0
+    assert "remote_password " + (open_folder / "event/rooms/main.password").read_text() \
+        in (open_folder / "main" / "mosquitto.conf").read_text()
 
 
 @pytest.mark.parametrize("args", [
@@ -109,21 +109,21 @@ def test_a_rooms_link_topic_is_read_back():
         assert parse_room_link(other) is None
 
 
-def test_venue_writes_a_public_mirror_one_way(tmp_path):
-    assert main(["venue", "--out", str(tmp_path / "event"), "--boards", "2",
+def test_venue_writes_a_public_mirror_one_way(open_folder):
+    assert main(["venue", "--out", str(open_folder / "event"), "--boards", "2",
                  "--public-mirror"]) == 0
-    acl = (tmp_path / "event" / "acl").read_text()
+    acl = (open_folder / "event" / "acl").read_text()
     assert "user public\ntopic read draughtsboard/v1/public/#\n" in acl
     assert "user mirror\ntopic write draughtsboard/v1/public/board/+/status\n" in acl
     assert "public/board/+/command" not in acl
     assert main(["venue", "--public", "--event-broker", "10.0.0.2:1883",
-                 "--event-password-file", str(tmp_path / "event" / "public.password"),
-                 "--out", str(tmp_path / "public")]) == 0
-    bridge = (tmp_path / "public" / "mosquitto.conf").read_text().split(
+                 "--event-password-file", str(open_folder / "event" / "public.password"),
+                 "--out", str(open_folder / "public")]) == 0
+    bridge = (open_folder / "public" / "mosquitto.conf").read_text().split(
         "connection public-mirror\n")[1].splitlines()
     assert [line for line in bridge if line.startswith("topic ")] == [
         "topic board/# in 1 draughtsboard/v1/ draughtsboard/v1/public/"]
-    acl = (tmp_path / "public" / "acl").read_text()
+    acl = (open_folder / "public" / "acl").read_text()
     assert "write" not in acl.replace("nobody writes", "")
 
 

@@ -140,3 +140,28 @@ def test_mosquitto_started_as_root_and_the_private_folder_venue_refuses(capsys):
         assert unreachable_parent(config.parent) == private
     finally:
         shutil.rmtree(private, ignore_errors=True)
+
+
+@pytest.mark.parametrize("kind", [
+    ["--rooms", "main:1-2"],
+    ["--room", "main:1-2", "--event-broker", "127.0.0.1:18831", "--event-password-file"],
+    ["--public", "--event-broker", "127.0.0.1:18831", "--event-password-file"],
+])
+def test_the_brokers_of_a_venue_in_rooms_are_refused_a_private_folder_too(
+        open_folder, monkeypatch, capsys, kind):
+    """The event's broker, a room's and a public one are written by the same function
+    as the one-machine venue: a folder their user cannot enter is refused the same way."""
+    monkeypatch.setattr(venue, "broker_account", lambda run_as=None: VISITOR)
+    secret = open_folder / "room.password"
+    secret.write_text("s3cret\n")
+    private = open_folder / "private"
+    private.mkdir(mode=0o700)
+    os.chmod(private, 0o700)
+    args = ["venue", "--out", str(private / "venue"), *kind]
+    if args[-1] == "--event-password-file":
+        args.append(str(secret))
+    assert main(args) == 2
+    printed = capsys.readouterr()
+    assert printed.err.count("\n") == 1, printed.err
+    assert "the visitor user cannot enter" in printed.err and "Traceback" not in printed.err
+    assert list(private.iterdir()) == []
