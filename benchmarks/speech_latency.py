@@ -43,7 +43,7 @@ from draughtsboard.board.rules.fen import parse_fen  # noqa: E402
 from draughtsboard.board.rules.variants import get_variant  # noqa: E402
 
 sys.path.insert(0, str(HERE / "benchmarks"))
-from play_web import Play, measure_latency  # noqa: E402
+from play_web import Play, hand_actions, measure_latency  # noqa: E402
 
 URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
 GOAL_P95 = 0.300
@@ -80,16 +80,6 @@ def request(url: str, body: dict | None = None) -> dict:
                                  method="GET" if body is None else "POST")
     with urllib.request.urlopen(req, timeout=10) as response:
         return json.loads(response.read())
-
-
-def hand_actions(move, after: int) -> list:
-    actions = [["lift", move.path[0]]]
-    for landing in move.path[1:-1]:
-        actions += [["place", landing], ["lift", landing]]
-    actions.append(["place", move.path[-1]])
-    actions += [["lift", square] for square in move.captures
-                if not after >> (square - 1) & 1]
-    return actions
 
 
 def announced(index: Path) -> list[dict]:

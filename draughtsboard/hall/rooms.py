@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from draughtsboard.hall_protocol.topics import (
@@ -39,6 +39,7 @@ from draughtsboard.hall_protocol.topics import (
 
 from .venue import (
     HALL_USER,
+    Venue,
     VenueError,
     acl_text,
     board_user,
@@ -146,26 +147,13 @@ def room_acl(room: Room) -> list[str]:
 
 
 @dataclass(frozen=True)
-class EventVenue:
-    directory: Path
-    host: str
-    port: int
-    hall_password: str
-    board_passwords: dict[int, str]
-    room_passwords: dict[str, str]
+class EventVenue(Venue):
+    """The event's broker's files: a one-machine venue's (the hall, the boards straight on
+    it) and the rooms' bridge users, with a public mirror's two users if asked for."""
+
+    room_passwords: dict[str, str] = field(default_factory=dict)
     public_password: str | None = None  # the public broker's bridge: reads PUBLIC_ROOT
     mirror_password: str | None = None  # the venue hall's mirror: writes PUBLIC_ROOT
-
-    @property
-    def config(self) -> Path:
-        return self.directory / "mosquitto.conf"
-
-    def url(self, user: str | None = None, password: str | None = None) -> str:
-        credentials = f"{user}:{password}@" if user else ""
-        return f"mqtt://{credentials}{self.host}:{self.port}"
-
-    def hall_url(self) -> str:
-        return self.url(HALL_USER, self.hall_password)
 
     def room_password_file(self, room: str) -> Path:
         return self.directory / "rooms" / f"{room}.password"
