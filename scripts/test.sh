@@ -76,6 +76,12 @@ installed=$wasm/node_modules/@micropython/micropython-webassembly-pyscript/packa
 if command -v npm >/dev/null 2>&1 && ! grep -qs '"version": "1.27.0"' "$installed"; then
     npm ci --prefix "$wasm" --no-audit --no-fund --silent
 fi
+# axe-core, the accessibility checker the browser tests inject into each page, the version
+# pinned by its lock file, into the ignored tests/accessibility/node_modules.
+axe=tests/accessibility
+if command -v npm >/dev/null 2>&1 && ! grep -qs '"version": "4.11.1"' "$axe/node_modules/axe-core/package.json"; then
+    npm ci --prefix "$axe" --no-audit --no-fund --silent
+fi
 # MicroPython's published type stubs for the Pico (the firmware is type-checked against
 # them), into the ignored .micropython-stubs.
 stubs=micropython_rp2_rpi_pico_stubs-1.27.0.post1.dist-info
