@@ -321,6 +321,9 @@ def _add_hall(subparsers) -> None:
                         help="with --mirror: how old what the mirror gets is (default 15)")
     parser.add_argument("--public", action="store_true",
                         help="a public mirror's hall: page, projector and feed, no arbiter")
+    parser.add_argument("--rooms", metavar="NAME:FIRST-LAST,...",
+                        help="the venue's rooms, as given to venue --rooms: a room whose "
+                        "link to the event is cut has its boards shown cut off, not online")
     parser.set_defaults(handler=_with_logging(_hall))
 
 
@@ -345,6 +348,7 @@ def _hall(args) -> int:
     import math
     import os
 
+    from draughtsboard.hall.rooms import RoomError, parse_rooms
     from draughtsboard.hall.server import serve
     from draughtsboard.hall.service import HallService, hall_client_id
     from draughtsboard.hall.venue import plain_host
@@ -374,6 +378,11 @@ def _hall(args) -> int:
     mirror_address = _mirror_address(args)
     if isinstance(mirror_address, int):
         return mirror_address
+    try:
+        rooms = parse_rooms(args.rooms) if args.rooms is not None else []
+    except RoomError as error:
+        print(f"draughtsboard hall: --rooms: {error}", file=sys.stderr)
+        return 2
     # One hall per data directory (a second one stops here, exit 75); the broker knows
     # the hall by its directory, so a restarted hall finds the messages the broker kept
     # for it and a second hall with its own directory does not push the first one off.
@@ -396,7 +405,8 @@ def _hall(args) -> int:
             token = store.current
             source = (f"kept in {store.path} (`draughtsboard token --data {args.data}` "
                       "prints it, --rotate replaces it)")
-        service = HallService(address, args.data, client_id=hall_client_id(args.data))
+        service = HallService(address, args.data, client_id=hall_client_id(args.data),
+                              rooms=rooms)
         mirror = None
         if mirror_address is not None:
             from draughtsboard.hall.mirror import Mirror

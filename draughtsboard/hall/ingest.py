@@ -42,6 +42,7 @@ from draughtsboard.hall_protocol.messages import (
 from .asking import AskSchedule
 from .claims import Claim, ClaimBook, ClaimError
 from .feed import CONTESTED, round_game_of
+from .room_links import RoomLinks
 from .said import said
 from .store import HallGame, HallStore, game_number
 
@@ -72,8 +73,10 @@ class BoardLive:
     """What the hall knows of a board now, beyond its games (not journalled: the board
     sends it again)."""
 
-    online: bool = False
+    online: bool = False  # what its status says, unless its room is cut off (below)
     seen: bool = False
+    said_online: bool = False  # what its last status said
+    room_cut: str | None = None  # the room whose cut link keeps it from the hall now
     software: str = ""
     uptime: float | None = None
     health: dict[str, Any] = field(default_factory=dict)
@@ -98,8 +101,10 @@ class Ingest:
     and only the arbiter closes it unfinished."""
 
     def __init__(self, store: HallStore,
-                 paired: Mapping[tuple[int, str], str] | None = None) -> None:
+                 paired: Mapping[tuple[int, str], str] | None = None,
+                 links: RoomLinks | None = None) -> None:
         self.store = store
+        self.links = links if links is not None else RoomLinks()
         self.paired: Mapping[tuple[int, str], str] = paired if paired is not None else {}
         self.boards: dict[int, BoardLive] = {}
         self.claims = ClaimBook()
@@ -120,6 +125,21 @@ class Ingest:
         if live is None:
             live = self.boards.setdefault(board, BoardLive())
         return live
+
+    def room_link(self, room: str, payload: bytes) -> bool:
+        """Room ``room``'s bridge is up ("1") or cut ("0"): its boards the hall has seen
+        are online again as their last status said, or cut off (`RoomLinks`). True when
+        that changed anything."""
+        if not self.links.link(room, payload):
+            return False
+        for board in self.links.boards_of(room):
+            live = self.boards.get(board)
+            if live is None:
+                continue
+            live.room_cut = self.links.cut_off(board)
+            live.online = live.said_online and live.room_cut is None
+            live.version += 1
+        return True
 
     def note_problem(self, board: int, text: Message) -> None:
         live = self.live(board)
@@ -215,7 +235,10 @@ class Ingest:
 
     def _status(self, board: int, status: StatusMessage, now: float) -> None:
         live = self.live(board)
-        live.online, live.seen = status.online, True
+        live.said_online, live.seen = status.online, True
+        live.room_cut = self.links.cut_off(board)
+        # a status from a room cut off is one the broker kept from before the cut
+        live.online = status.online and live.room_cut is None
         if status.online:
             live.software, live.uptime = status.software, status.uptime
             live.health = status.health

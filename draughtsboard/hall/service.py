@@ -20,7 +20,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,13 @@ from draughtsboard.hall_protocol.messages import (
     MessageError,
     Reply,
 )
-from draughtsboard.hall_protocol.topics import board_topic, parse_topic, subscription
+from draughtsboard.hall_protocol.topics import (
+    ROOM_LINKS,
+    board_topic,
+    parse_room_link,
+    parse_topic,
+    subscription,
+)
 from draughtsboard.subscribers import Subscribers
 
 from .announce import Announcer
@@ -46,6 +52,8 @@ from .inbox import BoardInbox
 from .ingest import Ingest, Resend
 from .log_limit import LogLimiter
 from .pairings import Pairing
+from .room_links import RoomLinks
+from .rooms import Room
 from .said import HallError, said, shown
 from .store import HallStore
 from .views import board_detail, board_summary
@@ -72,14 +80,15 @@ def hall_client_id(data_dir: Path | str) -> str:
 class HallService:
     def __init__(self, address: BrokerAddress, data_dir: Path | str, *, sync: bool = True,
                  wall: Callable[[], float] = time.time, client_id: str = "draughtsboard-hall",
-                 reply_timeout: float = REPLY_TIMEOUT) -> None:
+                 reply_timeout: float = REPLY_TIMEOUT, rooms: Iterable[Room] = ()) -> None:
         self.address = address
         self.data_dir = Path(data_dir)
         self.wall = wall
         self.reply_timeout = reply_timeout
         self.store = HallStore(self.data_dir, sync=sync)
         self.arbiter = ArbiterLog(self.data_dir / "arbiter.jsonl", sync=sync)
-        self.ingest = Ingest(self.store, paired=self.arbiter.round_games)
+        self.ingest = Ingest(self.store, paired=self.arbiter.round_games,
+                             links=RoomLinks(rooms))
         self.delivery = Delivery()
         self._decisions: dict[tuple[int, str], Decision] = {}  # (board, round) -> shown
         self._decided = 0  # grows when a decision shown changes
@@ -141,7 +150,7 @@ class HallService:
         if reason_failed(reason_code):
             log.error("hall: the broker refused the connection: %s", reason_code)
             return
-        client.subscribe(subscription(), qos=1)
+        client.subscribe([(subscription(), 1), (ROOM_LINKS, 1)])
         self.connected = True
         log.info("hall: connected to the broker")
         self._notify()
@@ -153,6 +162,17 @@ class HallService:
         self._notify()
 
     def _on_message(self, client, userdata, message) -> None:
+        room = parse_room_link(message.topic)
+        if room is not None:  # rare, and about many boards at once: taken here
+            with self.store.lock:
+                changed = self.ingest.room_link(room, bytes(message.payload))
+                if changed:
+                    self.version += 1
+            if changed:
+                log.warning("hall: room %s's link to the event is %s", room,
+                            "cut" if self.ingest.links.is_cut(room) else "back")
+                self._notify()
+            return
         parsed = parse_topic(message.topic)
         if parsed is None or parsed[1] == "command":
             return

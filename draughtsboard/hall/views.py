@@ -38,7 +38,9 @@ def needs_arbiter(live: BoardLive, hall_game: HallGame | None,
                   desk: dict[str, Any] | None = None) -> list[Message]:
     """Why the board needs the arbiter, each a message (``hall.need.*``)."""
     reasons = []
-    if live.seen and not live.online:
+    if live.room_cut is not None:
+        reasons.append(said("hall.need.room_cut", room=live.room_cut))
+    elif live.seen and not live.online:
         reasons.append(said("hall.need.offline"))
     pairing = (desk or {}).get("pairing")
     if pairing is not None and pairing["state"] != "sent":
@@ -85,6 +87,7 @@ def board_summary(board: int, live: BoardLive, hall_game: HallGame | None,
     claims = list(claims)
     desk = desk or {}
     out: dict[str, Any] = {"board": board, "online": live.online, "seen": live.seen,
+                           "room_cut": live.room_cut,
                            "flags": list(live.flags),
                            "needs": shown(needs_arbiter(live, hall_game, wanted, claims,
                                                         desk)),

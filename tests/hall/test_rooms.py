@@ -67,12 +67,22 @@ def linked(tmp_path):
             board.close()
 
 
-def start_hall(tmp_path, event) -> HallService:
+def start_hall(tmp_path, event, rooms: str = "north:1-2,south:3-4") -> HallService:
     service = HallService(parse_broker_url(event.hall_url()), tmp_path / "hall", sync=False,
-                          reply_timeout=1)
+                          reply_timeout=1, rooms=parse_rooms(rooms))
     service.start()
     wait_until(lambda: service.connected, what="the hall to connect")
     return service
+
+
+def shown(service, board: int) -> tuple[bool, str | None]:
+    """(online, the room that cuts it off) as the hall's page has the board."""
+    summary = service.summaries()[board][1]
+    return summary["online"], summary["room_cut"]
+
+
+def needs_of(service, board: int) -> list[str]:
+    return [need["id"] for need in service.summaries()[board][1]["needs"]]
 
 
 def tags_of(board) -> dict[str, str]:
@@ -105,8 +115,16 @@ def test_one_hall_sees_every_board_of_every_room_through_a_cut(tmp_path, venue, 
         # event's broker keeps it for the room's bridge
         room_brokers["south"].stop()
         wait_until(lambda: not boards[2].link.connected, what="board 3 to lose its room")
+        # the hall shows the south room's boards cut off (their statuses still say
+        # online: their Will fired on their room's broker), the north's online
+        wait_until(lambda: [shown(service, n) for n in (1, 2, 3, 4)]
+                   == [(True, None), (True, None), (False, "south"), (False, "south")],
+                   what="the south room's boards shown cut off")
+        assert "hall.need.room_cut" in needs_of(service, 3)
         service.set_tags(3, {"Site": "South hall"})
         room_brokers["south"].start()
+        wait_until(lambda: [shown(service, n) for n in (3, 4)] == [(True, None)] * 2,
+                   timeout=30, what="the south room's boards online again")
         wait_until(lambda: tags_of(boards[2]).get("Site") == "South hall",
                    timeout=30, what="the command kept for the room")
         play_random(boards[2], 1, rng)
