@@ -406,7 +406,7 @@ def _hall(args) -> int:
             source = (f"kept in {store.path} (`draughtsboard token --data {args.data}` "
                       "prints it, --rotate replaces it)")
         service = HallService(address, args.data, client_id=hall_client_id(args.data),
-                              rooms=rooms)
+                              rooms=rooms, venue_record=args.public)
         mirror = None
         if mirror_address is not None:
             from draughtsboard.hall.mirror import Mirror

@@ -102,8 +102,12 @@ class Ingest:
 
     def __init__(self, store: HallStore,
                  paired: Mapping[tuple[int, str], str] | None = None,
-                 links: RoomLinks | None = None) -> None:
+                 links: RoomLinks | None = None, venue_record: bool = False) -> None:
         self.store = store
+        # a public mirror's hall: what it reads is the venue hall's own record (its
+        # broker lets only the venue's mirror write the boards' tree), so a result or a
+        # tag the venue settled is settled here too; moves are still proved by the rules
+        self.venue_record = venue_record
         self.links = links if links is not None else RoomLinks()
         self.paired: Mapping[tuple[int, str], str] = paired if paired is not None else {}
         self.boards: dict[int, BoardLive] = {}
@@ -427,6 +431,10 @@ class Ingest:
             elif record.result not in (None, "*") and hall_game.result_source != "arbiter" \
                     and normalise_result(hall_game.game.variant, record.result) \
                     != hall_game.game.result:
+                if self.venue_record:  # the venue's arbiter changed it there
+                    self.store.set_result(hall_game, record.result, record.result_reason,
+                                          now, "venue")
+                    return
                 self._claim(board, Claim(
                     "result", record.game,
                     said("claim.result.differs", claimed=record.result,
@@ -515,6 +523,10 @@ class Ingest:
         if record.tags == have:
             self._drop_claim(hall_game.board, key)
             return
+        if self.venue_record:  # the venue's arbiter changed them there
+            self.store.set_tags(hall_game, record.tags)
+            self._drop_claim(hall_game.board, key)
+            return
         changed = sorted(set(have) | set(record.tags))
         words = ", ".join(f"{name} {have.get(name, '')!r} -> {record.tags.get(name, '')!r}"
                           for name in changed if have.get(name) != record.tags.get(name))
@@ -531,6 +543,10 @@ class Ingest:
         if len(record.moves) != hall_game.ply:
             return  # the hall has not all the moves yet: they come first
         reason = record.result_reason
+        if self.venue_record:  # proved by the rules or confirmed by the venue's arbiter
+            self.store.set_result(hall_game, claimed, reason, now, "venue")
+            self._drop_claim(board, key)
+            return
         if claimed == "*":
             newest = self.store.newest(board)
             if self._take_order(board, hall_game.game_id, "close", "*"):

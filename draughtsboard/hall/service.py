@@ -80,7 +80,8 @@ def hall_client_id(data_dir: Path | str) -> str:
 class HallService:
     def __init__(self, address: BrokerAddress, data_dir: Path | str, *, sync: bool = True,
                  wall: Callable[[], float] = time.time, client_id: str = "draughtsboard-hall",
-                 reply_timeout: float = REPLY_TIMEOUT, rooms: Iterable[Room] = ()) -> None:
+                 reply_timeout: float = REPLY_TIMEOUT, rooms: Iterable[Room] = (),
+                 venue_record: bool = False) -> None:
         self.address = address
         self.data_dir = Path(data_dir)
         self.wall = wall
@@ -88,7 +89,7 @@ class HallService:
         self.store = HallStore(self.data_dir, sync=sync)
         self.arbiter = ArbiterLog(self.data_dir / "arbiter.jsonl", sync=sync)
         self.ingest = Ingest(self.store, paired=self.arbiter.round_games,
-                             links=RoomLinks(rooms))
+                             links=RoomLinks(rooms), venue_record=venue_record)
         self.delivery = Delivery()
         self._decisions: dict[tuple[int, str], Decision] = {}  # (board, round) -> shown
         self._decided = 0  # grows when a decision shown changes

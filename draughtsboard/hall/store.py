@@ -51,7 +51,7 @@ from .said import said
 
 log = logging.getLogger("draughtsboard.hall")
 
-RESULT_SOURCES = ("rules", "arbiter", "board")
+RESULT_SOURCES = ("rules", "arbiter", "board", "venue")  # venue: a public mirror's
 
 
 @dataclass

@@ -57,8 +57,9 @@ def mirrored(tmp_path):
             interval=0.1)
         mirror.start()
         started.append(mirror)
-        public_hall = HallService(parse_broker_url(public.hall_url()),
-                                  tmp_path / "public-hall", sync=False, reply_timeout=1)
+        public_hall = HallService(parse_broker_url(public.hall_url()),  # as hall --public
+                                  tmp_path / "public-hall", sync=False, reply_timeout=1,
+                                  venue_record=True)
         public_hall.start()
         started.append(public_hall)
         wait_until(lambda: venue_hall.connected and public_hall.connected,
@@ -174,3 +175,32 @@ def test_the_public_password_reads_the_delayed_tree_and_writes_nothing(tmp_path)
                 client.close()
     finally:
         broker.stop()
+
+
+def public_game(service):
+    with service.store.lock:
+        latest = service.store.latest(1)
+        if latest is None:
+            return None, {}, []
+        return (latest.game.result if latest.finished else None, dict(latest.game.tags),
+                list(service.ingest.claims.of(1)))
+
+
+def test_what_the_venues_arbiter_settled_is_settled_on_the_public_side(mirrored):
+    """A resignation (a result no position proves) and names the venue's arbiter set:
+    the venue's hall recorded them, so the public hall, which reads only the venue's
+    mirror, shows them as settled, with no claim waiting for an arbiter it does not
+    have; the moves are still checked by the rules there."""
+    venue_hall, public_hall, board = mirrored.venue_hall, mirrored.public_hall, mirrored.board
+    rng = random.Random(7)
+    for _ in range(4):
+        board.play(rng.choice(board.legal()))
+    wait_until(lambda: hall_moves(venue_hall, 1) == board_moves(board),
+               what="the moves in the venue's hall")
+    venue_hall.set_tags(1, {"White": "Ann", "Black": "Bea"})
+    venue_hall.declare_result(1, "0-1", "resigned")
+    wait_until(lambda: public_game(public_hall)[0] == "0-1", timeout=DELAY + 20,
+               what="the venue's result on the public side")
+    result, tags, claims = public_game(public_hall)
+    assert (tags.get("White"), tags.get("Black")) == ("Ann", "Bea")
+    assert claims == [] and hall_moves(public_hall, 1) == board_moves(board)
