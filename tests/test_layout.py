@@ -444,12 +444,20 @@ def test_every_module_imports_first_in_a_fresh_interpreter():
 
 # -- the tests mirror the package -------------------------------------------------------------
 
+# test folders that are not a part of the package: the tests' files, and the
+# accessibility checker every page's browser tests share (axe-core from npm)
+TEST_ONLY_FOLDERS = {"data", "accessibility"}
+
+
 def test_every_test_folder_is_a_part_of_the_package():
-    """tests/<path>/ holds the tests of draughtsboard/<path>/ (tests/data: their files)."""
+    """tests/<path>/ holds the tests of draughtsboard/<path>/ (tests/data: their files;
+    tests/accessibility: the page checker the web's and the hall's tests share; npm's
+    node_modules, installed there by scripts/test.sh, are nobody's tests)."""
     tests = ROOT / "tests"
     folders = {path.relative_to(tests) for path in tests.rglob("*") if path.is_dir()
-               and "__pycache__" not in path.parts and path.name != "data"}
-    assert sorted(str(f) for f in folders if not (PACKAGE / f).is_dir()) == []
+               and "__pycache__" not in path.parts and "node_modules" not in path.parts}
+    assert sorted(str(f) for f in folders if not (PACKAGE / f).is_dir()
+                  and f.parts[0] not in TEST_ONLY_FOLDERS) == []
 
 
 # -- references ----------------------------------------------------------------------------
