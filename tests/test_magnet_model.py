@@ -9,6 +9,7 @@ import itertools
 import json
 import math
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -166,3 +167,23 @@ def test_bad_input_from_the_shell_has_no_traceback():
                          capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert run.returncode == 2 and run.stdout == ""
     assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+
+
+def test_the_figures_in_docs_accessibility_are_the_commands(capsys):
+    text = (ROOT / "docs" / "accessibility.md").read_text()
+    section = text[text.index("## A tactile board"):text.index("## Getting the sound out")]
+    assert "benchmarks/magnet_model.py --tactile\n" in section
+    mm.main(["--tactile"])
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    rows = re.findall(r"^\| (\d x \d mm), in the (base|peg's tip) \| ([\d.]+) AT \| ([\d.]+) AT "
+                      r"\| ([\d.]+) AT \| ([\d.]+) / ([\d.]+) AT \| ([\d.]+) AT \| ([\d.]+) g \|$",
+                      section, re.M)
+    assert len(rows) == 4
+    for name, place, piece, king, column, next_king, next_column, lifted, push in rows:
+        got = out["base" if place == "base" else "tip"][name.replace(" ", "")]
+        assert (float(piece), float(king), float(column), float(lifted)) == (
+            got["seated_AT"], got["king_AT"], got["column_AT"], got["lifted_AT"])
+        assert float(next_king) == pytest.approx(got["next_king_AT"], abs=0.006)
+        assert float(next_column) == pytest.approx(got["next_column_AT"], rel=0.02)
+        assert float(push) == pytest.approx(got["push_g"], rel=0.1)
+    assert "**2 x 2 mm** is the smallest" in section and out["tip_columns"] == "2x2mm"
