@@ -159,7 +159,9 @@ class Tactile:
         for name in ("raised", "peg", "top", "cover"):
             if not 0 <= getattr(self, name) <= 50:
                 return f"--{name} {getattr(self, name):g}: give 0 to 50 mm"
-        for name in ("piece", "peg_diameter", "square"):
+        if not 4 <= self.piece <= 100:  # a stack's magnets (up to 4 mm tall) must not overlap
+            return f"--piece {self.piece:g}: give 4 to 100 mm"
+        for name in ("peg_diameter", "square"):
             if not 0 < getattr(self, name) <= 100:
                 flag = name.replace("_", "-")
                 return f"--{flag} {getattr(self, name):g}: give more than 0, up to 100 mm"
@@ -199,12 +201,13 @@ def worst_column(levels: list[float]) -> float:
     ``levels`` (bottom first), each piece either way up: the bottom one counts as it
     is (a reed does not care which pole), each other one with either sign. Turning every
     upper piece against the bottom one gives ``|d1| - sum |di|``, the least there is when
-    it is not negative; when it is, the signs are tried (up to 16 pieces), else 0."""
+    it is not negative; when it is, the signs are tried (up to 11 pieces), else 0: the
+    column may cancel its own drive."""
     first, rest = abs(levels[0]), levels[1:]
     bound = first - sum(abs(d) for d in rest)
     if bound >= 0:
         return bound
-    if len(rest) > 15:
+    if len(rest) > 10:
         return 0.0
     return min(abs(first + sum(s * abs(d) for s, d in zip(signs, rest, strict=True)))
                for signs in itertools.product((1, -1), repeat=len(rest)))
