@@ -56,7 +56,7 @@ function player(name, time, toMove, colour) {
   if (toMove) {
     const turn = el("span", "turn", "◀");
     turn.setAttribute("aria-hidden", "true");
-    line.append(turn, el("span", "sr-only", say("hall.a11y.to_move")));
+    line.append(turn, el("span", "sr-only", " " + say("hall.a11y.to_move")));
   }
   if (time) line.appendChild(el("span", "time", time));
   return line;
