@@ -235,10 +235,15 @@ def test_an_arbiter_with_the_keyboard_alone_and_a_screen_readers_news(boards, br
                 _move(linked[1], F6_G5)
                 expect(page.locator('.card[data-board="1"] .move')).to_contain_text("f6-g5")
                 assert page.evaluate("() => document.activeElement.dataset.held") == "yes"
-                # each move said once, politely, whatever redraws came between
+                # each move said once, politely, whatever redraws came between: the
+                # page drawn again, board 1 sending itself again (a piece lifted and put
+                # back: no move), board 2's next move
                 page.evaluate("() => { render(); render(); }")
+                linked[1].session.hand([("lift", 21), ("place", 21)])
+                _move(linked[2], F6_G5)
+                expect(page.locator('.card[data-board="2"] .move')).to_contain_text("f6-g5")
                 assert _news(page) == ["Board 1: 1. c3-d4", "Board 2: 1. c3-d4",
-                                       "Board 1: 1… f6-g5"]
+                                       "Board 1: 1… f6-g5", "Board 2: 1… f6-g5"]
 
                 # what needs the arbiter is said at once; a claim politely
                 linked[2].session.hand([("lift", 9), ("place", 17)])
