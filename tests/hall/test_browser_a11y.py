@@ -111,6 +111,7 @@ def test_the_hall_pages_pass_axe_and_say_what_axe_cannot_judge(boards, broker, t
                     projector.goto(f"{hall.url}/projector?lang={lang}&round=1")
                     expect(projector.locator("#wall .table")).to_have_count(3)
                     _axe_clean(projector, f"the projector ({lang})")
+                    projector.screenshot(path=str(ARTIFACTS / f"projector-a11y-{lang}.png"))
                     projector.close()
 
                 # what axe cannot judge, in English: the boards as a table with headers
