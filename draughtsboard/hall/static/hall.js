@@ -3,6 +3,9 @@
 // scripts besides. The arbiter's token is kept for this browser tab (sessionStorage):
 // a reload does not ask for it again, closing the tab forgets it. Every word comes from
 // the catalog (words.js): the hall sends messages, the page renders them.
+// It is read by a screen reader and used by keyboard as well as seen (docs/hall.md, "With
+// a screen reader or the keyboard alone"): what is drawn once is updated in place, never
+// re-made, so the focus stays put; what changed is said once through the live regions.
 "use strict";
 
 const { el, clock, lastMove, miniBoard, squareText, players, listen, say: words, pairingState, commandName, variantName } = window.HallBoard;
