@@ -23,12 +23,15 @@ CLAIM_KINDS_SHOWN = ("result", "moves", "tags", "game", "round")  # hall.need.cl
 
 
 def variants_view() -> dict[str, Any]:
-    """Each variant's board: size and where each square is (sent once)."""
+    """Each variant's board: size, where each square is and its name as the variant
+    writes it (a screen reader says "c3, white man"; sent once), whether squares hold
+    columns (a crowned piece is then an officer)."""
     out = {}
     for name, variant in VARIANTS.items():
         geometry = variant.geometry
-        out[name] = {"size": geometry.size,
-                     "squares": [[n, *geometry.coords(n)] for n in geometry.numbers]}
+        out[name] = {"size": geometry.size, "columns": variant.holds_columns,
+                     "squares": [[n, *geometry.coords(n), format_square(variant, n)]
+                                 for n in geometry.numbers]}
     return out
 
 

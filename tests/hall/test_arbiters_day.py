@@ -106,7 +106,7 @@ def test_an_arbiters_day(recipe):
             expect(card[1].locator(".move")).to_contain_text("2. g3-h4")
             card[1].click()
             expect(page.locator("#detail-title")).to_have_text("Board 1")
-            expect(page.locator("#detail-moves tr").first).to_have_text("1.c3-d4f6-g5")
+            expect(page.locator("#detail-moves tbody tr").first).to_have_text("1.c3-d4f6-g5")
             page.locator("#takeback-choice").select_option(label="after 1… f6-g5")
             page.once("dialog", lambda dialog: dialog.accept())
             page.locator("#take-back").click()

@@ -46,26 +46,80 @@ window.HallBoard = (() => {
     return summary.move_number + dots + summary.last_move;
   }
 
-  function miniBoard(summary, variants) {
-    const v = variants[summary.variant];
+  // What stands on a square, as a subject: "white man", "black king", a column's pieces
+  // top first (in the column games a crowned piece is an officer)
+  function pieceName(column, columns) {
+    const crowned = columns ? "officer" : "king";
+    const one = (letter) => "piece." + (letter === letter.toUpperCase() ? crowned : "man") + "."
+      + (letter.toLowerCase() === "w" ? "white" : "black");
+    if (column.length === 1) return say(one(column));
+    const tops = [...column].map((letter) => letter === letter.toUpperCase()
+      ? say("piece.officer." + (letter === "W" ? "white" : "black"))
+      : say("piece.top." + (letter === "w" ? "white" : "black")));
+    return say("piece.column", { count: column.length, pieces: { list: tops } });
+  }
+
+  // A square's accessible name: "c3, white man" or "c3, empty"
+  function squareText(name, column, columns) {
+    return column ? say("hall.a11y.square.piece", { square: name, piece: pieceName(column, columns) })
+      : say("hall.a11y.square.empty", { square: name });
+  }
+
+  // A board's position, small: a picture for the eye and, for a screen reader, a list of
+  // the occupied squares by name and contents ("c3, white man"). Made once per variant
+  // and updated in place (``update(summary)``): a redraw never re-creates it.
+  function miniBoard(variants) {
     const grid = el("div", "mini");
-    if (!v) return grid;
-    grid.style.setProperty("--size", v.size);
-    const bySquare = new Map(v.squares.map((s) => [s[1] + "," + s[2], s[0]]));
-    for (let rank = v.size - 1; rank >= 0; rank--) {
-      for (let file = 0; file < v.size; file++) {
-        const number = bySquare.get(file + "," + rank);
-        const cell = el("div", number ? "dark" : "");
-        const column = number ? summary.pieces[String(number)] : null;
+    grid.setAttribute("role", "list");
+    let shape = null;
+    let cells = new Map(); // square number -> [cell, its words]
+    function build(variant) {
+      const v = variants[variant];
+      shape = variant;
+      cells = new Map();
+      grid.replaceChildren();
+      if (!v) return;
+      grid.style.setProperty("--size", v.size);
+      const bySquare = new Map(v.squares.map((s) => [s[1] + "," + s[2], s]));
+      for (let rank = v.size - 1; rank >= 0; rank--) {
+        for (let file = 0; file < v.size; file++) {
+          const square = bySquare.get(file + "," + rank);
+          const cell = el("div", square ? "dark" : "");
+          cell.setAttribute("aria-hidden", "true");
+          if (square) {
+            const told = el("span", "sr-only");
+            cell.appendChild(told);
+            cells.set(square[0], [cell, told, square[3] || String(square[0])]);
+          }
+          grid.appendChild(cell);
+        }
+      }
+    }
+    function update(summary, label) {
+      if (label !== undefined && grid.getAttribute("aria-label") !== label) grid.setAttribute("aria-label", label);
+      if (summary.variant !== shape) build(summary.variant);
+      const columns = Boolean((variants[summary.variant] || {}).columns);
+      for (const [number, [cell, told, name]] of cells) {
+        const column = (summary.pieces || {})[String(number)] || "";
+        const key = column + "|" + Words.language;
+        if (cell.dataset.column === key) continue;
+        cell.dataset.column = key;
+        cell.classList.remove("piece", "w", "b", "king");
         if (column) {
           const top = column[0];
           cell.classList.add("piece", top.toLowerCase() === "w" ? "w" : "b");
           if (top === "W" || top === "B") cell.classList.add("king");
+          told.textContent = squareText(name, column, columns);
+          cell.setAttribute("role", "listitem");
+          cell.removeAttribute("aria-hidden");
+        } else {
+          told.textContent = "";
+          cell.removeAttribute("role");
+          cell.setAttribute("aria-hidden", "true");
         }
-        grid.appendChild(cell);
       }
     }
-    return grid;
+    return { node: grid, update };
   }
 
   // The players of a board: its game's, else (a game without players: the start-up
@@ -96,5 +150,5 @@ window.HallBoard = (() => {
     };
   }
 
-  return { el, clock, lastMove, miniBoard, players, listen, say, pairingState, commandName, variantName };
+  return { el, clock, lastMove, miniBoard, pieceName, squareText, players, listen, say, pairingState, commandName, variantName };
 })();

@@ -3,9 +3,12 @@
 // scripts besides. The arbiter's token is kept for this browser tab (sessionStorage):
 // a reload does not ask for it again, closing the tab forgets it. Every word comes from
 // the catalog (words.js): the hall sends messages, the page renders them.
+// It is read by a screen reader and used by keyboard as well as seen (docs/hall.md, "With
+// a screen reader or the keyboard alone"): what is drawn once is updated in place, never
+// re-made, so the focus stays put; what changed is said once through the live regions.
 "use strict";
 
-const { el, clock, lastMove, miniBoard, players, listen, say: words, pairingState, commandName, variantName } = window.HallBoard;
+const { el, clock, lastMove, miniBoard, squareText, players, listen, say: words, pairingState, commandName, variantName } = window.HallBoard;
 const boards = new Map(); // board number -> summary
 let variants = {};
 let hall = {};
@@ -16,43 +19,154 @@ const TOKEN_KEY = "draughtsboard-hall-token";
 
 const $ = (id) => document.getElementById(id);
 
-// -- the boards ---------------------------------------------------------------------------
+// -- small helpers: text set only when it changed, lists updated in place -----------------
 
-function card(summary) {
-  const node = el("article", "card");
-  node.dataset.board = summary.board;
-  if (summary.needs.length) node.classList.add("needs");
-  if (summary.seen && !summary.online) node.classList.add("offline");
-  const title = el("h3");
-  title.appendChild(el("span", "", words("hall.card.board", { board: summary.board })));
-  title.appendChild(el("span", "result", summary.result || ""));
-  node.appendChild(title);
-  const who = players(summary);
-  const names = el("div", "players" + (who.owed ? " owed" : ""));
-  const white = el("div", "name white", who.white);
-  const black = el("div", "name black", who.black);
-  white.title = who.white;
-  black.title = who.black;
-  names.append(white, black);
-  node.appendChild(names);
-  if (summary.pairing && summary.pairing.state !== "delivered") {
-    node.appendChild(el("div", "line pairing", pairingLine(summary.pairing)));
+// A node's text, set only when it changed (a redraw then changes nothing a screen reader
+// would hear again)
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+// ``container``'s children made to be ``items``, in order: a child whose key is still
+// there is kept (updated), never re-created, so what holds the focus stays; a child that
+// goes while it holds the focus hands it to ``fallback``
+function syncList(container, items, keyOf, make, update, fallback) {
+  const old = new Map([...container.children].map((child) => [child.dataset.key, child]));
+  const seen = new Map();
+  const nodes = items.map((item) => {
+    const base = keyOf(item);
+    const n = (seen.get(base) || 0) + 1;
+    seen.set(base, n);
+    const key = base + "#" + n;
+    let node = old.get(key);
+    if (node) old.delete(key);
+    else { node = make(item); node.dataset.key = key; }
+    if (update) update(node, item);
+    return node;
+  });
+  let lost = false;
+  for (const node of old.values()) {
+    if (node.contains(document.activeElement)) lost = true;
+    node.remove();
   }
-  if (summary.game) {
-    node.appendChild(miniBoard(summary, variants));
-    const move = lastMove(summary);
-    node.appendChild(el("div", "line move", summary.finished ? move
-      : words(summary.white_to_move ? "hall.card.move_white_to_move" : "hall.card.move_black_to_move", { move })));
-    if (summary.clocks) {
-      node.appendChild(el("div", "line clocks", words("hall.card.clocks",
-        { white: clock(summary.clocks[0]), black: clock(summary.clocks[1]) })));
-    }
-  } else {
-    node.appendChild(el("div", "line", words("hall.card.no_game")));
+  let cursor = container.firstElementChild;
+  for (const node of nodes) {
+    if (node === cursor) cursor = cursor.nextElementSibling;
+    else container.insertBefore(node, cursor);
   }
-  if (summary.needs.length) node.appendChild(el("div", "needs-text", Words.join(summary.needs.map(Words.render))));
-  node.addEventListener("click", () => openDetail(summary.board));
+  if (lost && fallback) fallback.focus();
+}
+
+// -- what happens, said once: news politely, what needs the arbiter at once ---------------
+
+const told = new Map(); // board number -> what was last said about it
+const NEWS_KEPT = 20;
+// what needs the arbiter now (an illegal move, a board gone, a command refused): said at
+// once; claims, health and the rest politely
+const URGENT = /^hall\.need\.(flag\.|offline$|refused$)/;
+
+function news(texts) {
+  if (!texts.length) return;
+  const log = $("hall-news");
+  for (const text of texts) log.appendChild(el("p", "", text));
+  while (log.children.length > NEWS_KEPT) log.firstElementChild.remove();
+}
+
+function alerts(texts) {
+  if (texts.length) $("hall-alerts").replaceChildren(...texts.map((text) => el("p", "", text)));
+}
+
+// What changed on a board since it was last told (nothing on the first sight of it)
+function tell(summary, quiet, polite, urgent) {
+  const before = told.get(summary.board);
+  const now = { game: summary.game, ply: summary.ply || 0, result: summary.result || "",
+    needs: new Set(summary.needs.map((need) => JSON.stringify(need))) };
+  told.set(summary.board, now);
+  if (quiet || !before) return;
+  const board = summary.board;
+  if (now.ply && summary.last_move && (now.game !== before.game || now.ply > before.ply)) {
+    polite.push(words("hall.a11y.news.move", { board, move: lastMove(summary) }));
+  }
+  if (now.result && now.result !== "*" && now.result !== before.result) {
+    polite.push(words("hall.a11y.news.result", { board, result: now.result }));
+  }
+  for (const need of summary.needs) {
+    if (before.needs.has(JSON.stringify(need))) continue;
+    if (URGENT.test(need.id || "")) urgent.push(words("hall.a11y.alert.need", { board, need: Words.render(need) }));
+    else polite.push(words("hall.a11y.news.need", { board, need: Words.render(need) }));
+  }
+  if (before.needs.size && !now.needs.size) polite.push(words("hall.a11y.news.fine", { board }));
+}
+
+// -- the boards: a row of the boards' table each, made once and updated in place ----------
+
+const cards = new Map(); // board number -> its row and the parts that change
+
+function cell(className, role) {
+  const node = el("div", className);
+  node.setAttribute("role", role || "cell");
   return node;
+}
+
+function makeCard(number) {
+  const node = el("div", "card");
+  node.setAttribute("role", "row");
+  node.dataset.board = number;
+  const head = cell("head", "rowheader");
+  const title = el("h3");
+  const open = el("button", "open");
+  open.type = "button";
+  open.setAttribute("aria-controls", "detail");
+  open.addEventListener("click", (event) => { event.stopPropagation(); openDetail(number, open); });
+  const result = el("span", "result");
+  title.append(open, result);
+  head.appendChild(title);
+  const white = cell("name white");
+  const black = cell("name black");
+  const game = cell("game");
+  const pairing = el("div", "line pairing");
+  const move = el("div", "line move");
+  const clocks = el("div", "line clocks");
+  game.append(pairing, move, clocks);
+  const position = cell("position");
+  const mini = miniBoard(variants);
+  position.appendChild(mini.node);
+  const needs = cell("needs-text");
+  node.append(head, white, black, game, position, needs);
+  node.addEventListener("click", () => openDetail(number, open));
+  return { node, open, result, white, black, pairing, move, clocks, mini, needs };
+}
+
+function updateCard(parts, summary) {
+  const { node } = parts;
+  const offline = Boolean(summary.seen && !summary.online);
+  node.classList.toggle("needs", summary.needs.length > 0);
+  node.classList.toggle("offline", offline);
+  setText(parts.open, words("hall.card.board", { board: summary.board }));
+  setText(parts.result, summary.result || "");
+  const who = players(summary);
+  node.classList.toggle("owed", who.owed);
+  for (const [part, name] of [[parts.white, who.white], [parts.black, who.black]]) {
+    setText(part, name);
+    if (part.title !== name) part.title = name;
+  }
+  const pairing = summary.pairing && summary.pairing.state !== "delivered";
+  parts.pairing.hidden = !pairing;
+  setText(parts.pairing, pairing ? pairingLine(summary.pairing) : "");
+  parts.mini.node.hidden = !summary.game;
+  parts.clocks.hidden = !(summary.game && summary.clocks);
+  if (summary.game) {
+    parts.mini.update(summary, words("hall.a11y.position", { board: summary.board }));
+    const move = lastMove(summary);
+    setText(parts.move, summary.finished ? move
+      : words(summary.white_to_move ? "hall.card.move_white_to_move" : "hall.card.move_black_to_move", { move }));
+    setText(parts.clocks, summary.clocks ? words("hall.card.clocks",
+      { white: clock(summary.clocks[0]), black: clock(summary.clocks[1]) }) : "");
+  } else {
+    setText(parts.move, words("hall.card.no_game"));
+    setText(parts.clocks, "");
+  }
+  setText(parts.needs, Words.join(summary.needs.map(Words.render)));
 }
 
 function matches(summary, words) {
@@ -62,45 +176,57 @@ function matches(summary, words) {
   return words.split(/\s+/).every((word) => text.includes(word));
 }
 
-const cards = new Map(); // board number -> its card on the page
-
-// All cards again (a new hall, a new filter), or only the boards that changed
+// The boards that changed updated (all of them without ``changed``); the rows the filter
+// lets through shown in board order: a row already there is never moved or re-made
 function renderCards(changed) {
   const container = $("boards");
-  const words = $("filter").value.trim().toLowerCase();
-  if (changed && changed.every((n) => cards.has(n) && matches(boards.get(n), words))) {
-    for (const n of changed) {
-      const fresh = card(boards.get(n));
-      cards.get(n).replaceWith(fresh);
-      cards.set(n, fresh);
-    }
-    return;
+  for (const n of [...cards.keys()]) if (!boards.has(n)) cards.delete(n);
+  for (const n of changed || [...boards.keys()]) {
+    if (!boards.has(n)) continue;
+    if (!cards.has(n)) cards.set(n, makeCard(n));
+    updateCard(cards.get(n), boards.get(n));
   }
-  const numbers = [...boards.keys()].sort((a, b) => a - b);
-  cards.clear();
-  for (const n of numbers.filter((m) => matches(boards.get(m), words))) cards.set(n, card(boards.get(n)));
-  container.replaceChildren(...cards.values());
+  const words = $("filter").value.trim().toLowerCase();
+  const shown = [...boards.keys()].sort((a, b) => a - b)
+    .filter((n) => matches(boards.get(n), words)).map((n) => cards.get(n).node);
+  const wanted = new Set(shown);
+  for (const row of container.querySelectorAll(":scope > .card")) if (!wanted.has(row)) row.remove();
+  let cursor = container.querySelector(":scope > .card");
+  for (const row of shown) {
+    if (row === cursor) cursor = cursor.nextElementSibling;
+    else container.insertBefore(row, cursor);
+  }
+  return shown.length;
 }
+
+let storageTold = "";
 
 function render(changed) {
   renderCards(changed);
   const numbers = [...boards.keys()].sort((a, b) => a - b);
   const needing = numbers.filter((n) => boards.get(n).needs.length);
   const count = $("needs-count");
-  count.textContent = needing.length
+  setText(count, needing.length
     ? words("hall.needs_count", { count: needing.length, boards: { list: needing.map(String) } })
-    : words("hall.all_fine");
+    : words("hall.all_fine"));
   count.className = "status" + (needing.length ? " alert" : "");
   const storage = $("storage");
   storage.hidden = !hall.storage_error;
-  storage.textContent = hall.storage_error ? words("hall.storage_note", { error: Words.render(hall.storage_error) }) : "";
+  setText(storage, hall.storage_error ? words("hall.storage_note", { error: Words.render(hall.storage_error) }) : "");
+  if (storage.textContent && storage.textContent !== storageTold) alerts([storage.textContent]);
+  storageTold = storage.textContent;
   const feeds = $("feeds");
-  feeds.replaceChildren();
-  for (const round of hall.rounds || []) {
-    const link = el("a", "", words("hall.round_pdn", { round }));
-    link.href = "/round/" + encodeURIComponent(round) + "/games.pdn";
-    link.download = "round-" + round + ".pdn";
-    feeds.appendChild(link);
+  const rounds = (hall.rounds || []).join("\n");
+  if (feeds.dataset.rounds !== rounds || feeds.dataset.language !== Words.language) {
+    feeds.dataset.rounds = rounds;
+    feeds.dataset.language = Words.language;
+    feeds.replaceChildren();
+    for (const round of hall.rounds || []) {
+      const link = el("a", "", words("hall.round_pdn", { round }));
+      link.href = "/round/" + encodeURIComponent(round) + "/games.pdn";
+      link.download = "round-" + round + ".pdn";
+      feeds.appendChild(link);
+    }
   }
   renderPairings();
   if (selected !== null && boards.has(selected) && (!changed || changed.includes(selected))) {
@@ -125,21 +251,31 @@ function chosenRound() {
 function renderPairings() {
   const round = chosenRound();
   const rows = (hall.pairings || {})[round] || [];
-  $("pairings-table").tBodies[0].replaceChildren(...rows.map((row) => {
-    const tr = el("tr", "pairing-" + row.state.replace(/\s+/g, "-"));
-    tr.dataset.board = row.board;
-    for (const text of [row.board, row.white, row.black, row.time_control || "", stateWithNote(row)]) {
-      tr.appendChild(el("td", "", String(text)));
-    }
-    const actions = el("td");
-    if (row.state === "held") {
-      actions.appendChild(button(words("console.close_and_start"), () => closeAndStart(row.board, row.round, false, row.game, row.moves)));
-    } else if (row.state === "refused" || row.state === "not started") {
-      actions.appendChild(button(words("console.start_pairing"), () => startPairing(row.board, row.round, false)));
-    }
-    tr.appendChild(actions);
+  syncList($("pairings-table").tBodies[0], rows, (row) => row.round + "/" + row.board, () => {
+    const tr = el("tr");
+    tr.append(el("td"), el("td"), el("td"), el("td"), el("td"), el("td"));
     return tr;
-  }));
+  }, (tr, row) => {
+    tr.className = "pairing-" + row.state.replace(/\s+/g, "-");
+    tr.dataset.board = row.board;
+    [row.board, row.white, row.black, row.time_control || "", stateWithNote(row)]
+      .forEach((text, i) => setText(tr.cells[i], String(text)));
+    const actions = tr.cells[5];
+    const action = row.state === "held" ? "close_and_start"
+      : (row.state === "refused" || row.state === "not started") ? "start_pairing" : "";
+    tr.pairing = row; // the button acts on the row as it stands now
+    if (actions.dataset.action !== action + "|" + Words.language) {
+      actions.dataset.action = action + "|" + Words.language;
+      actions.replaceChildren();
+      if (action) {
+        actions.appendChild(button(words("console." + action), () => {
+          const now = tr.pairing;
+          if (now.state === "held") closeAndStart(now.board, now.round, false, now.game, now.moves);
+          else startPairing(now.board, now.round, false);
+        }));
+      }
+    }
+  }, $("round"));
 }
 
 // A pairing's state and what it says about it: "held: game … has 3 moves: …"
@@ -182,16 +318,121 @@ async function startPairing(board, round, restart, close) {
 
 // -- one board in full --------------------------------------------------------------------
 
-async function openDetail(number) {
+let returnTo = null; // what had the focus when the board was opened: it gets it back
+
+async function openDetail(number, from) {
   selected = number;
+  returnTo = from || null;
   $("detail").hidden = false;
   await refreshDetail();
+  if (selected === number) $("detail-title").focus();
+}
+
+function closeDetail() {
+  selected = null;
+  $("detail").hidden = true;
+  const back = returnTo && returnTo.isConnected ? returnTo : null;
+  returnTo = null;
+  if (back) back.focus();
 }
 
 function option(value, text) {
   const node = el("option", "", text);
   node.value = value;
   return node;
+}
+
+// The board's position as a grid a screen reader walks: one tab stop, the arrow keys
+// move between its dark squares, each named by its square and what stands there ("c3,
+// white man"). Made once per variant, its squares updated in place.
+const diagram = { variant: null, cells: new Map(), at: new Map() };
+
+function buildDiagram(variant) {
+  const v = variants[variant];
+  const body = $("detail-board").tBodies[0];
+  diagram.variant = variant;
+  diagram.cells = new Map();
+  diagram.at = new Map();
+  body.replaceChildren();
+  if (!v) return;
+  const bySquare = new Map(v.squares.map((s) => [s[1] + "," + s[2], s]));
+  let first = true;
+  for (let rank = v.size - 1; rank >= 0; rank--) {
+    const tr = el("tr");
+    for (let file = 0; file < v.size; file++) {
+      const square = bySquare.get(file + "," + rank);
+      const td = el("td");
+      if (square) {
+        td.className = "dark";
+        td.setAttribute("role", "gridcell");
+        td.tabIndex = first ? 0 : -1;
+        first = false;
+        td.dataset.square = square[0];
+        td.dataset.file = file;
+        td.dataset.rank = rank;
+        td.dataset.name = square[3] || String(square[0]);
+        td.appendChild(el("span", "sr-only"));
+        diagram.cells.set(square[0], td);
+        diagram.at.set(file + "," + rank, td);
+      } else {
+        td.setAttribute("role", "presentation");
+      }
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+}
+
+function drawDiagram(d) {
+  $("detail-diagram").hidden = !d.game;
+  if (!d.game) return;
+  const table = $("detail-board");
+  const label = words("hall.a11y.position", { board: d.board });
+  if (table.getAttribute("aria-label") !== label) table.setAttribute("aria-label", label);
+  if (diagram.variant !== d.variant) buildDiagram(d.variant);
+  const columns = Boolean((variants[d.variant] || {}).columns);
+  for (const [number, td] of diagram.cells) {
+    const column = (d.pieces || {})[String(number)] || "";
+    const key = column + "|" + Words.language;
+    if (td.dataset.column === key) continue;
+    td.dataset.column = key;
+    td.classList.remove("piece", "w", "b", "king");
+    if (column) {
+      td.classList.add("piece", column[0].toLowerCase() === "w" ? "w" : "b");
+      if (column[0] === "W" || column[0] === "B") td.classList.add("king");
+    }
+    td.firstChild.textContent = squareText(td.dataset.name, column, columns);
+  }
+}
+
+// The arrow keys on the grid: along a rank to the next dark square, up or down to the
+// nearest dark square of the next rank; Home and End to the rank's ends
+function diagramKey(event) {
+  const from = event.target.closest("td[data-square]");
+  if (!from) return;
+  const file = Number(from.dataset.file);
+  const rank = Number(from.dataset.rank);
+  const at = (f, r) => diagram.at.get(f + "," + r);
+  const size = (variants[diagram.variant] || {}).size || 8;
+  const along = (r, step, start) => {
+    for (let f = start; f >= 0 && f < size; f += step) if (at(f, r)) return at(f, r);
+    return null;
+  };
+  let to = null;
+  switch (event.key) {
+    case "ArrowRight": to = along(rank, 1, file + 1); break;
+    case "ArrowLeft": to = along(rank, -1, file - 1); break;
+    case "ArrowUp": to = at(file + 1, rank + 1) || at(file - 1, rank + 1); break;
+    case "ArrowDown": to = at(file - 1, rank - 1) || at(file + 1, rank - 1); break;
+    case "Home": to = event.ctrlKey ? along(size - 1, 1, 0) : along(rank, 1, 0); break;
+    case "End": to = event.ctrlKey ? along(0, -1, size - 1) : along(rank, -1, size - 1); break;
+    default: return;
+  }
+  event.preventDefault();
+  if (!to) return;
+  from.tabIndex = -1;
+  to.tabIndex = 0;
+  to.focus();
 }
 
 async function refreshDetail() {
@@ -201,38 +442,52 @@ async function refreshDetail() {
   const d = await response.json();
   shownGame = d.game || null;
   const who = players(d);
-  $("detail-title").textContent = d.result ? words("hall.detail.title_result", { board: d.board, result: d.result })
-    : words("hall.card.board", { board: d.board });
-  $("detail-players").textContent = d.game
+  const title = $("detail-title");
+  setText($("detail-title"), d.result ? words("hall.detail.title_result", { board: d.board, result: d.result })
+    : words("hall.card.board", { board: d.board }));
+  setText($("detail-players"), d.game
     ? words("hall.detail.players", { white: who.white, black: who.black, round: d.round || "?", variant: variantName(d.variant) })
-    : words("hall.detail.players_no_game", { white: who.white, black: who.black });
+    : words("hall.detail.players_no_game", { white: who.white, black: who.black }));
   const status = [words(d.online ? "hall.detail.online" : "hall.detail.offline")];
   if (d.software) status.push(words("hall.detail.software", { version: d.software }));
   if (d.uptime) status.push(words("hall.detail.uptime", { count: Math.round(d.uptime) }));
-  $("detail-status").textContent = status.join(" · ");
-  $("detail-needs").replaceChildren(...d.needs.map((n) => el("li", "", Words.render(n))),
-    ...(d.health_notes || []).map((n) => el("li", "", Words.render(n))),
-    ...(d.asked_again || []).map((a) => el("li", "", words("hall.detail.asked_again", { game: a.game, why: Words.render(a.why) }))));
-  $("detail-claims").replaceChildren(...(d.claims || []).map((claim) => claimItem(d.board, claim)));
-  $("detail-refused").replaceChildren(...(d.refused || []).map((r) => el("li", "refusal",
-    words("hall.detail.refused", { command: commandName(r.cmd), error: Words.render(r.error) }))));
-  $("detail-moves").tBodies[0].replaceChildren(...(d.numbered_moves || []).map((row) => {
+  setText($("detail-status"), status.join(" · "));
+  $("detail-status").classList.toggle("offline", !d.online);
+  const texts = (list) => list.map((text) => ({ text }));
+  const plain = (item) => item.text;
+  const line = (className) => () => el("li", className);
+  const fill = (node, item) => setText(node, item.text);
+  syncList($("detail-needs"), texts([...d.needs.map((n) => Words.render(n)),
+    ...(d.health_notes || []).map((n) => Words.render(n)),
+    ...(d.asked_again || []).map((a) => words("hall.detail.asked_again", { game: a.game, why: Words.render(a.why) }))]),
+  plain, line(""), fill);
+  syncList($("detail-claims"), d.claims || [], (claim) => claim.id + "|" + JSON.stringify(claim.text) + "|" + Words.language,
+    (claim) => claimItem(d.board, claim), null, title);
+  syncList($("detail-refused"), texts((d.refused || []).map((r) =>
+    words("hall.detail.refused", { command: commandName(r.cmd), error: Words.render(r.error) }))), plain, line("refusal"), fill);
+  drawDiagram(d);
+  syncList($("detail-moves").tBodies[0], d.numbered_moves || [], (row) => String(row.number), () => {
     const tr = el("tr");
-    tr.append(el("th", "", row.number + "."), el("td", "", row.white || "…"), el("td", "", row.black));
+    const th = el("th");
+    th.scope = "row";
+    tr.append(th, el("td"), el("td"));
     return tr;
-  }));
+  }, (tr, row) => {
+    setText(tr.cells[0], row.number + ".");
+    setText(tr.cells[1], row.white || "…");
+    setText(tr.cells[2], row.black || "");
+  });
   const tags = $("detail-tags");
   tags.replaceChildren();
   for (const [key, value] of Object.entries(d.tags || {})) {
     tags.appendChild(el("dt", "", key));
     tags.appendChild(el("dd", "", value));
   }
-  $("detail-events").replaceChildren(...[...(d.events || []), ...(d.problems || []).map((p) => ({ kind: "message", text: p }))].map((e) =>
-    el("li", "", words("hall.detail.event", { kind: eventKind(e.kind), text: Words.render(e.text) }))));
-  $("detail-games").replaceChildren(...(d.games || []).slice().reverse().map((g) => {
-    const item = el("li", "", g.round
-      ? words("hall.detail.game_round", { game: g.game, round: g.round, count: g.ply, state: Words.render(g.state) })
-      : words("hall.detail.game", { game: g.game, count: g.ply, state: Words.render(g.state) }));
+  syncList($("detail-events"), texts([...(d.events || []), ...(d.problems || []).map((p) => ({ kind: "message", text: p }))].map((e) =>
+    words("hall.detail.event", { kind: eventKind(e.kind), text: Words.render(e.text) }))), plain, line(""), fill);
+  syncList($("detail-games"), (d.games || []).slice().reverse(), (g) => g.game + "|" + Words.language, (g) => {
+    const item = el("li");
+    item.appendChild(el("span"));
     if (g.round) {
       item.appendChild(document.createTextNode(" "));
       const link = el("a", "", words("hall.detail.pdn_link"));
@@ -240,7 +495,9 @@ async function refreshDetail() {
       item.appendChild(link);
     }
     return item;
-  }));
+  }, (item, g) => setText(item.firstChild, g.round
+    ? words("hall.detail.game_round", { game: g.game, round: g.round, count: g.ply, state: Words.render(g.state) })
+    : words("hall.detail.game", { game: g.game, count: g.ply, state: Words.render(g.state) })), title);
   const pdn = $("detail-pdn");
   pdn.href = d.round ? "/round/" + encodeURIComponent(d.round) + "/" + d.board + ".pdn" : "#";
   const choice = $("result-choice");
@@ -257,9 +514,14 @@ async function refreshDetail() {
     if (row.white) { ply += 1; points.push(option(String(ply), words("console.takeback.after", { move: row.number + ". " + row.white }))); }
     if (row.black) { ply += 1; points.push(option(String(ply), words("console.takeback.after", { move: row.number + "… " + row.black }))); }
   }
-  const kept = takeback.value;
-  takeback.replaceChildren(...points.reverse());
-  if ([...takeback.options].some((o) => o.value === kept)) takeback.value = kept;
+  points.reverse();
+  const shape = points.map((o) => o.value + "=" + o.textContent).join("\n");
+  if (takeback.dataset.shape !== shape) {
+    const kept = takeback.value;
+    takeback.dataset.shape = shape;
+    takeback.replaceChildren(...points);
+    if ([...takeback.options].some((o) => o.value === kept)) takeback.value = kept;
+  }
   const rounds = Object.entries(hall.pairings || {}).filter(([, rows]) => rows.some((r) => r.board === d.board)).map(([r]) => r);
   const roundChoice = $("pairing-round");
   if (roundChoice.dataset.rounds !== rounds.join(",")) {
@@ -389,14 +651,21 @@ function describe(record) {
 }
 
 function wire() {
-  $("close-detail").addEventListener("click", () => { selected = null; $("detail").hidden = true; });
-  $("filter").addEventListener("input", () => render());
+  $("close-detail").addEventListener("click", closeDetail);
+  $("detail").addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !event.target.closest("select")) { event.preventDefault(); closeDetail(); }
+  });
+  $("detail-board").addEventListener("keydown", diagramKey);
+  $("filter").addEventListener("input", () => {
+    setText($("filter-count"), words("hall.a11y.filter.shown", { count: renderCards() }));
+  });
   $("use-token").addEventListener("click", () => useToken($("token").value.trim(), false));
   $("forget-token").addEventListener("click", () => {
     token = "";
     sessionStorage.removeItem(TOKEN_KEY);
     document.body.classList.remove("arbiter");
     say(words("console.token_forgotten"));
+    $("token").focus(); // the button goes with the arbiter's controls: the focus stays near
   });
   $("declare-result").addEventListener("click", () => {
     const chosen = $("result-choice").value;
@@ -463,11 +732,22 @@ function connect() {
     variants = data.variants;
     hall = data.hall;
     boards.clear();
-    for (const summary of data.boards) boards.set(summary.board, summary);
+    told.clear();
+    for (const summary of data.boards) {
+      boards.set(summary.board, summary);
+      tell(summary, true);
+    }
     render();
   }, (changed) => {
-    for (const summary of changed) boards.set(summary.board, summary);
+    const polite = [];
+    const urgent = [];
+    for (const summary of changed) {
+      boards.set(summary.board, summary);
+      tell(summary, false, polite, urgent);
+    }
     render(changed.map((summary) => summary.board));
+    news(polite);
+    alerts(urgent);
   }, (info) => { hall = info; render([]); });
 }
 

@@ -6,6 +6,8 @@
 "use strict";
 
 const { el, clock, lastMove, miniBoard, players, listen, say } = window.HallBoard;
+// the wall is read from afar and turns its pages by itself: nothing on it is live but one
+// polite line, a result as it comes
 const params = new URLSearchParams(location.search);
 const PER_PAGE = Math.max(1, Math.min(40, Number(params.get("per_page")) || 20));
 const SECONDS = Math.max(5, Number(params.get("seconds")) || 15);
@@ -13,6 +15,20 @@ const boards = new Map();
 let variants = {};
 let hall = {};
 let page = 0;
+const results = new Map(); // board -> the result last told
+
+// A result new since the last look is said once (the first look only remembers)
+function tellResults(summaries, quiet) {
+  const said = [];
+  for (const summary of summaries) {
+    const result = summary.result && summary.result !== "*" ? summary.result : "";
+    if (!quiet && result && results.get(summary.board) !== result) {
+      said.push(say("hall.a11y.news.result", { board: summary.board, result }));
+    }
+    results.set(summary.board, result);
+  }
+  if (said.length) $("wall-news").textContent = said.join(" ");
+}
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,10 +44,20 @@ function roundBoards(name) {
   return numbers.filter((n) => boards.has(n)).sort((a, b) => a - b);
 }
 
+// A player's line: the side told by shape for the eye (○ ●, ◀ for the side to move) and in
+// words for a screen reader
 function player(name, time, toMove, colour) {
   const line = el("div", "player " + colour + (toMove ? " to-move" : ""));
-  line.appendChild(el("span", "who", (colour === "white" ? "○ " : "● ") + name));
-  if (toMove) line.appendChild(el("span", "turn", "◀"));
+  const who = el("span", "who");
+  const mark = el("span", "", colour === "white" ? "○ " : "● ");
+  mark.setAttribute("aria-hidden", "true");
+  who.append(mark, el("span", "sr-only", say("side." + colour) + ": "), document.createTextNode(name));
+  line.appendChild(who);
+  if (toMove) {
+    const turn = el("span", "turn", "◀");
+    turn.setAttribute("aria-hidden", "true");
+    line.append(turn, el("span", "sr-only", " " + say("hall.a11y.to_move")));
+  }
   if (time) line.appendChild(el("span", "time", time));
   return line;
 }
@@ -56,9 +82,11 @@ function table(summary) {
   const left = el("div", "side");
   node.appendChild(left);
   const info = el("div", "info");
-  info.appendChild(el("div", "number", say("projector.board", { board: summary.board })));
+  info.appendChild(el("h2", "number", say("projector.board", { board: summary.board })));
   if (summary.game && shown) {
-    left.appendChild(miniBoard(summary, variants));
+    const mini = miniBoard(variants);
+    mini.update(summary, say("hall.a11y.position", { board: summary.board }));
+    left.appendChild(mini.node);
     info.appendChild(el("div", "last", lastMove(summary)));
     if (summary.result) info.appendChild(el("div", "result", summary.result === "*" ? "–" : summary.result));
   } else {
@@ -128,9 +156,11 @@ function connect() {
     hall = data.hall;
     boards.clear();
     for (const summary of data.boards) boards.set(summary.board, summary);
+    tellResults(data.boards, true);
     render();
   }, (changed) => {
     for (const summary of changed) boards.set(summary.board, summary);
+    tellResults(changed, false);
     render();
   }, (info) => { hall = info; render(); });
 }
