@@ -293,7 +293,8 @@ class Recorder:
     def record_resume(self, game_id: str, t_monotonic: float | None = None,
                       t_wall: float | None = None) -> None:
         """Note that play resumed after a restart (monotonic times restart there)."""
-        self._event(game_id, "resume", "play resumed after a restart", t_monotonic, t_wall)
+        self._event(game_id, "resume", "play resumed after a restart", t_monotonic, t_wall,
+                    **_said(Message.of("pdn.text.resume")))
 
     def record_hint(self, game_id: str, text: str, t_monotonic: float | None = None,
                     t_wall: float | None = None) -> None:
@@ -310,8 +311,10 @@ class Recorder:
         """Set tags during a game (checked: `InvalidTagError`); every tag of the game
         afterwards. A finished game's tags cannot change (`GameFinishedError`)."""
         cleaned = clean_tags(tags)
-        text = "tags set by the arbiter: " + ", ".join(f"{k}={v}" for k, v in cleaned.items())
-        game = self._event(game_id, "note", text, t_monotonic, t_wall, tags=cleaned)
+        listed = ", ".join(f"{k}={v}" for k, v in cleaned.items())
+        text = "tags set by the arbiter: " + listed
+        game = self._event(game_id, "note", text, t_monotonic, t_wall, tags=cleaned,
+                           **_said(Message.of("pdn.text.tags_set", tags=listed)))
         return dict(game.tags)
 
     def record_takeback(self, game_id: str, t_monotonic: float | None = None,
@@ -324,15 +327,20 @@ class Recorder:
         if not game.moves:
             raise RecordMismatchError("no move to take back")
         last = game.moves[-1].text
+        message: Message | None = None
         if amended_by:
             kind = "amendment"
             text = f"{last} amended to {amended_by}: the piece slid on before it was let go"
+            message = Message.of("pdn.text.amended", move=last, amended=amended_by)
         else:
             kind, text = "takeback", f"{last} taken back"
-            if irregularity:
+            if irregularity:  # the caller's words: kept as they are
                 text += f": {irregularity}"
+            else:
+                message = Message.of("pdn.text.taken_back", move=last)
         self._append(game_id, {"type": "takeback", "kind": kind, "ply": game.ply - 1,
-                               "text": text, "t_mono": t_monotonic, "t_wall": t_wall})
+                               "text": text, "t_mono": t_monotonic, "t_wall": t_wall,
+                               **_said(message)})
 
     def record_note(self, game_id: str, text: str, t_monotonic: float | None = None,
                     t_wall: float | None = None) -> None:
@@ -376,8 +384,10 @@ class Recorder:
         _, game = self._journal(game_id)
         if game.result is None:
             raise RecordMismatchError(f"game {game_id} has no result to withdraw")
+        message = None if text else Message.of("pdn.text.result_withdrawn",
+                                                result=game.result)
         text = text or f"result {game.result} withdrawn by the arbiter"
-        self._event(game_id, "result-withdrawn", text, t_monotonic, t_wall)
+        self._event(game_id, "result-withdrawn", text, t_monotonic, t_wall, **_said(message))
         self._finished.pop(game_id, None)
 
     def record_irregular_move(self, game_id: str, path: tuple[int, ...],

@@ -14,6 +14,7 @@ journal is damaged from that record on.
 from __future__ import annotations
 
 from draughtsboard.board.game.record import Game, GameFinishedError
+from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.fen import format_fen, initial_position, parse_fen
@@ -63,6 +64,18 @@ def _check_ply(game: Game, record: dict, what: str) -> None:
                                   f"{record.get('ply')}, the game is at ply {game.ply}")
 
 
+def _message(record: dict) -> Message | None:
+    """The record's text as a message, when it kept one that reads (an older record, or
+    a damaged message, is read by its text alone)."""
+    data = record.get("message")
+    if data is None:
+        return None
+    try:
+        return Message.from_json(data)
+    except ValueError:
+        return None
+
+
 def apply_record(game: Game, record: dict) -> None:
     """Change ``game`` as ``record`` says (any record but the start); the rules' errors,
     `RecordMismatchError` or `GameFinishedError` when it does not fit, and then the
@@ -79,7 +92,7 @@ def apply_record(game: Game, record: dict) -> None:
             raise RecordMismatchError("a takeback with no move to take back")
         game.undo()
         game.add_event(record.get("kind", "takeback"), record.get("text", "move taken back"),
-                       *times)
+                       *times, message=_message(record))
     elif kind == "irregular_move":
         _check_ply(game, record, "irregular move")
         game.play_irregular(Move(tuple(record["path"]), tuple(record["captures"])),
@@ -97,7 +110,7 @@ def apply_record(game: Game, record: dict) -> None:
                                       f"{target}, the game is at ply {game.ply}")
         while game.ply > target:
             game.undo()
-        game.add_event("takeback", record.get("text", ""), *times)
+        game.add_event("takeback", record.get("text", ""), *times, message=_message(record))
     elif kind in EVENT_RECORDS:
         tags = record.get("tags")
         if kind == "note" and isinstance(tags, dict):
@@ -105,11 +118,12 @@ def apply_record(game: Game, record: dict) -> None:
                 raise GameFinishedError(f"the game is finished ({game.result}): its tags "
                                         "cannot change")
             game.set_tags({str(k): str(v) for k, v in tags.items()})
-        game.add_event(kind, record.get("text", ""), *times)
+        game.add_event(kind, record.get("text", ""), *times, message=_message(record))
     elif kind in CLOCK_RECORDS:
         clock = record.get("clock")
         game.add_event(kind, record.get("text", ""), *times,
-                       clock=(float(clock[0]), float(clock[1])) if clock else None)
+                       clock=(float(clock[0]), float(clock[1])) if clock else None,
+                       message=_message(record))
     elif kind == "result":
         game.set_result(record["result"], record.get("reason", ""))
         if game.result is None:
@@ -118,7 +132,7 @@ def apply_record(game: Game, record: dict) -> None:
         if game.result is None:
             raise RecordMismatchError("the game has no result to withdraw")
         game.set_result("*")
-        game.add_event(kind, record.get("text", ""), *times)
+        game.add_event(kind, record.get("text", ""), *times, message=_message(record))
     else:
         raise RecordMismatchError(f"unknown record type {kind!r} (seq {record.get('seq')})")
 

@@ -23,8 +23,10 @@ The words of the comments the writer adds (an irregular move's, the events' labe
 messages (`draughtsboard.board.message`): ``say`` renders them in the board's language
 (the caller passes `draughtsboard.words.words_for(language)`; the core knows no
 catalog). Without ``say`` they are the English every file written before had, which the
-English catalog says too (a test holds them equal). What was recorded (an event's text,
-a result's reason) is written as recorded; tag names, result codes, notation and the
+English catalog says too (a test holds them equal). An event whose journal record kept
+its message (an illegal attempt, a flag, a resume...) is said in ``say``'s language too;
+one without (a record older than messages) and a result's reason are written as
+recorded; tag names, result codes, notation and the
 embedded commands never change with the language, and the reader needs none of the
 words: an irregular move is read back by its ``[%fen]``, a correction by its
 ``[%setup]``.
@@ -118,16 +120,22 @@ def format_tags(game: Game) -> list[str]:
     return [f'[{name} "{_quote(value)}"]' for name, value in tags if is_tag_name(name)]
 
 
-def _event_text(event: GameEvent, say: Say) -> str:
+def _event_text(event: GameEvent, say: Say, in_language: bool) -> str:
+    """The event's comment: its label and time in ``say``'s words, and what happened as
+    its message says it when ``in_language`` and the journal kept one (else the text
+    recorded, the English of every file written so far)."""
     label: Message | str = event.kind
     if event.kind == "correction" and event.position is None:
         label = Message.of(CORRECTION_UNDONE)
     elif event.kind in EVENT_LABELS:
         label = Message.of(EVENT_LABELS[event.kind])
+    text: Message | str = event.text
+    if in_language and event.message is not None:
+        text = event.message
     if event.t_wall is None:
-        return say(Message.of("pdn.event.untimed", label=label, text=event.text))
+        return say(Message.of("pdn.event.untimed", label=label, text=text))
     when = time.strftime("%H:%M:%S", time.gmtime(event.t_wall))
-    return say(Message.of("pdn.event.timed", label=label, time=when, text=event.text))
+    return say(Message.of("pdn.event.timed", label=label, time=when, text=text))
 
 
 def irregular_comment(kind: str, recorded: str, say: Say | None) -> str:
@@ -148,11 +156,12 @@ def _setup(event: GameEvent) -> str:
     return f"[%setup {event.position.fen()}]"
 
 
-def _event_notes(events_here: list[GameEvent], events: bool, say: Say) -> list[str]:
+def _event_notes(events_here: list[GameEvent], events: bool, say: Say,
+                 in_language: bool) -> list[str]:
     """The comments of the events at one point of the game: every event with its text
     (``events``), else only the positions of corrections."""
     if events:
-        return [f"{_event_text(event, say)} {_setup(event)}".rstrip()
+        return [f"{_event_text(event, say, in_language)} {_setup(event)}".rstrip()
                 for event in events_here]
     return [command for command in map(_setup, events_here) if command]
 
@@ -168,7 +177,7 @@ def format_movetext(game: Game, *, times: bool = True, events: bool = True,
         by_ply.setdefault(event.ply, []).append(event)
     if game.comment:
         items.append(_comment(game.comment))
-    for note in _event_notes(by_ply.get(0, []), events, words):
+    for note in _event_notes(by_ply.get(0, []), events, words, say is not None):
         items.append(_comment(note))
     clocks = game.clocks() if times else [None] * game.ply
     thinking = game.thinking_times() if times else [None] * game.ply
@@ -194,7 +203,7 @@ def format_movetext(game: Game, *, times: bool = True, events: bool = True,
                          f"{'b' if white_next else 'B'}{_hms(b)}]")
         elif thinking[ply] is not None:
             notes.append(f"[%emt {_hms(thinking[ply])}]")
-        notes.extend(_event_notes(by_ply.get(ply + 1, []), events, words))
+        notes.extend(_event_notes(by_ply.get(ply + 1, []), events, words, say is not None))
         for note in notes:
             items.append(_comment(note))
             need_number = True

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from ..message import Message
 from ..mode import Mode
 from ..rules.draws import Counters, DrawRules, draw_rules
 from ..rules.errors import DraughtsError
@@ -106,6 +107,9 @@ class GameEvent:
     # An arbiter correction still in effect: the position play went on from (None once
     # a take-back past its ply has taken it back; the arbiter's log keeps the event).
     position: Position | None = None
+    # ``text`` as a message, when the journal kept one: a comment in any language (a
+    # record written before messages has none; two events differing only here are equal)
+    message: Message | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -353,11 +357,14 @@ class Game:
 
     def add_event(self, kind: str, text: str, t_monotonic: float | None = None,
                   t_wall: float | None = None,
-                  clock: tuple[float, float] | None = None) -> GameEvent:
+                  clock: tuple[float, float] | None = None,
+                  message: Message | None = None) -> GameEvent:
         """Note something for the arbiter (not a move) at the current ply; ``clock``:
-        both clocks at that moment, for the events that start, stop or flag them."""
+        both clocks at that moment, for the events that start, stop or flag them;
+        ``message``: ``text`` as a message (for comments in the reader's language)."""
         self._check_writable()
-        event = GameEvent(kind, self.ply, text, t_monotonic, t_wall, clock)
+        event = GameEvent(kind, self.ply, text, t_monotonic, t_wall, clock,
+                          message=message)
         self.events.append(event)
         return event
 
