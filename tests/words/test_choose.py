@@ -22,6 +22,8 @@ def test_accept_language_is_read_by_weight_then_order():
     assert accepted_languages("de;q=x, nl") == ["nl"]
     assert accepted_languages(None) == []
     assert accepted_languages(",,;;q=,") == []
+    # weights outside the RFC's 0-1 with at most three decimals count as 0
+    assert accepted_languages("en;q=0.5,fr;q=inf,nl;q=1e9,de;q=2,ru;q=1.000") == ["ru", "en"]
 
 
 @pytest.mark.parametrize(("asked", "header", "default", "expected"), [
@@ -32,6 +34,8 @@ def test_accept_language_is_read_by_weight_then_order():
     ("xx", "ru", "en", "ru"),
     ("qps", None, "en", "qps"),
     ("", None, "nonsense", "en"),
+    ("", "*;q=1, nl;q=0.5", "ru", "ru"),  # any language first: the board's
+    ("", "de, *, fr", "ru", "ru"),
 ])
 def test_a_choice_on_the_device_then_the_browser_then_the_board(asked, header, default,
                                                                 expected):
