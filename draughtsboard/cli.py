@@ -753,9 +753,8 @@ def _config_language(path) -> str | None:
 
     if path is None or not path.is_file():
         return None
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
+    try:  # utf-8-sig: a BOM some editors write is not the file's first key
+        data = tomllib.loads(path.read_bytes().decode("utf-8-sig"))
     except (OSError, tomllib.TOMLDecodeError, ValueError, RecursionError) as error:
         raise PlayConfigError(f"{path}: {error}") from None
     value = data.get("language")

@@ -35,11 +35,11 @@ class HallSettings:
 def _table(path: Path | None) -> dict:
     if path is None or not path.is_file():
         return {}
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise HallConfigError(f"{path}: {error}") from None
+    try:  # utf-8-sig: a BOM some editors write is not the file's first key
+        data = tomllib.loads(path.read_bytes().decode("utf-8-sig"))
+    except (OSError, tomllib.TOMLDecodeError, ValueError, RecursionError) as error:
+        # ValueError: not UTF-8, or tomllib's own checks; RecursionError: nested deep
+        raise HallConfigError(f"{path}: {str(error).splitlines()[0][:200]}") from None
     table = data.get("hall", {})
     if not isinstance(table, dict):
         raise HallConfigError(f"{path}: [hall] must be a table")

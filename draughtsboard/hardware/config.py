@@ -110,9 +110,12 @@ def load_config(path: str | Path) -> BoardConfig:
     """Read and check a config file; ConfigError (one line per problem) on any failure."""
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # the BOM some editors write
     except OSError as error:
         raise ConfigError([f"cannot read: {error.strerror or error}"], source) from None
+    except UnicodeDecodeError as error:
+        raise ConfigError([f"not UTF-8 text: {error.reason} at byte {error.start}"],
+                          source) from None
     return parse_config(text, source)
 
 
