@@ -198,8 +198,10 @@ def _add_play(subparsers) -> None:
     parser.add_argument("--opponent", metavar="OPPONENT",
                         help="the board plays one side: engine[:LEVEL] (the built-in engine, "
                         "level 1-10, default 10), hub:COMMAND (a Hub engine), dxp:HOST:PORT "
-                        "(a DXP peer the board connects to) or dxp-listen:HOST:PORT (the "
-                        "board waits for a DXP initiator); docs/opponents.md")
+                        "(a DXP peer the board connects to), dxp-listen:HOST:PORT (the "
+                        "board waits for a DXP initiator) or board:MATCH (another board, "
+                        "through the broker of board:mqtt://HOST:PORT/MATCH or --hall: a "
+                        "match between towns); docs/opponents.md")
     parser.add_argument("--opponent-side", choices=["white", "black"], default="black",
                         help="the colour the opponent plays (default black)")
     parser.add_argument("--opponent-seconds", type=float, default=5.0, metavar="S",
@@ -915,11 +917,35 @@ def _open_opponent(args, variant, opening, tags):
     seed = opening.resume_id or f"{time.time():.0f}"
     control = tags.get("TimeControl", "").strip()
     game_seconds = TimeControl.parse(control).base if control not in ("", "-", "?") else None
+    if spec.kind == "board":
+        return _board_opponent(args, spec, variant, tags), spec
     opponent = open_opponent(spec, variant, seed=seed, move_seconds=args.opponent_seconds,
                              game_seconds=game_seconds)
     if isinstance(opponent, DxpOpponent) and spec.kind == "dxp-listen":
         opponent.listen()  # a port in use stops here, in one line
     return opponent, spec
+
+
+def _board_opponent(args, spec, variant, tags):
+    """The other board of a match (``--opponent board:MATCH``) through the broker the spec
+    names, else ``--hall``'s (credentials as the hall link's: the URL, else
+    DRAUGHTSBOARD_HALL_USER and DRAUGHTSBOARD_HALL_PASSWORD[_FILE]); docs/opponents.md."""
+    from draughtsboard.hall_link.match_link import MatchLink
+    from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
+    from draughtsboard.opponents import BoardOpponent
+
+    url = spec.broker or args.hall
+    if not url:
+        raise UsageError(f"--opponent board:{spec.match}: name the broker, "
+                         f"board:mqtt://HOST:PORT/{spec.match}, or give --hall URL")
+    try:
+        address = parse_broker_url(url)
+    except BrokerURLError as error:
+        raise UsageError(f"--opponent board:{spec.match}: {error}") from None
+    seat = "black" if args.opponent_side == "white" else "white"
+    link = MatchLink(address, spec.match, seat)
+    return BoardOpponent(variant, spec.match, seat, link,
+                         name=tags.get(seat.capitalize(), ""), tags=tags)
 
 
 def coach_sides(args) -> frozenset[str]:
