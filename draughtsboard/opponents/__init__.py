@@ -64,7 +64,8 @@ def open_opponent(spec: OpponentSpec | str, variant: Variant, seed: str = "", *,
 
 
 __all__ = [
-    "BoardOpponent", "BuiltinOpponent", "MatchTransport", "Clocks", "DxpOpponent", "HubOpponent", "Opponent", "OpponentError",
+    "BoardOpponent", "BuiltinOpponent", "Clocks", "DxpOpponent", "HubOpponent",
+    "MatchTransport", "Opponent", "OpponentError",
     "OpponentGoneError", "OpponentIllegalMoveError", "OpponentProtocolError",
     "OpponentSpec", "OpponentSpecError", "OpponentStartError", "OpponentStoppedError",
     "OpponentTimeoutError", "OpponentUnsupportedError", "check_supported", "open_opponent",
