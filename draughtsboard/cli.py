@@ -456,7 +456,55 @@ def _add_venue(subparsers) -> None:
     parser.add_argument("--listen", default="0.0.0.0:1883", metavar="HOST:PORT",
                         help="the broker's listener (default 0.0.0.0:1883)")
     _add_room_options(parser)
+    parser.add_argument("--match", metavar="MATCH",
+                        help="write a town's broker of a match between towns instead (play "
+                        "--opponent board:MATCH; docs/hall.md, \"A match between towns\")")
+    parser.add_argument("--seat", choices=["white", "black"],
+                        help="with --match: the seat this town's board plays")
+    parser.add_argument("--host-town", metavar="HOST:PORT",
+                        help="with --match: the other town's broker, which this one bridges "
+                        "to (without it, this town hosts the bridge)")
+    parser.add_argument("--town-password-file", metavar="FILE",
+                        help="with --host-town: the bridge's password there (town.password "
+                        "of the hosting town's files)")
     parser.set_defaults(handler=_run_venue)
+
+
+def _run_town_venue(args) -> int:
+    """``venue --match``: one town's broker of a match between towns."""
+    from draughtsboard.hall.rooms import RoomError, parse_address, read_bridge_password
+    from draughtsboard.hall.towns import TownError, write_bridging_town, write_host_town
+    from draughtsboard.hall.venue import UnreachableVenueError, VenueError
+
+    try:
+        if args.rooms or args.room or args.public or args.public_mirror or \
+                args.boards is not None or args.event_broker or args.event_password_file:
+            raise TownError("--match writes a town's broker of a match: without --boards, "
+                            "--rooms, --room, --public, --public-mirror, --event-broker")
+        if args.seat is None:
+            raise TownError("--match needs --seat white or black")
+        host, port = parse_address(args.listen, "--listen")
+        if args.host_town is None:
+            if args.town_password_file:
+                raise TownError("--town-password-file goes with --host-town")
+            town = write_host_town(args.out, args.match, args.seat, host=host, port=port)
+            print(f"wrote {town.config}, passwords, acl, board.password (the board at "
+                  f"{args.seat}) and town.password (the other town's bridge); start the "
+                  f"broker with: mosquitto -c {town.config}")
+            return 0
+        if not args.town_password_file:
+            raise TownError("--host-town needs --town-password-file FILE")
+        other_host, other_port = parse_address(args.host_town, "--host-town")
+        town = write_bridging_town(args.out, args.match, args.seat, other_host, other_port,
+                                   read_bridge_password(args.town_password_file),
+                                   host=host, port=port)
+    except (VenueError, OSError) as error:
+        print(f"draughtsboard venue: {error}", file=sys.stderr)
+        return 2 if isinstance(error, RoomError | UnreachableVenueError) else 1
+    print(f"wrote {town.config} (the bridge to {args.host_town}), passwords, acl and "
+          f"board.password (the board at {args.seat}); start the broker with: "
+          f"mosquitto -c {town.config}")
+    return 0
 
 
 def _add_room_options(parser) -> None:
@@ -558,6 +606,12 @@ def _run_venue(args) -> int:
     )
     from draughtsboard.http_limits import ascii_number
 
+    if args.match is not None:
+        return _run_town_venue(args)
+    if args.seat or args.host_town or args.town_password_file:
+        print("draughtsboard venue: --seat, --host-town and --town-password-file go with "
+              "--match", file=sys.stderr)
+        return 2
     if args.rooms is not None or args.room is not None or args.public or args.public_mirror:
         return _run_room_venue(args)
     host, _, port_text = args.listen.rpartition(":")

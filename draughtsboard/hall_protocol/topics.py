@@ -9,6 +9,8 @@ hall's user may publish. The broker's ACL enforces exactly that (docs/hall.md).
 
 from __future__ import annotations
 
+import re
+
 ROOT = "draughtsboard/v1"
 BOARD_KINDS = ("status", "state", "ply", "game", "reply")  # what a board publishes
 COMMAND = "command"  # what the hall publishes to one board
@@ -72,6 +74,7 @@ def public_topic(board: int, kind: str) -> str:
 
 MATCH_ROOT = f"{ROOT}/match"  # matches between boards in two towns, bridged both ways
 MATCH_SEATS = ("white", "black")
+MATCH_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")  # as play's --opponent board:MATCH
 MATCH_KINDS = ("record", "beat", "presence")  # what a board publishes under its seat
 
 
@@ -79,8 +82,7 @@ def match_topic(match: str, seat: str, kind: str) -> str:
     """Where the board at ``seat`` of ``match`` publishes ``kind`` (docs/hall.md, "A
     match between towns"): its record of the game (retained), its beat, its presence
     (retained, with its Will)."""
-    if seat not in MATCH_SEATS or kind not in MATCH_KINDS or not match or "/" in match \
-            or "+" in match or "#" in match:
+    if seat not in MATCH_SEATS or kind not in MATCH_KINDS or not MATCH_NAME.match(match):
         raise ValueError(f"no match topic {match!r}/{seat!r}/{kind!r}")
     return f"{MATCH_ROOT}/{match}/{seat}/{kind}"
 
