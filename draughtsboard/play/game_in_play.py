@@ -280,6 +280,8 @@ class GameInPlay:
         seat = self.opponent
         if seat is None or seat.match is None:
             return False
+        if seat.check_match():
+            return True
         reachable = seat.reachable()
         if reachable != self.game_clock.suspended:
             return False

@@ -156,6 +156,16 @@ class OpponentSeat:
         """The other board of a match between boards (None for any other opponent)."""
         return self.opponent if isinstance(self.opponent, BoardOpponent) else None
 
+    def check_match(self) -> bool:
+        """Against another board: fail (one line, on the page) once its record and ours
+        cannot be the same game, even with its move already shown; whether it did."""
+        match = self.match
+        conflict = match.conflict if match is not None else None
+        if conflict is None or self.failed:
+            return False
+        self._fail(OpponentProtocolError(conflict))
+        return True
+
     def reachable(self) -> bool:
         """Whether the opponent can be reached: another board of a match that is not
         heard from is not (its clock and ours pause); every other opponent is."""

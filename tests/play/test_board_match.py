@@ -208,3 +208,50 @@ def test_a_whole_match_between_two_boards_with_a_cut_in_the_middle(tmp_path):
         assert "match.log.paused" in log and "match.log.resumed" in log
     white.close()
     black.close()
+
+
+def test_boards_started_with_other_tags_refuse_the_match_in_one_line(tmp_path):
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    opponent = BoardOpponent(get_variant("russian"), "m1", "black", wire.end("black"),
+                             name="Boris", tags={**TAGS, "Round": "2"}, beat_every=None)
+    runner = WhenReady()
+    runner.opponent = opponent
+    black = VirtualPlay(tmp_path / "black", tags={**TAGS, "Round": "2", "Black": "Boris"},
+                        opponent=opponent, thinker=runner, opponent_side="white")
+    settle_both(white, black)
+    for play in (white, black):
+        error = play.view()["opponent"]["error"]
+        assert error["id"] == "opponent.error.protocol"
+        detail = error["params"]["detail"]
+        assert "Round" in detail and "\n" not in detail
+        assert play.view()["moves"] == []
+    white.close()
+    black.close()
+
+
+def test_a_ply_that_differs_stops_the_match_with_one_line_on_the_page(tmp_path):
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    white.move(22, 18)  # c3-d4 on the white board
+    settle_both(white, black)
+    carry_out_theirs(black)
+    black.move(11, 15)
+    settle_both(white, black)
+    # a forged record at black's seat: another first move than the one both hold
+    forged = black.seat.opponent.state.record()
+    first = forged.plies[0]
+    forged = type(forged)(forged.match, forged.seat, forged.name, forged.variant,
+                          forged.start, forged.tags,
+                          (type(first)(0, "c3-b4", first.before, first.clock),
+                           *forged.plies[1:]))
+    wire.deliver("black", "record", forged.to_json())
+    view = white.wait(STEP)
+    assert view["opponent"]["error"]["id"] == "opponent.error.protocol"
+    assert "ply 1 differs" in view["opponent"]["error"]["params"]["detail"]
+    assert view["opponent"]["pending"] is None  # black's 11-15 is not played on
+    assert view["moves"] == ["c3-d4"]
+    white.close()
+    black.close()
