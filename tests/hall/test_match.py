@@ -168,3 +168,30 @@ def test_a_board_writes_only_its_own_seat(towns):
             assert refused == 0x87  # Not authorized
         finally:
             client.close()
+
+
+def test_what_is_not_the_protocol_on_the_other_seat_is_one_line_and_changes_nothing(
+        tmp_path, towns):
+    """Garbage on black's topics (published with black's own password, as a broken or
+    hostile board would) reaches the white board: each message is refused in one line of
+    its log, never a traceback, and the white board still waits for the real black."""
+    white_town, black_town, _ = towns
+    with board(tmp_path, white_town, "Anna") as white:
+        wait_until(lambda: white.state()["opponent"] is not None, what="the opponent seat")
+        url = f"mqtt://{match_user('m1', 'black')}:{black_town.board_password}" \
+              f"@{black_town.host}:{black_town.port}"
+        forger = RawClient(url, "forger")
+        try:
+            for payload in (b"", b"\xff", b"[1]", b'{"v": 1}', b"{" * 10_000,
+                            b'{"v":1,"match":"m1","seat":"black","name":"x",'
+                            b'"variant":"russian","start":"W","tags":{},"plies":[{"ply":3}]}'):
+                forger.publish(match_topic("m1", "black", "record"), payload)
+            forger.publish(match_topic("m1", "black", "beat"), b"not a beat")
+            wait_until(lambda: white.stderr.count("a message from black refused") >= 7,
+                       timeout=30, what="each message refused in one line")
+        finally:
+            forger.close()
+        assert "Traceback" not in white.stderr
+        view = white.state()
+        assert view["opponent"]["error"] is None and view["moves"] == []
+        assert white.stop(signal.SIGTERM) == 0
