@@ -331,9 +331,17 @@ class OpponentSeat:
 
     def close(self) -> None:
         """Stop the worker (what it thinks is cut short) and close the opponent. Safe
-        twice."""
+        twice. Another board is closed first: its waits (for the other board to come,
+        or to move) end at once, and the worker with them."""
         self._generation += 1
+        first = self.match is not None
+        if first:
+            self._close_opponent()
         self.runner.close()
+        if not first:
+            self._close_opponent()
+
+    def _close_opponent(self) -> None:
         try:
             self.opponent.close()
         except Exception:  # noqa: BLE001 - closing must not stop the board's shutdown

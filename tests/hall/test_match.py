@@ -195,3 +195,14 @@ def test_what_is_not_the_protocol_on_the_other_seat_is_one_line_and_changes_noth
         view = white.state()
         assert view["opponent"]["error"] is None and view["moves"] == []
         assert white.stop(signal.SIGTERM) == 0
+
+
+def test_a_board_waiting_for_the_other_stops_cleanly(tmp_path, towns):
+    """SIGTERM while the other board has never come: the wait ends, play exits 0 and
+    says nothing went wrong."""
+    white_town, _, _ = towns
+    with board(tmp_path, white_town, "Anna") as white:
+        wait_until(lambda: white.state()["opponent"] is not None, what="the opponent seat")
+        assert white.stop(signal.SIGTERM) == 0
+        assert "Traceback" not in white.stderr and " ERROR " not in white.stderr, \
+            white.stderr
