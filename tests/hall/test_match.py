@@ -154,18 +154,22 @@ def test_a_match_between_towns_through_a_cut_link(tmp_path, towns):
 
 
 def test_a_board_writes_only_its_own_seat(towns):
-    """The broker's ACL is the authority: the black board's user on its town's broker
-    may not write white's record, nor the white board's on the other town's."""
+    """The broker's ACL is the authority: each board's user writes its own seat of its own
+    match only, and the other town's bridge user on the hosting town only the other
+    seat: a stolen password speaks for one seat of one match."""
     white_town, black_town, _ = towns
-    for town, foreign in ((black_town, "white"), (white_town, "black")):
-        url = f"mqtt://{match_user('m1', town.seat)}:{town.board_password}" \
-              f"@{town.host}:{town.port}"
-        client = RawClient(url, f"forger-{town.seat}")
+    bridge = f"mqtt://town-m1:{white_town.town_password}@{white_town.host}:{white_town.port}"
+    users = [(f"mqtt://{match_user('m1', town.seat)}:{town.board_password}"
+              f"@{town.host}:{town.port}", town.seat) for town in (white_town, black_town)]
+    for url, seat in [*users, (bridge, "black")]:  # the other town's bridge: black only
+        client = RawClient(url, f"forger-{seat}")
         try:
-            own = client.publish(match_topic("m1", town.seat, "beat"), b"{}").value
+            own = client.publish(match_topic("m1", seat, "beat"), b"{}").value
             assert own in (0, 0x10)
-            refused = client.publish(match_topic("m1", foreign, "record"), b"{}").value
-            assert refused == 0x87  # Not authorized
+            foreign = "white" if seat == "black" else "black"
+            for topic in (match_topic("m1", foreign, "record"), "draughtsboard/v1/board/1/state",
+                          "draughtsboard/v1/match/m2/white/record"):
+                assert client.publish(topic, b"{}").value == 0x87, topic  # Not authorized
         finally:
             client.close()
 
