@@ -164,11 +164,10 @@ class BoardOpponent:
                 self.state = MatchState(self.match, self.seat, self.own_name or self.seat,
                                         self.variant.name, game.start.fen(), self.tags,
                                         lost_after=self.lost_after)
+            payload = self.state.recorded(game)  # (ours first: then what comes is compared)
+            self._lock.notify_all()
         if first:
             self.transport.open(self._deliver)
-        with self._lock:
-            payload = self.state.recorded(game)
-            self._lock.notify_all()
         if payload is not None and not self._closed.is_set():
             self.transport.publish("record", payload)
 

@@ -255,3 +255,42 @@ def test_a_ply_that_differs_stops_the_match_with_one_line_on_the_page(tmp_path):
     assert view["moves"] == ["c3-d4"]
     white.close()
     black.close()
+
+
+def test_a_board_restarted_mid_match_catches_up_and_plays_nothing_twice(tmp_path):
+    """The black board goes away (its process ends) after white's move was published but
+    before black carried it out; started again on its journal, it reads white's record
+    (kept retained), shows the same move to carry out, and the match goes on."""
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    rng = random.Random(2)
+    for _ in range(2):  # white, black
+        play_own_move(white, rng)
+        settle_both(white, black)
+        carry_out_theirs(black)
+        settle_both(white, black)
+        play_own_move(black, rng)
+        settle_both(white, black)
+        carry_out_theirs(white)
+        settle_both(white, black)
+    play_own_move(white, rng)  # ply 5, published; black has not carried it out
+    settle_both(white, black)
+    shown = black.view()["opponent"]["pending"]
+    black.close()
+    wire.ends.pop("black")
+    black = board(tmp_path, wire, "black", "Boris")  # the same journal, resumed
+    settle_both(white, black)
+    assert black.view()["opponent"]["pending"] == shown
+    carry_out_theirs(black)
+    settle_both(white, black)
+    play_own_move(black, rng)
+    settle_both(white, black)
+    carry_out_theirs(white)
+    white_game = white.recorder.game(white.game.game_id)
+    black_game = black.recorder.game(black.game.game_id)
+    assert len(white_game.moves) == 6
+    assert [m.text for m in white_game.moves] == [m.text for m in black_game.moves]
+    white.close()
+    black.close()
