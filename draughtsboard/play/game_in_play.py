@@ -300,8 +300,7 @@ class GameInPlay:
         waiting to be, or the game over, with no clock running, no record held back and
         no damaged journal waiting (so the driver may wait longer between ticks)."""
         return (self.tracker.state in RESTING and self.damage is None
-                and self.game_clock.since is None and not self.held.held
-                and (self.opponent is None or self.opponent.match is None))
+                and self.game_clock.since is None and not self.held.held)
 
     def _look_again(self) -> None:
         """Play the switches as last seen again (a new game, a resumed journal)."""
