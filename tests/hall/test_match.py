@@ -185,7 +185,10 @@ def test_what_is_not_the_protocol_on_the_other_seat_is_one_line_and_changes_noth
         url = f"mqtt://{match_user('m1', 'black')}:{black_town.board_password}" \
               f"@{black_town.host}:{black_town.port}"
         forger = RawClient(url, "forger")
-        try:
+        try:  # (white says it is online once it listens to black's topics)
+            forger.subscribe(match_topic("m1", "white", "presence"))
+            wait_until(lambda: (match_topic("m1", "white", "presence"), b"online")
+                       in forger.messages, timeout=20, what="the white board listening")
             for payload in (b"", b"\xff", b"[1]", b'{"v": 1}', b"{" * 10_000,
                             b'{"v":1,"match":"m1","seat":"black","name":"x",'
                             b'"variant":"russian","start":"W","tags":{},"plies":[{"ply":3}]}'):
