@@ -198,8 +198,10 @@ def _add_play(subparsers) -> None:
     parser.add_argument("--opponent", metavar="OPPONENT",
                         help="the board plays one side: engine[:LEVEL] (the built-in engine, "
                         "level 1-10, default 10), hub:COMMAND (a Hub engine), dxp:HOST:PORT "
-                        "(a DXP peer the board connects to) or dxp-listen:HOST:PORT (the "
-                        "board waits for a DXP initiator); docs/opponents.md")
+                        "(a DXP peer the board connects to), dxp-listen:HOST:PORT (the "
+                        "board waits for a DXP initiator) or board:MATCH (another board, "
+                        "through the broker of board:mqtt://HOST:PORT/MATCH or --hall: a "
+                        "match between towns); docs/opponents.md")
     parser.add_argument("--opponent-side", choices=["white", "black"], default="black",
                         help="the colour the opponent plays (default black)")
     parser.add_argument("--opponent-seconds", type=float, default=5.0, metavar="S",
@@ -464,7 +466,55 @@ def _add_venue(subparsers) -> None:
     parser.add_argument("--listen", default="0.0.0.0:1883", metavar="HOST:PORT",
                         help="the broker's listener (default 0.0.0.0:1883)")
     _add_room_options(parser)
+    parser.add_argument("--match", metavar="MATCH",
+                        help="write a town's broker of a match between towns instead (play "
+                        "--opponent board:MATCH; docs/hall.md, \"A match between towns\")")
+    parser.add_argument("--seat", choices=["white", "black"],
+                        help="with --match: the seat this town's board plays")
+    parser.add_argument("--host-town", metavar="HOST:PORT",
+                        help="with --match: the other town's broker, which this one bridges "
+                        "to (without it, this town hosts the bridge)")
+    parser.add_argument("--town-password-file", metavar="FILE",
+                        help="with --host-town: the bridge's password there (town.password "
+                        "of the hosting town's files)")
     parser.set_defaults(handler=_run_venue)
+
+
+def _run_town_venue(args) -> int:
+    """``venue --match``: one town's broker of a match between towns."""
+    from draughtsboard.hall.rooms import RoomError, parse_address, read_bridge_password
+    from draughtsboard.hall.towns import TownError, write_bridging_town, write_host_town
+    from draughtsboard.hall.venue import UnreachableVenueError, VenueError
+
+    try:
+        if args.rooms or args.room or args.public or args.public_mirror or \
+                args.boards is not None or args.event_broker or args.event_password_file:
+            raise TownError("--match writes a town's broker of a match: without --boards, "
+                            "--rooms, --room, --public, --public-mirror, --event-broker")
+        if args.seat is None:
+            raise TownError("--match needs --seat white or black")
+        host, port = parse_address(args.listen, "--listen")
+        if args.host_town is None:
+            if args.town_password_file:
+                raise TownError("--town-password-file goes with --host-town")
+            town = write_host_town(args.out, args.match, args.seat, host=host, port=port)
+            print(f"wrote {town.config}, passwords, acl, board.password (the board at "
+                  f"{args.seat}) and town.password (the other town's bridge); start the "
+                  f"broker with: mosquitto -c {town.config}")
+            return 0
+        if not args.town_password_file:
+            raise TownError("--host-town needs --town-password-file FILE")
+        other_host, other_port = parse_address(args.host_town, "--host-town")
+        town = write_bridging_town(args.out, args.match, args.seat, other_host, other_port,
+                                   read_bridge_password(args.town_password_file),
+                                   host=host, port=port)
+    except (VenueError, OSError) as error:
+        print(f"draughtsboard venue: {error}", file=sys.stderr)
+        return 2 if isinstance(error, RoomError | UnreachableVenueError) else 1
+    print(f"wrote {town.config} (the bridge to {args.host_town}), passwords, acl and "
+          f"board.password (the board at {args.seat}); start the broker with: "
+          f"mosquitto -c {town.config}")
+    return 0
 
 
 def _add_room_options(parser) -> None:
@@ -566,6 +616,12 @@ def _run_venue(args) -> int:
     )
     from draughtsboard.http_limits import ascii_number
 
+    if args.match is not None:
+        return _run_town_venue(args)
+    if args.seat or args.host_town or args.town_password_file:
+        print("draughtsboard venue: --seat, --host-town and --town-password-file go with "
+              "--match", file=sys.stderr)
+        return 2
     if args.rooms is not None or args.room is not None or args.public or args.public_mirror:
         return _run_room_venue(args)
     host, _, port_text = args.listen.rpartition(":")
@@ -924,11 +980,35 @@ def _open_opponent(args, variant, opening, tags):
     seed = opening.resume_id or f"{time.time():.0f}"
     control = tags.get("TimeControl", "").strip()
     game_seconds = TimeControl.parse(control).base if control not in ("", "-", "?") else None
+    if spec.kind == "board":
+        return _board_opponent(args, spec, variant, tags), spec
     opponent = open_opponent(spec, variant, seed=seed, move_seconds=args.opponent_seconds,
                              game_seconds=game_seconds)
     if isinstance(opponent, DxpOpponent) and spec.kind == "dxp-listen":
         opponent.listen()  # a port in use stops here, in one line
     return opponent, spec
+
+
+def _board_opponent(args, spec, variant, tags):
+    """The other board of a match (``--opponent board:MATCH``) through the broker the spec
+    names, else ``--hall``'s (credentials as the hall link's: the URL, else
+    DRAUGHTSBOARD_HALL_USER and DRAUGHTSBOARD_HALL_PASSWORD[_FILE]); docs/opponents.md."""
+    from draughtsboard.hall_link.match_link import MatchLink
+    from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
+    from draughtsboard.opponents import BoardOpponent
+
+    url = spec.broker or args.hall
+    if not url:
+        raise UsageError(f"--opponent board:{spec.match}: name the broker, "
+                         f"board:mqtt://HOST:PORT/{spec.match}, or give --hall URL")
+    try:
+        address = parse_broker_url(url)
+    except BrokerURLError as error:
+        raise UsageError(f"--opponent board:{spec.match}: {error}") from None
+    seat = "black" if args.opponent_side == "white" else "white"
+    link = MatchLink(address, spec.match, seat)
+    return BoardOpponent(variant, spec.match, seat, link,
+                         name=tags.get(seat.capitalize(), ""), tags=tags)
 
 
 def coach_sides(args) -> frozenset[str]:

@@ -9,6 +9,8 @@ hall's user may publish. The broker's ACL enforces exactly that (docs/hall.md).
 
 from __future__ import annotations
 
+import re
+
 ROOT = "draughtsboard/v1"
 BOARD_KINDS = ("status", "state", "ply", "game", "reply")  # what a board publishes
 COMMAND = "command"  # what the hall publishes to one board
@@ -68,3 +70,23 @@ def public_topic(board: int, kind: str) -> str:
     """Where the venue's hall publishes a board's delayed game for the public mirror (a
     public broker's bridge maps it back to ``board_topic(board, kind)``)."""
     return PUBLIC_ROOT + board_topic(board, kind)[len(ROOT):]
+
+
+MATCH_ROOT = f"{ROOT}/match"  # matches between boards in two towns, bridged both ways
+MATCH_SEATS = ("white", "black")
+MATCH_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")  # as play's --opponent board:MATCH
+MATCH_KINDS = ("record", "beat", "presence")  # what a board publishes under its seat
+
+
+def match_topic(match: str, seat: str, kind: str) -> str:
+    """Where the board at ``seat`` of ``match`` publishes ``kind`` (docs/hall.md, "A
+    match between towns"): its record of the game (retained), its beat, its presence
+    (retained, with its Will)."""
+    if seat not in MATCH_SEATS or kind not in MATCH_KINDS or not MATCH_NAME.match(match):
+        raise ValueError(f"no match topic {match!r}/{seat!r}/{kind!r}")
+    return f"{MATCH_ROOT}/{match}/{seat}/{kind}"
+
+
+def match_seat_filter(match: str, seat: str) -> str:
+    """Every topic of one seat of a match (a bridge's or an ACL's line)."""
+    return f"{MATCH_ROOT}/{match}/{seat}/#"

@@ -4,7 +4,9 @@
 other side's moves, be asked for a move with the clocks, close) and how one fails
 (`OpponentError` and its kinds, each a one-line message). The kinds: `builtin` (the
 engine at levels 1-10), `hub_client` (an external Hub engine as a child process),
-`dxp` (a DamExchange peer over TCP, the board as initiator or follower). The protocols
+`dxp` (a DamExchange peer over TCP, the board as initiator or follower), `board_match`
+(another board, through bridged MQTT brokers: a match between towns; its protocol, pure,
+is `match_state`). The protocols
 are kept apart from their I/O: `hub_text`, `hub_engine` and `hub_client.HubConversation`
 for Hub, `dxp_messages` and `dxp.DxpConversation` for DXP, `channel` the framed reading
 with deadlines both use. `spec` reads ``--opponent`` and knows what each kind supports.
@@ -30,6 +32,7 @@ from .base import (
     OpponentTimeoutError,
     OpponentUnsupportedError,
 )
+from .board_match import BoardOpponent, MatchTransport
 from .builtin import BuiltinOpponent
 from .dxp import MOVES_OFFERED, DxpOpponent, offered_minutes
 from .hub_client import HubOpponent
@@ -51,6 +54,9 @@ def open_opponent(spec: OpponentSpec | str, variant: Variant, seed: str = "", *,
         return BuiltinOpponent(variant, spec.level or 10, seed)
     if spec.kind == "hub":
         return HubOpponent(variant, spec.command)
+    if spec.kind == "board":
+        raise OpponentSpecError(f"--opponent board:{spec.match}: a board's opponent needs "
+                                f"its transport (BoardOpponent), not open_opponent")
     role = "initiator" if spec.kind == "dxp" else "follower"
     offered = game_seconds if game_seconds is not None else move_seconds * MOVES_OFFERED
     return DxpOpponent(variant, spec.host, spec.port, role,
@@ -58,7 +64,8 @@ def open_opponent(spec: OpponentSpec | str, variant: Variant, seed: str = "", *,
 
 
 __all__ = [
-    "BuiltinOpponent", "Clocks", "DxpOpponent", "HubOpponent", "Opponent", "OpponentError",
+    "BoardOpponent", "BuiltinOpponent", "Clocks", "DxpOpponent", "HubOpponent",
+    "MatchTransport", "Opponent", "OpponentError",
     "OpponentGoneError", "OpponentIllegalMoveError", "OpponentProtocolError",
     "OpponentSpec", "OpponentSpecError", "OpponentStartError", "OpponentStoppedError",
     "OpponentTimeoutError", "OpponentUnsupportedError", "check_supported", "open_opponent",

@@ -39,6 +39,8 @@ class GameClock:
         self.wall = wall
         self.since: tuple[float, float] | None = None  # (monotonic, wall) the time goes from
         self.held_at: float | None = None  # the running side's time stands still since
+        self.suspended = False  # a match's link is cut: nobody's time goes (`suspend`)
+        self._held_anyway = False
         self._cached: tuple[Game | None, ClockReading | None] = (None, None)
 
     def reading(self, game: Game) -> ClockReading | None:
@@ -62,7 +64,7 @@ class GameClock:
 
     def _start_now(self, now: float) -> None:
         self.since = (now, self.wall())
-        self.held_at = None
+        self.held_at = now if self.suspended else None
 
     def hold(self, at: float) -> None:
         """The running side stopped thinking at ``at`` (an opponent answered, and the
@@ -73,12 +75,29 @@ class GameClock:
 
     def release(self) -> None:
         """The running side's time goes on again; the standstill is not charged (the
-        move it stood for was dropped)."""
+        move it stood for was dropped). While `suspended` it still stands."""
         held, since = self.held_at, self.since
+        now = self.clock()
         if held is not None and since is not None:
-            shift = max(0.0, self.clock() - held)
+            shift = max(0.0, now - held)
             self.since = (since[0] + shift, since[1] + shift)
-        self.held_at = None
+        self.held_at = now if self.suspended and since is not None else None
+
+    def suspend(self, at: float) -> None:
+        """A match between boards lost its link at ``at``: the running side's time
+        stands still (on both boards) until `unsuspend`; nothing is recorded, so both
+        journals stay the same game."""
+        if not self.suspended:
+            self._held_anyway = self.held_at is not None  # (an opponent's move to carry out)
+        self.suspended = True
+        self.hold(at)
+
+    def unsuspend(self) -> None:
+        """The link is back: the time goes on, the standstill not charged."""
+        if self.suspended:
+            self.suspended = False
+            if not self._held_anyway:
+                self.release()
 
     def left(self, game: Game, side: str) -> float | None:
         """Seconds ``side`` has now (its running time taken off); None without a time
@@ -223,5 +242,6 @@ class GameClock:
             "running": running,
             "since": self.since[1] if running and self.since and not held else None,
             "held": held,
+            "suspended": self.suspended,
             "flagged": list(reading.flagged),
         }

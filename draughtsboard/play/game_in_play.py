@@ -268,10 +268,32 @@ class GameInPlay:
         if self.damage is not None:
             return False
         changed = bool(self.controller.tick(now))
+        changed = self._watch_match(now) or changed
         if self.follower is not None and self.follower.tick(now):
             self.refresh_leds()
             changed = True
         return self.keep_time() or changed
+
+    def _watch_match(self, now: float) -> bool:
+        """Against another board: pause the clock while it cannot be reached, and go on
+        when it can (see `opponent_seat`); whether that changed."""
+        seat = self.opponent
+        if seat is None or seat.match is None:
+            return False
+        if seat.check_match():
+            return True
+        reachable = seat.reachable()
+        if reachable != self.game_clock.suspended:
+            return False
+        if reachable:
+            self.game_clock.unsuspend()
+            note = Message.of("match.log.resumed", name=seat.label())
+        else:
+            self.game_clock.suspend(now)
+            note = Message.of("match.log.paused", name=seat.label())
+        log.warning("%s", english(note))
+        self.arbiter_log.note("clock", note)
+        return True
 
     def at_rest(self) -> bool:
         """Whether only a snapshot or a command can change anything: the board set up,
@@ -334,6 +356,9 @@ class GameInPlay:
                                                     amends=bool(event.replaces))
             except (DraughtsError, OSError) as error:
                 self._could_not("record the clock", error)
+            agreed = self._agreed_clocks(event)
+            if clock is not None and agreed is not None:
+                clock = agreed  # (another board's move: the clocks its board recorded)
         entries = held.add(self.game_id, event, self.wall(), self.clock(), clock=clock)
         if not held.held:
             game = self.recorded_game()
@@ -346,6 +371,18 @@ class GameInPlay:
             self.follower.after_event(event)  # (behind held moves it waits for the next one)
         if not held.held:
             self.follow_opponent()
+
+    def _agreed_clocks(self, event: MoveEvent) -> tuple[float, float] | None:
+        """The clocks to record with the opponent's move ``event`` when its mover's board
+        recorded them (a match between boards), so that both journals hold the same."""
+        seat = self.opponent
+        pending = seat.pending if seat is not None else None
+        if pending is None or pending.clocks is None or event.replaces:
+            return None
+        if tuple(event.path) != tuple(pending.move.path) or \
+                self.recorded_game().position != pending.position:
+            return None
+        return pending.clocks
 
     def retry_held(self) -> bool:
         """Try the held records again; whether something changed (the page is due)."""

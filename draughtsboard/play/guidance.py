@@ -275,7 +275,8 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
              irregularity: Message | str | None = None,
              opponent: str | Message | None = None,
              expected: Move | None = None, owed: Position | None = None,
-             opponent_failed: bool = False, full_setup: bool = False) -> Guidance:
+             opponent_failed: bool = False, full_setup: bool = False,
+             match_paused: str | Message | None = None) -> Guidance:
     """The headline and the flags for a tracker in ``state`` (its `State` value)
     expecting ``position`` with these LED ``intents``, while the switches show
     ``occupied`` (see the module doc). ``result``: the game's result (a result's
@@ -286,9 +287,14 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
     ``expected`` the move it chose, to be carried out on the board; ``owed``: after the
     opponent's move was taken back, the position before the person's move, which the
     board must show next; ``opponent_failed``: the opponent failed (its error is shown
-    beside the flags); ``full_setup``: the set-up's steps in full (a puzzle)."""
+    beside the flags); ``full_setup``: the set-up's steps in full (a puzzle);
+    ``match_paused``: the other board of a match (its name), which cannot be reached: the
+    match's clocks stand still on both boards."""
     side = _side(position)
     flags: list[Flag] = []
+    if match_paused is not None and result is None:
+        flags.append(Flag("paused", Message.of("match.flag.paused", name=match_paused),
+                          (Message.of("match.flag.paused.step"),)))
     if state == "illegal" and opponent is not None:
         flags.append(Flag("illegal", Message.of("flag.not_opponents", opponent=opponent),
                           restore_steps(position, occupied)))
@@ -339,6 +345,8 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
         headline = Message.of("guide.headline.game_over_reason", result=result,
                               reason=result_reason) if result_reason else \
             Message.of("guide.headline.game_over", result=result)
+    elif match_paused is not None:
+        headline = Message.of("match.headline.paused", name=match_paused)
     elif state == "illegal" and opponent is not None:
         headline = Message.of("guide.headline.not_opponents", opponent=opponent)
     elif state == "illegal" and irregularity:

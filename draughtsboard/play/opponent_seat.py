@@ -39,6 +39,7 @@ from draughtsboard.board.message import Message
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.position import Move, Position
 from draughtsboard.opponents import (
+    BoardOpponent,
     BuiltinOpponent,
     Clocks,
     Opponent,
@@ -92,11 +93,13 @@ class _SeatError(OpponentError):
 
 @dataclass(frozen=True)
 class Answer:
-    """The opponent's move in ``position``, given at ``at`` (the driver's clock)."""
+    """The opponent's move in ``position``, given at ``at`` (the driver's clock);
+    ``clocks``: those its mover recorded with it (another board's, in a match)."""
 
     position: Position
     move: Move
     at: float
+    clocks: tuple[float, float] | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {"notation": format_move(self.position, self.move),
@@ -148,6 +151,27 @@ class OpponentSeat:
     def failed(self) -> bool:
         return self.error is not None
 
+    @property
+    def match(self) -> BoardOpponent | None:
+        """The other board of a match between boards (None for any other opponent)."""
+        return self.opponent if isinstance(self.opponent, BoardOpponent) else None
+
+    def check_match(self) -> bool:
+        """Against another board: fail (one line, on the page) once its record and ours
+        cannot be the same game, even with its move already shown; whether it did."""
+        match = self.match
+        conflict = match.conflict if match is not None else None
+        if conflict is None or self.failed:
+            return False
+        self._fail(OpponentProtocolError(conflict))
+        return True
+
+    def reachable(self) -> bool:
+        """Whether the opponent can be reached: another board of a match that is not
+        heard from is not (its clock and ours pause); every other opponent is."""
+        match = self.match
+        return match is None or self.failed or match.reachable()
+
     def is_turn(self, position: Position) -> bool:
         """Whether the opponent is to move in ``position``."""
         return position.white_to_move == self.white
@@ -160,6 +184,9 @@ class OpponentSeat:
         ``clocks``. Nothing while it has failed."""
         if self.failed:
             return
+        match = self.match
+        if match is not None:
+            match.game_recorded(game)  # (published from the journal, on this thread)
         positions = tuple(game.positions)
         known = self._known
         if positions == known or (self.pending is not None and positions == known[:-1]):
@@ -207,12 +234,15 @@ class OpponentSeat:
         clocks = replace(clocks, move_seconds=self.move_seconds)
         generation = self._generation
         asked_at = position
+        ply = len(self._known) - 1
 
         def answered(move: Any) -> None:
             if generation != self._generation or self.failed:
                 return
             self.thinking = False
-            answer = Answer(asked_at, move, self.clock())
+            match = self.match
+            answer = Answer(asked_at, move, self.clock(),
+                            match.clocks_of(ply) if match is not None else None)
             if not asked_at.is_legal(move):  # (each opponent checks it already)
                 self._fail(OpponentIllegalMoveError(
                     f"{self.name} proposed {move}, not legal in {asked_at.fen()}"))
@@ -301,9 +331,17 @@ class OpponentSeat:
 
     def close(self) -> None:
         """Stop the worker (what it thinks is cut short) and close the opponent. Safe
-        twice."""
+        twice. Another board is closed first: its waits (for the other board to come,
+        or to move) end at once, and the worker with them."""
         self._generation += 1
+        first = self.match is not None
+        if first:
+            self._close_opponent()
         self.runner.close()
+        if not first:
+            self._close_opponent()
+
+    def _close_opponent(self) -> None:
         try:
             self.opponent.close()
         except Exception:  # noqa: BLE001 - closing must not stop the board's shutdown
@@ -323,6 +361,8 @@ class OpponentSeat:
         thinking; None on the other side's turn."""
         if self.error_message is not None:
             return Message.of("opponent.state.failed", name=self.label())
+        if not self.reachable():
+            return Message.of("match.state.unreachable", name=self.label())
         if self.pending is not None:
             return Message.of("opponent.state.move", name=self.label(),
                               move=self.pending.as_json()["notation"])
@@ -344,4 +384,6 @@ class OpponentSeat:
                 "error": self.error_message.as_json() if self.error_message is not None
                 else None,
                 "error_text": self.error,
-                "can_continue": self.failed}
+                "can_continue": self.failed,
+                # a match between boards: whether the other board is heard from
+                "reachable": self.reachable() if self.match is not None else None}

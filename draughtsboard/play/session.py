@@ -188,7 +188,8 @@ class PlaySession:
         once (`submit`), so only the page's notice of a link going down can come up to
         `REST_POLL` later."""
         seat = self.game.opponent
-        if seat is not None and seat.thinking:
+        if seat is not None and seat.thinking and seat.match is None:  # (another board's
+            # move comes as a command, which wakes the thread)
             return min(self.poll, THINKING_POLL)
         if (not self.game.at_rest()
                 or self.game.clock() - self._last_activity < REST_AFTER):

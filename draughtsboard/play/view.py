@@ -92,7 +92,10 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
                      expected=expected.move if expected is not None and playing else None,
                      owed=tracker.takeback_owed if playing else None,
                      opponent_failed=bool(playing and opponent["error"]),
-                     full_setup=mode == "puzzle")
+                     full_setup=mode == "puzzle",
+                     match_paused=opponent_name(opponent["name"])
+                     if opponent is not None and opponent.get("reachable") is False
+                     else None)
     draw_reasons = [said(reason_message(r)) for r in game.draw_reasons()] \
         if game.result is None else []
     last = game.moves[-1] if game.moves else None

@@ -162,3 +162,17 @@ def mirror_recipe(request):
         running.stop()
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / f"{request.node.name}.log").write_text(running.output)
+
+
+@pytest.fixture
+def match_recipe(request):
+    """docs/hall.md's recipe of a match between towns, running (`recipe.Recipe`)."""
+    from .recipe import MATCH_MARK, MATCH_PORTS
+
+    running = Recipe(MATCH_MARK, MATCH_PORTS)
+    try:
+        yield running
+    finally:
+        running.stop()
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / f"{request.node.name}.log").write_text(running.output)

@@ -30,6 +30,8 @@ ROOMS_MARK = "<!-- recipe: tests/hall/recipe.py runs this block line by line (ro
 ROOMS_PORTS = ("1884", "1885", "1886", "8090", "8081", "8083")
 MIRROR_MARK = "<!-- recipe: tests/hall/recipe.py runs this block line by line (public mirror) -->"
 MIRROR_PORTS = ("1884", "1887", "8090", "8091", "8081")
+MATCH_MARK = "<!-- recipe: tests/hall/recipe.py runs this block line by line (match) -->"
+MATCH_PORTS = ("1888", "1889", "8084", "8085")
 
 
 def recipe_lines(mark: str = MARK) -> list[str]:
@@ -74,7 +76,7 @@ class Recipe:
         self.token = printed.read_text().strip().splitlines()[-1]  # `draughtsboard token`
         self.env = env
         self.sessions = [self.shell.pid]
-        self.hall_url = f"http://127.0.0.1:{self.ports['8090']}"
+        self.hall_url = f"http://127.0.0.1:{self.ports.get('8090', '0')}"  # (a match: none)
         self.board_urls = {int(doc[3:]): f"http://127.0.0.1:{port}"
                            for doc, port in self.ports.items() if doc.startswith("808")}
         self.venue = self.root / "srv" / "venue"

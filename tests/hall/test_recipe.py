@@ -105,3 +105,38 @@ def test_the_docs_public_mirror_shows_the_game_late_and_takes_no_arbiter(mirror_
             assert refused.code in (401, 403)
         else:
             raise AssertionError("the public hall took an arbiter's action")
+
+
+def test_the_docs_match_between_towns_plays_and_pauses(match_recipe):
+    """docs/hall.md's match between towns: two brokers bridged as the doc writes them, a
+    board on each; Anna's move shows on Boris's board as the opponent's move to carry out,
+    and the south broker stopped pauses the match on both pages until it is back."""
+    recipe = match_recipe
+    anna, boris = recipe.board_urls[4], recipe.board_urls[5]
+    for number in (4, 5):
+        recipe.board_ready(number)
+
+    def state(url):
+        return recipe.get("/api/state", url)
+
+    def hands(url, *actions):
+        recipe.post("/api/hands", {"actions": [list(a) for a in actions]}, base=url)
+
+    wait_until(lambda: state(anna)["tags"].get("Black") == "Boris"
+               and state(boris)["tags"].get("White") == "Anna", timeout=60, interval=0.2,
+               what="each board to know the other's player")
+    hands(anna, ("lift", 22), ("place", 18))  # c3-d4
+    pending = wait_until(lambda: state(boris)["opponent"]["pending"], timeout=30,
+                         interval=0.1, what="Anna's move on Boris's board")
+    assert pending["notation"] == "c3-d4"
+    hands(boris, ("lift", 22), ("place", 18))
+    wait_until(lambda: state(boris)["moves"] == ["c3-d4"], timeout=20, what="carried out")
+    recipe.stop(r"south/mosquitto\.conf")
+    for url in (anna, boris):
+        wait_until(lambda url=url: state(url)["status"]["id"] == "match.headline.paused",
+                   timeout=20, interval=0.2, what="the page to say the match is paused")
+    recipe.run_again(r"mosquitto -c \S*south")
+    for url in (anna, boris):
+        wait_until(lambda url=url: state(url)["opponent"]["reachable"], timeout=30,
+                   interval=0.2, what="the match to go on")
+    assert state(anna)["moves"] == state(boris)["moves"] == ["c3-d4"]

@@ -85,7 +85,8 @@ class VirtualPlay:
                  irregular: str | None = None, irregular_leds: bool = True,
                  coach: dict[str, Any] | None = None, puzzles: PuzzleRunner | None = None,
                  switches: int | None = None, opponent: str | Opponent | None = None,
-                 opponent_side: str = "black", move_seconds: float = 5.0) -> None:
+                 opponent_side: str = "black", move_seconds: float = 5.0,
+                 thinker: DeferredAnalyst | None = None) -> None:
         self.now = 0.0
         self.recorder = Recorder(data, sync=False)
         if opening is None:
@@ -98,7 +99,7 @@ class VirtualPlay:
         self.arbiter = ArbiterDesk(self.game, self.call)
         self.posted: deque[Callable[[], Any]] = deque()
         self.analyst = DeferredAnalyst()
-        self.thinker = DeferredAnalyst()  # the opponent's worker
+        self.thinker = thinker or DeferredAnalyst()  # the opponent's worker
         self.seat: OpponentSeat | None = None
         if opponent is not None:
             spec = parse_opponent(opponent if isinstance(opponent, str) else "engine")

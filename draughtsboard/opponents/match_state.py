@@ -1,0 +1,338 @@
+"""A match between two boards, the pure part: what each board says of the game, and what
+it believes of what the other board says.
+
+Each board publishes its *record*: the whole game as its journal holds it (every ply with
+its index, its move, the digest of the position before it, and the clocks recorded with
+it), its player's name, and the tags both must agree on. A record is published again
+whole after every change, retained (a board that comes back reads the latest at once),
+so a record received twice, late or after a cut changes nothing: it is compared with
+what this board holds, never applied as it says.
+
+What a record from the other board may do (`MatchState.receive`, `MatchState.next_move`):
+
+- the plies both hold must be the same move in the same position (the digest): a ply
+  that differs is a *conflict*, one line, and the match stops there (never played
+  twice). Each ply's clocks are its mover's: the other board records the move with them,
+  so both journals hold the same clocks too;
+- a shorter record that agrees is an old one (ignored); a longer one may hold one ply
+  more, the other side's own move, which is believed only if it is legal in this board's
+  own position and was played in the same position (the digest): the rules prove it;
+- anything that is not a record (not JSON, a field missing or out of bounds, another
+  match or seat) is refused in one line and changes nothing.
+
+Presence: each board sends a *beat* every second or so with how many of the other's plies
+it holds; a board not heard for `LOST_AFTER` seconds (or whose last word was its Will,
+``offline``) is unreachable, and both pause the match clock (`reachable`). A beat that
+shows the other board holds fewer of our plies than we recorded asks for the record
+again (`needs_resend`): nothing published during a cut is lost.
+
+No I/O, no thread, no clock: messages and the time are inputs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.notation import parse_move
+from draughtsboard.board.rules.position import Move, Position
+
+SEATS = ("white", "black")
+KINDS = ("record", "beat", "presence")  # what a board publishes under its seat
+AGREED_TAGS = ("Event", "Round", "Site", "TimeControl")  # both boards' must be the same
+RECORD_LIMIT = 256 * 1024  # bytes of one record
+PLY_LIMIT = 2000
+NAME_LIMIT = 80
+LOST_AFTER = 3.5  # seconds without a beat: the other board is unreachable
+VERSION = 1
+
+
+class MatchMessageError(ValueError):
+    """A message that is not the match protocol (one line)."""
+
+
+class MatchConflict(ValueError):
+    """The two boards do not hold the same game, or cannot play this match (one line)."""
+
+
+def digest(position: Position) -> str:
+    """A short name of a position (its FEN's SHA-256, 16 hex digits)."""
+    return hashlib.sha256(position.fen().encode()).hexdigest()[:16]
+
+
+def other_seat(seat: str) -> str:
+    return "black" if seat == "white" else "white"
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One move of the game: its index (0: the first move), its text, the digest of the
+    position it was played in, and the clocks (White's, Black's seconds) recorded with it
+    by the board of the side that played it."""
+
+    index: int
+    move: str
+    before: str
+    clock: tuple[float, float] | None = None
+
+    def same_move(self, other: Ply) -> bool:
+        """The same move in the same position (the clocks aside)."""
+        return (self.index, self.move, self.before) == (other.index, other.move, other.before)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"ply": self.index, "move": self.move, "before": self.before,
+                "clock": list(self.clock) if self.clock is not None else None}
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """What one board holds of the match (see the module doc)."""
+
+    match: str
+    seat: str
+    name: str
+    variant: str
+    start: str  # the start position's FEN
+    tags: dict[str, str] = field(default_factory=dict)
+    plies: tuple[Ply, ...] = ()
+
+    def to_json(self) -> bytes:
+        return json.dumps({"v": VERSION, "match": self.match, "seat": self.seat,
+                           "name": self.name, "variant": self.variant, "start": self.start,
+                           "tags": self.tags, "plies": [p.as_json() for p in self.plies]},
+                          separators=(",", ":")).encode()
+
+    @classmethod
+    def from_json(cls, payload: bytes) -> MatchRecord:
+        """The record in ``payload``; `MatchMessageError` (one line) for anything else."""
+        if len(payload) > RECORD_LIMIT:
+            raise MatchMessageError(f"a record of {len(payload)} bytes (at most "
+                                    f"{RECORD_LIMIT})")
+        data = _json_object(payload)
+        if data.get("v") != VERSION:
+            raise MatchMessageError(f"version {str(data.get('v'))[:20]!r}, not {VERSION}")
+        texts = {key: _text(data, key, limit) for key, limit in
+                 (("match", 40), ("seat", 5), ("name", NAME_LIMIT), ("variant", 20),
+                  ("start", 400))}
+        if texts["seat"] not in SEATS:
+            raise MatchMessageError(f"seat {texts['seat']!r}: expected white or black")
+        tags = data.get("tags")
+        if not isinstance(tags, dict) or len(tags) > len(AGREED_TAGS) or not all(
+                key in AGREED_TAGS and isinstance(value, str) and len(value) <= 200
+                for key, value in tags.items()):
+            raise MatchMessageError(f"tags: expected texts of {', '.join(AGREED_TAGS)}")
+        plies = data.get("plies")
+        if not isinstance(plies, list) or len(plies) > PLY_LIMIT:
+            raise MatchMessageError(f"plies: expected a list of at most {PLY_LIMIT}")
+        return cls(texts["match"], texts["seat"], texts["name"], texts["variant"],
+                   texts["start"], dict(tags),
+                   tuple(_ply(item, index) for index, item in enumerate(plies)))
+
+
+def _json_object(payload: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise MatchMessageError(f"not JSON ({type(error).__name__})") from None
+    if not isinstance(data, dict):
+        raise MatchMessageError("not a JSON object")
+    return data
+
+
+def _text(data: dict[str, Any], key: str, limit: int) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not 0 < len(value) <= limit or not value.isprintable():
+        raise MatchMessageError(f"{key}: expected a text of 1-{limit} printable characters")
+    return value
+
+
+def _ply(item: Any, index: int) -> Ply:
+    if not isinstance(item, dict) or item.get("ply") != index or isinstance(
+            item.get("ply"), bool):
+        raise MatchMessageError(f"ply {index}: expected {{'ply': {index}, ...}} in order")
+    move, before, clock = item.get("move"), item.get("before"), item.get("clock")
+    if not isinstance(move, str) or not 0 < len(move) <= 64 or not move.isprintable():
+        raise MatchMessageError(f"ply {index}: the move is not a move's text")
+    if not isinstance(before, str) or len(before) != 16 or not all(
+            c in "0123456789abcdef" for c in before):
+        raise MatchMessageError(f"ply {index}: the position's digest is not 16 hex digits")
+    if clock is not None:
+        if not (isinstance(clock, list) and len(clock) == 2 and all(
+                isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c)
+                and 0 <= c < 1e7 for c in clock)):
+            raise MatchMessageError(f"ply {index}: the clock is not two seconds counts")
+        clock = (float(clock[0]), float(clock[1]))
+    return Ply(index, move, before, clock)
+
+
+def plies_of(game: Game) -> tuple[Ply, ...]:
+    """The plies of a recorded game, as a record holds them."""
+    positions = game.positions
+    return tuple(Ply(index, played.text, digest(positions[index]), played.clock)
+                 for index, played in enumerate(game.moves))
+
+
+def encode_beat(holds: int) -> bytes:
+    return json.dumps({"v": VERSION, "holds": holds}).encode()
+
+
+def decode_beat(payload: bytes) -> int:
+    """How many of our plies the other board holds, from its beat."""
+    if len(payload) > 200:
+        raise MatchMessageError("a beat longer than 200 bytes")
+    holds = _json_object(payload).get("holds")
+    if not isinstance(holds, int) or isinstance(holds, bool) or not 0 <= holds <= PLY_LIMIT:
+        raise MatchMessageError(f"a beat: holds is not 0-{PLY_LIMIT}")
+    return holds
+
+
+class MatchState:
+    """This board's side of match ``match``, playing ``seat`` (see the module doc):
+    ``name`` its player's, ``variant`` and ``start`` the game's, ``tags`` those of
+    `AGREED_TAGS` it was started with."""
+
+    def __init__(self, match: str, seat: str, name: str, variant: str, start: str,
+                 tags: dict[str, str], *, lost_after: float = LOST_AFTER) -> None:
+        if seat not in SEATS:
+            raise ValueError(f"seat {seat!r}: expected white or black")
+        self.match, self.seat, self.name = match, seat, name[:NAME_LIMIT] or seat
+        self.variant, self.start = variant, start
+        self.tags = {key: tags[key] for key in AGREED_TAGS if tags.get(key)}
+        self.lost_after = lost_after
+        self.ours: tuple[Ply, ...] = ()
+        self.theirs: MatchRecord | None = None
+        self.they_hold = 0  # of our plies, as the other board's last beat said
+        self.heard_at: float | None = None
+        self.offline = False  # the other board's last word was its Will
+        self.conflict: str | None = None
+        self.refused = 0  # messages refused (not the protocol)
+        self._sent = -1  # plies in the record we last published
+
+    @property
+    def peer(self) -> str:
+        return other_seat(self.seat)
+
+    def record(self) -> MatchRecord:
+        return MatchRecord(self.match, self.seat, self.name, self.variant, self.start,
+                           dict(self.tags), self.ours)
+
+    # -- what this board recorded ---------------------------------------------------------
+
+    def recorded(self, game: Game) -> bytes | None:
+        """The journal's game is now ``game``: the record to publish (None: unchanged)."""
+        plies = plies_of(game)
+        if plies == self.ours and self._sent == len(plies):
+            return None
+        self.ours = plies
+        self._check()
+        self._sent = len(plies)
+        return self.record().to_json()
+
+    def needs_resend(self) -> bool:
+        """The other board's beat says it holds fewer of our plies than we recorded."""
+        return self.heard_at is not None and self.they_hold < len(self.ours) \
+            and not self.offline
+
+    def beat(self) -> bytes:
+        return encode_beat(len(self.theirs.plies) if self.theirs is not None else 0)
+
+    # -- what the other board says ------------------------------------------------------
+
+    def receive(self, kind: str, payload: bytes, now: float) -> str | None:
+        """A message from the other board's seat; a one-line refusal (None: taken).
+        Never raises."""
+        try:
+            if kind == "presence":
+                self.offline = payload.strip() == b"offline"
+                if not self.offline:
+                    self.heard_at = now
+                return None
+            if kind == "beat":
+                self.they_hold = decode_beat(payload)
+                self.heard_at, self.offline = now, False
+                return None
+            if kind != "record":
+                raise MatchMessageError(f"no message kind {kind[:20]!r}")
+            record = MatchRecord.from_json(payload)
+        except MatchMessageError as error:
+            self.refused += 1
+            return f"match {self.match}: a message from {self.peer} refused: {error}"
+        self.heard_at, self.offline = now, False
+        return self._take(record)
+
+    def _take(self, record: MatchRecord) -> str | None:
+        if (record.match, record.seat) != (self.match, self.peer):
+            self.refused += 1
+            return (f"match {self.match}: a record of {record.match}/{record.seat} on "
+                    f"{self.peer}'s topic refused")
+        held = self.theirs
+        if held is not None and len(record.plies) < len(held.plies) \
+                and held.plies[:len(record.plies)] == record.plies:
+            return None  # an older record: what it says we hold already
+        self.theirs = record
+        self._check()
+        return self.conflict
+
+    def _check(self) -> None:
+        """Whether the two records can be the same game (sets `conflict`, for good)."""
+        theirs = self.theirs
+        if theirs is None or self.conflict is not None:
+            return
+        mine = self.record()
+        for what in ("variant", "start"):
+            if getattr(theirs, what) != getattr(mine, what):
+                self.conflict = (f"match {self.match}: {self.peer}'s board plays {what} "
+                                 f"{getattr(theirs, what)!r}, this one "
+                                 f"{getattr(mine, what)!r}")
+                return
+        for tag in AGREED_TAGS:
+            if theirs.tags.get(tag, "") != mine.tags.get(tag, ""):
+                self.conflict = (f"match {self.match}: {self.peer}'s board has {tag} "
+                                 f"{theirs.tags.get(tag, '')!r}, this one "
+                                 f"{mine.tags.get(tag, '')!r}: start both with the same "
+                                 f"tags")
+                return
+        for ours, other in zip(self.ours, theirs.plies, strict=False):
+            if not ours.same_move(other):
+                self.conflict = (f"match {self.match}: ply {ours.index + 1} differs: "
+                                 f"{self.peer}'s board holds {other.move}, this one "
+                                 f"{ours.move} (nothing more is played)")
+                return
+        if len(theirs.plies) > len(self.ours) + 1:
+            self.conflict = (f"match {self.match}: {self.peer}'s board holds "
+                             f"{len(theirs.plies)} plies, this one {len(self.ours)}: more "
+                             f"than its own next move")
+
+    def next_move(self, position: Position) -> tuple[Move, Ply] | None:
+        """The other side's next move in ``position`` (this board's own position after
+        every recorded ply), if its record holds it; `MatchConflict` (one line) when it
+        cannot be believed."""
+        if self.conflict is not None:
+            raise MatchConflict(self.conflict)
+        theirs = self.theirs
+        index = len(self.ours)
+        if theirs is None or len(theirs.plies) <= index:
+            return None
+        ply = theirs.plies[index]
+        if ply.before != digest(position):
+            self.conflict = (f"match {self.match}: {self.peer}'s ply {index + 1} "
+                             f"({ply.move}) was played in another position than "
+                             f"{position.fen()}")
+            raise MatchConflict(self.conflict)
+        try:
+            move = parse_move(position, ply.move)
+        except DraughtsError as error:
+            self.conflict = (f"match {self.match}: {self.peer}'s ply {index + 1} refused: "
+                             f"{' '.join(str(error).split())}")
+            raise MatchConflict(self.conflict) from None
+        return move, ply
+
+    def reachable(self, now: float) -> bool:
+        """Whether the other board was heard from lately (see the module doc)."""
+        return (not self.offline and self.heard_at is not None
+                and now - self.heard_at <= self.lost_after)

@@ -1,0 +1,296 @@
+"""A match between two boards, in virtual time: two games in play (`VirtualPlay`), each
+with the other board as its opponent (`BoardOpponent`), joined by an in-memory pair of
+transports that can be cut. Each side's move shows on the other board as the opponent's
+move to carry out, both journals hold the same game (moves, tags and clocks), a cut link
+pauses the match clock on both boards and their pages say so, and what was played during
+the cut arrives once, after it."""
+
+from __future__ import annotations
+
+import random
+
+from draughtsboard.board.game.pdn_writer import write_game
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.opponents import BoardOpponent
+
+from .virtual import STEP, DeferredAnalyst, VirtualPlay
+
+TAGS = {"Event": "Towns match", "Round": "1", "TimeControl": "300+2"}
+
+
+class Wire:
+    """Two seats' transports: what one publishes reaches the other at once while the
+    wire is up; records are kept (retained) and what was published while it was cut
+    arrives when it is back, as through bridged brokers."""
+
+    def __init__(self) -> None:
+        self.up = True
+        self.ends: dict[str, WireEnd] = {}
+        self.retained: dict[tuple[str, str], bytes] = {}
+        self.queued: list[tuple[str, str, bytes]] = []
+
+    def end(self, seat: str) -> WireEnd:
+        self.ends[seat] = WireEnd(self, seat)
+        return self.ends[seat]
+
+    def send(self, seat: str, kind: str, payload: bytes) -> None:
+        if kind == "record":
+            self.retained[(seat, kind)] = payload
+        if not self.up:
+            if kind != "beat":
+                self.queued.append((seat, kind, payload))
+            return
+        self.deliver(seat, kind, payload)
+
+    def deliver(self, seat: str, kind: str, payload: bytes) -> None:
+        other = self.ends.get("black" if seat == "white" else "white")
+        if other is not None and other.deliver is not None:
+            other.deliver(kind, payload)
+
+    def cut(self) -> None:
+        self.up = False
+
+    def mend(self) -> None:
+        self.up = True
+        queued, self.queued = self.queued, []
+        for seat, kind, payload in queued:
+            self.deliver(seat, kind, payload)
+
+
+class WireEnd:
+    def __init__(self, wire: Wire, seat: str) -> None:
+        self.wire, self.seat = wire, seat
+        self.deliver = None
+        self.sent: list[tuple[str, bytes]] = []
+
+    def open(self, deliver) -> None:
+        self.deliver = deliver
+        peer = "black" if self.seat == "white" else "white"
+        if self.wire.up and (peer, "record") in self.wire.retained:
+            deliver("record", self.wire.retained[(peer, "record")])
+
+    def publish(self, kind: str, payload: bytes) -> None:
+        self.sent.append((kind, payload))
+        self.wire.send(self.seat, kind, payload)
+
+    def close(self) -> None:
+        self.deliver = None
+
+
+class WhenReady(DeferredAnalyst):
+    """The opponent's worker in virtual time: a job that would wait for the other board
+    (its start, its move) runs only once what it waits for is there."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.opponent: BoardOpponent | None = None
+
+    def run_one(self) -> bool:
+        state = self.opponent.state if self.opponent is not None else None
+        ready = state is not None and state.theirs is not None and (
+            len(state.theirs.plies) > len(state.ours) or state.conflict is not None)
+        for entry in sorted(self.jobs, key=lambda entry: entry[:2]):
+            job = entry[2]
+            if job.name == "opponent: think" and not ready:
+                continue
+            if job.name == "opponent: start" and (state is None or state.theirs is None):
+                continue
+            self.jobs.remove(entry)
+            if not job.stale():
+                answer = job.work(job.stale)
+                if not job.stale():
+                    job.done(answer)
+            return True
+        return False
+
+
+def board(tmp_path, wire: Wire, seat: str, name: str) -> VirtualPlay:
+    opponent = BoardOpponent(get_variant("russian"), "m1", seat, wire.end(seat), name=name,
+                             tags=TAGS, beat_every=None, lost_after=3.0)
+    runner = WhenReady()
+    runner.opponent = opponent
+    play = VirtualPlay(tmp_path / seat, tags={**TAGS, seat.capitalize(): name},
+                       opponent=opponent, thinker=runner,
+                       opponent_side="black" if seat == "white" else "white")
+    opponent.clock = play.clock
+    return play
+
+
+def settle_both(white: VirtualPlay, black: VirtualPlay) -> None:
+    for _ in range(3):
+        white.settle()
+        black.settle()
+
+
+def beats(*plays: VirtualPlay) -> None:
+    for play in plays:
+        play.seat.opponent.beat()
+
+
+def play_own_move(me: VirtualPlay, rng: random.Random) -> None:
+    move = rng.choice(me.game.tracker.position.legal_moves())
+    ply = me.game.moves_recorded
+    me.carry_out(move.path, move.captures)
+    assert me.game.moves_recorded == ply + 1
+
+
+def carry_out_theirs(me: VirtualPlay) -> None:
+    ply = me.game.moves_recorded
+    me.carry_out_pending()
+    assert me.game.moves_recorded == ply + 1
+
+
+def test_a_whole_match_between_two_boards_with_a_cut_in_the_middle(tmp_path):
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    assert white.view()["opponent"]["name"] == "Boris"
+    assert black.view()["opponent"]["name"] == "Anna"
+    rng = random.Random(7)
+    plies = 0
+    cut_at, mended = 12, False
+    while plies < 60 and not white.game.tracker.position.is_game_over():
+        mover, other = (white, black) if plies % 2 == 0 else (black, white)
+        if plies == cut_at:
+            wire.cut()
+            for play in (white, black):
+                play.wait(4.0)
+            for play in (white, black):
+                view = play.view()
+                assert view["opponent"]["reachable"] is False
+                assert view["status"]["id"] == "match.headline.paused"
+                assert any(f["kind"] == "paused" for f in view["guidance"])
+                assert view["clocks"]["suspended"] and view["clocks"]["since"] is None
+            # the mover plays on during the cut: it goes across once the link is back
+            play_own_move(mover, rng)
+            plies += 1
+            settle_both(white, black)
+            assert other.view()["opponent"]["pending"] is None
+            mover.wait(60.0)  # a long cut: nobody's time goes
+            other.wait(60.0)
+            wire.mend()
+            beats(white, black)
+            for play in (white, black):
+                play.wait(STEP)
+            settle_both(white, black)
+            for play in (white, black):
+                view = play.view()
+                assert view["opponent"]["reachable"] is True
+                assert view["status"]["id"] != "match.headline.paused"
+            mended = True
+            carry_out_theirs(other)
+            continue
+        beats(white, black)
+        play_own_move(mover, rng)
+        settle_both(white, black)
+        assert other.view()["opponent"]["pending"] is not None  # the LEDs show it
+        other.wait(1.5)
+        carry_out_theirs(other)
+        settle_both(white, black)
+        plies += 1
+    assert mended
+    white_game = white.recorder.game(white.game.game_id)
+    black_game = black.recorder.game(black.game.game_id)
+    assert [m.text for m in white_game.moves] == [m.text for m in black_game.moves]
+    assert len(white_game.moves) == plies  # none lost, none twice
+    assert [m.clock for m in white_game.moves] == [m.clock for m in black_game.moves]
+    assert white_game.tags["White"] == black_game.tags["White"] == "Anna"
+    assert white_game.tags["Black"] == black_game.tags["Black"] == "Boris"
+    # no time was charged for the cut: at most the few seconds the boards played
+    assert min(white_game.moves[-1].clock) > 300 - 2 * 60
+    # the game's PDN is the same text on both boards (each board's arbiter's events, at
+    # its own times, stay in its own journal)
+    assert write_game(white_game, events=False) == write_game(black_game, events=False)
+    for play in (white, black):
+        log = [entry["text"]["id"] for entry in play.view()["log"]
+               if isinstance(entry["text"], dict)]
+        assert "match.log.paused" in log and "match.log.resumed" in log
+    white.close()
+    black.close()
+
+
+def test_boards_started_with_other_tags_refuse_the_match_in_one_line(tmp_path):
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    opponent = BoardOpponent(get_variant("russian"), "m1", "black", wire.end("black"),
+                             name="Boris", tags={**TAGS, "Round": "2"}, beat_every=None)
+    runner = WhenReady()
+    runner.opponent = opponent
+    black = VirtualPlay(tmp_path / "black", tags={**TAGS, "Round": "2", "Black": "Boris"},
+                        opponent=opponent, thinker=runner, opponent_side="white")
+    settle_both(white, black)
+    for play in (white, black):
+        error = play.view()["opponent"]["error"]
+        assert error["id"] == "opponent.error.protocol"
+        detail = error["params"]["detail"]
+        assert "Round" in detail and "\n" not in detail
+        assert play.view()["moves"] == []
+    white.close()
+    black.close()
+
+
+def test_a_ply_that_differs_stops_the_match_with_one_line_on_the_page(tmp_path):
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    white.move(22, 18)  # c3-d4 on the white board
+    settle_both(white, black)
+    carry_out_theirs(black)
+    black.move(11, 15)
+    settle_both(white, black)
+    # a forged record at black's seat: another first move than the one both hold
+    forged = black.seat.opponent.state.record()
+    first = forged.plies[0]
+    forged = type(forged)(forged.match, forged.seat, forged.name, forged.variant,
+                          forged.start, forged.tags,
+                          (type(first)(0, "c3-b4", first.before, first.clock),
+                           *forged.plies[1:]))
+    wire.deliver("black", "record", forged.to_json())
+    view = white.wait(STEP)
+    assert view["opponent"]["error"]["id"] == "opponent.error.protocol"
+    assert "ply 1 differs" in view["opponent"]["error"]["params"]["detail"]
+    assert view["opponent"]["pending"] is None  # black's 11-15 is not played on
+    assert view["moves"] == ["c3-d4"]
+    white.close()
+    black.close()
+
+
+def test_a_board_restarted_mid_match_catches_up_and_plays_nothing_twice(tmp_path):
+    """The black board goes away (its process ends) after white's move was published but
+    before black carried it out; started again on its journal, it reads white's record
+    (kept retained), shows the same move to carry out, and the match goes on."""
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    rng = random.Random(2)
+    for _ in range(2):  # white, black
+        play_own_move(white, rng)
+        settle_both(white, black)
+        carry_out_theirs(black)
+        settle_both(white, black)
+        play_own_move(black, rng)
+        settle_both(white, black)
+        carry_out_theirs(white)
+        settle_both(white, black)
+    play_own_move(white, rng)  # ply 5, published; black has not carried it out
+    settle_both(white, black)
+    shown = black.view()["opponent"]["pending"]
+    black.close()
+    wire.ends.pop("black")
+    black = board(tmp_path, wire, "black", "Boris")  # the same journal, resumed
+    settle_both(white, black)
+    assert black.view()["opponent"]["pending"] == shown
+    carry_out_theirs(black)
+    settle_both(white, black)
+    play_own_move(black, rng)
+    settle_both(white, black)
+    carry_out_theirs(white)
+    white_game = white.recorder.game(white.game.game_id)
+    black_game = black.recorder.game(black.game.game_id)
+    assert len(white_game.moves) == 6
+    assert [m.text for m in white_game.moves] == [m.text for m in black_game.moves]
+    white.close()
+    black.close()
