@@ -227,7 +227,8 @@ async def round_pdn(request: Request) -> Response:
 
 async def round_json(request: Request) -> Response:
     games = await run_in_threadpool(_feed, request)
-    return JSONResponse({"games": [{"board": g.board, "pdn": g.pdn} for g in games]},
+    return JSONResponse({"games": [{"board": g.board, "pdn": g.pdn, "result": g.result}
+                                   for g in games]},
                         headers={"cache-control": "no-cache"})
 
 

@@ -35,6 +35,7 @@ class FeedGame:
     pdn: str
     moves: int
     finished: bool
+    result: str = "*"  # the PDN's Result: "*" until the game's result is broadcast
 
 
 def game_at(hall_game: HallGame, cutoff: float | None) -> tuple[Game, bool]:
@@ -115,5 +116,6 @@ def round_games(store: HallStore, round_name: str, cutoff: float | None,
         if chosen is None:
             continue
         game, finished = game_at(chosen, cutoff)
-        out.append(FeedGame(board, write_game(game, events=False), game.ply, finished))
+        out.append(FeedGame(board, write_game(game, events=False), game.ply, finished,
+                            game.result_text()))
     return out

@@ -59,6 +59,7 @@ def test_the_feed_holds_the_boards_moves_for_both_readers(hall, boards):
     as_json = client.get("/round/3/games.json").json()
     assert "".join(g["pdn"] for g in as_json["games"]) == text
     assert [g["board"] for g in as_json["games"]] == [1, 2]
+    assert [g["result"] for g in as_json["games"]] == ["2-0", "*"]  # as the PDN says
     single = client.get("/round/3/2.pdn")
     assert single.status_code == 200 and read_pdn(single.text).games[0].game.ply == \
         len(board_moves(two))
