@@ -445,10 +445,12 @@ def test_every_module_imports_first_in_a_fresh_interpreter():
 # -- the tests mirror the package -------------------------------------------------------------
 
 def test_every_test_folder_is_a_part_of_the_package():
-    """tests/<path>/ holds the tests of draughtsboard/<path>/ (tests/data: their files)."""
+    """tests/<path>/ holds the tests of draughtsboard/<path>/ (tests/data: their files;
+    tests/accessibility: the checks of every page, with axe-core in its node_modules)."""
     tests = ROOT / "tests"
     folders = {path.relative_to(tests) for path in tests.rglob("*") if path.is_dir()
-               and "__pycache__" not in path.parts and path.name != "data"}
+               and "__pycache__" not in path.parts and "node_modules" not in path.parts
+               and path.name not in ("data", "accessibility")}
     assert sorted(str(f) for f in folders if not (PACKAGE / f).is_dir()) == []
 
 
