@@ -757,76 +757,6 @@ function setUpForms() {
   });
 }
 
-// -- what is new, said once: the live regions and this device's speech -----------------------
-// The board's stream sends, after a view, what there is to say about it ("spoken": the
-// board's own sentences, draughtsboard/speech/spoken.py, as messages), each thing once.
-// An illegal move and the opponent's move to carry out interrupt (role=alert); the rest
-// (moves, a required capture, the result) waits its turn (role=log). The same sentences
-// are spoken aloud by the browser when the switch is on (off unless turned on; kept in
-// this browser's localStorage).
-
-const SPEECH_KEY = "speech";
-const INTERRUPTS = /^spoken\.(flag\.illegal|opponent\.)/;
-const LOG_KEPT = 5; // the latest sentences kept in the log region
-
-function canSpeak() {
-  return "speechSynthesis" in window && typeof window.SpeechSynthesisUtterance === "function";
-}
-
-function setUpSpeech() {
-  const box = $("speak");
-  const can = canSpeak();
-  box.disabled = !can;
-  $("speech-none").hidden = can;
-  let saved = null;
-  try { saved = localStorage.getItem(SPEECH_KEY); } catch (e) { saved = null; }
-  box.checked = can && saved === "on";
-  box.addEventListener("change", () => {
-    try { localStorage.setItem(SPEECH_KEY, box.checked ? "on" : "off"); } catch (e) { /* private mode */ }
-    if (!box.checked && can) window.speechSynthesis.cancel();
-  });
-}
-
-// An announcement's messages as sentences one after the other, as the board says them
-function sentences(messages) {
-  const said = messages.map((m) => R(m).trim().replace(/[.]$/, "")).filter(Boolean);
-  return said.length ? said.join(". ") + "." : "";
-}
-
-function speak(text, urgent) {
-  if (!$("speak").checked || !canSpeak()) return;
-  if (urgent) window.speechSynthesis.cancel();
-  const utterance = new window.SpeechSynthesisUtterance(text);
-  utterance.lang = Words.language === "qps" ? "en" : Words.language;
-  window.speechSynthesis.speak(utterance);
-}
-
-function announce(announcements) {
-  for (const announcement of announcements) {
-    const text = sentences(announcement.messages);
-    if (!text) continue;
-    const urgent = announcement.messages.some((m) => INTERRUPTS.test(m.id || ""));
-    if (urgent) {
-      $("said-alert").replaceChildren(el("p", "", text));
-    } else {
-      const log = $("said");
-      log.appendChild(el("p", "", text));
-      while (log.children.length > LOG_KEPT) log.firstElementChild.remove();
-    }
-    speak(text, urgent);
-  }
-}
-
-// An alert put right (the position restored, the opponent's move carried out) is not
-// left behind for someone reading the page later
-function clearAlert(v) {
-  const intents = v.intents || {};
-  const pending = v.opponent && v.opponent.pending;
-  if (!(intents.illegal || []).length && !pending && $("said-alert").firstChild) {
-    $("said-alert").replaceChildren();
-  }
-}
-
 // -- live updates -------------------------------------------------------------------------------
 
 function connect() {
@@ -840,11 +770,12 @@ function connect() {
   source.onmessage = (event) => {
     const v = JSON.parse(event.data);
     draw(v);
-    clearAlert(v);
     document.dispatchEvent(new CustomEvent("draughtsboard:view", { detail: v }));
     document.body.dataset.version = v.version;
   };
-  source.addEventListener("spoken", (event) => announce(JSON.parse(event.data)));
+  // what the board says about the view just drawn (said.js: live regions, speech)
+  source.addEventListener("spoken", (event) => document.dispatchEvent(
+    new CustomEvent("draughtsboard:spoken", { detail: JSON.parse(event.data) })));
   source.addEventListener("now", (event) => {
     serverOffset = Number(event.data) - Date.now() / 1000;
   });
@@ -857,7 +788,6 @@ function connect() {
 Words.ready.then(() => {
   $("full-strength").textContent = T("page.opponent.full_strength", { level: "10" });
   setUpForms();
-  setUpSpeech();
   connect();
   setInterval(drawClocks, 250);
 });
