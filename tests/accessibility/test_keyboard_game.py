@@ -105,3 +105,26 @@ def test_a_game_and_its_result_by_keyboard_alone(tmp_path):
         assert game.result_text() == "0-1"
         assert page.errors == []
         browser.close()
+
+
+def test_a_confirmation_opened_again_at_once_is_not_closed_by_the_first(tmp_path):
+    # Escape, then Enter at once in the form: the first dialog's close event comes while
+    # the second is open; the second must wait for its own answer
+    with PlayProcess(tmp_path / "data") as play, playwright_api().sync_playwright() as p:
+        browser = launch(p)
+        page = open_in(browser, play, "en")
+        answers = page.evaluate("""async () => {
+            const dialog = document.getElementById("confirm");
+            const first = confirmAction("first", "", "OK");
+            dialog.close("cancel");
+            const second = confirmAction("second", "", "OK");
+            // the first one's close event, come late, while the second is open
+            await new Promise((resolve) => dialog.addEventListener("close", resolve,
+                                                                   { once: true }));
+            const one = await first;
+            const open = dialog.open;
+            document.getElementById("confirm-ok").click();
+            return [one, open, await second];
+        }""")
+        assert answers == [False, True, True]
+        browser.close()

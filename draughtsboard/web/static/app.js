@@ -617,20 +617,31 @@ function needToken() {
   return false;
 }
 
-// An in-page confirmation (a <dialog>): resolves true when OK is chosen.
+// An in-page confirmation (a <dialog>): resolves true when OK is chosen. The dialog's
+// close event comes a moment after it closes: a second confirmation opened in between (a
+// quick Enter after Escape) must not take the first one's close for its own.
+let confirming = null; // { resolve, opener } of the confirmation open or just closed
+
+function settleConfirm() {
+  if (!confirming) return;
+  const { resolve, opener } = confirming;
+  confirming = null;
+  // the focus back on the control that opened it (Escape and Cancel too)
+  if (opener && opener !== document.body && opener.isConnected
+    && !$("confirm").contains(document.activeElement)) opener.focus();
+  resolve($("confirm").returnValue === "ok");
+}
+
 function confirmAction(title, text, okText, withNewGame) {
   const dialog = $("confirm");
+  settleConfirm(); // one closed, its close event still to come: settled now, as it closed
   $("confirm-title").textContent = title;
   $("confirm-text").textContent = text;
   $("confirm-ok").textContent = okText;
   $("new-game-fields").hidden = !withNewGame;
   const opener = document.activeElement;
   return new Promise((resolve) => {
-    dialog.addEventListener("close", () => {
-      // the focus back on the control that opened it (Escape and Cancel too)
-      if (opener && opener !== document.body && opener.isConnected) opener.focus();
-      resolve(dialog.returnValue === "ok");
-    }, { once: true });
+    confirming = { resolve, opener };
     dialog.returnValue = "";
     dialog.showModal();
     $(withNewGame ? "new-white" : "confirm-ok").focus();
@@ -640,6 +651,8 @@ function confirmAction(title, text, okText, withNewGame) {
 function setUpForms() {
   // Cancel is not a submit button: Enter in the dialog's fields means OK
   $("confirm-cancel").addEventListener("click", () => $("confirm").close("cancel"));
+  // a late close event of an earlier opening finds the dialog open again: not its own
+  $("confirm").addEventListener("close", () => { if (!$("confirm").open) settleConfirm(); });
   // the dialog keeps the focus: Tab from its last control goes to its first, and back
   $("confirm").addEventListener("keydown", (e) => {
     if (e.key !== "Tab") return;
