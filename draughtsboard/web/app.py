@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 import math
 from typing import Any
 
@@ -40,6 +41,7 @@ from draughtsboard.http_limits import (
 )
 from draughtsboard.play.coach import Coach
 from draughtsboard.play.session import PlaySession
+from draughtsboard.speech.spoken import Heard, what_changed
 from draughtsboard.words import SOURCE_LANGUAGE
 from draughtsboard.words.routes import WORDS_ROUTES
 
@@ -147,13 +149,21 @@ class _EventStream:
 
     Each view is followed by an ``event: now`` with the board's wall clock (and so is
     each keep-alive), so that a page on a phone whose clock differs, or a board whose
-    clock the network has not set yet, counts the game clock right."""
+    clock the network has not set yet, counts the game clock right.
+
+    When a view brings something to say, an ``event: spoken`` follows it: the sentences
+    the board itself speaks (`spoken.what_changed`: moves, flags, the opponent's move,
+    the result), as a list of ``{"kind", "messages"}`` with each message's JSON, for the
+    page's live regions and its reader's own speech. Each stream keeps what it told its
+    page, so each thing is said once, and a page that (re)connects hears only what is
+    new after it came."""
 
     def __init__(self, session: PlaySession, streams: list[_EventStream]) -> None:
         self.session = session
         self.streams = streams
         self.ready = asyncio.Event()
         self.dropped = False
+        self.heard: Heard | None = None
 
     def drop(self) -> None:
         self.dropped = True
@@ -186,6 +196,7 @@ class _EventStream:
                             # EventSource opens a new one), not after a keep-alive wait
                             (b"connection", b"close")]})
             last, text = session.view()
+            self._spoken()  # what stands now is not news
             await self._body(send, f"id: {last}\ndata: {text}\n\n" + self._now())
             while not session.closing and not self.dropped:
                 try:
@@ -197,7 +208,8 @@ class _EventStream:
                 version, text = session.view()
                 if version != last and not self.dropped:
                     last = version
-                    await self._body(send, f"id: {version}\ndata: {text}\n\n" + self._now())
+                    await self._body(send, f"id: {version}\ndata: {text}\n\n"
+                                     + self._spoken() + self._now())
             await self._send(send, {"type": "http.response.body", "body": b"",
                                     "more_body": False})
         except (TimeoutError, OSError):
@@ -207,6 +219,18 @@ class _EventStream:
             unsubscribe()
             if self in self.streams:
                 self.streams.remove(self)
+
+    def _spoken(self) -> str:
+        """The ``spoken`` event for what is new since this stream last looked ("" when
+        nothing is)."""
+        game_id, game, view = self.session.published()
+        if game is None:
+            return ""
+        self.heard, news = what_changed(self.heard, game_id, game, view)
+        if not news:
+            return ""
+        said = [{"kind": a.kind, "messages": [m.as_json() for m in a.messages]} for a in news]
+        return f"event: spoken\ndata: {json.dumps(said, separators=(',', ':'))}\n\n"
 
     def _now(self) -> str:
         return f"event: now\ndata: {self.session.wall():.3f}\n\n"

@@ -1,21 +1,27 @@
 """The coach, the puzzles and the opponent in the pseudo-language (``?lang=qps``, every
 message wrapped in ⟦…⟧) in a real browser: training with a hint and a blunder warning, a
-puzzle, and the opponent's move. No word of those parts shows outside ⟦…⟧ but notation,
-numbers and names (tests/web/page_words.py, the board page's own check, over the whole
-page in each state); the check is shown to catch a word of English put in."""
+puzzle, and the opponent's move (the walks of tests/web/walks.py). No word of those parts
+shows outside ⟦…⟧ but notation, numbers and names (tests/web/page_words.py, the board
+page's own check, over the whole page in each state); the check is shown to catch a word
+of English put in."""
 
 from __future__ import annotations
 
 import pytest
 
-from ..browser import browser_page, click, playwright_api
-from ..play.test_puzzles import PUZZLES
+from ..browser import browser_page, playwright_api
 from .helpers import PlayProcess
 from .page_words import stray_in, stray_words
+from .walks import (
+    OPPONENT_ARGS,
+    TRAINING_ARGS,
+    opponent_walk,
+    puzzle_walk,
+    puzzles_file,
+    training_walk,
+)
 
 pytestmark = pytest.mark.browser
-
-BLUNDER_FEN = "B:W17,31:B10,4"  # Black to move: d6-c5 loses a piece by force
 
 
 def assert_words_from_catalog(page, play) -> None:
@@ -25,28 +31,29 @@ def assert_words_from_catalog(page, play) -> None:
     assert stray_words(page, set(tags) | set(tags.values())) == []
 
 
+def checker(page, play, said: dict[str, dict[str, str]]):
+    """``check(state)`` for a walk: the state's texts as ``said`` expects them (a
+    selector's text contains it), then no word outside the catalog."""
+    expect = playwright_api().expect
+
+    def check(state: str) -> None:
+        for selector, text in said.get(state, {}).items():
+            expect(page.locator(selector)).to_contain_text(text)
+        assert_words_from_catalog(page, play)
+
+    return check
+
+
 def test_a_hint_and_a_blunder_warning_speak_only_catalog_words(tmp_path):
     expect = playwright_api().expect
-    with PlayProcess(tmp_path / "data", "--mode", "training", "--fen", BLUNDER_FEN) as play:
+    said = {"training": {"#hint-button": "⟦"},
+            "hint piece": {"#coach-note": "⟦Hint: ⟦move the piece on "},
+            "hint move": {"#coach-note": "⟦play "},
+            "warning": {"#coach-warning": "⟦⟦d6-c5 loses a piece by force: b4:d6, "}}
+    with PlayProcess(tmp_path / "data", *TRAINING_ARGS) as play:
         with browser_page(play.url + "/?lang=qps") as page:
-            expect(page.locator("#coach-panel")).to_be_visible()
-            button = page.locator("#hint-button")
-            expect(button).to_contain_text("⟦")
-            assert_words_from_catalog(page, play)
-            button.click()  # the piece
-            expect(page.locator("#coach-note")).to_contain_text(
-                "⟦Hint: ⟦move the piece on ")
-            assert_words_from_catalog(page, play)
-            button.click()  # the move
-            expect(page.locator("#coach-note")).to_contain_text("⟦play ")
-            assert_words_from_catalog(page, play)
-            click(page, 10)  # d6-c5: the blunder
-            click(page, 14)
-            warning = page.locator("#coach-warning")
-            expect(warning).to_be_visible()
-            expect(warning).to_contain_text("⟦⟦d6-c5 loses a piece by force: b4:d6, ")
+            training_walk(page, expect, checker(page, play, said))
             expect(page.locator("#eval-curve polyline")).to_have_count(1)
-            assert_words_from_catalog(page, play)
             # a test that cannot fail is worthless: one word of English put in is found
             page.evaluate("document.querySelector('#coach-warning span').append(' Blunder')")
             tags = play.state()["tags"]
@@ -56,38 +63,25 @@ def test_a_hint_and_a_blunder_warning_speak_only_catalog_words(tmp_path):
 
 def test_a_puzzle_speaks_only_catalog_words(tmp_path):
     expect = playwright_api().expect
-    puzzles = tmp_path / "puzzles.pdn"
-    puzzles.write_text(PUZZLES, encoding="utf-8")
-    with PlayProcess(tmp_path / "data", "--mode", "puzzle", "--puzzles", str(puzzles)) as play:
+    title = "#puzzle .puzzle-title"
+    state = "#puzzle .puzzle-state"
+    said = {"puzzle": {title: "⟦Puzzle 1 of 2: ⟦White to play and win 2 pieces⟧⟧"},
+            "puzzle reply": {state: "⟦Black replies a5:c3: play it on the board.⟧"},
+            "puzzle solution": {state: "⟦Solution: 1. "},
+            "puzzle next": {title: "⟦Puzzle 2 of 2: ⟦White to play and win⟧⟧"}}
+    with PlayProcess(tmp_path / "data", "--mode", "puzzle",
+                     "--puzzles", str(puzzles_file(tmp_path))) as play:
         with browser_page(play.url + "/?lang=qps") as page:
-            title = page.locator("#puzzle .puzzle-title")
-            expect(title).to_have_text(
-                "⟦Puzzle 1 of 2: ⟦White to play and win 2 pieces⟧⟧")
-            assert_words_from_catalog(page, play)
-            click(page, 19)  # f4-g5, the solution's first move: Black's reply is shown
-            click(page, 16)
-            expect(page.locator("#puzzle .puzzle-state")).to_have_text(
-                "⟦Black replies a5:c3: play it on the board.⟧")
-            assert_words_from_catalog(page, play)
-            page.locator("#puzzle-solution").click()
-            expect(page.locator("#puzzle .puzzle-state")).to_contain_text("⟦Solution: 1. ")
-            assert_words_from_catalog(page, play)
-            page.locator("#puzzle-next").click()  # puzzle 2: its file gives no title
-            expect(title).to_have_text("⟦Puzzle 2 of 2: ⟦White to play and win⟧⟧")
-            assert_words_from_catalog(page, play)
+            puzzle_walk(page, expect, checker(page, play, said))
+            expect(page.locator(title)).to_have_text(said["puzzle next"][title])
         assert play.stop() == 0
 
 
 def test_the_opponents_move_and_failure_speak_only_catalog_words(tmp_path):
     expect = playwright_api().expect
-    with PlayProcess(tmp_path / "data", "--mode", "training", "--opponent", "engine:1",
-                     "--tag", "White=Trainee") as play:
+    with PlayProcess(tmp_path / "data", *OPPONENT_ARGS) as play:
         with browser_page(play.url + "/?lang=qps") as page:
-            expect(page.locator("#coach-panel")).to_be_visible()
-            click(page, 22)  # c3-d4: the engine's turn
-            click(page, 18)
-            page.wait_for_function("() => view && view.opponent && view.opponent.pending")
-            assert_words_from_catalog(page, play)
+            opponent_walk(page, expect, checker(page, play, {}))
             label, status = page.evaluate(
                 "[Words.render(view.opponent.label), Words.render(view.opponent.status)]")
             notation = play.state()["opponent"]["pending"]["notation"]

@@ -5,15 +5,12 @@ Russian catalog says. Headless Chromium, as in test_browser."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from draughtsboard.recording import Recorder
-
-from ..browser import ARGS, CHROMIUM, playwright_api
-from .helpers import TOKEN, PlayProcess
+from ..browser import playwright_api
+from .helpers import PlayProcess
 from .page_words import stray_words
+from .walks import GAME_ARGS, damaged, damaged_walk, launch, open_in, walk
 
 pytestmark = pytest.mark.browser
 
@@ -25,14 +22,13 @@ def tags_of(play: PlayProcess) -> set[str]:
     """The game's tags as the page lists them: PDN names and values stay as they are."""
     tags = play.state()["tags"]
     return set(tags) | set(tags.values())
-# Russian squares: c3=22, d4=18, f6=11, g5=16, a3=21, a5=13, e3=23, f4=19, c5=14
 
 
 @pytest.fixture(scope="module")
 def browser():
     api = playwright_api()
     with api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        chromium = launch(p)
         try:
             yield chromium
         finally:
@@ -44,85 +40,11 @@ def expect():
     return playwright_api().expect
 
 
-def open_in(browser, play: PlayProcess, language: str):
-    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-    page.set_default_timeout(10_000)
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.goto(f"{play.url}/?lang={language}")
-    playwright_api().expect(page.locator("body")).to_have_attribute("data-version",
-                                                                   re.compile("."))
-    return page
-
-
-def square(page, number: int):
-    return page.locator(f'#board [data-square="{number}"]')
-
-
-def click_move(page, *squares: int) -> None:
-    for number in squares:
-        square(page, number).click()
-
-
-def walk(page, expect, check) -> None:
-    """The states of a game a page must say in words: ``check(state)`` at each."""
-    expect(page.locator("#status")).not_to_be_empty()
-    check("start")
-    square(page, 22).click()  # c3 lifted
-    expect(square(page, 22)).to_have_class(re.compile("is-lifted"))
-    square(page, 22).hover()
-    check("lifted")
-    square(page, 18).click()  # c3-d4
-    expect(page.locator("#moves li")).to_have_count(1)
-    click_move(page, 11, 16)  # f6-g5
-    expect(page.locator("#moves .move")).to_have_count(2)
-    click_move(page, 21, 13)  # a3-a5: illegal
-    expect(page.locator("#flags .flag-illegal")).to_have_count(1)
-    expect(page.locator("#log li")).to_have_count(1)
-    check("illegal")
-    click_move(page, 13, 21)  # put back
-    expect(page.locator("#flags li")).to_have_count(0)
-    click_move(page, 23, 19)  # e3-f4
-    expect(page.locator("#moves .move")).to_have_count(3)
-    click_move(page, 16, 23)  # g5 takes f4, down on e3 on its way on
-    expect(square(page, 23).locator(".piece")).to_have_class(
-        re.compile("carried"))
-    check("capture")
-    page.locator("#legend summary").click()
-    check("legend")
-    page.locator("#arbiter summary").click()
-    page.locator("#token").fill(TOKEN)
-    page.locator("#token-form button").click()
-    expect(page.locator("#token-status")).not_to_be_empty()
-    check("arbiter")
-    page.locator("#result-value").select_option("0-1")
-    page.locator("#result-reason").fill("Ann")
-    page.locator("#result-form button[type=submit]").click()
-    expect(page.locator("#confirm")).to_be_visible()
-    check("confirm")
-    page.locator("#confirm-ok").click()
-    expect(page.locator("#result")).not_to_be_empty()
-    check("result")
-
-
-def damaged(data) -> None:
-    """A journal with a flipped byte in its third record (as test_browser makes one)."""
-    with Recorder(data) as recorder:
-        game_id = recorder.start_game("russian", {"White": "Ann"})
-        for text in ("c3-d4", "f6-g5", "g3-f4"):
-            recorder.record_move(game_id, text, None, None)
-    path = recorder.path_of(game_id)
-    lines = path.read_bytes().splitlines(keepends=True)
-    lines[2] = lines[2].replace(b"f6-g5", b"f6-g7")
-    path.write_bytes(b"".join(lines))
-
-
 def test_every_word_of_the_board_page_comes_from_the_catalog(browser, tmp_path, expect):
     def check(state):
         assert stray_words(page, NAMES | tags_of(play)) == [], state
 
-    with PlayProcess(tmp_path / "walk", "--tag", "White=Ann", "--tag", "Black=Bea",
-                     "--irregular", "restore") as play:
+    with PlayProcess(tmp_path / "walk", *GAME_ARGS) as play:
         page = open_in(browser, play, "qps")
         expect(page.locator("#connection")).to_have_text("⟦live⟧")
         walk(page, expect, check)
@@ -130,18 +52,15 @@ def test_every_word_of_the_board_page_comes_from_the_catalog(browser, tmp_path, 
     damaged(tmp_path / "damaged")
     with PlayProcess(tmp_path / "damaged") as play:
         page = open_in(browser, play, "qps")
-        expect(page.locator("#flags .flag-error")).to_have_count(1)
         game_id = play.state()["game_id"]
-        names = NAMES | tags_of(play) | {game_id, f"{game_id}.jsonl"}
         # the reader's technical account of the damage is shown as it is, in the message
-        assert stray_words(page, names | {"record", "fails", "its", "check", "later",
-                                          "line(s)", "left", "unread"}) == []
-        page.locator("#arbiter summary").click()
-        page.locator("#token").fill(TOKEN)
-        page.locator("#token-form button").click()
-        expect(page.locator("#repair-box")).to_be_visible()
-        assert stray_words(page, names | {"record", "fails", "its", "check", "later",
-                                          "line(s)", "left", "unread"}) == []
+        names = NAMES | tags_of(play) | {game_id, f"{game_id}.jsonl"} | {
+            "record", "fails", "its", "check", "later", "line(s)", "left", "unread"}
+
+        def check_damaged(state):
+            assert stray_words(page, names) == [], state
+
+        damaged_walk(page, expect, check_damaged)
 
 
 def test_the_check_finds_a_word_left_in_the_code(browser, tmp_path, expect):
@@ -175,8 +94,7 @@ def test_the_walk_in_russian(browser, tmp_path, expect):
         for selector, text in said.get(state, {}).items():
             expect(page.locator(selector)).to_have_text(text)
 
-    with PlayProcess(tmp_path / "walk", "--tag", "White=Ann", "--tag", "Black=Bea",
-                     "--irregular", "restore") as play:
+    with PlayProcess(tmp_path / "walk", *GAME_ARGS) as play:
         page = open_in(browser, play, "ru")
         expect(page.locator("#connection")).to_have_text("на связи")
         expect(page.locator("#moves-title")).to_have_text("Ходы")

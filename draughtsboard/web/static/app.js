@@ -69,15 +69,23 @@ function labelsMode(v) {
   return saved || (v.algebraic ? "coords" : "numbers");
 }
 
+// The board is an ARIA grid of its dark squares, one row per rank: the light squares,
+// where no piece ever stands, are drawn but hidden from screen readers (aria-hidden), so a
+// row of an 8x8 board has 4 cells, each named by its square and what stands on it. One
+// tab stop (a roving tabindex): the arrow keys, Home and End move between the cells.
 function buildBoard(v) {
   const board = $("board");
+  const hadFocus = board.contains(document.activeElement) ? focusSquare : null;
   board.replaceChildren();
+  board.setAttribute("aria-rowcount", String(v.size));
+  board.setAttribute("aria-colcount", String(v.size));
   $("board-frame").style.setProperty("--size", v.size);
   const bySquare = new Map(v.squares.map((s) => [s[1] + "," + s[2], s]));
   let first = null;
   for (let rank = v.size - 1; rank >= 0; rank--) {
     const row = el("div", "row");
     row.setAttribute("role", "row");
+    row.setAttribute("aria-rowindex", String(v.size - rank));
     for (let file = 0; file < v.size; file++) {
       const info = bySquare.get(file + "," + rank);
       if (!info) {
@@ -93,6 +101,7 @@ function buildBoard(v) {
       cell.dataset.file = file;
       cell.dataset.rank = rank;
       cell.setAttribute("role", "gridcell");
+      cell.setAttribute("aria-colindex", String(file + 1));
       cell.tabIndex = -1;
       cell.appendChild(el("span", "num", String(number)));
       cell.appendChild(el("div", "stack"));
@@ -100,14 +109,17 @@ function buildBoard(v) {
       cell.addEventListener("pointerdown", onPointerDown);
       cell.addEventListener("pointerup", onPointerUp);
       cell.addEventListener("pointerenter", () => inspect(cell));
-      cell.addEventListener("focus", () => { focusSquare = number; inspect(cell); });
+      cell.addEventListener("focus", () => { focusSquare = number; rove(cell); inspect(cell); });
       cell.addEventListener("keydown", onKey);
       row.appendChild(cell);
       if (first === null) first = cell;
     }
     board.appendChild(row);
   }
-  (first || board).tabIndex = 0;
+  const kept = hadFocus === null ? null
+    : board.querySelector(`.sq.dark[data-square="${hadFocus}"]`);
+  (kept || first || board).tabIndex = 0;
+  if (kept) kept.focus();
   const files = $("files");
   const ranks = $("ranks");
   files.replaceChildren();
@@ -167,7 +179,30 @@ function squareWords(v, cell) {
       ? { id: "square.led", params: { words: said, colour: { id: "square.colour." + lit[1] }, state } }
       : { id: "square.led_plain", params: { words: said, state } };
   }
+  for (const mark of marksOf(v, number)) said = { id: "page.a11y.square.marked", params: { words: said, mark } };
   return R(said);
+}
+
+// What the board (its intents) and the coach mark on a square, each as the legend's words
+const MARKS = [["illegal", "page.legend.square.illegal"], ["restore", "page.legend.square.restore"],
+  ["must_capture", "page.legend.square.must_capture"], ["ambiguous", "page.legend.square.ambiguous"],
+  ["destination", "page.legend.square.destination"], ["path", "page.legend.square.path"],
+  ["opponent_from", "page.legend.square.opponent"], ["opponent_path", "page.legend.square.opponent"],
+  ["take_off", "page.legend.square.take_off"], ["opponent_take", "page.legend.square.take_off"]];
+
+function marksOf(v, number) {
+  const marks = [];
+  const intents = v.intents || {};
+  for (const [intent, id] of MARKS) {
+    const words = { id };
+    if ((intents[intent] || []).includes(number) && !marks.some((m) => m.id === id)) marks.push(words);
+  }
+  const coach = v.coach || {};
+  const hint = coach.hint ? coach.hint.squares || [] : [];
+  if (hint.length && hint[0] === number) marks.push({ id: "page.a11y.mark.hint" });
+  else if (hint.indexOf(number) > 0) marks.push({ id: "page.a11y.mark.hint_path" });
+  if (coach.warning && (coach.warning.squares || []).includes(number)) marks.push({ id: "page.a11y.mark.blunder" });
+  return marks;
 }
 
 let inspected = null;
@@ -204,9 +239,13 @@ function drawBoard(v) {
     const led = cell.querySelector(".led");
     const lit = v.leds[number];
     led.className = "led" + (lit ? " lit " + lit[0] + " " + (lit[1] || "on-colour") : "");
+    // attributes changed in place, and only when they change: the focused cell stays
+    // the same element, and a screen reader is not told its name again for nothing
     const words = squareWords(v, cell);
-    cell.setAttribute("aria-label", words);
-    cell.title = words;
+    if (cell.getAttribute("aria-label") !== words) {
+      cell.setAttribute("aria-label", words);
+      cell.title = words;
+    }
   }
   if (inspected && inspected.isConnected) inspect(inspected);
 }
@@ -215,6 +254,20 @@ function drawBoard(v) {
 
 function cellAt(file, rank) {
   return $("board").querySelector(`.sq.dark[data-file="${file}"][data-rank="${rank}"]`);
+}
+
+// the roving tab stop: the cell with the focus is the board's one stop in the Tab order
+function rove(cell) {
+  for (const other of $("board").querySelectorAll('[tabindex="0"]')) {
+    if (other !== cell) other.tabIndex = -1;
+  }
+  cell.tabIndex = 0;
+}
+
+function moveFocus(next) {
+  if (!next) return;
+  rove(next);
+  next.focus();
 }
 
 function onKey(event) {
@@ -227,8 +280,13 @@ function onKey(event) {
     event.preventDefault();
     for (const [df, dr] of moves[event.key]) {
       const next = cellAt(file + df, rank + dr);
-      if (next) { cell.tabIndex = -1; next.tabIndex = 0; next.focus(); break; }
+      if (next) { moveFocus(next); break; }
     }
+  } else if (event.key === "Home" || event.key === "End") {
+    // the row's first or last dark square; with Ctrl, the board's
+    event.preventDefault();
+    const cells = [...(event.ctrlKey ? $("board") : cell.parentNode).querySelectorAll(".sq.dark")];
+    moveFocus(event.key === "Home" ? cells[0] : cells[cells.length - 1]);
   } else if ((event.key === "Enter" || event.key === " ") && view && view.hands) {
     event.preventDefault();
     hand([["toggle", Number(cell.dataset.square)]]);
@@ -427,6 +485,30 @@ function draw(v) {
   drawOpponent(v);
   $("hands-panel").hidden = !v.hands;
   drawClocks();
+  keepFocus();
+}
+
+// A control the view hides (the result form once a result stands, a repaired journal's
+// button) would take the focus with it: the focus goes to the nearest control still
+// shown before it (else the board), never to the page's start.
+let lastFocused = null;
+document.addEventListener("focusin", (event) => { lastFocused = event.target; });
+
+function shown(node) {
+  return node.isConnected && node.getClientRects().length > 0 && !node.closest("[hidden]");
+}
+
+function keepFocus() {
+  if ($("confirm").open) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && shown(active)) return;
+  // the control that had the focus, now hidden (a click elsewhere leaves it shown: no move)
+  const lost = active && active !== document.body ? active : lastFocused;
+  if (!lost || shown(lost)) return;
+  const order = [...document.querySelectorAll("a[href], button, input, select, summary, [tabindex='0']")];
+  const at = order.indexOf(lost);
+  const before = order.slice(0, at < 0 ? 0 : at).reverse().find((n) => shown(n) && !n.disabled);
+  (before || $("board").querySelector('[tabindex="0"]'))?.focus();
 }
 
 // -- requests -------------------------------------------------------------------------------
@@ -535,15 +617,31 @@ function needToken() {
   return false;
 }
 
-// An in-page confirmation (a <dialog>): resolves true when OK is chosen.
+// An in-page confirmation (a <dialog>): resolves true when OK is chosen. The dialog's
+// close event comes a moment after it closes: a second confirmation opened in between (a
+// quick Enter after Escape) must not take the first one's close for its own.
+let confirming = null; // { resolve, opener } of the confirmation open or just closed
+
+function settleConfirm() {
+  if (!confirming) return;
+  const { resolve, opener } = confirming;
+  confirming = null;
+  // the focus back on the control that opened it (Escape and Cancel too)
+  if (opener && opener !== document.body && opener.isConnected
+    && !$("confirm").contains(document.activeElement)) opener.focus();
+  resolve($("confirm").returnValue === "ok");
+}
+
 function confirmAction(title, text, okText, withNewGame) {
   const dialog = $("confirm");
+  settleConfirm(); // one closed, its close event still to come: settled now, as it closed
   $("confirm-title").textContent = title;
   $("confirm-text").textContent = text;
   $("confirm-ok").textContent = okText;
   $("new-game-fields").hidden = !withNewGame;
+  const opener = document.activeElement;
   return new Promise((resolve) => {
-    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+    confirming = { resolve, opener };
     dialog.returnValue = "";
     dialog.showModal();
     $(withNewGame ? "new-white" : "confirm-ok").focus();
@@ -553,6 +651,17 @@ function confirmAction(title, text, okText, withNewGame) {
 function setUpForms() {
   // Cancel is not a submit button: Enter in the dialog's fields means OK
   $("confirm-cancel").addEventListener("click", () => $("confirm").close("cancel"));
+  // a late close event of an earlier opening finds the dialog open again: not its own
+  $("confirm").addEventListener("close", () => { if (!$("confirm").open) settleConfirm(); });
+  // the dialog keeps the focus: Tab from its last control goes to its first, and back
+  $("confirm").addEventListener("keydown", (e) => {
+    if (e.key !== "Tab") return;
+    const controls = [...$("confirm").querySelectorAll("button, input")].filter(shown);
+    const first = controls[0];
+    const last = controls[controls.length - 1];
+    if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+    else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+  });
   $("token").value = token;
   $("token-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -655,6 +764,10 @@ function setUpForms() {
     applyLabels();
   });
   document.addEventListener("pointerup", () => { dragFrom = null; });
+  $("skip").addEventListener("click", (e) => {
+    const cell = $("board").querySelector('[tabindex="0"]');
+    if (cell) { e.preventDefault(); cell.focus(); }
+  });
 }
 
 // -- live updates -------------------------------------------------------------------------------
@@ -673,6 +786,9 @@ function connect() {
     document.dispatchEvent(new CustomEvent("draughtsboard:view", { detail: v }));
     document.body.dataset.version = v.version;
   };
+  // what the board says about the view just drawn (said.js: live regions, speech)
+  source.addEventListener("spoken", (event) => document.dispatchEvent(
+    new CustomEvent("draughtsboard:spoken", { detail: JSON.parse(event.data) })));
   source.addEventListener("now", (event) => {
     serverOffset = Number(event.data) - Date.now() / 1000;
   });
