@@ -128,3 +128,26 @@ def test_a_confirmation_opened_again_at_once_is_not_closed_by_the_first(tmp_path
         }""")
         assert answers == [False, True, True]
         browser.close()
+
+
+def test_the_language_switch_waits_for_enter_when_chosen_by_the_keys(tmp_path):
+    """Arrows on a closed <select> change its value at every press: the page must not
+    reload into each language on the way, only into the one chosen with Enter."""
+    expect = playwright_api().expect
+    with PlayProcess(tmp_path / "data") as play, playwright_api().sync_playwright() as p:
+        browser = launch(p)
+        page = open_in(browser, play, "en")
+        switch = page.locator("select[data-words-switch]").first
+        switch.focus()
+        page.evaluate("window.notReloaded = true")
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowDown")
+        chosen = switch.input_value()
+        assert chosen != "en"
+        assert page.evaluate("window.notReloaded === true && document.documentElement.lang")\
+            == "en"
+        page.keyboard.press("Enter")
+        expect(page.locator("html")).to_have_attribute("lang", chosen)
+        assert page.evaluate("window.notReloaded") is None
+        expect(page.locator("select[data-words-switch]").first).to_have_value(chosen)
+        browser.close()

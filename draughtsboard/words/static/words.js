@@ -7,7 +7,8 @@
 // A page loads this script first and waits for Words.ready before drawing. In its HTML,
 // data-words="id" fills an element's text, data-words-label / -title / -placeholder its
 // aria-label, title and placeholder. A <select data-words-switch> becomes the language
-// switch: the choice is remembered on this device (localStorage) and the page reloads.
+// switch: the choice is remembered on this device (localStorage) and the page reloads
+// (at once with the mouse; with the keys, on Enter or when the focus leaves it).
 "use strict";
 
 const Words = (() => {
@@ -111,8 +112,24 @@ const Words = (() => {
     select.setAttribute("aria-label", text("language.choose"));
     if (!select.dataset.wordsBound) {
       select.dataset.wordsBound = "1";
-      select.addEventListener("change", () => choose(select.value));
+      bindSwitch(select);
     }
+  }
+
+  // A choice made with the mouse or touch takes effect at once. One made with the keys
+  // waits for Enter or for the focus to leave: arrows on a closed <select> change its
+  // value at every press, and a reload each time would keep a keyboard user from ever
+  // reaching the language they want.
+  function bindSwitch(select) {
+    let byKeys = false;
+    const applyIfChanged = () => { if (select.value !== catalog.language) choose(select.value); };
+    select.addEventListener("pointerdown", () => { byKeys = false; });
+    select.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") applyIfChanged();
+      else if (event.key !== "Tab") byKeys = true;
+    });
+    select.addEventListener("change", () => { if (!byKeys) applyIfChanged(); });
+    select.addEventListener("blur", applyIfChanged);
   }
 
   function choose(code) {
