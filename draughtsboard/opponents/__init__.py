@@ -22,6 +22,7 @@ from draughtsboard.board.rules.variants import Variant
 from .base import (
     Clocks,
     Opponent,
+    OpponentEndedGameError,
     OpponentError,
     OpponentGoneError,
     OpponentIllegalMoveError,
@@ -65,7 +66,7 @@ def open_opponent(spec: OpponentSpec | str, variant: Variant, seed: str = "", *,
 
 __all__ = [
     "BoardOpponent", "BuiltinOpponent", "Clocks", "DxpOpponent", "HubOpponent",
-    "MatchTransport", "Opponent", "OpponentError",
+    "MatchTransport", "Opponent", "OpponentEndedGameError", "OpponentError",
     "OpponentGoneError", "OpponentIllegalMoveError", "OpponentProtocolError",
     "OpponentSpec", "OpponentSpecError", "OpponentStartError", "OpponentStoppedError",
     "OpponentTimeoutError", "OpponentUnsupportedError", "check_supported", "open_opponent",

@@ -63,6 +63,20 @@ class OpponentGoneError(OpponentError):
     ended the game."""
 
 
+END_KINDS = ("resigns", "claims_draw", "claims_win", "ends")
+
+
+class OpponentEndedGameError(OpponentGoneError):
+    """The opponent ended the game itself, saying why (``kind``, one of `END_KINDS`: it
+    resigns, claims a draw or a win by its own rules, or gives no reason). Not a failure
+    of the opponent: the page says what it said, and the result is the arbiter's (or the
+    player's) to record, as the rules here decide."""
+
+    def __init__(self, text: str, kind: str) -> None:
+        super().__init__(text)
+        self.kind = kind if kind in END_KINDS else "ends"
+
+
 @dataclass(frozen=True)
 class Clocks:
     """The clocks when a move is asked for: the opponent's and the other side's

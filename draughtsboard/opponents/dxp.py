@@ -38,6 +38,7 @@ from draughtsboard.board.rules.variants import Variant
 from .base import (
     Clocks,
     GameTrack,
+    OpponentEndedGameError,
     OpponentError,
     OpponentGoneError,
     OpponentIllegalMoveError,
@@ -50,6 +51,7 @@ from .base import (
 from .channel import Channel, ChannelClosed, ChannelTimeout, FrameTooLong
 from .dxp_messages import (
     ACCEPT_REASONS,
+    END_KINDS_BY_REASON,
     END_REASONS,
     MAX_MESSAGE,
     BackAccept,
@@ -155,7 +157,9 @@ class DxpConversation:
         if isinstance(message, GameEnd):
             self.state = "ended"
             reason = END_REASONS.get(message.reason, f"reason {message.reason}")
-            raise OpponentGoneError(f"the DXP peer {self._who()}ended the game ({reason})")
+            raise OpponentEndedGameError(
+                f"the DXP peer {self._who()}ended the game ({reason})",
+                END_KINDS_BY_REASON.get(message.reason, "ends"))
         if self.state == "requested":
             if not isinstance(message, GameAccept):
                 raise OpponentProtocolError(f"the DXP peer answered the game request with "

@@ -117,6 +117,7 @@ Message = GameRequest | GameAccept | MoveMessage | GameEnd | Chat | BackRequest 
 
 ACCEPT_REASONS = {1: "it expects another protocol version",
                   2: "it does not want this game", 3: "it wants no game at all"}
+END_KINDS_BY_REASON = {0: "ends", 1: "resigns", 2: "claims_draw", 3: "claims_win"}
 END_REASONS = {0: "no reason given", 1: "it gives up", 2: "it claims a draw",
                3: "it claims a win"}
 

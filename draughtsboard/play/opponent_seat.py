@@ -43,6 +43,7 @@ from draughtsboard.opponents import (
     BuiltinOpponent,
     Clocks,
     Opponent,
+    OpponentEndedGameError,
     OpponentError,
     OpponentGoneError,
     OpponentIllegalMoveError,
@@ -78,6 +79,8 @@ def error_message(error: OpponentError, name: str) -> Message:
     """What the page says of ``error`` (the opponent ``name``'s): its cause, with the
     error's own one line as ``detail``, shown as it is."""
     detail = " ".join(str(error).split()) or type(error).__name__
+    if isinstance(error, OpponentEndedGameError):  # what it said, not a failure
+        return Message.of(f"opponent.ended.{error.kind}", name=name)
     message_id = next((found for cause, found in ERROR_MESSAGES if isinstance(error, cause)),
                       "opponent.error.other")
     return Message.of(message_id, name=name, detail=detail)

@@ -28,10 +28,10 @@ from ..web.walks import (
     damaged_walk,
     launch,
     open_in,
-    square,
     opponent_walk,
     puzzle_walk,
     puzzles_file,
+    square,
     training_walk,
     walk,
 )

@@ -339,3 +339,25 @@ def test_a_follower_nobody_connects_to_times_out():
                            accept_seconds=0.05)
     with pytest.raises(OpponentTimeoutError, match="no DXP initiator connected"):
         follower.start(initial_position(INTERNATIONAL), True)
+
+
+@pytest.mark.parametrize("script, kind, said", [
+    (["E11"], "resigns", "Scan resigns: record the result in the arbiter panel"),
+    (["E21"], "claims_draw", "Scan claims a draw by its own rules and stops"),
+    (["E31"], "claims_win", "Scan claims a win by its own rules and stops"),
+    (["E11"], "resigns", "Scan сдаётся"),
+    (["E01"], "ends", "Scan ended the game without a reason"),
+])
+def test_a_peer_that_ends_the_game_is_said_as_what_it_said_not_as_a_failure(script, kind,
+                                                                             said):
+    from draughtsboard.opponents import OpponentEndedGameError
+    from draughtsboard.play.opponent_seat import error_message
+    from draughtsboard.words import words_for
+
+    opponent = started_against(ScriptedPeer(script))
+    with pytest.raises(OpponentEndedGameError) as raised:
+        opponent.move(Clocks(move_seconds=30))
+    opponent.close()
+    assert raised.value.kind == kind
+    language = "ru" if any("а" <= c <= "я" for c in said) else "en"
+    assert words_for(language)(error_message(raised.value, "Scan")).startswith(said)
