@@ -94,13 +94,15 @@ def spoken_result(variant: Variant, code: str) -> Message | None:
 
 @dataclass(frozen=True)
 class Heard:
-    """What the listener was last told about: the game, how far into it, the flags
+    """What the listener was last told about: the game, how far into it (and its moves,
+    so that a move amended in place is told), the flags
     standing, the opponent's move waiting to be carried out, a draw claimable, the
     result."""
 
     game_id: str
     ply: int
     illegal: tuple[int, ...] = ()
+    moves: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()  # path, captures
     must_capture: tuple[int, ...] = ()
     opponent: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     draw_claim: bool = False
@@ -116,6 +118,7 @@ def heard_now(game_id: str, game: Game, view: Mapping[str, Any]) -> Heard:
     result = game.result_text()
     return Heard(
         game_id=game_id, ply=game.ply,
+        moves=tuple((tuple(m.move.path), tuple(m.move.captures)) for m in game.moves),
         illegal=tuple(intents.get("illegal", ())),
         must_capture=tuple(sorted(intents.get("must_capture", ()))),
         opponent=(tuple(pending["path"]), tuple(pending.get("captures", ())))
@@ -127,6 +130,19 @@ def heard_now(game_id: str, game: Game, view: Mapping[str, Any]) -> Heard:
 
 def _squares(variant: Variant, squares: Sequence[int]) -> list[Message | str]:
     return [spoken_square(variant, square) for square in squares]
+
+
+def _common_start(before: Heard, now: Heard) -> int:
+    """How many plies the two games share from their start. A `Heard` made without its
+    moves (the first of a new game) shares all it has."""
+    if not before.moves and before.ply:
+        return min(before.ply, now.ply)
+    kept = 0
+    for old, new in zip(before.moves, now.moves):
+        if old != new:
+            break
+        kept += 1
+    return min(kept, before.ply, now.ply)
 
 
 def what_changed(before: Heard | None, game_id: str, game: Game,
@@ -141,12 +157,15 @@ def what_changed(before: Heard | None, game_id: str, game: Game,
     if now.game_id != before.game_id:
         said.append(Announcement(INFO, (Message.of("spoken.new_game"),)))
         before = Heard(game_id, 0)
-    if now.ply < before.ply:
+    kept = _common_start(before, now)
+    if kept < before.ply and kept == now.ply:
         said.append(Announcement(INFO, (Message.of("spoken.takeback"),)))
-    elif now.ply > before.ply:
+    elif now.ply > kept:
         positions = game.positions
         messages: list[Message] = []
-        for ply in range(before.ply, now.ply):
+        if kept < before.ply:  # taken back and played again in one publication
+            messages.append(Message.of("spoken.amended", count=before.ply - kept))
+        for ply in range(kept, now.ply):
             played = game.moves[ply]
             messages.extend(spoken_played(positions[ply], played.move, positions[ply + 1]))
         said.append(Announcement(MOVE, tuple(messages), game.moves[-1].t_monotonic))
@@ -155,6 +174,13 @@ def what_changed(before: Heard | None, game_id: str, game: Game,
         said.append(Announcement(FLAG, (Message.of(
             "spoken.flag.illegal", squares=_squares(variant, squares),
             count=len(squares)),)))
+    elif not now.illegal and now.restore and (
+            before.illegal or not set(now.restore) <= set(before.restore)):
+        # a piece knocked over, kept off or moved by nobody's move: said when it is
+        # flagged and when another square joins, not while the squares are put right
+        said.append(Announcement(FLAG, (Message.of(
+            "spoken.flag.restore", squares=_squares(variant, now.restore),
+            count=len(now.restore)),)))
     if now.must_capture and now.must_capture != before.must_capture:
         said.append(Announcement(FLAG, (Message.of(
             "spoken.flag.must_capture", squares=_squares(variant, now.must_capture)),)))
