@@ -4,7 +4,11 @@ A person who does not look at the board (a blind player, or anyone away from a s
 hears the game as players say it: each move with its squares in the board's language
 ("цэ 3 бьёт е 5", "c3 takes e5", "32 to 28"), the pieces a capture takes, a crowning,
 an illegal move and the squares to put right, a required capture, the opponent's move to
-carry out, a draw that can be claimed, the result. Everything here is a `Message` of the
+carry out, a draw that can be claimed, the result; a move amended in place (taken back
+and played again between two publications, as free play does when a piece moves on) is
+said as changed, with the move that now stands; the squares to put right after a piece
+was knocked over, kept off the board or moved by nobody's move, as after an illegal
+move. Everything here is a `Message` of the
 catalogs (``spoken.*``); a square's letter is a message too, so the Russian catalog says
 "цэ" where English says "c". Numbers stay digits: the speech engine reads them in the
 language of its voice ("3" is "три" in Russian).
@@ -164,7 +168,9 @@ def what_changed(before: Heard | None, game_id: str, game: Game,
         positions = game.positions
         messages: list[Message] = []
         if kept < before.ply:  # taken back and played again in one publication
-            messages.append(Message.of("spoken.amended", count=before.ply - kept))
+            back = before.ply - kept
+            messages.append(Message.of("spoken.amended") if back == 1
+                            else Message.of("spoken.amended.many", count=back))
         for ply in range(kept, now.ply):
             played = game.moves[ply]
             messages.extend(spoken_played(positions[ply], played.move, positions[ply + 1]))
