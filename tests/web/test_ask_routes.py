@@ -89,7 +89,7 @@ def test_get_answers_in_the_readers_language_and_says_nothing():
             "Black to move. White: 1 king: c3; 4 men: a1, c1, c7, and g7. Black: 1 man: h8")
         session.now = 1004.0
         clocks = client.get("/api/ask/clocks", headers={"accept-language": "ru"})
-        assert clocks.json()["text"] == "Белые: 4 минуты 6 секунд. Чёрные: 57 секунд"
+        assert clocks.json()["text"] == "Белые: минут: 4, секунд: 6. Чёрные: секунд: 57"
         assert clocks.headers["content-language"] == "ru"
         assert client.get("/api/ask/clocks").json()["text"].startswith("White: 4 minutes")
     assert voice.said == []
@@ -107,7 +107,7 @@ def test_post_says_the_answer_on_the_board_in_the_speakers_language():
         answer = client.post("/api/ask/clocks?lang=en")
         assert answer.json()["spoken"] is True
         assert answer.json()["text"] == "White: 4 minutes 6 seconds. Black: 1 minute 1 second"
-    assert voice.said == ["Белые: 4 минуты 6 секунд. Чёрные: 1 минута 1 секунда."]
+    assert voice.said == ["Белые: минут: 4, секунд: 6. Чёрные: минут: 1, секунд: 1."]
     with client_for(Published()) as client:  # a board that does not speak
         assert client.post("/api/ask/position").json()["spoken"] is False
 
