@@ -173,3 +173,25 @@ def test_which_press_asks_what():
     assert question_for("short", "hint", "free") == "hint"
     assert question_for("short", "hint", "tournament") == "last-move"
     assert question_for("short", "ask", "training") == "last-move"
+
+
+def test_a_column_game_says_each_column_and_true_counts():
+    """In the column game a capture takes the prisoner under the capturing piece: after
+    22-18 11-15 18x11 7x16 (c3-d4 f6-e5 d4xf6 g7xe5), White has 11 men alone and a
+    prisoner under e5, 12 in all."""
+    column = get_variant("column")
+    game = Game(column)
+    for move in ("c3-d4", "f6-e5", "d4xf6", "g7xe5"):
+        game.play(move)
+    text = said("ru", answer_position(game.position))
+    assert text.startswith("Ход белых. Белые: простых: 11, на а 1,")
+    assert text.endswith("е 5: башня из 2 шашек (сверху вниз: чёрная и белая). "
+                         "Всего шашек: у белых — 12, у чёрных — 12.")
+    tower = parse_fen(column, "W:g7=wbb,a7=b,c7=b,e7=b")
+    assert said("en", answer_position(tower)) == (
+        "White to move. White: none alone, all in columns. Black: 3 men: a7, c7, and e7. "
+        "g7: a column of 3 (top first: white, black, and black). In all, White 1, Black 5.")
+    officer = parse_fen(column, "B:a1=W,c3=w")
+    assert said("en", answer_position(officer)) == (
+        "Black to move. White: 1 king: a1; 1 man: c3. Black has no pieces. No columns. "
+        "In all, White 2, Black 0.")
