@@ -123,6 +123,22 @@ def run_engine(argv: Sequence[str], text: str, timeout: float) -> tuple[int, str
     return EngineRunner()(argv, text, timeout)
 
 
+FALLBACK_VOICE = "en"
+
+
+def voice_for(language: str, listed: str) -> str:
+    """espeak-ng's voice for a catalog's ``language``, from what ``espeak-ng --voices``
+    lists (``listed``): the language itself when a voice speaks it, else English."""
+    codes = set()
+    for line in listed.splitlines()[1:]:
+        fields = line.split()
+        if len(fields) >= 2:
+            codes.add(fields[1].lower())
+    if any(code == language or code.startswith(language + "-") for code in codes):
+        return language
+    return FALLBACK_VOICE
+
+
 @dataclass(frozen=True)
 class Spoken:
     """One announcement said (or tried): its number, its text, when the engine started
