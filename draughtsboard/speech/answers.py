@@ -7,7 +7,8 @@ page's API (``/api/ask/...``):
 - ``last-move``: the last move as speech says a move, who played it and a crowning; or
   the opponent's move waiting to be carried out;
 - ``clocks``: both clocks as the game clock counts them now, in hours, minutes and
-  seconds as a person says them ("4 минуты 5 секунд");
+  seconds as a person says them ("4 minutes 5 seconds"; Russian and French put a
+  count after a feminine noun, which the speech engine would read masculine);
 - ``position``: the side to move, then White's pieces and Black's, each side's kings
   first, then its men, square by square (a1, c1, ... rank by rank from White's side; on
   a numbered board by number). A column game says the pieces standing alone so, then
@@ -73,7 +74,7 @@ def answer_last_move(game: Game, view: Mapping[str, Any]) -> Message:
 
 def duration(seconds: float) -> Message:
     """A time as a person says it: hours, minutes and seconds, the ones that are not
-    zero ("1 hour 5 seconds", "4 минуты 5 секунд"), whole seconds (what the clock shows:
+    zero ("1 hour 5 seconds", "минут: 4, секунд: 5"), whole seconds (what the clock shows:
     a part of a second is not counted); "0 seconds" for none."""
     whole = max(0, math.floor(seconds)) if math.isfinite(seconds) else 0
     hours, rest = divmod(whole, 3600)
