@@ -142,7 +142,7 @@ def _common_start(before: Heard, now: Heard) -> int:
     if not before.moves and before.ply:
         return min(before.ply, now.ply)
     kept = 0
-    for old, new in zip(before.moves, now.moves):
+    for old, new in zip(before.moves, now.moves, strict=False):
         if old != new:
             break
         kept += 1

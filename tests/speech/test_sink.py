@@ -9,12 +9,12 @@ import errno
 import json
 import logging
 import os
+import pathlib
 import stat
 import subprocess
 import threading
 import time
 import wave
-import pathlib
 
 import pytest
 
