@@ -248,7 +248,7 @@ def test_closing_stops_an_engine_still_speaking_and_its_children(forking_engine)
     child = int(pid_file.read_text())
     begun = time.monotonic()
     speaker.close(timeout=0)
-    assert not speaker._thread.is_alive()
+    assert speaker.wait_idle(0)  # the worker is no longer saying it
     assert time.monotonic() - begun < WAIT
     assert gone(child)
 
