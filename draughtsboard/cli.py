@@ -268,29 +268,67 @@ def _add_speech_options(parser) -> None:
 
 def speech_settings(args, board_language: str = "en"
                     ) -> tuple[str | None, str, int, str | None] | None:
-    """(level, language, volume, directory) of the speech asked for, checked; ``None``
+    """(level, language, volume, directory) of the speech asked for, checked (each
+    option whatever the level, before anything starts; the directory is made); ``None``
     when it is switched off. The board speaks its own language unless
     ``--speech-language`` says otherwise."""
+    if not 0 <= args.speech_volume <= 200:
+        raise UsageError(f"--speech-volume is 0 to 200, not {args.speech_volume}")
+    if args.speech_to:
+        _check_speech_dir(args.speech_to)
     level = args.speech
     if args.speech_to and level is None:
         level = "moves"
     if level == "off":
         return None
-    if not 0 <= args.speech_volume <= 200:
-        raise UsageError(f"--speech-volume is 0 to 200, not {args.speech_volume}")
     language = args.speech_language or board_language
     return level, language, args.speech_volume, args.speech_to
 
 
-def _start_speech(settings, session):
-    """Start the speaker and the announcer following ``session``; returns the speaker
-    (``None`` without speech) and what stops them."""
+def _check_speech_dir(path: str) -> None:
+    """``--speech-to``'s directory, made if need be; one line if it cannot be."""
+    import pathlib
+
+    directory = pathlib.Path(path)
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"--speech-to {path}: is a file, not a directory")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"--speech-to {path}: {error.strerror or error}") from None
+
+
+def espeak_voice(language: str, log, program: str = "espeak-ng") -> str:
+    """espeak-ng's voice for ``language``: its own, else English (the pseudo-language
+    ``qps`` has none), said in one log line. Asks the engine which voices it has; an
+    engine that cannot tell (not installed) keeps the language's own."""
+    import subprocess
+
+    from draughtsboard.speech.sink import voice_for
+    from draughtsboard.words import words_for
+
+    try:
+        listed = subprocess.run([program, "--voices"], capture_output=True, text=True,
+                                timeout=10, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return language
+    voice = voice_for(language, listed)
+    if voice != language:
+        log.warning("%s", words_for(language)(Message.of(
+            "speech.voice_fallback", language=language, voice=voice)))
+    return voice
+
+
+def _start_speech(settings, session, log):
+    """Start the speaker and the announcer following ``session``; returns the board's
+    voice for answers (the announcer; ``None`` without speech) and what stops them."""
     if settings is None:
         return None, lambda: None
     from draughtsboard.speech import Announcer, Speaker
 
     level, language, volume, directory = settings
     speaker = Speaker(language, volume=volume, to_dir=directory,
+                      voice=espeak_voice(language, log),
                       clock=session.game.clock).start()
     announcer = Announcer(session, speaker, language, level).start()
 
@@ -298,7 +336,7 @@ def _start_speech(settings, session):
         announcer.stop()
         speaker.close()
 
-    return speaker, stop
+    return announcer, stop
 
 
 def _add_hall(subparsers) -> None:
@@ -928,12 +966,14 @@ def _wire_hint_button(source, session, coach, log, voice=None) -> None:
 
     def say(message) -> None:
         if voice is not None:
-            voice.say(spoken_text(voice.words, message))
+            voice.say(spoken_text(voice.words, message), answer=True)
 
     def told(future) -> None:
         error = future.exception()
         if error is None:
             say(future.result())
+            if future.result().id == "ask.hint.thinking" and voice is not None:
+                voice.want_hint()  # said when the coach has it
             return
         log.info("hint button: %s", error)
         message = getattr(error, "message", None)
@@ -1127,7 +1167,7 @@ def _play(args) -> int:
             link = _hall_link(args, session, source, log)
             if link is not None:
                 link.start()
-            speaker, stop_speech = _start_speech(speech, session)
+            speaker, stop_speech = _start_speech(speech, session, log)
             _wire_hint_button(source, session, coach, log, speaker)
             try:
                 return serve(session, sock=sock, coach=coach,

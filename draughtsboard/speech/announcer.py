@@ -10,6 +10,11 @@ waits for the announcer either: a wake-up is an event set, nothing more.
 The level (`spoken.LEVELS`) is read against the game's mode at every publication: with
 none asked for, a tournament game is silent and the other modes say the moves
 (`spoken.level_for_mode`).
+
+It is also the board's voice for a player's answers (the button, ``/api/ask/...``):
+`say` hands them to the speaker as answers, which never push a move out. A hint asked
+for while the coach still thinks is said once it arrives (`want_hint`): the announcer
+sees it in a later publication of the same position.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from draughtsboard.board.game.record import Game
 from draughtsboard.board.message import Message
 from draughtsboard.words import words_for
 
+from .answers import answer_hint, spoken_text
 from .spoken import (
     MOVE,
     Announcement,
@@ -50,7 +56,8 @@ class FollowedSession(Protocol):
 class Voice(Protocol):
     """What the announcer needs of the speaker (`sink.Speaker`)."""
 
-    def say(self, text: str, recorded_at: float | None = None) -> None: ...
+    def say(self, text: str, recorded_at: float | None = None, *,
+            answer: bool = False) -> bool: ...
 
 
 class Announcer:
@@ -64,8 +71,11 @@ class Announcer:
         self.session = session
         self.voice = voice
         self.level = level
+        self.language = language
         self.words = words_for(language)
         self.heard: Heard | None = None
+        self._lock = threading.Lock()
+        self._hint_wanted: tuple[str, int] | None = None  # (game id, ply) asked in
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -77,6 +87,7 @@ class Announcer:
         game_id, game, view = self.session.published()
         if game is None:
             return None
+        self._hint_arrived(game_id, game, view)
         first = self.heard is None
         self.heard, news = what_changed(self.heard, game_id, game, view)
         level = level_for_mode(self.level, str(view.get("mode", game.mode)))
@@ -88,6 +99,36 @@ class Announcer:
         text = text_of(self.words, announcement)
         self.voice.say(text, announcement.recorded_at)
         return text
+
+    def say(self, text: str, recorded_at: float | None = None, *,
+            answer: bool = True) -> bool:
+        """Say a player's answer (see the module doc); whether it is to be heard."""
+        return bool(self.voice.say(text, recorded_at, answer=answer))
+
+    def want_hint(self) -> None:
+        """A player asked for a hint and heard that the coach still thinks: say the
+        hint once it is published for the position asked in (once)."""
+        game_id, game, _ = self.session.published()
+        if game is None:
+            return
+        with self._lock:
+            self._hint_wanted = (game_id, game.ply)
+        self._wake.set()
+
+    def _hint_arrived(self, game_id: str, game: Game, view: dict[str, Any]) -> None:
+        with self._lock:
+            wanted = self._hint_wanted
+            if wanted is None:
+                return
+            if wanted != (game_id, game.ply):
+                self._hint_wanted = None  # the position moved on: that hint is gone
+                return
+            coach = view.get("coach") or {}
+            hint = coach.get("hint") if isinstance(coach, dict) else None
+            if not isinstance(hint, dict) or hint.get("thinking") or not hint.get("stage"):
+                return
+            self._hint_wanted = None
+        self.say(spoken_text(self.words, answer_hint(game.position, hint)))
 
     def start(self) -> Announcer:
         self._unsubscribe = self.session.subscribe(self._wake.set)

@@ -7,10 +7,13 @@ page's API (``/api/ask/...``):
 - ``last-move``: the last move as speech says a move, who played it and a crowning; or
   the opponent's move waiting to be carried out;
 - ``clocks``: both clocks as the game clock counts them now, in hours, minutes and
-  seconds as a person says them ("4 минуты 5 секунд");
+  seconds as a person says them ("4 minutes 5 seconds"; Russian and French put a
+  count after a feminine noun, which the speech engine would read masculine);
 - ``position``: the side to move, then White's pieces and Black's, each side's kings
   first, then its men, square by square (a1, c1, ... rank by rank from White's side; on
-  a numbered board by number). A column game says each column by its top piece;
+  a numbered board by number). A column game says the pieces standing alone so, then
+  each column (two or more pieces) with its pieces top first, then how many pieces each
+  side has in all, prisoners in columns included;
 - ``hint``: the coach's hint (the piece to move, then the move), said with its squares.
 
 Which press asks what is `question_for`. No I/O, no thread, no clock: the callers (the
@@ -71,7 +74,7 @@ def answer_last_move(game: Game, view: Mapping[str, Any]) -> Message:
 
 def duration(seconds: float) -> Message:
     """A time as a person says it: hours, minutes and seconds, the ones that are not
-    zero ("1 hour 5 seconds", "4 минуты 5 секунд"), whole seconds (what the clock shows:
+    zero ("1 hour 5 seconds", "минут: 4, секунд: 5"), whole seconds (what the clock shows:
     a part of a second is not counted); "0 seconds" for none."""
     whole = max(0, math.floor(seconds)) if math.isfinite(seconds) else 0
     hours, rest = divmod(whole, 3600)
@@ -125,10 +128,12 @@ def _reading_order(position: Position) -> list[int]:
 
 
 def _side(position: Position, side: str, order: Sequence[int]) -> Message:
+    """A side's pieces standing alone (in a column game, its columns come apart)."""
     variant = position.variant
     letter = side[0]
-    kings = [s for s in order if position.piece_at(s) == letter.upper()]
-    men = [s for s in order if position.piece_at(s) == letter]
+    alone = [s for s in order if len(position.column_at(s)) == 1]
+    kings = [s for s in alone if position.piece_at(s) == letter.upper()]
+    men = [s for s in alone if position.piece_at(s) == letter]
     groups = {}
     if kings:
         groups["kings"] = Message.of("ask.position.kings", count=len(kings),
@@ -137,16 +142,46 @@ def _side(position: Position, side: str, order: Sequence[int]) -> Message:
         groups["men"] = Message.of("ask.position.men", count=len(men),
                                    squares=[spoken_square(variant, s) for s in men])
     shape = "_".join(groups) or "none"
+    if shape == "none" and any(letter in position.column_at(s).lower() for s in order):
+        shape = "only_columns"  # all its pieces are in columns
     return Message.of(f"ask.position.{side}.{shape}", **groups)
+
+
+# a column's piece in words, top first (piece.column's {pieces})
+COLUMN_PIECES = {"w": "piece.top.white", "b": "piece.top.black",
+                 "W": "piece.officer.white", "B": "piece.officer.black"}
+
+
+def _columns(position: Position, order: Sequence[int]) -> Message:
+    """Every column of two or more pieces: its square, its pieces top first."""
+    variant = position.variant
+    said = []
+    for square in order:
+        column = position.column_at(square)
+        if len(column) > 1:
+            said.append(Message.of(
+                "ask.position.column", square=spoken_square(variant, square),
+                column=Message.of("piece.column", count=len(column),
+                                  pieces=[Message.of(COLUMN_PIECES[p]) for p in column])))
+    if not said:
+        return Message.of("ask.position.columns.none")
+    return Message.of("ask.position.columns", columns=said)
 
 
 def answer_position(position: Position) -> Message:
     """The side to move, then White's pieces, then Black's (see the module doc)."""
     order = _reading_order(position)
     to_move = "white" if position.white_to_move else "black"
-    return Message.of("ask.position", to_move=Message.of(f"ask.position.to_move.{to_move}"),
-                      white=_side(position, "white", order),
-                      black=_side(position, "black", order))
+    parts = dict(to_move=Message.of(f"ask.position.to_move.{to_move}"),
+                 white=_side(position, "white", order),
+                 black=_side(position, "black", order))
+    if not position.variant.holds_columns:
+        return Message.of("ask.position", **parts)
+    pieces = "".join(position.column_at(s) for s in order).lower()
+    return Message.of("ask.position.with_columns", **parts,
+                      columns=_columns(position, order),
+                      totals=Message.of("ask.position.totals", white=str(pieces.count("w")),
+                                        black=str(pieces.count("b"))))
 
 
 # -- the hint --------------------------------------------------------------------------------

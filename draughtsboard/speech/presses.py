@@ -12,8 +12,9 @@ here: no thread, no sleep, no clock of its own.
   first one's release;
 - a **short** press is any other: told once its window for a second press has passed;
 - a press that starts within ``bounce`` seconds (0.03) of the last release is the same
-  press (a contact that bounced), and a repeated edge (pressed while down, released
-  while up) is ignored;
+  press (a contact that bounced): after a double or a long press, which were told at
+  or before that release, such a press and its release are ignored; a repeated edge
+  (pressed while down, released while up) is ignored;
 - a tap followed by a hold within the window is a long press (the hold is what counts).
 
 `ButtonPresses` is the thin adapter: it joins a gpiozero ``Button`` (``when_pressed``,
@@ -24,6 +25,7 @@ fire).
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -35,7 +37,7 @@ LONG_SECONDS = 0.8
 DOUBLE_SECONDS = 0.4
 BOUNCE_SECONDS = 0.03
 
-_IDLE, _DOWN, _WAITING, _HELD = "idle", "down", "waiting", "held"
+_IDLE, _DOWN, _WAITING, _HELD, _BOUNCED = "idle", "down", "waiting", "held", "bounced"
 
 
 class PressClassifier:
@@ -51,6 +53,7 @@ class PressClassifier:
         self.state = _IDLE
         self.down_at = 0.0  # when the press being held started
         self.up_at = 0.0  # when the last short press was released
+        self.last_up = -math.inf  # when the button last went up, whatever the press
         self.second = False  # the press being held is the second of a pair
 
     def deadline(self) -> float | None:
@@ -76,8 +79,11 @@ class PressClassifier:
     def pressed(self, now: float) -> list[str]:
         """The button went down at ``now``."""
         decided = self.tick(now)
-        if self.state in (_DOWN, _HELD):
+        if self.state in (_DOWN, _HELD, _BOUNCED):
             return decided  # a repeated edge
+        if self.state == _IDLE and now - self.last_up < self.bounce:
+            self.state = _BOUNCED  # the release of a press already told bounced
+            return decided
         if self.state == _WAITING:
             if now - self.up_at < self.bounce:
                 self.state = _DOWN  # the contact bounced: the same press goes on
@@ -92,11 +98,13 @@ class PressClassifier:
     def released(self, now: float) -> list[str]:
         """The button went up at ``now``."""
         decided = self.tick(now)
-        if self.state == _HELD:
-            self.state = _IDLE  # the long press was told already
+        if self.state in (_HELD, _BOUNCED):
+            self.state = _IDLE  # the long press was told already, or this bounced
+            self.last_up = now
             return decided
         if self.state != _DOWN:
             return decided  # a repeated edge
+        self.last_up = now
         if self.second:
             self.state = _IDLE
             self.second = False

@@ -4,7 +4,11 @@ A person who does not look at the board (a blind player, or anyone away from a s
 hears the game as players say it: each move with its squares in the board's language
 ("цэ 3 бьёт е 5", "c3 takes e5", "32 to 28"), the pieces a capture takes, a crowning,
 an illegal move and the squares to put right, a required capture, the opponent's move to
-carry out, a draw that can be claimed, the result. Everything here is a `Message` of the
+carry out, a draw that can be claimed, the result; a move amended in place (taken back
+and played again between two publications, as free play does when a piece moves on) is
+said as changed, with the move that now stands; the squares to put right after a piece
+was knocked over, kept off the board or moved by nobody's move, as after an illegal
+move. Everything here is a `Message` of the
 catalogs (``spoken.*``); a square's letter is a message too, so the Russian catalog says
 "цэ" where English says "c". Numbers stay digits: the speech engine reads them in the
 language of its voice ("3" is "три" in Russian).
@@ -94,13 +98,15 @@ def spoken_result(variant: Variant, code: str) -> Message | None:
 
 @dataclass(frozen=True)
 class Heard:
-    """What the listener was last told about: the game, how far into it, the flags
+    """What the listener was last told about: the game, how far into it (and its moves,
+    so that a move amended in place is told), the flags
     standing, the opponent's move waiting to be carried out, a draw claimable, the
     result."""
 
     game_id: str
     ply: int
     illegal: tuple[int, ...] = ()
+    moves: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()  # path, captures
     must_capture: tuple[int, ...] = ()
     opponent: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     draw_claim: bool = False
@@ -116,6 +122,7 @@ def heard_now(game_id: str, game: Game, view: Mapping[str, Any]) -> Heard:
     result = game.result_text()
     return Heard(
         game_id=game_id, ply=game.ply,
+        moves=tuple((tuple(m.move.path), tuple(m.move.captures)) for m in game.moves),
         illegal=tuple(intents.get("illegal", ())),
         must_capture=tuple(sorted(intents.get("must_capture", ()))),
         opponent=(tuple(pending["path"]), tuple(pending.get("captures", ())))
@@ -127,6 +134,19 @@ def heard_now(game_id: str, game: Game, view: Mapping[str, Any]) -> Heard:
 
 def _squares(variant: Variant, squares: Sequence[int]) -> list[Message | str]:
     return [spoken_square(variant, square) for square in squares]
+
+
+def _common_start(before: Heard, now: Heard) -> int:
+    """How many plies the two games share from their start. A `Heard` made without its
+    moves (the first of a new game) shares all it has."""
+    if not before.moves and before.ply:
+        return min(before.ply, now.ply)
+    kept = 0
+    for old, new in zip(before.moves, now.moves, strict=False):
+        if old != new:
+            break
+        kept += 1
+    return min(kept, before.ply, now.ply)
 
 
 def what_changed(before: Heard | None, game_id: str, game: Game,
@@ -141,12 +161,17 @@ def what_changed(before: Heard | None, game_id: str, game: Game,
     if now.game_id != before.game_id:
         said.append(Announcement(INFO, (Message.of("spoken.new_game"),)))
         before = Heard(game_id, 0)
-    if now.ply < before.ply:
+    kept = _common_start(before, now)
+    if kept < before.ply and kept == now.ply:
         said.append(Announcement(INFO, (Message.of("spoken.takeback"),)))
-    elif now.ply > before.ply:
+    elif now.ply > kept:
         positions = game.positions
         messages: list[Message] = []
-        for ply in range(before.ply, now.ply):
+        if kept < before.ply:  # taken back and played again in one publication
+            back = before.ply - kept
+            messages.append(Message.of("spoken.amended") if back == 1
+                            else Message.of("spoken.amended.many", count=back))
+        for ply in range(kept, now.ply):
             played = game.moves[ply]
             messages.extend(spoken_played(positions[ply], played.move, positions[ply + 1]))
         said.append(Announcement(MOVE, tuple(messages), game.moves[-1].t_monotonic))
@@ -155,6 +180,13 @@ def what_changed(before: Heard | None, game_id: str, game: Game,
         said.append(Announcement(FLAG, (Message.of(
             "spoken.flag.illegal", squares=_squares(variant, squares),
             count=len(squares)),)))
+    elif not now.illegal and now.restore and (
+            before.illegal or not set(now.restore) <= set(before.restore)):
+        # a piece knocked over, kept off or moved by nobody's move: said when it is
+        # flagged and when another square joins, not while the squares are put right
+        said.append(Announcement(FLAG, (Message.of(
+            "spoken.flag.restore", squares=_squares(variant, now.restore),
+            count=len(now.restore)),)))
     if now.must_capture and now.must_capture != before.must_capture:
         said.append(Announcement(FLAG, (Message.of(
             "spoken.flag.must_capture", squares=_squares(variant, now.must_capture)),)))

@@ -18,6 +18,9 @@ the button's wiring in ``cli.py`` asks through `answer_now` and `ask_hint` too.
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -45,6 +48,36 @@ from draughtsboard.words import PSEUDO_LANGUAGE, catalog_languages, choose_langu
 from .coach_routes import error_response, refusal
 
 MAX_LANG = 20  # characters of ?lang= read
+SPOKEN_EVERY = 1.0  # seconds: at most one spoken answer asked over HTTP in this time
+
+
+class AnswerPace:
+    """How often answers asked over HTTP are said on one board: at most one per
+    ``every`` seconds of ``clock``."""
+
+    def __init__(self, every: float = SPOKEN_EVERY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.every = every
+        self.clock = clock
+        self._last: float | None = None
+        self._lock = threading.Lock()
+
+    def allow(self) -> bool:
+        """Whether an answer may be said now (and counts it if so)."""
+        with self._lock:
+            now = self.clock()
+            if self._last is not None and now - self._last < self.every:
+                return False
+            self._last = now
+            return True
+
+
+def _pace(request: Request) -> AnswerPace:
+    state = request.app.state
+    pace = getattr(state, "ask_pace", None)
+    if pace is None:
+        pace = state.ask_pace = AnswerPace()
+    return pace
 
 
 class NotReady(Exception):
@@ -113,6 +146,10 @@ async def ask(request: Request) -> Response:
             languages=Listed(tuple(catalog_languages()), "or")))
     session = request.app.state.session
     speak = request.method == "POST"
+    voice = getattr(request.app.state, "voice", None)
+    if speak and voice is not None and not _pace(request).allow():
+        return error_response(429, Message.of("ask.refused.too_often",
+                                              seconds=f"{_pace(request).every:g}"))
     try:
         if question == HINT:
             coach = getattr(request.app.state, "coach", None)
@@ -138,10 +175,13 @@ async def ask(request: Request) -> Response:
     body: dict[str, Any] = {"message": message.as_json(),
                             "text": words_for(language)(message)}
     if speak:
-        voice = getattr(request.app.state, "voice", None)
+        spoken = False
         if voice is not None:
-            voice.say(spoken_text(words_for(voice.language), message))
-        body["spoken"] = voice is not None
+            spoken = bool(voice.say(spoken_text(words_for(voice.language), message),
+                                    answer=True))
+            if message.id == "ask.hint.thinking" and hasattr(voice, "want_hint"):
+                voice.want_hint()  # said when the coach has it
+        body["spoken"] = spoken
     return JSONResponse(body, headers={"cache-control": "no-store",
                                        "content-language": language})
 

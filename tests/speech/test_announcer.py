@@ -47,10 +47,11 @@ class Voice:
         self.said: list[tuple[str, float | None]] = []
         self.heard = threading.Condition()
 
-    def say(self, text, recorded_at=None):
+    def say(self, text, recorded_at=None, *, answer=False):
         with self.heard:
-            self.said.append((text, recorded_at))
+            self.said.append((text, recorded_at) if not answer else (text, "answer"))
             self.heard.notify_all()
+        return True
 
     def wait_for(self, count: int) -> bool:
         with self.heard:
@@ -121,3 +122,42 @@ def test_a_failure_on_one_publication_does_not_stop_the_announcer(caplog):
         announcer.stop()
     assert voice.said[-1] == ("c3 to d4. d6 to c5.", 2.0)
     assert "the announcer failed" in caplog.text
+
+
+def test_a_hint_asked_while_the_coach_thinks_is_said_once_when_it_comes():
+    session, voice = FakeSession(), Voice()
+    announcer = Announcer(session, voice, "ru")
+    announcer.check()
+    session.publish(coach={"hint": {"stage": 0, "squares": [], "thinking": True}})
+    announcer.check()
+    announcer.want_hint()  # the player heard "the coach is thinking"
+    announcer.check()
+    assert voice.said == [("Доска говорит.", None)]
+    session.publish(coach={"hint": {"stage": 1, "squares": [22], "thinking": False}})
+    announcer.check()
+    announcer.check()
+    session.publish(coach={"hint": {"stage": 1, "squares": [22], "thinking": False}},
+                    draw_claim=None)
+    announcer.check()
+    assert voice.said == [("Доска говорит.", None),
+                          ("Подсказка: ходите шашкой с поля цэ 3.", "answer")]
+
+
+def test_a_hint_wanted_is_forgotten_when_the_position_moves_on():
+    session, voice = FakeSession(), Voice()
+    announcer = Announcer(session, voice, "en")
+    announcer.check()
+    announcer.want_hint()
+    session.play("c3-d4", at=1.0)
+    announcer.check()
+    session.publish(coach={"hint": {"stage": 1, "squares": [9], "thinking": False}})
+    announcer.check()
+    assert [text for text, _ in voice.said] == ["The board speaks.", "c3 to d4."]
+
+
+def test_the_announcer_says_answers_as_answers():
+    session, voice = FakeSession(), Voice()
+    announcer = Announcer(session, voice, "nl")
+    assert announcer.language == "nl"
+    assert announcer.say("Remise.") is True
+    assert voice.said == [("Remise.", "answer")]

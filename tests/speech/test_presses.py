@@ -61,6 +61,19 @@ def test_bounce_like_edges_are_one_press():
     assert run(("r", 0.0), ("t", 1.0)) == []
 
 
+def test_a_bouncing_release_after_a_double_or_a_long_press_adds_no_press():
+    # the second release of a double bounces: no phantom short press after it
+    told = run(("p", 0.0), ("r", 0.1), ("p", 0.3), ("r", 0.4), ("p", 0.41), ("r", 0.415),
+               ("t", 5.0))
+    assert told == [(DOUBLE, 0.4)]
+    told = run(("p", 0.0), ("t", 0.8), ("r", 1.0), ("p", 1.01), ("r", 1.02), ("t", 5.0))
+    assert told == [(LONG, 0.8)]
+    # a press well after the bounce time is a press
+    told = run(("p", 0.0), ("r", 0.1), ("p", 0.3), ("r", 0.4), ("p", 0.5), ("r", 0.6),
+               ("t", 5.0))
+    assert told == [(DOUBLE, 0.4), (SHORT, 5.0)]
+
+
 def test_the_deadline_says_when_to_tick():
     classifier = PressClassifier()
     assert classifier.deadline() is None

@@ -5,12 +5,16 @@ by sleeping; the clock is injected."""
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
+import pathlib
 import stat
 import subprocess
 import threading
+import time
+import wave
 
 import pytest
 
@@ -19,19 +23,35 @@ from draughtsboard.speech.sink import INDEX, Speaker, run_engine
 WAIT = 10.0  # seconds: only a broken speaker waits this long
 
 
-class HeldRunner:
-    """An engine the test holds: each call waits until the test lets it finish."""
+def write_wav(path, frames=2205, written=None):
+    """A WAV of ``frames`` silent samples; ``written``: cut to that many bytes."""
+    with wave.open(str(path), "wb") as sound:
+        sound.setnchannels(1)
+        sound.setsampwidth(2)
+        sound.setframerate(22050)
+        sound.writeframes(b"\0\0" * frames)
+    if written is not None:
+        data = path.read_bytes()[:written]
+        path.write_bytes(data)
 
-    def __init__(self, answer=(0, "")):
+
+class HeldRunner:
+    """An engine the test holds: each call waits until the test lets it finish. With
+    ``-w FILE`` it writes a WAV there, as espeak-ng does (``wav``: how, or None)."""
+
+    def __init__(self, answer=(0, ""), wav=write_wav):
         self.calls: list[tuple[list[str], str]] = []
         self.entered = threading.Event()
         self.release = threading.Event()
         self.answer = answer
+        self.wav = wav
 
     def __call__(self, argv, text, timeout):
         self.calls.append((list(argv), text))
         self.entered.set()
         assert self.release.wait(WAIT)
+        if "-w" in argv and self.wav is not None:
+            self.wav(pathlib.Path(argv[argv.index("-w") + 1]))
         return self.answer
 
 
@@ -112,7 +132,7 @@ def test_a_missing_engine_is_said_once_in_the_boards_language(tmp_path, caplog):
     speaker.close()
     assert len(speaker.spoken) == 3 and not any(s.ok for s in speaker.spoken)
     (line,) = [r.getMessage() for r in caplog.records]
-    assert line.startswith("озвучивание выключено:") and "no-espeak-ng" in line
+    assert line.startswith("Озвучивание выключено:") and "no-espeak-ng" in line
 
 
 def test_no_audio_device_is_a_failure_though_espeak_exits_0(caplog):
@@ -176,3 +196,148 @@ def test_run_engine_gives_the_status_and_what_the_engine_said(tmp_path):
     script.write_text("#!/bin/sh\ncat >/dev/null\necho 'error: no voice' >&2\nexit 3\n")
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     assert run_engine([str(script)], "hello", 10.0) == (3, "error: no voice\n")
+
+
+@pytest.fixture
+def forking_engine(tmp_path):
+    """A fake espeak-ng that hangs in a child it started (a shell that does not exec):
+    killing the shell alone would leave the child holding the output pipe open."""
+    script = tmp_path / "espeak-ng"
+    pid_file = tmp_path / "pid"
+    script.write_text(f"#!/bin/bash\nsleep 100000 &\necho $! > {pid_file}\nwait\n")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script, pid_file
+
+
+def gone(pid: int) -> bool:
+    """Whether ``pid`` is no process, or one that has ended (a zombie, for init to
+    reap: it was not our child)."""
+    try:
+        state = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state in ("Z", "X")
+
+
+def test_a_hung_engine_is_killed_with_its_children_and_speech_goes_on(forking_engine,
+                                                                     caplog):
+    script, pid_file = forking_engine
+    speaker = started(Speaker("en", program=str(script), timeout=0.5))
+    try:
+        with caplog.at_level(logging.WARNING, logger="draughtsboard.speech"):
+            speaker.say("c3 to d4.")
+            assert speaker.wait_idle(WAIT)  # before the fix: blocked on the pipe forever
+            child = int(pid_file.read_text())
+            speaker.say("d6 to c5.")
+            assert speaker.wait_idle(WAIT)
+    finally:
+        speaker.close()
+    assert [s.text for s in speaker.spoken] == ["c3 to d4.", "d6 to c5."]
+    assert gone(child)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{script} could not speak (no answer in 0.5 s: stopped); the board plays on"]
+
+
+def test_closing_stops_an_engine_still_speaking_and_its_children(forking_engine):
+    script, pid_file = forking_engine
+    speaker = started(Speaker("en", program=str(script), timeout=WAIT * 10))
+    speaker.say("c3 to d4.")
+    deadline = time.monotonic() + WAIT
+    while not pid_file.exists() or not pid_file.read_text().strip():
+        assert time.monotonic() < deadline  # polls for the engine's pid, no sleep
+    child = int(pid_file.read_text())
+    begun = time.monotonic()
+    speaker.close(timeout=0)
+    assert speaker.wait_idle(0)  # the worker is no longer saying it
+    assert time.monotonic() - begun < WAIT
+    assert gone(child)
+
+
+def test_cannot_write_to_is_a_failure_though_espeak_exits_0(tmp_path, caplog):
+    """espeak-ng says it on its standard output, writes no WAV, and exits 0."""
+    runner = HeldRunner(answer=(0, f"Can't write to: '{tmp_path}/wav/0001.wav'"), wav=None)
+    runner.release.set()
+    speaker = started(Speaker("en", runner=runner, to_dir=tmp_path / "wav"))
+    with caplog.at_level(logging.WARNING, logger="draughtsboard.speech"):
+        speaker.say("c3 to d4.")
+        assert speaker.wait_idle(WAIT)
+    speaker.close()
+    assert [s.ok for s in speaker.spoken] == [False]
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert "Can't write to" in line
+
+
+@pytest.mark.parametrize("wav", [None, lambda path: path.write_bytes(b""),
+                                 lambda path: write_wav(path, written=1000),
+                                 lambda path: write_wav(path, frames=0)],
+                         ids=["none", "empty", "truncated", "silent"])
+def test_a_missing_or_short_wav_is_a_failure_said_once_until_it_works_again(
+        tmp_path, caplog, wav):
+    runner = HeldRunner(wav=wav)
+    runner.release.set()
+    speaker = started(Speaker("en", runner=runner, to_dir=tmp_path / "wav"))
+    with caplog.at_level(logging.WARNING, logger="draughtsboard.speech"):
+        for text in ("c3 to d4.", "d6 to c5."):
+            speaker.say(text)
+            assert speaker.wait_idle(WAIT)
+        runner.wav = write_wav  # the disk has room again
+        speaker.say("Draw.")
+        assert speaker.wait_idle(WAIT)
+        runner.wav = wav  # and is full again: said again
+        speaker.say("White wins.")
+        assert speaker.wait_idle(WAIT)
+    speaker.close()
+    index = [json.loads(line) for line in (tmp_path / "wav" / INDEX).read_text().splitlines()]
+    assert [entry["ok"] for entry in index] == [False, False, True, False]
+    lines = [r.getMessage() for r in caplog.records]  # once, and again after it worked
+    assert len(lines) == 2 and "0001.wav" in lines[0] and "0004.wav" in lines[1]
+
+
+def test_an_index_that_cannot_be_written_is_one_line_not_a_traceback(tmp_path, caplog,
+                                                                    monkeypatch):
+    runner = HeldRunner()
+    runner.release.set()
+    speaker = started(Speaker("ru", runner=runner, to_dir=tmp_path / "wav"))
+    real_open = open
+
+    def full_disk(file, *args, **kwargs):
+        if str(file).endswith(INDEX):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", full_disk)
+    with caplog.at_level(logging.WARNING, logger="draughtsboard.speech"):
+        for text in ("цэ 3 — дэ 4.", "дэ 6 — цэ 5.", "Ничья."):
+            speaker.say(text)
+            assert speaker.wait_idle(WAIT)
+    speaker.close()
+    assert [s.ok for s in speaker.spoken] == [True, True, True]
+    (record,) = caplog.records
+    assert record.exc_info is None
+    assert record.getMessage().startswith(f"Не удаётся записать {tmp_path / 'wav' / INDEX}")
+
+
+def test_news_waiting_is_never_dropped_for_an_answer():
+    runner = HeldRunner()
+    speaker = started(Speaker("en", runner=runner))
+    try:
+        assert speaker.say("Ready.")
+        assert runner.entered.wait(WAIT)
+        speaker.say("c3 to d4.", recorded_at=1.0)  # a move waits ...
+        for _ in range(5):  # ... and a player asks again and again
+            speaker.say("Last move of White: c3 to d4.", answer=True)
+        speaker.say("Position: ...", answer=True)
+        runner.release.set()
+        assert speaker.wait_idle(WAIT)
+    finally:
+        speaker.close()
+    assert [text for _, text in runner.calls] == ["Ready.", "c3 to d4.", "Position: ..."]
+    assert speaker.dropped == 5
+
+
+def test_say_tells_whether_an_engine_works(tmp_path):
+    missing = started(Speaker("en", program=str(tmp_path / "no-espeak-ng")))
+    assert missing.say("c3 to d4.") is False
+    assert missing.wait_idle(WAIT)
+    missing.close()
+    assert missing.say("after closing") is False

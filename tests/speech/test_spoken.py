@@ -9,6 +9,7 @@ import pytest
 
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.message import Message
+from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.position import Move
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.speech.spoken import (
@@ -137,3 +138,69 @@ def test_the_levels_keep_what_they_speak_and_tournament_mode_is_silent_unasked()
     assert level_for_mode("all", "tournament") == "all"
     assert text_of(words_for("en"), everything) == (
         "Draw. Capture is required: c3. A draw can be claimed.")
+
+
+FREE = "W:WK29:B4,5"
+
+
+def test_a_move_amended_in_place_is_said_as_changed_in_every_language():
+    """Free play: the king lifted from a1 is put on b2, then lifted again and put on c3:
+    one publication holds the move taken back and the new one (the number of moves is
+    the same)."""
+    variant = get_variant("russian")
+    start = parse_fen(variant, FREE)
+    first, amended = Game(variant, start=start), Game(variant, start=start)
+    first.play(Move((29, 25)), t_monotonic=1.0)
+    amended.play(Move((29, 22)), t_monotonic=2.0)
+    heard_now, _ = what_changed(None, "a", Game(variant, start=start), {})
+    heard_now, said = what_changed(heard_now, "a", first.read_only_copy(), {})
+    assert text_of(words_for("ru"), said[0]) == "а 1 — бэ 2."
+    heard_now, said = what_changed(heard_now, "a", amended.read_only_copy(), {})
+    assert [a.kind for a in said] == [MOVE] and said[0].recorded_at == 2.0
+    assert {language: text_of(words_for(language), said[0])
+            for language in ("en", "ru", "nl", "fr")} == {
+        "en": "Move changed. a1 to c3.", "ru": "Ход изменён. а 1 — цэ 3.",
+        "nl": "Zet gewijzigd. a1 naar c3.", "fr": "Coup modifié. a1 va en c3."}
+    heard_now, said = what_changed(heard_now, "a", amended.read_only_copy(), {})
+    assert said == []  # said once
+
+
+def test_two_moves_amended_say_how_many_changed():
+    variant = get_variant("russian")
+    game = Game(variant)
+    for move in ("c3-d4", "f6-g5"):
+        game.play(move)
+    heard_now, _ = what_changed(None, "a", game.read_only_copy(), {})
+    other = Game(variant)
+    for move in ("c3-b4", "f6-e5", "b4-a5"):
+        other.play(move)
+    _, said = what_changed(heard_now, "a", other.read_only_copy(), {})
+    assert text_of(words_for("ru"), said[0]) == (
+        "Изменено ходов: 2. цэ 3 — бэ 4. эф 6 — е 5. бэ 4 — а 5.")
+    assert text_of(words_for("en"), said[0]).startswith("2 moves changed. c3 to b4.")
+
+
+@pytest.mark.parametrize("state", ["disturbed", "setup", "ready"])
+def test_squares_to_put_right_are_said_without_an_illegal_move_once_per_change(state):
+    """Free play reports an illegal move as "disturbed"; a piece knocked over or kept
+    off the board is "disturbed" in every mode; the squares are published as
+    ``restore`` (the opponent's turn owes a takeback: "ready" with ``restore``)."""
+    variant = get_variant("russian")
+    game = Game(variant, start=parse_fen(variant, FREE)).read_only_copy()
+    number = variant.geometry.number_of_name
+    c3, e5 = number("c3"), number("e5")
+
+    def view(*squares):
+        return {"state": state, "intents": {"restore": list(squares)} if squares else {}}
+
+    heard_now, _ = what_changed(None, "a", game, view())
+    said_all = []
+    for squares in [(c3,), (c3,), (c3, e5), (e5,), (), (e5,)]:
+        heard_now, said = what_changed(heard_now, "a", game, view(*squares))
+        said_all.append([text_of(words_for("ru"), a) for a in said])
+        assert all(a.kind == FLAG for a in said)
+    assert said_all == [["Исправьте поле цэ 3."], [], ["Исправьте поля е 5 и цэ 3."], [],
+                        [], ["Исправьте поле е 5."]]
+    _, said = what_changed(None, "a", game, view())
+    _, said = what_changed(_, "a", game, view(c3, e5))
+    assert text_of(words_for("en"), said[0]) == "Put right squares e5 and c3."

@@ -16,6 +16,7 @@ from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.web.app import create_app
+from draughtsboard.web.ask_routes import AnswerPace
 
 from .helpers import wait_until
 from .test_coach_routes import coach_view, open_session
@@ -64,16 +65,34 @@ class Coach:
 class Voice:
     language = "ru"
 
-    def __init__(self):
+    def __init__(self, works=True):
         self.said = []
+        self.works = works
+        self.hints_wanted = 0
 
-    def say(self, text, recorded_at=None):
+    def say(self, text, recorded_at=None, *, answer=False):
+        assert answer  # a player's answer, never the board's news
         self.said.append(text)
+        return self.works
+
+    def want_hint(self):
+        self.hints_wanted += 1
 
 
-def client_for(session, coach=None, voice=None, language="en"):
+class Clock:
+    def __init__(self, now=0.0):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+def client_for(session, coach=None, voice=None, language="en", clock=None):
     app = create_app(session, coach=coach, language=language)
     app.state.voice = voice
+    app.state.ask_pace = AnswerPace(clock=clock or Clock())
+    if clock is None:
+        app.state.ask_pace.every = 0.0  # no pace unless the test is about it
     return TestClient(app)
 
 
@@ -89,7 +108,7 @@ def test_get_answers_in_the_readers_language_and_says_nothing():
             "Black to move. White: 1 king: c3; 4 men: a1, c1, c7, and g7. Black: 1 man: h8")
         session.now = 1004.0
         clocks = client.get("/api/ask/clocks", headers={"accept-language": "ru"})
-        assert clocks.json()["text"] == "Белые: 4 минуты 6 секунд. Чёрные: 57 секунд"
+        assert clocks.json()["text"] == "Белые: минут: 4, секунд: 6. Чёрные: секунд: 57"
         assert clocks.headers["content-language"] == "ru"
         assert client.get("/api/ask/clocks").json()["text"].startswith("White: 4 minutes")
     assert voice.said == []
@@ -107,7 +126,7 @@ def test_post_says_the_answer_on_the_board_in_the_speakers_language():
         answer = client.post("/api/ask/clocks?lang=en")
         assert answer.json()["spoken"] is True
         assert answer.json()["text"] == "White: 4 minutes 6 seconds. Black: 1 minute 1 second"
-    assert voice.said == ["Белые: 4 минуты 6 секунд. Чёрные: 1 минута 1 секунда."]
+    assert voice.said == ["Белые: минут: 4, секунд: 6. Чёрные: минут: 1, секунд: 1."]
     with client_for(Published()) as client:  # a board that does not speak
         assert client.post("/api/ask/position").json()["spoken"] is False
 
@@ -199,3 +218,39 @@ def test_a_real_board_in_training_answers_and_gives_the_hint(tmp_path):
         session.stop()
         board.close()
         recorder.close()
+
+
+def test_spoken_answers_are_paced_per_board_and_a_refusal_is_429_in_one_line():
+    clock, voice = Clock(100.0), Voice()
+    with client_for(Published(), voice=voice, clock=clock) as client:
+        assert client.post("/api/ask/position").status_code == 200
+        clock.now = 100.5
+        refused = client.post("/api/ask/clocks?lang=ru")
+        assert refused.status_code == 429
+        assert refused.json()["message"] == {"id": "ask.refused.too_often",
+                                             "params": {"seconds": "1"}}
+        assert "\n" not in refused.json()["error"]
+        assert client.get("/api/ask/clocks").status_code == 200  # reading is not paced
+        clock.now = 101.0
+        assert client.post("/api/ask/clocks").status_code == 200
+    assert len(voice.said) == 2
+
+
+def test_spoken_is_the_truth_when_the_engine_does_not_work():
+    with client_for(Published(), voice=Voice(works=False)) as client:
+        assert client.post("/api/ask/position").json()["spoken"] is False
+
+
+def test_a_hint_the_coach_still_thinks_about_is_said_when_it_comes():
+    session, voice = Published(), Voice()
+
+    class Thinking(Coach):
+        def request_hint(self):
+            self.asked += 1
+            return {"stage": 0, "squares": [], "text": None, "thinking": True}
+
+    coach = Thinking(session.game.position)
+    with client_for(session, coach=coach, voice=voice) as client:
+        answer = client.post("/api/ask/hint?lang=en")
+        assert answer.json()["text"] == "The coach is thinking: ask again in a moment"
+    assert voice.hints_wanted == 1
