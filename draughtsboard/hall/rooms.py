@@ -293,8 +293,7 @@ def read_bridge_password(path: Path | str,
     """A password file's password: its first line (a room's file has a second, its
     plan: `read_room_secret`)."""
     lines = read_secret_lines(path, what)
-    return _one_password(lines, path, "rooms/<name>.password or public.password of the "
-                         "event's venue")
+    return _one_password(lines, path, "a password file the event's venue wrote")
 
 
 def room_secret_text(password: str, room: Room) -> str:
