@@ -357,7 +357,7 @@ def _add_hall(subparsers) -> None:
                         help="publish each game as it stood --mirror-delay ago for a public "
                         "mirror, as mqtt://mirror@HOST:PORT (the event's broker; password "
                         "in DRAUGHTSBOARD_MIRROR_PASSWORD_FILE)")
-    parser.add_argument("--mirror-delay", type=float, default=15.0, metavar="MINUTES",
+    parser.add_argument("--mirror-delay", type=float, metavar="MINUTES",
                         help="with --mirror: how old what the mirror gets is (default 15)")
     parser.add_argument("--public", action="store_true",
                         help="a public mirror's hall: page, projector and feed, no arbiter")
@@ -415,7 +415,7 @@ def _hall(args) -> int:
     except BrokerURLError as error:
         print(f"draughtsboard hall: --broker: {error}", file=sys.stderr)
         return 2
-    mirror_address = _mirror_address(args)
+    mirror_address = _mirror_address(args, address)
     if isinstance(mirror_address, int):
         return mirror_address
     try:
@@ -452,7 +452,8 @@ def _hall(args) -> int:
             from draughtsboard.hall.mirror import Mirror
 
             mirror = Mirror(service.store, mirror_address, args.mirror_delay * 60,
-                            wall=service.wall)
+                            wall=service.wall, online=service.board_online)
+            service.mirror_state = mirror.state
             mirror.start()
         try:
             return serve(service, token=token, token_source=source, delay=args.delay * 60,
@@ -465,31 +466,51 @@ def _hall(args) -> int:
 ENV_MIRROR_PASSWORD_FILE = "DRAUGHTSBOARD_MIRROR_PASSWORD_FILE"
 
 
-def _mirror_address(args):
-    """``hall --mirror``'s broker (None: no mirror), or the exit status of a refusal."""
+def _mirror_address(args, broker):
+    """``hall --mirror``'s broker (None: no mirror), or the exit status of a refusal: a
+    mirror without its password, or logging in as the hall itself (each would push the
+    other off the broker every second), is refused here rather than failing unseen."""
+    import dataclasses
     import math
     import os
-    from pathlib import Path
 
+    from draughtsboard.hall.rooms import MIRROR_USER, RoomError, read_bridge_password
     from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
 
     if args.mirror is None:
+        if args.mirror_delay is not None:
+            print("draughtsboard hall: --mirror-delay goes with --mirror", file=sys.stderr)
+            return 2
         return None
     if args.public:
         print("draughtsboard hall: --mirror is the venue hall's, not a public hall's",
               file=sys.stderr)
         return 2
+    if args.mirror_delay is None:
+        args.mirror_delay = 15.0
     if not math.isfinite(args.mirror_delay) or args.mirror_delay < 0:
         print("draughtsboard hall: --mirror-delay must be 0 or more minutes", file=sys.stderr)
         return 2
     secret = os.environ.get(ENV_MIRROR_PASSWORD_FILE)
     try:
-        password = Path(secret).read_text(encoding="utf-8").strip() if secret else None
-        return parse_broker_url(args.mirror, username="mirror", password=password,
-                                environ={})
-    except (OSError, UnicodeDecodeError, BrokerURLError) as error:
+        password = read_bridge_password(secret, ENV_MIRROR_PASSWORD_FILE) if secret else None
+        address = parse_broker_url(args.mirror, password=password, environ={})
+    except (RoomError, BrokerURLError) as error:
         print(f"draughtsboard hall: --mirror: {error}", file=sys.stderr)
         return 2
+    if address.username is None:
+        address = dataclasses.replace(address, username=MIRROR_USER)
+    if not address.password:
+        print(f"draughtsboard hall: --mirror needs its password: {ENV_MIRROR_PASSWORD_FILE}="
+              "FILE (mirror.password of the event's venue)", file=sys.stderr)
+        return 2
+    if (address.username, address.host, address.port) == \
+            (broker.username, broker.host, broker.port):
+        print(f"draughtsboard hall: --mirror logs in as {address.username!r}, the hall's own "
+              f"user on {address.host}:{address.port}: the mirror's user is "
+              f"{MIRROR_USER!r} (venue --public-mirror)", file=sys.stderr)
+        return 2
+    return address
 
 
 ENV_HALL_TOKEN = "DRAUGHTSBOARD_HALL_TOKEN"
@@ -579,10 +600,12 @@ def _run_room_venue(args) -> int:
     """``venue --rooms`` (the event's broker) or ``venue --room`` (a room's broker)."""
     from draughtsboard.hall.rooms import (
         RoomError,
+        check_room_plan,
         parse_address,
         parse_room,
         parse_rooms,
         read_bridge_password,
+        read_room_secret,
         write_event_venue,
         write_public_venue,
         write_room_venue,
@@ -598,7 +621,8 @@ def _run_room_venue(args) -> int:
             if not args.event_broker or not args.event_password_file:
                 raise RoomError("--public needs --event-broker HOST:PORT and "
                                 "--event-password-file FILE")
-            event_host, event_port = parse_address(args.event_broker, "--event-broker")
+            event_host, event_port = parse_address(args.event_broker, "--event-broker",
+                                                   bridged=True)
             public = write_public_venue(args.out, event_host, event_port,
                                         read_bridge_password(args.event_password_file),
                                         host=host, port=port)
@@ -613,9 +637,11 @@ def _run_room_venue(args) -> int:
                 raise RoomError("--room needs --event-broker HOST:PORT and "
                                  "--event-password-file FILE")
             room = parse_room(args.room)
-            event_host, event_port = parse_address(args.event_broker, "--event-broker")
-            written = write_room_venue(args.out, room, event_host, event_port,
-                                       read_bridge_password(args.event_password_file),
+            event_host, event_port = parse_address(args.event_broker, "--event-broker",
+                                                   bridged=True)
+            password, planned = read_room_secret(args.event_password_file)
+            check_room_plan(room, planned, args.event_password_file)
+            written = write_room_venue(args.out, room, event_host, event_port, password,
                                        host=host, port=port)
             print(f"wrote {written.config} (the bridge to {event_host}:{event_port}), "
                   f"passwords, acl and boards/<N>.password for room {room}; start the "
@@ -628,7 +654,10 @@ def _run_room_venue(args) -> int:
             raise RoomError("--boards 1-9999")
         if args.rooms is None and not boards:
             raise RoomError("--public-mirror goes with --boards N or --rooms")
-        rooms = parse_rooms(args.rooms, boards) if args.rooms is not None else []
+        try:
+            rooms = parse_rooms(args.rooms, boards) if args.rooms is not None else []
+        except RoomError as error:
+            raise RoomError(f"--rooms: {error}") from None
         event = write_event_venue(args.out, rooms, boards=boards, host=host, port=port,
                                   public=args.public_mirror)
     except (VenueError, OSError) as error:

@@ -24,6 +24,7 @@ from .web.helpers import wait_until
     (["--rooms", "Main:1-2"], "--rooms: room 'Main:1-2': expected NAME:FIRST-LAST"),
     (["--rooms", "a:1-4,b:3-6"], "--rooms: board 3 is in room b and in room a"),
     (["--rooms", ","], "--rooms: no room given"),
+    (["--rooms", ""], "draughtsboard hall: --rooms: no room given (NAME:FIRST-LAST,...)"),
 ])
 def test_arguments_the_hall_cannot_use_are_refused_in_one_line(tmp_path, capsys, args, words):
     from draughtsboard.cli import main

@@ -51,6 +51,8 @@ from .venue import (
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 _RANGE = re.compile(r"^([1-9][0-9]{0,3})(?:-([1-9][0-9]{0,3}))?$")
 BRIDGE_RESTART = "1 5"  # seconds: the bridge tries again after 1 s, backing off to 5
+MAX_ROOM_BOARDS = 500  # a room's bridge has six topic lines a board, the event's ACL as
+# many: a room of 9999 boards took 46 s and three broken pipes to bridge; split it
 
 
 PUBLIC_USER = "public"  # the public broker's bridge on the event's broker
@@ -97,6 +99,9 @@ def parse_room(text: str) -> Room:
     last = int(found.group(2) or first)
     if last < first:
         raise RoomError(f"room {text!r}: the last board comes before the first")
+    if last - first + 1 > MAX_ROOM_BOARDS:
+        raise RoomError(f"room {text!r}: at most {MAX_ROOM_BOARDS} boards in a room (its "
+                        "bridge carries each board's topics one by one): split it into rooms")
     return Room(name, first, last)
 
 
@@ -105,7 +110,7 @@ def parse_rooms(text: str, direct_boards: int = 0) -> list[Room]:
     boards 1..``direct_boards`` (those connect to the event's broker itself)."""
     rooms = [parse_room(part) for part in text.split(",") if part.strip()]
     if not rooms:
-        raise RoomError("--rooms: no room given (NAME:FIRST-LAST,...)")
+        raise RoomError("no room given (NAME:FIRST-LAST,...)")
     taken: dict[int, str] = {n: "the event's broker" for n in range(1, direct_boards + 1)}
     names: set[str] = set()
     for room in rooms:
@@ -119,13 +124,24 @@ def parse_rooms(text: str, direct_boards: int = 0) -> list[Room]:
     return rooms
 
 
-def parse_address(text: str, what: str) -> tuple[str, int]:
+def parse_address(text: str, what: str, *, bridged: bool = False) -> tuple[str, int]:
+    """``HOST:PORT``. ``bridged``: the address a bridge connects to, written on its
+    ``address`` line, where an IPv6 address (``::1:1884``) cannot be told from its port:
+    refused, a host name or an IPv4 address taken."""
     host, _, port = text.rpartition(":")
     if not plain_host(host) or not (port.isascii() and port.isdigit()) \
             or not 1 <= int(port) <= 65535:
         raise RoomError(f"{what} {text!r}: expected HOST:PORT (an address or a host name, "
                         "a port 1-65535)")
+    if bridged and ":" in host:
+        raise RoomError(f"{what} {text!r}: an IPv6 address cannot be a bridge's address "
+                        "here: give the event's broker's host name or IPv4 address")
     return host, int(port)
+
+
+def bridged_host(host: str) -> bool:
+    """Whether ``host`` may stand on a bridge's ``address`` line (no IPv6 colons)."""
+    return plain_host(host) and ":" not in host
 
 
 def board_acl(board: int) -> list[str]:
@@ -193,7 +209,8 @@ def write_event_venue(directory: Path | str, rooms: list[Room], *, boards: int =
                 f"user {PUBLIC_USER}", f"topic read {PUBLIC_ROOT}/#", ""]
     files = {"hall.password": hall_password + "\n",
              **{f"boards/{n}.password": p + "\n" for n, p in board_passwords.items()},
-             **{f"rooms/{name}.password": p + "\n" for name, p in room_passwords.items()}}
+             **{f"rooms/{room.name}.password": room_secret_text(room_passwords[room.name], room)
+                for room in rooms}}
     if public:
         files.update({"public.password": f"{public_password}\n",
                       "mirror.password": f"{mirror_password}\n"})
@@ -246,15 +263,71 @@ class RoomVenue:
                 f"@{self.host}:{self.port}")
 
 
-def read_bridge_password(path: Path | str) -> str:
+SECRET_LIMIT = 1024  # bytes: a password file is one line (and the room's, a second)
+
+
+def read_secret_lines(path: Path | str, what: str) -> list[str]:
+    """The lines of a password file, read no further than ``SECRET_LIMIT`` bytes (a FIFO
+    or /dev/zero given by mistake is refused, not read for ever)."""
     try:
-        password = Path(path).read_text(encoding="utf-8").strip()
+        with open(path, "rb") as handle:
+            data = handle.read(SECRET_LIMIT + 1)
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise RoomError(f"the room's password on the event's broker: {error}") from None
+        raise RoomError(f"{what}: {error}") from None
+    if len(data) > SECRET_LIMIT:
+        raise RoomError(f"{what}: {path} is longer than {SECRET_LIMIT} bytes: expected one "
+                        "password on one line")
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _one_password(lines: list[str], path: Path | str, expected: str) -> str:
+    password = lines[0] if lines else ""
     if not password or any(c.isspace() for c in password) or not password.isprintable():
-        raise RoomError(f"{path}: expected one password on one line (rooms/<name>.password "
-                        "of the event's venue)")
+        raise RoomError(f"{path}: expected one password on one line ({expected})")
     return password
+
+
+def read_bridge_password(path: Path | str,
+                         what: str = "the password on the event's broker") -> str:
+    """A password file's password: its first line (a room's file has a second, its
+    plan: `read_room_secret`)."""
+    lines = read_secret_lines(path, what)
+    return _one_password(lines, path, "a password file the event's venue wrote")
+
+
+def room_secret_text(password: str, room: Room) -> str:
+    """``rooms/<name>.password``: the room's password, then the room as the event's
+    broker has it (``room main:1-30``), for `venue --room` to check its own plan by."""
+    return f"{password}\n{ROOM_LINE} {room}\n"
+
+
+ROOM_LINE = "room"  # the second line's word in a room's password file
+
+
+def read_room_secret(path: Path | str) -> tuple[str, Room | None]:
+    """A room's password file: the password, and the room as the event's venue wrote it
+    (None: a file of one line, as written before the plan was kept beside it)."""
+    lines = read_secret_lines(path, "the room's password on the event's broker")
+    password = _one_password(lines, path, "rooms/<name>.password of the event's venue")
+    planned = None
+    for line in lines[1:]:
+        word, _, text = line.partition(" ")
+        if word != ROOM_LINE:
+            raise RoomError(f"{path}: expected the password, then 'room NAME:FIRST-LAST' "
+                            "(rooms/<name>.password of the event's venue)")
+        planned = parse_room(text)
+    return password, planned
+
+
+def check_room_plan(room: Room, planned: Room | None, path: Path | str) -> None:
+    """A room's broker written with other boards than the event's broker lets that room
+    publish would lose the boards in neither silently (the event's ACL drops them, the
+    room's broker has acknowledged them): refused."""
+    if planned is not None and planned != room:
+        raise RoomError(f"--room {room}: the event's broker has {planned} for this password "
+                        f"({path}): write the room as --room {planned}, or the event's venue "
+                        "again with the new plan")
 
 
 def write_room_venue(directory: Path | str, room: Room, event_host: str, event_port: int,
@@ -262,9 +335,10 @@ def write_room_venue(directory: Path | str, room: Room, event_host: str, event_p
                      log_file: Path | None = None, autosave_interval: int = 5,
                      run_as: str | None = None) -> RoomVenue:
     """A room's broker: its boards as a venue's (``boards/<N>.password``), and the bridge
-    to the event's broker in ``mosquitto.conf`` (mode 0600: it holds the room's password,
-    read by the broker before it drops to its user)."""
-    if not plain_host(host) or not 1 <= port <= 65535 or not plain_host(event_host) \
+    to the event's broker in ``mosquitto.conf`` (it holds the room's password: mode 0600,
+    or 0640 to the group of the user the broker drops to, which reads it again when
+    SIGHUP reloads it)."""
+    if not plain_host(host) or not 1 <= port <= 65535 or not bridged_host(event_host) \
             or not 1 <= event_port <= 65535:
         raise RoomError("a listener or the event's broker: expected an address or a host "
                         "name and a port 1-65535")
@@ -330,7 +404,7 @@ def write_public_venue(directory: Path | str, event_host: str, event_port: int,
                        run_as: str | None = None) -> PublicVenue:
     """A public broker: one user, the public hall's, that may read and write nothing but
     read the board tree, which the bridge fills from the event's delayed tree."""
-    if not plain_host(host) or not 1 <= port <= 65535 or not plain_host(event_host) \
+    if not plain_host(host) or not 1 <= port <= 65535 or not bridged_host(event_host) \
             or not 1 <= event_port <= 65535:
         raise RoomError("a listener or the event's broker: expected an address or a host "
                         "name and a port 1-65535")

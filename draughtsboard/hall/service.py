@@ -113,6 +113,9 @@ class HallService:
         self.bad_messages = 0
         self.internal_errors = 0  # messages whose handling failed on a bug of the hall's
         self.closing = False
+        # a public mirror's link (`hall.mirror.Mirror.state`), shown as ``mirror`` in
+        # `hall_info` when the hall runs one
+        self.mirror_state: Callable[[], dict[str, Any]] | None = None
         self.client = make_client(address, client_id,
                                   logger=logging.getLogger("draughtsboard.hall.mqtt"))
         self.client.on_connect = self._on_connect
@@ -833,4 +836,11 @@ class HallService:
                     "bad_messages": self.bad_messages,
                     "storage_error": shown(self.store.write_error), "rounds": self.rounds(),
                     "pairings": shown(pairings)})
-            return self._info_cache[1]
+            info = self._info_cache[1]
+        if self.mirror_state is not None:
+            info = {**info, "mirror": self.mirror_state()}
+        return info
+
+    def board_online(self, board: int) -> bool:
+        """Whether the hall has ``board`` online now (its status, its room's link)."""
+        return self._online(board)

@@ -199,6 +199,10 @@ def unreachable_parent(directory: Path | str, run_as: str | None = None) -> Path
 
 
 def _refuse_unreachable(directory: Path, account: BrokerAccount | None) -> None:
+    for step in [directory, *directory.parents]:  # a file where a folder must be
+        if step.exists() and not step.is_dir():
+            raise UnreachableVenueError(f"{step} is a file, not a folder: give --out a "
+                                        "folder (made if missing); nothing written")
     blocked = None if account is None else blocking_directory(directory, account)
     if blocked is None:
         return
@@ -287,8 +291,9 @@ def write_broker_files(directory: Path, users: dict[str, str], acl: str, config:
     """Write one broker's files into ``directory``: ``passwords`` (``users``: name ->
     password, hashed by ``mosquitto_passwd -U``), ``acl``, ``db/``, each of
     ``secrets_to_write`` (a path under ``directory`` -> its text, mode 0600) and
-    ``mosquitto.conf`` (``config_is_secret``: it holds a password, a bridge's, and is
-    read by the broker before it drops to its user: mode 0600, this user's). The
+    ``mosquitto.conf`` (``config_is_secret``: it holds a password, a bridge's: this
+    user's, mode 0600, or 0640 to the broker's user's group when the broker drops to
+    it, which reads it again, as itself, when SIGHUP reloads it). The
     broker's own files go to its user as `write_venue` gives them (rooms.py uses this
     for a room's broker and an event's)."""
     directory = Path(directory).resolve()
@@ -303,7 +308,7 @@ def write_broker_files(directory: Path, users: dict[str, str], acl: str, config:
     if done.returncode:
         raise VenueError(f"mosquitto_passwd failed: {done.stderr.strip()[:200]}")
     for relative, text in secrets_to_write.items():
-        (directory / relative).parent.mkdir(parents=True, exist_ok=True)
+        _make_enterable((directory / relative).parent)
         _write_secret(directory / relative, text)
     (directory / "acl").write_text(acl)
     _give_to(account, password_file, 0o600)
@@ -311,7 +316,12 @@ def write_broker_files(directory: Path, users: dict[str, str], acl: str, config:
     _give_to(account, directory / "db", 0o700)
     for kept in (directory / "db").iterdir():
         _give_to(account, kept, 0o600)
-    if config_is_secret:
+    if config_is_secret:  # mosquitto reads its configuration again on SIGHUP
+        # (logrotate's nightly reload) as its own user: that user's group may read it,
+        # not write it (it is read as root at the next start)
         _write_secret(directory / "mosquitto.conf", config)
+        if account is not None:
+            os.chown(directory / "mosquitto.conf", -1, account.gid)
+            os.chmod(directory / "mosquitto.conf", 0o640)
     else:
         (directory / "mosquitto.conf").write_text(config)

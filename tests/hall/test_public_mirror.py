@@ -7,16 +7,28 @@ reaches a board or the venue's hall."""
 from __future__ import annotations
 
 import getpass
+import logging
 import random
 import threading
 import types
 
 import pytest
 
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.hall.ingest import Ingest
 from draughtsboard.hall.mirror import Mirror
 from draughtsboard.hall.rooms import write_event_venue, write_public_venue
 from draughtsboard.hall.service import HallService
+from draughtsboard.hall.store import HallStore
 from draughtsboard.hall_protocol import parse_broker_url
+from draughtsboard.hall_protocol.games import game_record
+from draughtsboard.hall_protocol.messages import (
+    MoveRecord,
+    PlyMessage,
+    StateMessage,
+    StatusMessage,
+)
 from draughtsboard.hall_protocol.topics import board_topic, public_topic
 
 from ..web.helpers import wait_until
@@ -24,8 +36,6 @@ from .broker import ConfiguredBroker, free_port
 from .conftest import LinkedBoard
 from .test_bad_input import RawClient
 from .test_live import board_moves, hall_moves
-
-pytestmark = pytest.mark.broker
 
 DELAY = 2.0  # seconds (a venue's is minutes)
 NOT_AUTHORIZED = 0x87
@@ -54,8 +64,9 @@ def mirrored(tmp_path):
         started.append(venue_hall)
         mirror = Mirror(venue_hall.store, parse_broker_url(
             event.url("mirror", event.mirror_password)), DELAY, wall=venue_hall.wall,
-            interval=0.1)
+            interval=0.1, online=venue_hall.board_online)
         mirror.start()
+        venue_hall.mirror_state = mirror.state  # as `draughtsboard hall --mirror` does
         started.append(mirror)
         public_hall = HallService(parse_broker_url(public.hall_url()),  # as hall --public
                                   tmp_path / "public-hall", sync=False, reply_timeout=1,
@@ -69,7 +80,8 @@ def mirrored(tmp_path):
         board = LinkedBoard(tmp_path, types.SimpleNamespace(venue=at_event), 1)
         started.append(board)
         yield types.SimpleNamespace(event=event, public=public, venue_hall=venue_hall,
-                                    public_hall=public_hall, board=board)
+                                    public_hall=public_hall, board=board, mirror=mirror,
+                                    event_broker=event_broker)
     finally:
         for part in reversed(started):
             if isinstance(part, LinkedBoard):
@@ -90,6 +102,7 @@ def received(service) -> list[float]:
         return list(latest.received) if latest else []
 
 
+@pytest.mark.broker
 def test_the_public_side_never_shows_a_move_younger_than_the_delay(mirrored):
     venue_hall, public_hall, board = mirrored.venue_hall, mirrored.public_hall, mirrored.board
     young: list[str] = []
@@ -124,6 +137,7 @@ def test_the_public_side_never_shows_a_move_younger_than_the_delay(mirrored):
     assert looks[0] > 50
 
 
+@pytest.mark.broker
 def test_nothing_published_at_the_public_broker_reaches_the_venue(mirrored):
     venue_hall, board, public = mirrored.venue_hall, mirrored.board, mirrored.public
     board.play(board.legal()[0])
@@ -148,6 +162,7 @@ def test_nothing_published_at_the_public_broker_reaches_the_venue(mirrored):
         assert venue_hall.ingest.claims.of(1) == {} and venue_hall.bad_messages == 0
 
 
+@pytest.mark.broker
 def test_the_public_password_reads_the_delayed_tree_and_writes_nothing(tmp_path):
     event, broker = event_venue(tmp_path)
     try:
@@ -186,6 +201,7 @@ def public_game(service):
                 list(service.ingest.claims.of(1)))
 
 
+@pytest.mark.broker
 def test_what_the_venues_arbiter_settled_is_settled_on_the_public_side(mirrored):
     """A resignation (a result no position proves) and names the venue's arbiter set:
     the venue's hall recorded them, so the public hall, which reads only the venue's
@@ -204,3 +220,99 @@ def test_what_the_venues_arbiter_settled_is_settled_on_the_public_side(mirrored)
     result, tags, claims = public_game(public_hall)
     assert (tags.get("White"), tags.get("Black")) == ("Ann", "Bea")
     assert claims == [] and hall_moves(public_hall, 1) == board_moves(board)
+
+
+def _state(game: Game, game_id: str) -> bytes:
+    return StateMessage(game_record(game_id, game)).to_json()
+
+
+def test_each_boards_presence_goes_out_delayed_and_again_when_it_changes(tmp_path):
+    """A board the venue hall sees go offline is shown offline on the public side once
+    the delay has passed since (not before: a board switched off as its game ends would
+    tell the public the game is over), and online again the same way; the game itself is
+    not sent again for it."""
+    store = HallStore(tmp_path, sync=False)
+    ingest = Ingest(store)
+    game = Game(get_variant("russian"), tags={"Round": "1"})
+    gid = "00001-20261130-120000"
+    ingest.handle(1, "state", _state(game, gid), now=1000.0)
+    played = game.play("c3-d4")
+    ingest.handle(1, "ply", PlyMessage(gid, 1, 1, MoveRecord(
+        played.text, played.move.path, played.move.captures)).to_json(), now=1001.0)
+    clock = {"now": 1200.0}
+    online = {1: True}
+    mirror = Mirror(store, None, 100.0, wall=lambda: clock["now"], online=online.get)
+
+    def due_at(now: float) -> list[tuple[str, bool | None]]:
+        clock["now"] = now
+        return [(m.topic.rsplit("/", 1)[1],
+                 StatusMessage.from_json(m.payload).online if m.topic.endswith("status")
+                 else None) for m in mirror.due()]
+
+    assert due_at(1200.0) == [("status", True), ("state", None)]
+    online[1] = False  # the venue hall sees it go at 1210
+    assert due_at(1210.0) == []
+    assert due_at(1309.0) == []  # 99 s later: still online on the public side
+    assert due_at(1311.0) == [("status", False)]
+    assert due_at(1312.0) == []
+    online[1] = True
+    assert due_at(1320.0) == []
+    assert due_at(1421.0) == [("status", True)]
+    assert due_at(1500.0) == []
+
+
+@pytest.mark.broker
+def test_a_board_gone_offline_is_shown_offline_on_the_public_side_late(mirrored):
+    venue_hall, public_hall, board = mirrored.venue_hall, mirrored.public_hall, mirrored.board
+    board.play(board.legal()[0])
+    wait_until(lambda: hall_moves(public_hall, 1) == board_moves(board), timeout=DELAY + 20,
+               what="the move in the public hall")
+    assert public_hall.board_online(1)
+    board.link.stop()  # says offline: the venue's hall has it at once
+    wait_until(lambda: not venue_hall.board_online(1), what="the board offline at the venue")
+    assert public_hall.board_online(1)  # the delay has not passed yet
+    wait_until(lambda: not public_hall.board_online(1), timeout=DELAY + 20,
+               what="the board offline on the public side")
+
+
+@pytest.mark.broker
+def test_the_mirrors_link_is_on_the_venue_halls_page_and_in_its_log(mirrored, caplog):
+    venue_hall, mirror = mirrored.venue_hall, mirrored.mirror
+    wait_until(lambda: venue_hall.hall_info()["mirror"] == {"connected": True, "error": None},
+               what="the mirror connected")
+    caplog.set_level(logging.INFO, logger="draughtsboard.hall.mirror")
+    mirrored.event_broker.kill()
+    wait_until(lambda: venue_hall.hall_info()["mirror"]["error"] is not None,
+               what="the mirror's lost broker on the page")
+    assert venue_hall.hall_info()["mirror"]["connected"] is False
+    assert venue_hall.hall_info()["mirror"]["error"]["id"] in ("hall.mirror.lost",
+                                                                 "hall.mirror.unreachable")
+    mirrored.event_broker.start()
+    wait_until(lambda: mirror.state() == {"connected": True, "error": None}, timeout=20,
+               what="the mirror back")
+    said = [r.getMessage() for r in caplog.records if r.name == "draughtsboard.hall.mirror"]
+    assert [line for line in said if line.startswith("public mirror: lost ")], said
+    assert [line for line in said if line.startswith("public mirror: on ")], said
+
+
+@pytest.mark.broker
+def test_a_refused_login_is_said_once_and_shown(tmp_path, caplog):
+    """A wrong mirror password: the broker refuses it every second or two; the hall says
+    so once (then at most once a minute) and shows why on its page."""
+    event, broker = event_venue(tmp_path)
+    caplog.set_level(logging.INFO, logger="draughtsboard.hall.mirror")
+    store = HallStore(tmp_path / "hall", sync=False)
+    mirror = Mirror(store, parse_broker_url(event.url("mirror", "wrong-password")), DELAY,
+                    wall=lambda: 0.0, interval=0.1)
+    try:
+        mirror.start()
+        wait_until(lambda: broker.log.count("not authorised") >= 3 and mirror.error is not None,
+                   timeout=20, what="three refused logins")
+        assert mirror.state() == {"connected": False, "error": {
+            "id": "hall.mirror.refused", "params": {"reason": mirror.error.as_json()[
+                "params"]["reason"]}}}
+        refused = [r for r in caplog.records if "refused the mirror's login" in r.getMessage()]
+        assert len(refused) == 1 and refused[0].levelno == logging.ERROR
+    finally:
+        mirror.stop()
+        broker.stop()

@@ -15,6 +15,7 @@ from draughtsboard.hall.rooms import (
     RoomError,
     parse_room,
     parse_rooms,
+    read_room_secret,
     write_event_venue,
     write_room_venue,
 )
@@ -48,7 +49,8 @@ def test_the_event_broker_lets_each_room_publish_its_boards_and_read_their_comma
     assert not [line for line in block if "/3/" in line or "write" in line and "command" in line]
     assert not [line for line in block if line.startswith("topic readwrite")]
     password = event.room_password_file("a")
-    assert password.read_text().strip() == event.room_passwords["a"]
+    assert password.read_text() == f"{event.room_passwords['a']}\nroom a:1-2\n"
+    assert read_room_secret(password) == (event.room_passwords["a"], Room("a", 1, 2))
     assert not password.stat().st_mode & stat.S_IRWXO
     assert "room-b:" in (tmp_path / "event" / "passwords").read_text()
 
@@ -82,8 +84,55 @@ def test_venue_writes_an_event_and_its_room(open_folder, capsys):
     assert main(["venue", "--room", "main:1-3", "--event-broker", "127.0.0.1:1884",
                  "--event-password-file", str(open_folder / "event/rooms/main.password"),
                  "--out", str(open_folder / "main"), "--listen", "127.0.0.1:1885"]) == 0
-    assert "remote_password " + (open_folder / "event/rooms/main.password").read_text() \
-        in (open_folder / "main" / "mosquitto.conf").read_text()
+    password = (open_folder / "event/rooms/main.password").read_text().splitlines()[0]
+    assert f"remote_password {password}\n" in (open_folder / "main" / "mosquitto.conf").read_text()
+
+
+@pytest.mark.parametrize("other", ["main:1-2", "main:1-4", "annex:1-3"])
+def test_a_room_written_with_other_boards_than_the_events_plan_is_refused(
+        open_folder, capsys, other):
+    """The event's ACL lets room main publish boards 1-3 only: a room's broker for 1-4
+    would acknowledge board 4's messages and the event's broker drop them unseen."""
+    assert main(["venue", "--out", str(open_folder / "event"), "--rooms", "main:1-3"]) == 0
+    capsys.readouterr()
+    assert main(["venue", "--room", other, "--event-broker", "127.0.0.1:1884",
+                 "--event-password-file", str(open_folder / "event/rooms/main.password"),
+                 "--out", str(open_folder / "main")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(
+        f"draughtsboard venue: --room {other}: the event's broker has main:1-3 for this "
+        "password"), err
+    assert not (open_folder / "main").exists()
+
+
+def test_a_password_file_of_one_line_is_still_taken(open_folder):
+    """A room's password file as written before the plan was kept beside it."""
+    secret = open_folder / "main.password"
+    secret.write_text("s3cret\n")
+    assert read_room_secret(secret) == ("s3cret", None)
+    assert main(["venue", "--room", "main:1-3", "--event-broker", "127.0.0.1:1884",
+                 "--event-password-file", str(secret), "--out", str(open_folder / "m")]) == 0
+
+
+@pytest.mark.parametrize("option", ["--room", "--public"])
+def test_a_password_file_that_never_ends_is_refused_in_one_line(tmp_path, capsys, option):
+    """/dev/zero, or a file far too long to be a password: read no further than 1 KiB."""
+    args = ["venue", "--out", str(tmp_path / "v"), "--event-broker", "127.0.0.1:1884",
+            "--event-password-file", "/dev/zero"]
+    args += ["--room", "main:1-2"] if option == "--room" else ["--public"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "/dev/zero is longer than 1024 bytes" in err, err
+
+
+def test_a_room_of_more_than_500_boards_is_refused_in_one_line(tmp_path, capsys):
+    assert parse_room("big:1-500").boards == range(1, 501)
+    assert main(["venue", "--out", str(tmp_path / "v"), "--rooms", "big:1-9999"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("draughtsboard venue: --rooms: room 'big:1-9999': at most 500 boards in a "
+                   "room (its bridge carries each board's topics one by one): split it into "
+                   "rooms\n")
+    assert not (tmp_path / "v").exists()
 
 
 @pytest.mark.parametrize("args", [
@@ -93,11 +142,17 @@ def test_venue_writes_an_event_and_its_room(open_folder, capsys):
     ["--room", "main:1-3", "--event-broker", "h\nx:1884", "--event-password-file", "/nope"],
     ["--rooms", "main:1-3", "--event-broker", "h:1884"],
     ["--room", "main:1-3", "--boards", "3"],
+    ["--room", "main:1-3", "--event-broker", "::1:1884", "--event-password-file", "/nope"],
+    ["--public", "--event-broker", "::1:1884", "--event-password-file", "/nope"],
+    ["--rooms", ""],
 ])
 def test_a_wrong_plan_gets_one_line(tmp_path, capsys, args):
     assert main(["venue", "--out", str(tmp_path / "v"), *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("draughtsboard venue: ") and err.count("\n") == 1
+    assert "--rooms: --rooms" not in err
+    if "::1" in args:
+        assert "an IPv6 address cannot be a bridge's address" in err, err
 
 
 def test_a_rooms_link_topic_is_read_back():
@@ -143,8 +198,35 @@ def test_a_wrong_mirror_gets_one_line(tmp_path, capsys, args):
     ["--mirror", "mqtt://mirror@h:1883", "--mirror-delay", "-1"],
     ["--mirror", "http://h"],
 ])
-def test_a_wrong_mirror_of_the_hall_gets_one_line(tmp_path, capsys, args):
+def test_a_wrong_mirror_of_the_hall_gets_one_line(tmp_path, capsys, monkeypatch, args):
+    secret = tmp_path / "mirror.password"
+    secret.write_text("pw\n")
+    monkeypatch.setenv("DRAUGHTSBOARD_MIRROR_PASSWORD_FILE", str(secret))
     assert main(["hall", "--broker", "mqtt://hall:x@127.0.0.1:1", "--data",
                  str(tmp_path / "hall"), *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("draughtsboard hall: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("args, password, words", [
+    (["--mirror", "mqtt://mirror@127.0.0.1:1"], None,
+     "--mirror needs its password: DRAUGHTSBOARD_MIRROR_PASSWORD_FILE=FILE"),
+    (["--mirror", "mqtt://mirror@127.0.0.1:1"], "",
+     "expected one password on one line"),
+    (["--mirror", "mqtt://hall@127.0.0.1:1"], "pw",
+     "--mirror logs in as 'hall', the hall's own user on 127.0.0.1:1"),
+    (["--mirror-delay", "5"], "pw", "--mirror-delay goes with --mirror"),
+])
+def test_a_mirror_that_could_never_publish_is_refused(tmp_path, capsys, monkeypatch, args,
+                                                      password, words):
+    """Without its password, or as the hall's own user (each knocking the other off the
+    broker every second), the mirror would fail unseen: refused before the hall starts."""
+    monkeypatch.delenv("DRAUGHTSBOARD_MIRROR_PASSWORD_FILE", raising=False)
+    if password is not None:
+        secret = tmp_path / "mirror.password"
+        secret.write_text(password)
+        monkeypatch.setenv("DRAUGHTSBOARD_MIRROR_PASSWORD_FILE", str(secret))
+    assert main(["hall", "--broker", "mqtt://hall:x@127.0.0.1:1", "--data",
+                 str(tmp_path / "hall"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("draughtsboard hall: ") and words in err, err

@@ -5,8 +5,10 @@ that user cannot enter (``mktemp -d`` makes one: mode 0700, root's) stops the br
 
 from __future__ import annotations
 
+import getpass
 import os
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -17,6 +19,13 @@ import pytest
 
 from draughtsboard.cli import main
 from draughtsboard.hall import venue
+from draughtsboard.hall.rooms import (
+    parse_room,
+    parse_rooms,
+    write_event_venue,
+    write_public_venue,
+    write_room_venue,
+)
 from draughtsboard.hall.venue import (
     BrokerAccount,
     blocking_directory,
@@ -26,7 +35,7 @@ from draughtsboard.hall.venue import (
 )
 
 from ..web.helpers import wait_until
-from .broker import free_port, mosquitto_or_fail
+from .broker import ConfiguredBroker, free_port, mosquitto_or_fail
 
 # someone who owns none of the test's folders and belongs to none of their groups
 VISITOR = BrokerAccount("visitor", uid=os.getuid() + 4242, gid=os.getgid() + 4242)
@@ -87,6 +96,32 @@ def test_the_folders_venue_makes_are_enterable_whatever_the_umask(open_folder):
         assert stat.S_IMODE(folder.stat().st_mode) == 0o755, folder
     assert unreachable_parent(made.directory) is None
     assert (made.directory / "boards" / "1.password").stat().st_mode & 0o077 == 0
+
+
+def test_the_folders_of_a_venue_in_rooms_are_enterable_whatever_the_umask(open_folder):
+    old = os.umask(0o077)
+    try:
+        event = write_event_venue(open_folder / "event", parse_rooms("a:2-3"), boards=1)
+        room = write_room_venue(open_folder / "a", parse_room("a:2-3"), "127.0.0.1", 1884,
+                                "pw")
+    finally:
+        os.umask(old)
+    for folder in (event.directory, event.directory / "boards", event.directory / "rooms",
+                   room.directory, room.directory / "boards"):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o755, folder
+    assert (event.directory / "rooms" / "a.password").stat().st_mode & 0o077 == 0
+
+
+@pytest.mark.parametrize("kind", [["--boards", "2"], ["--rooms", "main:1-2"]])
+def test_an_out_that_is_a_file_is_said_to_be_a_file(open_folder, monkeypatch, capsys, kind):
+    monkeypatch.setattr(venue, "broker_account", lambda run_as=None: VISITOR)
+    taken = open_folder / "taken"
+    taken.write_text("not a folder\n")
+    for out in (taken, taken / "venue"):
+        assert main(["venue", "--out", str(out), *kind]) == 2
+        err = capsys.readouterr().err
+        assert err == (f"draughtsboard venue: {taken} is a file, not a folder: give --out a "
+                       "folder (made if missing); nothing written\n")
 
 
 @pytest.mark.broker
@@ -165,3 +200,56 @@ def test_the_brokers_of_a_venue_in_rooms_are_refused_a_private_folder_too(
     assert printed.err.count("\n") == 1, printed.err
     assert "the visitor user cannot enter" in printed.err and "Traceback" not in printed.err
     assert list(private.iterdir()) == []
+
+
+@pytest.mark.broker
+@pytest.mark.parametrize("kind", ["room", "public"])
+def test_a_bridged_broker_reloads_on_sighup_as_its_own_user(open_folder, kind):
+    """logrotate's nightly ``invoke-rc.d mosquitto reload`` sends SIGHUP: mosquitto reads
+    its configuration again as the user it dropped to. A room's or a public broker's holds
+    the bridge's password: root's, mode 0640 to that user's group, so the reload reads it
+    and the broker cannot change what root reads at its next start."""
+    account = broker_account()  # root with Debian's mosquitto user: the broker drops to it
+    run_as = None if account is not None else getpass.getuser()
+    log = open_folder / f"{kind}.log"
+    log.touch()
+    if account is not None:
+        os.chown(log, account.uid, account.gid)
+    port = free_port()
+    if kind == "room":
+        written = write_room_venue(open_folder / kind, parse_room("main:1-2"), "127.0.0.1",
+                                   free_port(), "pw", host="127.0.0.1", port=port,
+                                   log_file=log, run_as=run_as)
+    else:
+        written = write_public_venue(open_folder / kind, "127.0.0.1", free_port(), "pw",
+                                     host="127.0.0.1", port=port, log_file=log, run_as=run_as)
+    info = written.config.stat()
+    if account is None:
+        assert stat.S_IMODE(info.st_mode) == 0o600
+    else:  # root's; the broker's group reads it, nobody else
+        assert (stat.S_IMODE(info.st_mode), info.st_uid, info.st_gid) == (0o640, 0, account.gid)
+    broker = ConfiguredBroker(written.config, port, log)
+    try:
+        if account is not None:
+            wait_until(lambda: _uid(broker.process.pid) == account.uid,
+                       what="mosquitto as its own user")
+        for night in (1, 2):
+            os.kill(broker.process.pid, signal.SIGHUP)
+            wait_until(lambda n=night: _reloads(broker.log) == n, what=f"reload {night}")
+        socket.create_connection(("127.0.0.1", port), 2).close()
+        assert broker.process.poll() is None
+        assert "Unable to open config file" not in broker.log, broker.log
+    finally:
+        broker.stop()
+
+
+def _reloads(log: str) -> int:
+    """Configurations read since the log file was opened, well or not: mosquitto 2.0
+    notes each reading's ``message_size_limit`` (before the log file is open, on
+    stderr), and says when it cannot open the file."""
+    return log.count("`message_size_limit`") + log.count("Unable to open config file")
+
+
+def _uid(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("Uid:")))
