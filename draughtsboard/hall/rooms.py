@@ -28,6 +28,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from draughtsboard.hall_protocol.broker import SECRET_LIMIT, read_limited
 from draughtsboard.hall_protocol.topics import (
     BOARD_KINDS,
     COMMAND,
@@ -263,15 +264,13 @@ class RoomVenue:
                 f"@{self.host}:{self.port}")
 
 
-SECRET_LIMIT = 1024  # bytes: a password file is one line (and the room's, a second)
 
 
 def read_secret_lines(path: Path | str, what: str) -> list[str]:
-    """The lines of a password file, read no further than ``SECRET_LIMIT`` bytes (a FIFO
+    """The lines of a password file, read no further than ``SECRET_LIMIT`` bytes (a file
     or /dev/zero given by mistake is refused, not read for ever)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(SECRET_LIMIT + 1)
+        data = read_limited(path, SECRET_LIMIT)
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise RoomError(f"{what}: {error}") from None

@@ -48,12 +48,28 @@ class BrokerAddress:
         return f"{self.scheme}://{user}{host}:{self.port}"
 
 
+SECRET_LIMIT = 1024  # bytes: a password file is a line or two, never more
+
+
+def read_limited(path: str | Path, limit: int = SECRET_LIMIT) -> bytes:
+    """At most ``limit`` + 1 bytes of a file: a secret's file given wrong (/dev/zero, a
+    log) is read no further than needed to refuse it (`OSError` as reading raises)."""
+    with open(path, "rb") as handle:
+        return handle.read(limit + 1)
+
+
 def _read_secret(path: str) -> str:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = read_limited(path)
+        text = data.decode("utf-8")
     except OSError as error:
         raise BrokerURLError(f"cannot read the password file {path}: "
                              f"{error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise BrokerURLError(f"the password file {path} is not UTF-8 text") from None
+    if len(data) > SECRET_LIMIT:
+        raise BrokerURLError(f"the password file {path} is longer than {SECRET_LIMIT} "
+                             f"bytes: a password file holds one line")
     secret = text.strip()
     if not secret or "\n" in secret:
         raise BrokerURLError(f"the password file {path} must hold one line")

@@ -244,3 +244,14 @@ def test_the_game_a_status_named_is_current_once_it_comes_at_the_halls_asking(in
     assert ingest.live(1).current == GID
     ingest.handle(1, "game", StateMessage(game_record(older, game)).to_json(), 4.0)
     assert ingest.live(1).current == GID
+
+
+def test_a_password_file_that_never_ends_is_refused_in_one_line(tmp_path):
+    """/dev/zero or a log given by mistake is read no further than a password file's
+    length, then refused (it was read for ever)."""
+    with pytest.raises(BrokerURLError, match="longer than 1024 bytes"):
+        parse_broker_url("mqtt://board1@127.0.0.1:1883", password_file="/dev/zero")
+    binary = tmp_path / "binary"
+    binary.write_bytes(b"\xff\xfe\n")
+    with pytest.raises(BrokerURLError, match="not UTF-8"):
+        parse_broker_url("mqtt://board1@127.0.0.1:1883", password_file=str(binary))
