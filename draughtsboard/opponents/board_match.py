@@ -38,7 +38,7 @@ from .base import (
     OpponentStartError,
     OpponentStoppedError,
 )
-from .match_state import LOST_AFTER, MatchConflict, MatchState, other_seat
+from .match_state import LOST_AFTER, MatchConflict, MatchState, ResultCall, other_seat
 
 log = logging.getLogger("draughtsboard.opponent.match")
 
@@ -185,6 +185,25 @@ class BoardOpponent:
                 return None
             return theirs.plies[ply].clock
 
+    def result_call(self, game: Game) -> ResultCall | None:
+        """What to do of the other board's result, this board's game being ``game``
+        (`MatchState.result_call`)."""
+        with self._lock:
+            state = self.state
+            return state.result_call(game) if state is not None else None
+
+    def claimed_reason(self, result: str) -> str | None:
+        """The other board's reason for ``result``, if it holds that result."""
+        with self._lock:
+            state = self.state
+            return state.claimed_reason(result) if state is not None else None
+
+    def date_to_take(self, game: Game) -> str | None:
+        """The white board's ``Date``, for the black board to record (None: the same)."""
+        with self._lock:
+            state = self.state
+            return state.date_to_take(game) if state is not None else None
+
     @property
     def conflict(self) -> str | None:
         state = self.state
@@ -198,9 +217,12 @@ class BoardOpponent:
             if state is None:
                 return
             refusal = state.receive(kind, payload, self.clock())
+            again = state.unpublished()  # (our refusal of the match, said in our record)
             self._lock.notify_all()
         if refusal is not None:
             log.warning("%s", refusal)
+        if again is not None and not self._closed.is_set():
+            self.transport.publish("record", again)
 
     def beat(self) -> None:
         """Say this board is here (and how much of the other's game it holds); send the

@@ -20,6 +20,29 @@ What a record from the other board may do (`MatchState.receive`, `MatchState.nex
 - anything that is not a record (not JSON, a field missing or out of bounds, another
   match or seat) is refused in one line and changes nothing.
 
+A record also holds the game's *result* (with its reason, who set it: ``rules``, the
+board's ``arbiter`` or the ``match``, taken from the other board) and how many results
+its arbiter withdrew. The other board believes a result only as far as it can prove it
+(`MatchState.result_call`), once both hold the same moves:
+
+- a result the rules prove in its own position is taken;
+- a loss of the publishing board's own seat (a resignation, its arbiter's ruling against
+  its own player) is taken: a side can concede only for itself;
+- anything else (a win for the publishing board's seat, a draw the rules do not prove, a
+  result other than this board's) is a *claim*: shown to this board's arbiter, who
+  accepts it by recording the same result (an agreed draw: offered on one board,
+  recorded on the other, both have it), and never recorded by itself;
+- a result withdrawn there that both held is withdrawn here when it was a win for the
+  withdrawing board's seat and the rules do not prove it (the winner gives it up);
+  otherwise the withdrawal is a claim. A result this board's arbiter withdrew is not
+  taken again by itself.
+
+The ``Date`` is White's (`date_to_take`): the black board records the date the white
+board's record holds (the day its game began, in UTC), so both PDNs are the same text.
+A match's records stay retained: a board beginning a new game that finds the other's
+finished game with moves under the match's name refuses in one line (the name is used
+up), and says so in its own record, so the other board refuses too.
+
 Presence: each board sends a *beat* every second or so with how many of the other's plies
 it holds; a board not heard for `LOST_AFTER` seconds (or whose last word was its Will,
 ``offline``) is unreachable, and both pause the match clock (`reachable`). A beat that
@@ -34,6 +57,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +65,7 @@ from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.notation import parse_move
 from draughtsboard.board.rules.position import Move, Position
+from draughtsboard.board.rules.variants import get_variant
 
 SEATS = ("white", "black")
 KINDS = ("record", "beat", "presence")  # what a board publishes under its seat
@@ -50,6 +75,10 @@ PLY_LIMIT = 2000
 NAME_LIMIT = 80
 LOST_AFTER = 3.5  # seconds without a beat: the other board is unreachable
 VERSION = 1
+SETTERS = ("rules", "arbiter", "match")  # who set a record's result
+REASON_LIMIT = 200
+WITHDRAWN_LIMIT = 1000
+DATE_RE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)")
 
 
 class MatchMessageError(ValueError):
@@ -100,12 +129,27 @@ class MatchRecord:
     start: str  # the start position's FEN
     tags: dict[str, str] = field(default_factory=dict)
     plies: tuple[Ply, ...] = ()
+    result: str | None = None  # the game's result as its journal holds it
+    reason: str = ""
+    by: str = ""  # who set it (`SETTERS`)
+    withdrawn: int = 0  # results its arbiter withdrew
+    date: str = ""  # its Date tag
+    refused: str = ""  # why this board refuses the match (a name used up), one line
 
     def to_json(self) -> bytes:
-        return json.dumps({"v": VERSION, "match": self.match, "seat": self.seat,
-                           "name": self.name, "variant": self.variant, "start": self.start,
-                           "tags": self.tags, "plies": [p.as_json() for p in self.plies]},
-                          separators=(",", ":")).encode()
+        data: dict[str, Any] = {
+            "v": VERSION, "match": self.match, "seat": self.seat, "name": self.name,
+            "variant": self.variant, "start": self.start, "tags": self.tags,
+            "plies": [p.as_json() for p in self.plies]}
+        if self.result is not None:
+            data.update(result=self.result, reason=self.reason, by=self.by)
+        if self.withdrawn:
+            data["withdrawn"] = self.withdrawn
+        if self.date:
+            data["date"] = self.date
+        if self.refused:
+            data["refused"] = self.refused
+        return json.dumps(data, separators=(",", ":")).encode()
 
     @classmethod
     def from_json(cls, payload: bytes) -> MatchRecord:
@@ -129,9 +173,26 @@ class MatchRecord:
         plies = data.get("plies")
         if not isinstance(plies, list) or len(plies) > PLY_LIMIT:
             raise MatchMessageError(f"plies: expected a list of at most {PLY_LIMIT}")
+        result = data.get("result")
+        reason, by = "", ""
+        if result is not None:
+            result = _text(data, "result", 10)
+            reason = _text(data, "reason", REASON_LIMIT) if data.get("reason") else ""
+            by = data.get("by")
+            if by not in SETTERS:
+                raise MatchMessageError(f"by: expected one of {', '.join(SETTERS)}")
+        withdrawn = data.get("withdrawn", 0)
+        if not isinstance(withdrawn, int) or isinstance(withdrawn, bool) or \
+                not 0 <= withdrawn <= WITHDRAWN_LIMIT:
+            raise MatchMessageError(f"withdrawn: expected 0-{WITHDRAWN_LIMIT}")
+        date = _text(data, "date", 10) if "date" in data else ""
+        if date and not DATE_RE.fullmatch(date):
+            raise MatchMessageError(f"date {date!r}: expected YYYY.MM.DD")
+        refused = _text(data, "refused", 300) if data.get("refused") else ""
         return cls(texts["match"], texts["seat"], texts["name"], texts["variant"],
                    texts["start"], dict(tags),
-                   tuple(_ply(item, index) for index, item in enumerate(plies)))
+                   tuple(_ply(item, index) for index, item in enumerate(plies)),
+                   result, reason, by, withdrawn, date, refused)
 
 
 def _json_object(payload: bytes) -> dict[str, Any]:
@@ -191,6 +252,37 @@ def decode_beat(payload: bytes) -> int:
     return holds
 
 
+@dataclass(frozen=True)
+class ResultCall:
+    """What this board does of the other board's result (`MatchState.result_call`):
+    ``take`` it (record ``result`` with ``reason``), ``withdraw`` its own (the other
+    board withdrew ``result``), or show the arbiter a ``claim`` (the other board says
+    ``result``, ``reason``, set by ``by``) or a ``claim-withdrawal`` (the other board
+    withdrew ``result``, this board's)."""
+
+    action: str
+    result: str
+    reason: str = ""
+    by: str = ""
+
+
+def loss_of(variant_results: tuple[str, ...], seat: str) -> str:
+    """The result that is a loss for ``seat`` (the variant's results: White's win, the
+    draw, Black's win)."""
+    return variant_results[2] if seat == "white" else variant_results[0]
+
+
+def proven(game: Game, result: str) -> bool:
+    """Whether the rules prove ``result`` in ``game``'s position (no move left, a draw
+    rule holds)."""
+    outcome = game.outcome()
+    return outcome is not None and outcome[0] == result
+
+
+def one_line(text: str, limit: int = REASON_LIMIT) -> str:
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())[:limit]
+
+
 class MatchState:
     """This board's side of match ``match``, playing ``seat`` (see the module doc):
     ``name`` its player's, ``variant`` and ``start`` the game's, ``tags`` those of
@@ -211,7 +303,13 @@ class MatchState:
         self.offline = False  # the other board's last word was its Will
         self.conflict: str | None = None
         self.refused = 0  # messages refused (not the protocol)
-        self._sent = -1  # plies in the record we last published
+        self.refusal = ""  # why this board refuses the match (said in its record)
+        self.result: str | None = None  # this board's game's, as last recorded
+        self.reason, self.by, self.withdrawn, self.date = "", "", 0, ""
+        self._published: bytes | None = None  # the record we last published
+        self._agreed: str | None = None  # the result both boards held last
+        self._taken: tuple[str, str] | None = None  # a result taken from the other board
+        self._declined: tuple[str, str, int] | None = None  # theirs, withdrawn here
 
     @property
     def peer(self) -> str:
@@ -219,19 +317,39 @@ class MatchState:
 
     def record(self) -> MatchRecord:
         return MatchRecord(self.match, self.seat, self.name, self.variant, self.start,
-                           dict(self.tags), self.ours)
+                           dict(self.tags), self.ours, self.result, self.reason,
+                           self.by if self.result is not None else "", self.withdrawn,
+                           self.date, self.refusal)
 
     # -- what this board recorded ---------------------------------------------------------
 
     def recorded(self, game: Game) -> bytes | None:
         """The journal's game is now ``game``: the record to publish (None: unchanged)."""
-        plies = plies_of(game)
-        if plies == self.ours and self._sent == len(plies):
-            return None
-        self.ours = plies
+        theirs = self.theirs
+        if self.result is not None and game.result is None and theirs is not None \
+                and theirs.result == self.result:
+            # this board's arbiter withdrew a result the other board holds: not taken
+            # again by itself
+            self._declined = (theirs.result, theirs.reason, theirs.withdrawn)
+        self.ours = plies_of(game)
+        self.result = game.result
+        self.reason = one_line(game.result_reason) if game.result is not None else ""
+        self.by = "" if game.result is None else "rules" if proven(game, game.result) \
+            else "match" if self._taken == (game.result, game.result_reason) else "arbiter"
+        self.withdrawn = min(WITHDRAWN_LIMIT, sum(
+            1 for event in game.events if event.kind == "result-withdrawn"))
+        date = game.tags.get("Date", "")
+        self.date = date if DATE_RE.fullmatch(date) else ""
         self._check()
-        self._sent = len(plies)
-        return self.record().to_json()
+        return self.unpublished()
+
+    def unpublished(self) -> bytes | None:
+        """The record, if it changed since it was last published (None: unchanged)."""
+        payload = self.record().to_json()
+        if payload == self._published:
+            return None
+        self._published = payload
+        return payload
 
     def needs_resend(self) -> bool:
         """The other board's beat says it holds fewer of our plies than we recorded."""
@@ -270,10 +388,19 @@ class MatchState:
             self.refused += 1
             return (f"match {self.match}: a record of {record.match}/{record.seat} on "
                     f"{self.peer}'s topic refused")
+        results = get_variant(self.variant).results
+        if record.result is not None and record.result not in results:
+            self.refused += 1
+            return (f"match {self.match}: a record from {self.peer} refused: result "
+                    f"{record.result!r} (expected {', '.join(results)})")
         held = self.theirs
         if held is not None and len(record.plies) < len(held.plies) \
                 and held.plies[:len(record.plies)] == record.plies:
             return None  # an older record: what it says we hold already
+        if held is not None and record.plies == held.plies and (
+                record.withdrawn, record.result is not None) < (
+                held.withdrawn, held.result is not None):
+            return None  # an older record: before a result, or before its withdrawal
         self.theirs = record
         self._check()
         return self.conflict
@@ -282,6 +409,18 @@ class MatchState:
         """Whether the two records can be the same game (sets `conflict`, for good)."""
         theirs = self.theirs
         if theirs is None or self.conflict is not None:
+            return
+        if theirs.refused:
+            self.conflict = (f"match {self.match}: {self.peer}'s board refuses the match: "
+                             f"{theirs.refused}")
+            return
+        if theirs.result is not None and theirs.plies and not self.ours \
+                and self.result is None:
+            self.refusal = (f"{self.peer}'s board holds a finished game under this name "
+                            f"({theirs.result} after {len(theirs.plies)} plies); a "
+                            f"match's records stay on both brokers: a new game takes a "
+                            f"new match name")
+            self.conflict = f"match {self.match}: {self.refusal}"
             return
         mine = self.record()
         for what in ("variant", "start"):
@@ -331,6 +470,51 @@ class MatchState:
                              f"{' '.join(str(error).split())}")
             raise MatchConflict(self.conflict) from None
         return move, ply
+
+    # -- the result and the date ------------------------------------------------------------
+
+    def result_call(self, game: Game) -> ResultCall | None:
+        """What this board does of the other board's result, its own game being ``game``
+        (the journal's, as last `recorded`): see the module doc. None: nothing (no
+        result, the same result, or the boards do not hold the same moves yet)."""
+        theirs = self.theirs
+        if theirs is None or self.conflict is not None or plies_of(game) != theirs.plies:
+            return None
+        mine, claimed = game.result, theirs.result
+        if claimed == mine:
+            self._agreed = mine
+            return None
+        if claimed is None:
+            if mine is None or self._agreed != mine:
+                return None  # ours not taken there yet (or shown there as a claim)
+            gives_up = mine == loss_of(game.variant.results, self.seat)  # their win
+            if gives_up and not proven(game, mine):
+                self._agreed = None
+                return ResultCall("withdraw", mine)
+            return ResultCall("claim-withdrawal", mine)
+        if mine is None and self._declined != (claimed, theirs.reason, theirs.withdrawn) \
+                and (proven(game, claimed)
+                     or claimed == loss_of(game.variant.results, self.peer)):
+            self._taken = (claimed, theirs.reason)
+            return ResultCall("take", claimed, theirs.reason, theirs.by)
+        return ResultCall("claim", claimed, theirs.reason, theirs.by)
+
+    def claimed_reason(self, result: str) -> str | None:
+        """The reason the other board gives for ``result``, if it holds that result."""
+        theirs = self.theirs
+        if theirs is None or theirs.result != result:
+            return None
+        return theirs.reason
+
+    def date_to_take(self, game: Game) -> str | None:
+        """The ``Date`` the black board records: the white board's, when it differs
+        (None: nothing to change)."""
+        theirs = self.theirs
+        if self.seat != "black" or theirs is None or not theirs.date or \
+                self.conflict is not None or game.result is not None or \
+                game.tags.get("Date") == theirs.date:
+            return None
+        return theirs.date
 
     def reachable(self, now: float) -> bool:
         """Whether the other board was heard from lately (see the module doc)."""

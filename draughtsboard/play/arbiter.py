@@ -120,7 +120,9 @@ class ArbiterDesk:
             recorded = game.recorded_game().result
             if recorded is not None:
                 raise ArbiterError(Message.of("arbiter.refused.has_result", result=recorded))
-            self._record_result(result, reason or "declared by the arbiter")
+            # accepting another board's claim: its reason, so both PDNs say the same
+            self._record_result(result, reason or game.match_reason(
+                normalise_result(game.variant, result) or result) or "declared by the arbiter")
             return game.recorded_game().result_text()
 
         return self.run(action)

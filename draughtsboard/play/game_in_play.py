@@ -191,6 +191,10 @@ class GameInPlay:
         tags = {**tags, POLICY_TAG: name}
         if self.opponent is not None:
             tags[self.opponent.side.capitalize()] = self.opponent.name
+            if self.opponent.match is not None and not tags.get("Date"):
+                # a match between boards: the day in UTC (the black board then records
+                # the white board's, so both PDNs are the same text)
+                tags["Date"] = time.strftime("%Y.%m.%d", time.gmtime(self.wall()))
         return tags
 
     def _policy(self, board_leds: bool) -> IrregularityPolicy:
@@ -282,9 +286,10 @@ class GameInPlay:
             return False
         if seat.check_match():
             return True
+        changed = self._match_result(seat)
         reachable = seat.reachable()
         if reachable != self.game_clock.suspended:
-            return False
+            return changed
         if reachable:
             self.game_clock.unsuspend()
             note = Message.of("match.log.resumed", name=seat.label())
@@ -294,6 +299,74 @@ class GameInPlay:
         log.warning("%s", english(note))
         self.arbiter_log.note("clock", note)
         return True
+
+    def _match_result(self, seat: OpponentSeat) -> bool:
+        """Against another board: its result and its Date, believed as far as they can
+        be proved (`match_state.MatchState.result_call`): taken, withdrawn, or shown to
+        the arbiter as its claim; whether that changed."""
+        match = seat.match
+        if match is None or self.damage is not None or self.held.held or seat.failed:
+            return False
+        game = self.recorded_game()
+        changed = False
+        date = match.date_to_take(game)
+        if date is not None:
+            try:
+                self.set_tags({"Date": date})
+            except (DraughtsError, OSError) as error:
+                self._could_not(f"record the Date {date}", error)
+            else:
+                self.arbiter_log.note("tags", Message.of("match.log.date_taken", date=date,
+                                                         name=seat.label()))
+                self.follow_opponent()
+                game, changed = self.recorded_game(), True
+        call = match.result_call(game)
+        claim = None
+        if call is not None and call.action == "take":
+            try:
+                self.record_result(call.result, call.reason)
+            except (DraughtsError, OSError) as error:
+                self._could_not(f"record the result {call.result}", error)
+            else:
+                note = Message.of("match.log.result_taken", result=call.result,
+                                  reason=reason_message(call.reason), name=seat.label()) \
+                    if call.reason else Message.of("match.log.result_taken_no_reason",
+                                                   result=call.result, name=seat.label())
+                log.info("%s", english(note))
+                self.arbiter_log.note("result", note)
+            return True
+        if call is not None and call.action == "withdraw":
+            text = f"result {call.result} withdrawn: {seat.name}'s board gave it up"
+            try:
+                self.withdraw_result(text)
+            except (DraughtsError, OSError) as error:
+                self._could_not(f"withdraw the result {call.result}", error)
+            else:
+                self.arbiter_log.note("result", Message.of(
+                    "match.log.result_withdrawn", result=call.result, name=seat.label()))
+            return True
+        if call is not None and call.action == "claim":
+            claim = Message.of("match.flag.claim", name=seat.label(), result=call.result,
+                               reason=reason_message(call.reason)) if call.reason else \
+                Message.of("match.flag.claim_no_reason", name=seat.label(),
+                           result=call.result)
+        elif call is not None:
+            claim = Message.of("match.flag.claim_withdrawal", name=seat.label(),
+                               result=call.result)
+        if claim != seat.claim:
+            seat.claim = claim
+            if claim is not None:
+                log.warning("%s", english(claim))
+                self.arbiter_log.note("notice", claim)
+            changed = True
+        return changed
+
+    def match_reason(self, result: str) -> str | None:
+        """The reason another board of a match gives for ``result``, when it holds it
+        (the arbiter accepting its claim records it with the same reason)."""
+        seat = self.opponent
+        match = seat.match if seat is not None else None
+        return match.claimed_reason(result) if match is not None else None
 
     def at_rest(self) -> bool:
         """Whether only a snapshot or a command can change anything: the board set up,

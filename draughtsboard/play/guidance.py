@@ -276,7 +276,8 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
              opponent: str | Message | None = None,
              expected: Move | None = None, owed: Position | None = None,
              opponent_failed: bool = False, full_setup: bool = False,
-             match_paused: str | Message | None = None) -> Guidance:
+             match_paused: str | Message | None = None,
+             match_claim: Message | None = None) -> Guidance:
     """The headline and the flags for a tracker in ``state`` (its `State` value)
     expecting ``position`` with these LED ``intents``, while the switches show
     ``occupied`` (see the module doc). ``result``: the game's result (a result's
@@ -289,12 +290,17 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
     board must show next; ``opponent_failed``: the opponent failed (its error is shown
     beside the flags); ``full_setup``: the set-up's steps in full (a puzzle);
     ``match_paused``: the other board of a match (its name), which cannot be reached: the
-    match's clocks stand still on both boards."""
+    match's clocks stand still on both boards; ``match_claim``: what the other board
+    of a match says of the result that this board's arbiter may accept or not."""
     side = _side(position)
     flags: list[Flag] = []
     if match_paused is not None and result is None:
         flags.append(Flag("paused", Message.of("match.flag.paused", name=match_paused),
                           (Message.of("match.flag.paused.step"),)))
+    if match_claim is not None:
+        step = "match.flag.claim_withdrawal.step" \
+            if match_claim.id == "match.flag.claim_withdrawal" else "match.flag.claim.step"
+        flags.append(Flag("claim", match_claim, (Message.of(step),)))
     if state == "illegal" and opponent is not None:
         flags.append(Flag("illegal", Message.of("flag.not_opponents", opponent=opponent),
                           restore_steps(position, occupied)))

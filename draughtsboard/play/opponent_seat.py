@@ -133,6 +133,8 @@ class OpponentSeat:
         self.error: str | None = None  # the failure's one line (the log's)
         self.error_message: Message | None = None  # and what the page says of it
         self.replaced_by_builtin = False
+        # another board's result this board's arbiter may accept (`GameInPlay`'s)
+        self.claim: Message | None = None
         # what the owner is told of, on the driver's thread
         self.on_answer: Callable[[Answer], None] | None = None
         self.on_named: Callable[[str], None] | None = None
@@ -389,4 +391,6 @@ class OpponentSeat:
                 "error_text": self.error,
                 "can_continue": self.failed,
                 # a match between boards: whether the other board is heard from
-                "reachable": self.reachable() if self.match is not None else None}
+                "reachable": self.reachable() if self.match is not None else None,
+                # and its result (or withdrawal) to accept or not
+                "claim": self.claim.as_json() if self.claim is not None else None}

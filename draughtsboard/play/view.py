@@ -95,7 +95,9 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
                      full_setup=mode == "puzzle",
                      match_paused=opponent_name(opponent["name"])
                      if opponent is not None and opponent.get("reachable") is False
-                     else None)
+                     else None,
+                     match_claim=Message.from_json(opponent["claim"])
+                     if opponent is not None and opponent.get("claim") else None)
     draw_reasons = [said(reason_message(r)) for r in game.draw_reasons()] \
         if game.result is None else []
     last = game.moves[-1] if game.moves else None

@@ -25,7 +25,7 @@ from draughtsboard.hall_protocol.topics import match_topic
 from draughtsboard.recording import Recorder
 from draughtsboard.words import words_for
 
-from ..web.helpers import PlayProcess, wait_until
+from ..web.helpers import TOKEN, PlayProcess, wait_until
 from .broker import ConfiguredBroker, free_port
 from .test_bad_input import RawClient
 
@@ -57,9 +57,10 @@ def towns(tmp_path):
             broker.stop()
 
 
-def board(tmp_path, town, name: str) -> PlayProcess:
+def board(tmp_path, town, name: str, directory: str = "") -> PlayProcess:
     other = "black" if town.seat == "white" else "white"
-    return PlayProcess(tmp_path / f"{town.seat}-board", "--opponent", town.board_url(),
+    return PlayProcess(tmp_path / (directory or f"{town.seat}-board"), "--opponent",
+                       town.board_url(),
                        "--opponent-side", other, *TAGS,
                        "--tag", f"{town.seat.capitalize()}={name}")
 
@@ -151,6 +152,46 @@ def test_a_match_between_towns_through_a_cut_link(tmp_path, towns):
     assert white_game.result == black_game.result == game.outcome()[0]
     assert (white_game.tags["White"], white_game.tags["Black"]) == ("Anna", "Boris")
     assert all(m.clock is not None for m in white_game.moves)
+
+
+def test_a_resignation_goes_across_and_the_name_is_used_up(tmp_path, towns):
+    """Boris resigns on his own board (its arbiter's result entry): Anna's board takes
+    it (a side concedes for itself), and both PDNs are the same text, result and reason
+    included. A new game on Boris's side under the same match name is refused in one
+    line: the finished game's record stays retained on the brokers."""
+    white_town, black_town, _ = towns
+    with board(tmp_path, white_town, "Anna") as white:
+        with board(tmp_path, black_town, "Boris") as black:
+            wait_until(lambda: white.state()["tags"].get("Black") == "Boris"
+                       and black.state()["tags"].get("White") == "Anna", timeout=30,
+                       what="each board to know the other's player")
+            rng = random.Random(SEED)
+            game = Game(RUSSIAN, initial_position(RUSSIAN))
+            for ply in range(4):
+                move = rng.choice(game.position.legal_moves())
+                mover, other = (white, black) if ply % 2 == 0 else (black, white)
+                make_move(mover, move, ply)
+                carry_out(other, ply)
+                game.play(move)
+            black.post("/api/arbiter/result", {"result": "1-0", "reason": "resigned"},
+                       token=TOKEN)
+            wait_until(lambda: white.state()["result"] is not None, timeout=20,
+                       what="the resignation taken on the white board")
+            assert black.stop(signal.SIGTERM) == 0
+        with board(tmp_path, black_town, "Boris", "black-again") as again:
+            error = wait_until(lambda: again.state()["opponent"]["error"], timeout=30,
+                               what="the new game refused")
+            detail = error["params"]["detail"]
+            assert "new match name" in detail and "\n" not in detail
+            assert "Traceback" not in again.stderr
+            assert again.stop(signal.SIGTERM) == 0
+        assert white.stop(signal.SIGTERM) == 0
+    white_game = journal(tmp_path / "white-board")
+    black_game = journal(tmp_path / "black-board")
+    assert (white_game.result, white_game.result_reason) == ("1-0", "resigned")
+    assert (black_game.result, black_game.result_reason) == ("1-0", "resigned")
+    assert white_game.tags["Date"] == black_game.tags["Date"]
+    assert write_game(white_game, events=False) == write_game(black_game, events=False)
 
 
 def test_a_board_writes_only_its_own_seat(towns):

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from draughtsboard.board.game.record import Game
-from draughtsboard.board.rules.fen import initial_position
+from draughtsboard.board.rules.fen import initial_position, parse_fen
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.opponents.match_state import (
@@ -202,3 +202,204 @@ def test_a_beat_out_of_bounds_is_refused():
     for payload in (b'{"holds": -1}', b'{"holds": true}', b"x" * 300):
         with pytest.raises(MatchMessageError):
             decode_beat(payload)
+
+
+# -- results: believed only as far as they can be proved -------------------------------
+
+def finished(moves: list[str], result: str | None, reason: str = "",
+             withdrawn: int = 0) -> Game:
+    game = game_of(moves)
+    for _ in range(withdrawn):
+        game.set_result("1-0", "x")
+        game.add_event("result-withdrawn", "withdrawn")
+        game.set_result("*")
+    if result is not None:
+        game.set_result(result, reason)
+    return game
+
+
+def agreed_pair(plies: int = 4):
+    """Both boards holding the same ``plies`` moves, each having read the other's."""
+    white, black = states()
+    moves = first_moves(plies)
+    game = game_of(moves)
+    white_record, black_record = white.recorded(game), black.recorded(game)
+    assert black.receive("record", white_record, now=0.0) is None
+    assert white.receive("record", black_record, now=0.0) is None
+    return white, black, moves
+
+
+def test_a_resignation_against_the_publishing_seat_is_taken():
+    white, black, moves = agreed_pair()
+    # black's board records black's resignation: white's board takes it
+    payload = black.recorded(finished(moves, "1-0", "resigned"))
+    assert json.loads(payload)["by"] == "arbiter"
+    white.receive("record", payload, now=1.0)
+    call = white.result_call(game_of(moves))
+    assert (call.action, call.result, call.reason) == ("take", "1-0", "resigned")
+    # recorded on white's board: it says the result was the match's; black agrees
+    back = white.recorded(finished(moves, "1-0", "resigned"))
+    assert json.loads(back)["by"] == "match"
+    black.receive("record", back, now=2.0)
+    assert black.result_call(finished(moves, "1-0", "resigned")) is None
+    assert white.result_call(finished(moves, "1-0", "resigned")) is None
+
+
+def test_a_win_a_board_gives_itself_is_only_a_claim():
+    white, black, moves = agreed_pair()
+    # white's board (its password, its arbiter) says white won: black's board is told
+    white_game = finished(moves, "1-0", "black resigned")
+    black.receive("record", white.recorded(white_game), now=1.0)
+    call = black.result_call(game_of(moves))
+    assert (call.action, call.result, call.reason) == ("claim", "1-0", "black resigned")
+    assert black.claimed_reason("1-0") == "black resigned"
+    assert black.claimed_reason("0-1") is None
+    # black's arbiter accepts by recording the same result: a loss of black's own seat
+    white.receive("record", black.recorded(finished(moves, "1-0", "black resigned")), 2.0)
+    assert white.result_call(white_game) is None
+    assert black.result_call(finished(moves, "1-0", "black resigned")) is None
+
+
+def test_an_agreed_draw_is_recorded_on_both_boards_only_when_both_record_it():
+    white, black, moves = agreed_pair()
+    black.receive("record", white.recorded(finished(moves, "1/2-1/2", "agreed")), 1.0)
+    call = black.result_call(game_of(moves))
+    assert (call.action, call.result) == ("claim", "1/2-1/2")  # an offer, never recorded
+    white.receive("record", black.recorded(finished(moves, "1/2-1/2", "agreed")), 2.0)
+    assert white.result_call(finished(moves, "1/2-1/2", "agreed")) is None
+
+
+def test_a_result_the_rules_prove_is_taken_whoever_it_favours():
+    # white to move has no move left: black's win, which black's board publishes
+    fen = "W:W29:B25,22,18"
+    white = MatchState("m1", "white", "Anna", "russian", fen, TAGS)
+    black = MatchState("m1", "black", "Boris", "russian", fen, TAGS)
+    game = Game(RUSSIAN, parse_fen(RUSSIAN, fen))
+    white.recorded(game)
+    won = Game(RUSSIAN, parse_fen(RUSSIAN, fen))
+    won.set_result("0-1", "White has no legal move")
+    payload = black.recorded(won)
+    assert json.loads(payload)["by"] == "rules"
+    white.receive("record", payload, now=1.0)
+    assert white.result_call(game).action == "take"
+    # the same win, not proven (another position): a claim
+    white, black, moves = agreed_pair()
+    white.receive("record", black.recorded(finished(moves, "0-1", "no move")), now=1.0)
+    assert white.result_call(game_of(moves)).action == "claim"
+
+
+def test_a_result_before_both_hold_the_same_moves_waits():
+    white, black, moves = agreed_pair(4)
+    # black resigns with white's 5th move not yet recorded on black's board
+    more = first_moves(5)
+    white.recorded(game_of(more))
+    white.receive("record", black.recorded(finished(moves, "1-0", "resigned")), now=1.0)
+    assert white.result_call(game_of(more)) is None
+    # carried out on black's board, then resigned: believed
+    black.receive("record", white.record().to_json(), now=2.0)
+    white.receive("record", black.recorded(finished(more, "1-0", "resigned")), now=3.0)
+    assert white.result_call(game_of(more)).action == "take"
+
+
+def test_withdrawals_are_believed_by_the_same_rule():
+    white, black, moves = agreed_pair()
+    # white claimed a win, black accepted; white's arbiter withdraws it: a win given up
+    black.receive("record", white.recorded(finished(moves, "1-0", "flag")), now=1.0)
+    accepted = finished(moves, "1-0", "flag")
+    black.recorded(accepted)
+    assert black.result_call(accepted) is None  # agreed
+    black.receive("record", white.recorded(finished(moves, None, withdrawn=1)), now=2.0)
+    call = black.result_call(accepted)
+    assert (call.action, call.result) == ("withdraw", "1-0")
+    # black resigned and white took it; black's arbiter withdraws the resignation: the
+    # white board is asked, never made to
+    white, black, moves = agreed_pair()
+    white.receive("record", black.recorded(finished(moves, "1-0", "resigned")), now=1.0)
+    assert white.result_call(game_of(moves)).action == "take"
+    taken = finished(moves, "1-0", "resigned")
+    white.recorded(taken)
+    assert white.result_call(taken) is None
+    white.receive("record", black.recorded(finished(moves, None, withdrawn=1)), now=2.0)
+    assert white.result_call(taken).action == "claim-withdrawal"
+
+
+def test_a_result_this_board_withdrew_is_not_taken_again_by_itself():
+    white, black, moves = agreed_pair()
+    white.receive("record", black.recorded(finished(moves, "1-0", "resigned")), now=1.0)
+    assert white.result_call(game_of(moves)).action == "take"
+    taken = finished(moves, "1-0", "resigned")
+    white.recorded(taken)
+    white.result_call(taken)  # (both hold it)
+    black.receive("record", white.record().to_json(), now=1.5)
+    black.result_call(finished(moves, "1-0", "resigned"))
+    withdrawn = finished(moves, None, withdrawn=1)
+    payload = white.recorded(withdrawn)  # white's arbiter withdraws it
+    assert white.result_call(withdrawn).action == "claim"  # shown, not taken again
+    # black's board sees white gave up its win: withdrawn there too
+    black.receive("record", payload, now=2.0)
+    call = black.result_call(finished(moves, "1-0", "resigned"))
+    assert (call.action, call.result) == ("withdraw", "1-0")
+
+
+def test_an_older_record_does_not_undo_a_result():
+    white, black, moves = agreed_pair()
+    before = black.record().to_json()
+    white.receive("record", black.recorded(finished(moves, "0-1", "resigned")), now=1.0)
+    white.receive("record", before, now=1.5)  # late: the record before the resignation
+    assert white.theirs.result == "0-1"
+
+
+def test_a_result_the_variant_does_not_have_is_refused():
+    white, black, moves = agreed_pair()
+    record = json.loads(black.recorded(finished(moves, "1-0", "resigned")))
+    record["result"] = "0-2"
+    refusal = white.receive("record", json.dumps(record).encode(), now=1.0)
+    assert "0-2" in refusal and "\n" not in refusal
+    assert white.theirs.result is None
+
+
+def test_the_black_board_takes_the_white_boards_date():
+    white, black = states()
+    white_game = game_of([])
+    white_game.tags["Date"] = "2026.12.03"
+    black_game = game_of([])
+    black_game.tags["Date"] = "2026.12.04"
+    white.receive("record", black.recorded(black_game), now=0.0)
+    black.receive("record", white.recorded(white_game), now=0.0)
+    assert black.date_to_take(black_game) == "2026.12.03"
+    assert white.date_to_take(white_game) is None  # white's own date is the match's
+    assert black.date_to_take(white_game) is None  # the same already
+
+
+def test_a_finished_game_under_the_name_refuses_a_new_game_on_both_boards():
+    white, black, moves = agreed_pair()
+    old = white.recorded(finished(moves, "1-0", "resigned"))
+    _, fresh_black = states()
+    refusal = fresh_black.receive("record", old, now=5.0)
+    assert refusal is not None and "\n" not in refusal
+    assert "new match name" in refusal and "1-0" in refusal
+    with pytest.raises(MatchConflict, match="new match name"):
+        fresh_black.next_move(initial_position(RUSSIAN))
+    # its record says so: a fresh white board reading it refuses too
+    said = fresh_black.unpublished()
+    assert json.loads(said)["refused"]
+    fresh_white, _ = states()
+    fresh_white.recorded(game_of([]))
+    assert "refuses the match" in fresh_white.receive("record", said, now=6.0)
+
+
+def test_fuzzed_results_never_raise_and_never_take_a_win_for_the_publisher():
+    rng = random.Random(11)
+    moves = first_moves(4)
+    for _ in range(400):
+        white, black, _ = agreed_pair()
+        data = json.loads(black.record().to_json())
+        data["result"] = rng.choice(["1-0", "0-1", "1-1", "2-0", "", None, 3, "1/2-1/2"])
+        data["reason"] = rng.choice(["resigned", "", "x" * 300, "a\nb", 5])
+        data["by"] = rng.choice(["rules", "arbiter", "match", "hall", None])
+        data["withdrawn"] = rng.choice([0, 1, -1, True, 5000])
+        refusal = white.receive("record", json.dumps(data).encode(), now=1.0)
+        assert refusal is None or "\n" not in refusal
+        call = white.result_call(game_of(moves))
+        if call is not None and call.action == "take":
+            assert call.result == "1-0"  # only black's own loss

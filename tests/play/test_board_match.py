@@ -294,3 +294,126 @@ def test_a_board_restarted_mid_match_catches_up_and_plays_nothing_twice(tmp_path
     assert [m.text for m in white_game.moves] == [m.text for m in black_game.moves]
     white.close()
     black.close()
+
+
+def play_plies(white: VirtualPlay, black: VirtualPlay, count: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for ply in range(count):
+        mover, other = (white, black) if ply % 2 == 0 else (black, white)
+        beats(white, black)
+        play_own_move(mover, rng)
+        settle_both(white, black)
+        carry_out_theirs(other)
+        settle_both(white, black)
+
+
+def games(white: VirtualPlay, black: VirtualPlay):
+    return (white.recorder.game(white.game.game_id), black.recorder.game(black.game.game_id))
+
+
+def test_a_resignation_on_the_losing_board_ends_the_game_on_both(tmp_path):
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    play_plies(white, black, 6, seed=4)
+    # Boris resigns: his board's arbiter records his loss; Anna's board takes it
+    assert black.arbiter.declare_result("1-0", "resigned") == "1-0"
+    settle_both(white, black)
+    white.wait(STEP)
+    white_game, black_game = games(white, black)
+    assert (white_game.result, white_game.result_reason) == ("1-0", "resigned")
+    assert (black_game.result, black_game.result_reason) == ("1-0", "resigned")
+    assert write_game(white_game, events=False) == write_game(black_game, events=False)
+    log = [entry["text"]["id"] for entry in white.view()["log"]
+           if isinstance(entry["text"], dict)]
+    assert "match.log.result_taken" in log
+    for play in (white, black):
+        assert play.view()["opponent"]["claim"] is None
+        assert play.view()["opponent"]["error"] is None
+    white.close()
+    black.close()
+
+
+def test_an_agreed_draw_needs_both_boards_and_a_win_one_board_gives_itself_is_a_claim(
+        tmp_path):
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    play_plies(white, black, 4, seed=9)
+    # Anna's board says Anna won: Boris's board shows it, never records it by itself
+    white.arbiter.declare_result("1-0", "Black's flag fell")
+    settle_both(white, black)
+    view = black.wait(30.0)
+    assert games(white, black)[1].result is None
+    claim = view["opponent"]["claim"]
+    assert claim["id"] == "match.flag.claim" and claim["params"]["result"] == "1-0"
+    assert any(flag["kind"] == "claim" for flag in view["guidance"])
+    # Anna's arbiter withdraws it; a draw is offered there (agreed), shown on Boris's
+    white.arbiter.withdraw_result()
+    white.arbiter.declare_result("1/2-1/2", "agreed")
+    settle_both(white, black)
+    view = black.wait(STEP)
+    assert view["opponent"]["claim"]["params"]["result"] == "1/2-1/2"
+    assert games(white, black)[1].result is None
+    # Boris's board records the same draw (its reason left empty: the other board's)
+    black.arbiter.declare_result("1/2-1/2")
+    settle_both(white, black)
+    for play in (white, black):
+        assert play.wait(STEP)["opponent"]["claim"] is None
+    white_game, black_game = games(white, black)
+    assert (white_game.result, white_game.result_reason) == ("1/2-1/2", "agreed")
+    assert (black_game.result, black_game.result_reason) == ("1/2-1/2", "agreed")
+    assert write_game(white_game, events=False) == write_game(black_game, events=False)
+    white.close()
+    black.close()
+
+
+def test_the_black_board_records_the_white_boards_date(tmp_path):
+    """Boards in two time zones (or started across midnight) write one Date: White's."""
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    opponent = BoardOpponent(get_variant("russian"), "m1", "black", wire.end("black"),
+                             name="Boris", tags=TAGS, beat_every=None)
+    runner = WhenReady()
+    runner.opponent = opponent
+    black = VirtualPlay(tmp_path / "black", tags={**TAGS, "Black": "Boris",
+                                                  "Date": "1999.01.01"},
+                        opponent=opponent, thinker=runner, opponent_side="white")
+    opponent.clock = black.clock
+    settle_both(white, black)
+    black.wait(STEP)
+    white_game, black_game = games(white, black)
+    assert black_game.tags["Date"] == white_game.tags["Date"] != "1999.01.01"
+    play_plies(white, black, 2, seed=1)
+    black.arbiter.declare_result("1-0", "resigned")
+    settle_both(white, black)
+    white.wait(STEP)
+    white_game, black_game = games(white, black)
+    assert write_game(white_game, events=False) == write_game(black_game, events=False)
+    white.close()
+    black.close()
+
+
+def test_a_new_game_under_a_finished_matchs_name_is_refused_in_one_line(tmp_path):
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    play_plies(white, black, 2, seed=3)
+    black.arbiter.declare_result("1-0", "resigned")
+    settle_both(white, black)
+    white.wait(STEP)
+    black.close()
+    wire.ends.pop("black")
+    # Boris's board begins a new game (its journal's game is over) under the same name
+    black = board(tmp_path / "again", wire, "black", "Boris")
+    settle_both(white, black)
+    error = black.view()["opponent"]["error"]
+    assert error["id"] == "opponent.error.protocol"
+    detail = error["params"]["detail"]
+    assert "new match name" in detail and "\n" not in detail
+    assert black.view()["moves"] == []
+    white.close()
+    black.close()

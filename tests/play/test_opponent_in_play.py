@@ -43,7 +43,8 @@ def test_the_engines_move_on_the_leds_and_as_steps_then_recorded_once_carried_ou
                                           "params": {"level": 1}},
                                 "side": "black", "level": 1, "thinking": False,
                                 "pending": None, "status": None, "error": None,
-                                "error_text": None, "can_continue": False, "reachable": None}
+                                "error_text": None, "can_continue": False, "reachable": None,
+                                "claim": None}
     assert view["tags"]["Black"] == "draughtsboard engine, level 1"
     assert view["tags"]["White"] == "Ann"
     journalled = play.recorder.load(play.game.game_id).tags  # read back from the journal
