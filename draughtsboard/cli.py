@@ -452,7 +452,8 @@ def _hall(args) -> int:
             from draughtsboard.hall.mirror import Mirror
 
             mirror = Mirror(service.store, mirror_address, args.mirror_delay * 60,
-                            wall=service.wall, online=service.board_online)
+                            wall=service.wall, online=service.board_online,
+                            on_change=service.changed)
             service.mirror_state = mirror.state
             mirror.start()
         try:

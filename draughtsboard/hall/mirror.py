@@ -62,8 +62,11 @@ class Mirror:
     def __init__(self, store: HallStore, address: BrokerAddress | None, delay: float, *,
                  wall: Callable[[], float], interval: float = 1.0,
                  client_id: str = "draughtsboard-mirror",
-                 online: Callable[[int], bool] | None = None) -> None:
+                 online: Callable[[int], bool] | None = None,
+                 on_change: Callable[[], None] | None = None) -> None:
         self.store, self.address, self.delay = store, address, delay
+        # told when the mirror's link changes (the venue hall wakes its pages with it)
+        self.on_change = on_change
         self.wall, self.interval = wall, interval
         self.client_id = client_id
         self.online = online  # whether the venue hall has a board online now (None: all)
@@ -139,6 +142,10 @@ class Mirror:
 
     # -- paho's thread: the mirror's own link -------------------------------------------
 
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_failed(reason_code):
             self.connected = False
@@ -148,12 +155,14 @@ class Mirror:
                 log.error("public mirror: %s refused the mirror's login (%s): nothing reaches "
                           "the public side; check the mirror's password (mirror.password "
                           "of the event's venue)%s", self.address, reason_code, quiet)
+            self._changed()
             return
         if self.error is not None:
             log.warning("public mirror: on %s again", self.address)
         else:
             log.info("public mirror: connected to %s", self.address)
         self.connected, self.error = True, None
+        self._changed()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         if self.connected and not self._stopping.is_set():
@@ -161,11 +170,13 @@ class Mirror:
                         reason_code)
             self.error = Message.of("hall.mirror.lost")
         self.connected = False
+        self._changed()
 
     def _on_connect_fail(self, client, userdata) -> None:
         self.connected = False
         if self.error is None or self.error.id == "hall.mirror.lost":
             self.error = Message.of("hall.mirror.unreachable")
+            self._changed()
         quiet = self.quiet.allow("unreachable")
         if quiet is not None:
             log.warning("public mirror: cannot reach %s; trying again%s", self.address,

@@ -841,6 +841,11 @@ class HallService:
             info = {**info, "mirror": self.mirror_state()}
         return info
 
+    def changed(self) -> None:
+        """Something the pages show beside the boards changed (the public mirror's
+        link): wake them."""
+        self._notify()
+
     def board_online(self, board: int) -> bool:
         """Whether the hall has ``board`` online now (its status, its room's link)."""
         return self._online(board)

@@ -302,8 +302,9 @@ def test_a_refused_login_is_said_once_and_shown(tmp_path, caplog):
     event, broker = event_venue(tmp_path)
     caplog.set_level(logging.INFO, logger="draughtsboard.hall.mirror")
     store = HallStore(tmp_path / "hall", sync=False)
+    told = threading.Event()
     mirror = Mirror(store, parse_broker_url(event.url("mirror", "wrong-password")), DELAY,
-                    wall=lambda: 0.0, interval=0.1)
+                    wall=lambda: 0.0, interval=0.1, on_change=told.set)
     try:
         mirror.start()
         wait_until(lambda: broker.log.count("not authorised") >= 3 and mirror.error is not None,
@@ -313,6 +314,7 @@ def test_a_refused_login_is_said_once_and_shown(tmp_path, caplog):
                 "params"]["reason"]}}}
         refused = [r for r in caplog.records if "refused the mirror's login" in r.getMessage()]
         assert len(refused) == 1 and refused[0].levelno == logging.ERROR
+        assert told.is_set()  # the venue hall's pages are woken to show it
     finally:
         mirror.stop()
         broker.stop()

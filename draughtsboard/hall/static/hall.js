@@ -200,6 +200,7 @@ function renderCards(changed) {
 }
 
 let storageTold = "";
+let mirrorTold = "";
 
 function render(changed) {
   renderCards(changed);
@@ -215,6 +216,13 @@ function render(changed) {
   setText(storage, hall.storage_error ? words("hall.storage_note", { error: Words.render(hall.storage_error) }) : "");
   if (storage.textContent && storage.textContent !== storageTold) alerts([storage.textContent]);
   storageTold = storage.textContent;
+  // the public mirror (hall --mirror): shown only while it cannot deliver
+  const mirror = $("mirror");
+  const mirrorError = hall.mirror && !hall.mirror.connected && hall.mirror.error;
+  mirror.hidden = !mirrorError;
+  setText(mirror, mirrorError ? Words.render(hall.mirror.error) : "");
+  if (mirror.textContent && mirror.textContent !== mirrorTold) alerts([mirror.textContent]);
+  mirrorTold = mirror.textContent;
   const feeds = $("feeds");
   const rounds = (hall.rounds || []).join("\n");
   if (feeds.dataset.rounds !== rounds || feeds.dataset.language !== Words.language) {
