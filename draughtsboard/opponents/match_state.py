@@ -79,6 +79,10 @@ SETTERS = ("rules", "arbiter", "match")  # who set a record's result
 REASON_LIMIT = 200
 WITHDRAWN_LIMIT = 1000
 DATE_RE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)")
+# what a withdrawal's text says when the other board still holds the result withdrawn
+# (`MatchState.withdrawal_text`): read back from the journal (`declined_in`)
+DECLINED_RE = re.compile(r"match (\S+): (white|black)'s board holds (\S+) "
+                         r"\(its withdrawals: (\d+)\), not taken again")
 
 
 class MatchMessageError(ValueError):
@@ -279,6 +283,20 @@ def proven(game: Game, result: str) -> bool:
     return outcome is not None and outcome[0] == result
 
 
+def declined_in(game: Game, match: str, peer: str) -> tuple[str, int] | None:
+    """The other board's result this board's arbiter withdrew last while the other
+    board held it, as the journal says (`MatchState.withdrawal_text`): that result and
+    how many results the other board had withdrawn then. A record of the other board
+    with the same result and count is the same result, not taken again by itself; a new
+    one (after its own withdrawal) has a higher count."""
+    for event in reversed(game.events):
+        if event.kind == "result-withdrawn":
+            found = DECLINED_RE.search(event.text)
+            if found is not None and found.group(1, 2) == (match, peer):
+                return found.group(3), int(found.group(4))
+    return None
+
+
 def one_line(text: str, limit: int = REASON_LIMIT) -> str:
     return " ".join("".join(c if c.isprintable() else " " for c in text).split())[:limit]
 
@@ -309,7 +327,6 @@ class MatchState:
         self._published: bytes | None = None  # the record we last published
         self._agreed: str | None = None  # the result both boards held last
         self._taken: tuple[str, str] | None = None  # a result taken from the other board
-        self._declined: tuple[str, str, int] | None = None  # theirs, withdrawn here
 
     @property
     def peer(self) -> str:
@@ -325,12 +342,6 @@ class MatchState:
 
     def recorded(self, game: Game) -> bytes | None:
         """The journal's game is now ``game``: the record to publish (None: unchanged)."""
-        theirs = self.theirs
-        if self.result is not None and game.result is None and theirs is not None \
-                and theirs.result == self.result:
-            # this board's arbiter withdrew a result the other board holds: not taken
-            # again by itself
-            self._declined = (theirs.result, theirs.reason, theirs.withdrawn)
         self.ours = plies_of(game)
         self.result = game.result
         self.reason = one_line(game.result_reason) if game.result is not None else ""
@@ -492,12 +503,25 @@ class MatchState:
                 self._agreed = None
                 return ResultCall("withdraw", mine)
             return ResultCall("claim-withdrawal", mine)
-        if mine is None and self._declined != (claimed, theirs.reason, theirs.withdrawn) \
+        if mine is None and declined_in(game, self.match, self.peer) != (
+                claimed, theirs.withdrawn) \
                 and (proven(game, claimed)
                      or claimed == loss_of(game.variant.results, self.peer)):
             self._taken = (claimed, theirs.reason)
             return ResultCall("take", claimed, theirs.reason, theirs.by)
         return ResultCall("claim", claimed, theirs.reason, theirs.by)
+
+    def withdrawal_text(self, game: Game, text: str) -> str:
+        """The text of this board's withdrawal of ``game``'s result: ``text``, and when
+        the other board holds that result on the same moves, that it is not taken
+        again by itself, with how many results the other board had withdrawn then (read
+        back from the journal by `declined_in`, so a board restarted decides the same)."""
+        theirs = self.theirs
+        if theirs is None or game.result is None or theirs.result != game.result or \
+                theirs.plies != plies_of(game):
+            return text
+        return (f"{text}; match {self.match}: {self.peer}'s board holds {theirs.result} "
+                f"(its withdrawals: {theirs.withdrawn}), not taken again by itself")
 
     def claimed_reason(self, result: str) -> str | None:
         """The reason the other board gives for ``result``, if it holds that result."""
