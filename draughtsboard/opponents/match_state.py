@@ -37,6 +37,15 @@ its arbiter withdrew. The other board believes a result only as far as it can pr
   otherwise the withdrawal is a claim. A result this board's arbiter withdrew is not
   taken again by itself.
 
+Nothing of this is kept in memory only: a board restarted at any point decides as one
+that never stopped. When a board's arbiter withdraws a result the other board holds on
+the same moves, the withdrawal's text in its journal says so, with how many results the
+other board had withdrawn then (`MatchState.withdrawal_text`, read back by
+`declined_in`); its record carries that (``declined``). So the withdrawing board does
+not take the same result again (the other board's count tells a new one: it withdrew
+first), and the other board knows its own result was withdrawn there while held (its
+own count unchanged since), whether or not it ever saw both boards hold it.
+
 The ``Date`` is White's (`date_to_take`): the black board records the date the white
 board's record holds (the day its game began, in UTC), so both PDNs are the same text.
 A match's records stay retained: a board beginning a new game that finds the other's
@@ -139,6 +148,9 @@ class MatchRecord:
     withdrawn: int = 0  # results its arbiter withdrew
     date: str = ""  # its Date tag
     refused: str = ""  # why this board refuses the match (a name used up), one line
+    # the other board's result its arbiter withdrew last while the other board held it,
+    # with how many results the other board had withdrawn then (`declined_in`)
+    declined: tuple[str, int] | None = None
 
     def to_json(self) -> bytes:
         data: dict[str, Any] = {
@@ -153,6 +165,8 @@ class MatchRecord:
             data["date"] = self.date
         if self.refused:
             data["refused"] = self.refused
+        if self.declined is not None:
+            data["declined"] = list(self.declined)
         return json.dumps(data, separators=(",", ":")).encode()
 
     @classmethod
@@ -193,10 +207,19 @@ class MatchRecord:
         if date and not DATE_RE.fullmatch(date):
             raise MatchMessageError(f"date {date!r}: expected YYYY.MM.DD")
         refused = _text(data, "refused", 300) if data.get("refused") else ""
+        declined = data.get("declined")
+        if declined is not None:
+            if not (isinstance(declined, list) and len(declined) == 2
+                    and isinstance(declined[0], str) and 0 < len(declined[0]) <= 10
+                    and declined[0].isprintable() and isinstance(declined[1], int)
+                    and not isinstance(declined[1], bool)
+                    and 0 <= declined[1] <= WITHDRAWN_LIMIT):
+                raise MatchMessageError(f"declined: expected [result, 0-{WITHDRAWN_LIMIT}]")
+            declined = (declined[0], declined[1])
         return cls(texts["match"], texts["seat"], texts["name"], texts["variant"],
                    texts["start"], dict(tags),
                    tuple(_ply(item, index) for index, item in enumerate(plies)),
-                   result, reason, by, withdrawn, date, refused)
+                   result, reason, by, withdrawn, date, refused, declined)
 
 
 def _json_object(payload: bytes) -> dict[str, Any]:
@@ -324,8 +347,8 @@ class MatchState:
         self.refusal = ""  # why this board refuses the match (said in its record)
         self.result: str | None = None  # this board's game's, as last recorded
         self.reason, self.by, self.withdrawn, self.date = "", "", 0, ""
+        self.declined: tuple[str, int] | None = None  # (see `MatchRecord`)
         self._published: bytes | None = None  # the record we last published
-        self._agreed: str | None = None  # the result both boards held last
         self._taken: tuple[str, str] | None = None  # a result taken from the other board
 
     @property
@@ -336,7 +359,7 @@ class MatchState:
         return MatchRecord(self.match, self.seat, self.name, self.variant, self.start,
                            dict(self.tags), self.ours, self.result, self.reason,
                            self.by if self.result is not None else "", self.withdrawn,
-                           self.date, self.refusal)
+                           self.date, self.refusal, self.declined)
 
     # -- what this board recorded ---------------------------------------------------------
 
@@ -349,6 +372,7 @@ class MatchState:
             else "match" if self._taken == (game.result, game.result_reason) else "arbiter"
         self.withdrawn = min(WITHDRAWN_LIMIT, sum(
             1 for event in game.events if event.kind == "result-withdrawn"))
+        self.declined = declined_in(game, self.match, self.peer)
         date = game.tags.get("Date", "")
         self.date = date if DATE_RE.fullmatch(date) else ""
         self._check()
@@ -493,14 +517,15 @@ class MatchState:
             return None
         mine, claimed = game.result, theirs.result
         if claimed == mine:
-            self._agreed = mine
             return None
         if claimed is None:
-            if mine is None or self._agreed != mine:
+            withdrawn = sum(1 for event in game.events if event.kind == "result-withdrawn")
+            if mine is None or theirs.declined != (mine, withdrawn):
                 return None  # ours not taken there yet (or shown there as a claim)
+            # the other board withdrew ours while it held it (its journal says so, and
+            # ours is the same result since: no withdrawal here after it)
             gives_up = mine == loss_of(game.variant.results, self.seat)  # their win
             if gives_up and not proven(game, mine):
-                self._agreed = None
                 return ResultCall("withdraw", mine)
             return ResultCall("claim-withdrawal", mine)
         if mine is None and declined_in(game, self.match, self.peer) != (

@@ -306,21 +306,48 @@ def test_withdrawals_are_believed_by_the_same_rule():
     # white claimed a win, black accepted; white's arbiter withdraws it: a win given up
     black.receive("record", white.recorded(finished(moves, "1-0", "flag")), now=1.0)
     accepted = finished(moves, "1-0", "flag")
-    black.recorded(accepted)
+    white.receive("record", black.recorded(accepted), now=1.5)
     assert black.result_call(accepted) is None  # agreed
-    black.receive("record", white.recorded(finished(moves, None, withdrawn=1)), now=2.0)
+    withdrawn = withdrawn_by_arbiter(white, finished(moves, "1-0", "flag"))
+    black.receive("record", white.recorded(withdrawn), now=2.0)
     call = black.result_call(accepted)
     assert (call.action, call.result) == ("withdraw", "1-0")
+    # black's board restarted (its journal's game, white's retained record) sees the same
+    assert restarted(black, accepted).result_call(accepted) == call
     # black resigned and white took it; black's arbiter withdraws the resignation: the
     # white board is asked, never made to
     white, black, moves = agreed_pair()
     white.receive("record", black.recorded(finished(moves, "1-0", "resigned")), now=1.0)
     assert white.result_call(game_of(moves)).action == "take"
     taken = finished(moves, "1-0", "resigned")
-    white.recorded(taken)
+    black.receive("record", white.recorded(taken), now=1.5)
     assert white.result_call(taken) is None
-    white.receive("record", black.recorded(finished(moves, None, withdrawn=1)), now=2.0)
+    resigned = withdrawn_by_arbiter(black, finished(moves, "1-0", "resigned"))
+    white.receive("record", black.recorded(resigned), now=2.0)
     assert white.result_call(taken).action == "claim-withdrawal"
+
+
+def test_a_withdrawal_is_seen_though_the_agreement_never_was():
+    """Black resigns, white's board takes it and white's arbiter withdraws it before
+    black's board looked: the withdrawal is still seen, from the records alone."""
+    white, black, moves = agreed_pair()
+    resigned = finished(moves, "1-0", "resigned")
+    white.receive("record", black.recorded(resigned), now=1.0)
+    taken = finished(moves, "1-0", "resigned")
+    white.recorded(taken)
+    black.receive("record", white.recorded(withdrawn_by_arbiter(white, taken)), now=2.0)
+    call = black.result_call(resigned)
+    assert (call.action, call.result) == ("withdraw", "1-0")
+    # once followed (a withdrawal here), the same record asks nothing more; a new
+    # resignation is not withdrawn by the old record either
+    resigned.add_event("result-withdrawn", "result 1-0 withdrawn: Anna's board gave it up")
+    resigned.set_result("*")
+    black.recorded(resigned)
+    assert black.result_call(resigned) is None
+    resigned.set_result("1-0", "resigned")
+    black.recorded(resigned)
+    assert black.result_call(resigned) is None
+    assert restarted(black, resigned).result_call(resigned) is None
 
 
 def test_a_result_this_board_withdrew_is_not_taken_again_by_itself():
@@ -420,6 +447,16 @@ def test_an_older_record_does_not_undo_a_result():
     white.receive("record", black.recorded(finished(moves, "0-1", "resigned")), now=1.0)
     white.receive("record", before, now=1.5)  # late: the record before the resignation
     assert white.theirs.result == "0-1"
+
+
+def test_a_declined_result_that_is_not_one_is_refused_in_one_line():
+    white, black, moves = agreed_pair()
+    record = json.loads(black.record().to_json())
+    for bad in (["1-0"], ["1-0", -1], ["1-0", True], [5, 0], ["x" * 11, 0], "1-0"):
+        record["declined"] = bad
+        refusal = white.receive("record", json.dumps(record).encode(), now=1.0)
+        assert refusal is not None and "declined" in refusal and "\n" not in refusal
+    assert white.theirs.declined is None
 
 
 def test_a_result_the_variant_does_not_have_is_refused():
