@@ -530,3 +530,31 @@ def test_a_board_restarted_after_following_the_others_withdrawal_plays_on(tmp_pa
     assert pdns(white, black)[0] == pdns(white, black)[1]
     white.close()
     black.close()
+
+
+def test_a_finished_board_restarted_while_the_other_withdraws_stops_in_one_line(tmp_path):
+    """What a restart cannot mend: black's game is finished (both hold white's claimed
+    win), black's board is stopped, white's arbiter withdraws the win; black's board
+    restarted begins a new game (a finished one is not resumed), and the match stops in
+    one line instead of playing a game the other board does not hold."""
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    play_plies(white, black, 4, seed=10)
+    white.arbiter.declare_result("1-0", "Black's flag fell")
+    settle_both(white, black)
+    black.wait(STEP)
+    black.arbiter.declare_result("1-0")
+    settle_both(white, black)
+    black.close()
+    wire.ends.pop("black")
+    white.arbiter.withdraw_result()
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    error = black.view()["opponent"]["error"]
+    assert error["id"] == "opponent.error.protocol"
+    assert "holds 4 plies, this one 0" in error["params"]["detail"]
+    assert black.view()["moves"] == []
+    white.close()
+    black.close()
