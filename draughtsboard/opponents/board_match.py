@@ -192,6 +192,13 @@ class BoardOpponent:
             state = self.state
             return state.result_call(game) if state is not None else None
 
+    def withdrawal_text(self, game: Game, text: str) -> str:
+        """The text of this board's withdrawal of ``game``'s result
+        (`MatchState.withdrawal_text`: the journal keeps what a restart needs)."""
+        with self._lock:
+            state = self.state
+            return state.withdrawal_text(game, text) if state is not None else text
+
     def claimed_reason(self, result: str) -> str | None:
         """The other board's reason for ``result``, if it holds that result."""
         with self._lock:

@@ -37,6 +37,15 @@ its arbiter withdrew. The other board believes a result only as far as it can pr
   otherwise the withdrawal is a claim. A result this board's arbiter withdrew is not
   taken again by itself.
 
+Nothing of this is kept in memory only: a board restarted at any point decides as one
+that never stopped. When a board's arbiter withdraws a result the other board holds on
+the same moves, the withdrawal's text in its journal says so, with how many results the
+other board had withdrawn then (`MatchState.withdrawal_text`, read back by
+`declined_in`); its record carries that (``declined``). So the withdrawing board does
+not take the same result again (the other board's count tells a new one: it withdrew
+first), and the other board knows its own result was withdrawn there while held (its
+own count unchanged since), whether or not it ever saw both boards hold it.
+
 The ``Date`` is White's (`date_to_take`): the black board records the date the white
 board's record holds (the day its game began, in UTC), so both PDNs are the same text.
 A match's records stay retained: a board beginning a new game that finds the other's
@@ -79,6 +88,10 @@ SETTERS = ("rules", "arbiter", "match")  # who set a record's result
 REASON_LIMIT = 200
 WITHDRAWN_LIMIT = 1000
 DATE_RE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)")
+# what a withdrawal's text says when the other board still holds the result withdrawn
+# (`MatchState.withdrawal_text`): read back from the journal (`declined_in`)
+DECLINED_RE = re.compile(r"match (\S+): (white|black)'s board holds (\S+) "
+                         r"\(its withdrawals: (\d+)\), not taken again")
 
 
 class MatchMessageError(ValueError):
@@ -135,6 +148,9 @@ class MatchRecord:
     withdrawn: int = 0  # results its arbiter withdrew
     date: str = ""  # its Date tag
     refused: str = ""  # why this board refuses the match (a name used up), one line
+    # the other board's result its arbiter withdrew last while the other board held it,
+    # with how many results the other board had withdrawn then (`declined_in`)
+    declined: tuple[str, int] | None = None
 
     def to_json(self) -> bytes:
         data: dict[str, Any] = {
@@ -149,6 +165,8 @@ class MatchRecord:
             data["date"] = self.date
         if self.refused:
             data["refused"] = self.refused
+        if self.declined is not None:
+            data["declined"] = list(self.declined)
         return json.dumps(data, separators=(",", ":")).encode()
 
     @classmethod
@@ -189,10 +207,19 @@ class MatchRecord:
         if date and not DATE_RE.fullmatch(date):
             raise MatchMessageError(f"date {date!r}: expected YYYY.MM.DD")
         refused = _text(data, "refused", 300) if data.get("refused") else ""
+        declined = data.get("declined")
+        if declined is not None:
+            if not (isinstance(declined, list) and len(declined) == 2
+                    and isinstance(declined[0], str) and 0 < len(declined[0]) <= 10
+                    and declined[0].isprintable() and isinstance(declined[1], int)
+                    and not isinstance(declined[1], bool)
+                    and 0 <= declined[1] <= WITHDRAWN_LIMIT):
+                raise MatchMessageError(f"declined: expected [result, 0-{WITHDRAWN_LIMIT}]")
+            declined = (declined[0], declined[1])
         return cls(texts["match"], texts["seat"], texts["name"], texts["variant"],
                    texts["start"], dict(tags),
                    tuple(_ply(item, index) for index, item in enumerate(plies)),
-                   result, reason, by, withdrawn, date, refused)
+                   result, reason, by, withdrawn, date, refused, declined)
 
 
 def _json_object(payload: bytes) -> dict[str, Any]:
@@ -279,6 +306,20 @@ def proven(game: Game, result: str) -> bool:
     return outcome is not None and outcome[0] == result
 
 
+def declined_in(game: Game, match: str, peer: str) -> tuple[str, int] | None:
+    """The other board's result this board's arbiter withdrew last while the other
+    board held it, as the journal says (`MatchState.withdrawal_text`): that result and
+    how many results the other board had withdrawn then. A record of the other board
+    with the same result and count is the same result, not taken again by itself; a new
+    one (after its own withdrawal) has a higher count."""
+    for event in reversed(game.events):
+        if event.kind == "result-withdrawn":
+            found = DECLINED_RE.search(event.text)
+            if found is not None and found.group(1, 2) == (match, peer):
+                return found.group(3), int(found.group(4))
+    return None
+
+
 def one_line(text: str, limit: int = REASON_LIMIT) -> str:
     return " ".join("".join(c if c.isprintable() else " " for c in text).split())[:limit]
 
@@ -306,10 +347,9 @@ class MatchState:
         self.refusal = ""  # why this board refuses the match (said in its record)
         self.result: str | None = None  # this board's game's, as last recorded
         self.reason, self.by, self.withdrawn, self.date = "", "", 0, ""
+        self.declined: tuple[str, int] | None = None  # (see `MatchRecord`)
         self._published: bytes | None = None  # the record we last published
-        self._agreed: str | None = None  # the result both boards held last
         self._taken: tuple[str, str] | None = None  # a result taken from the other board
-        self._declined: tuple[str, str, int] | None = None  # theirs, withdrawn here
 
     @property
     def peer(self) -> str:
@@ -319,18 +359,12 @@ class MatchState:
         return MatchRecord(self.match, self.seat, self.name, self.variant, self.start,
                            dict(self.tags), self.ours, self.result, self.reason,
                            self.by if self.result is not None else "", self.withdrawn,
-                           self.date, self.refusal)
+                           self.date, self.refusal, self.declined)
 
     # -- what this board recorded ---------------------------------------------------------
 
     def recorded(self, game: Game) -> bytes | None:
         """The journal's game is now ``game``: the record to publish (None: unchanged)."""
-        theirs = self.theirs
-        if self.result is not None and game.result is None and theirs is not None \
-                and theirs.result == self.result:
-            # this board's arbiter withdrew a result the other board holds: not taken
-            # again by itself
-            self._declined = (theirs.result, theirs.reason, theirs.withdrawn)
         self.ours = plies_of(game)
         self.result = game.result
         self.reason = one_line(game.result_reason) if game.result is not None else ""
@@ -338,6 +372,7 @@ class MatchState:
             else "match" if self._taken == (game.result, game.result_reason) else "arbiter"
         self.withdrawn = min(WITHDRAWN_LIMIT, sum(
             1 for event in game.events if event.kind == "result-withdrawn"))
+        self.declined = declined_in(game, self.match, self.peer)
         date = game.tags.get("Date", "")
         self.date = date if DATE_RE.fullmatch(date) else ""
         self._check()
@@ -482,22 +517,36 @@ class MatchState:
             return None
         mine, claimed = game.result, theirs.result
         if claimed == mine:
-            self._agreed = mine
             return None
         if claimed is None:
-            if mine is None or self._agreed != mine:
+            withdrawn = sum(1 for event in game.events if event.kind == "result-withdrawn")
+            if mine is None or theirs.declined != (mine, withdrawn):
                 return None  # ours not taken there yet (or shown there as a claim)
+            # the other board withdrew ours while it held it (its journal says so, and
+            # ours is the same result since: no withdrawal here after it)
             gives_up = mine == loss_of(game.variant.results, self.seat)  # their win
             if gives_up and not proven(game, mine):
-                self._agreed = None
                 return ResultCall("withdraw", mine)
             return ResultCall("claim-withdrawal", mine)
-        if mine is None and self._declined != (claimed, theirs.reason, theirs.withdrawn) \
+        if mine is None and declined_in(game, self.match, self.peer) != (
+                claimed, theirs.withdrawn) \
                 and (proven(game, claimed)
                      or claimed == loss_of(game.variant.results, self.peer)):
             self._taken = (claimed, theirs.reason)
             return ResultCall("take", claimed, theirs.reason, theirs.by)
         return ResultCall("claim", claimed, theirs.reason, theirs.by)
+
+    def withdrawal_text(self, game: Game, text: str) -> str:
+        """The text of this board's withdrawal of ``game``'s result: ``text``, and when
+        the other board holds that result on the same moves, that it is not taken
+        again by itself, with how many results the other board had withdrawn then (read
+        back from the journal by `declined_in`, so a board restarted decides the same)."""
+        theirs = self.theirs
+        if theirs is None or game.result is None or theirs.result != game.result or \
+                theirs.plies != plies_of(game):
+            return text
+        return (f"{text}; match {self.match}: {self.peer}'s board holds {theirs.result} "
+                f"(its withdrawals: {theirs.withdrawn}), not taken again by itself")
 
     def claimed_reason(self, result: str) -> str | None:
         """The reason the other board gives for ``result``, if it holds that result."""

@@ -602,7 +602,11 @@ class GameInPlay:
     def withdraw_result(self, text: str) -> None:
         """Take the result back: play goes on once the board shows the recorded position
         again, and a draw the rules declare is offered again."""
-        withdrawn = self.recorded_game().result or ""
+        game = self.recorded_game()
+        withdrawn = game.result or ""
+        match = self.opponent.match if self.opponent is not None else None
+        if match is not None:  # (the other board's result, if it holds it: not retaken)
+            text = match.withdrawal_text(game, text)
         self.recorder.record_result_withdrawn(self.game_id, text, self.clock(), self.wall())
         self.arbiter_log.note("result", Message.of("log.result_withdrawn", result=withdrawn))
         self._draw_offered = ""

@@ -306,21 +306,48 @@ def test_withdrawals_are_believed_by_the_same_rule():
     # white claimed a win, black accepted; white's arbiter withdraws it: a win given up
     black.receive("record", white.recorded(finished(moves, "1-0", "flag")), now=1.0)
     accepted = finished(moves, "1-0", "flag")
-    black.recorded(accepted)
+    white.receive("record", black.recorded(accepted), now=1.5)
     assert black.result_call(accepted) is None  # agreed
-    black.receive("record", white.recorded(finished(moves, None, withdrawn=1)), now=2.0)
+    withdrawn = withdrawn_by_arbiter(white, finished(moves, "1-0", "flag"))
+    black.receive("record", white.recorded(withdrawn), now=2.0)
     call = black.result_call(accepted)
     assert (call.action, call.result) == ("withdraw", "1-0")
+    # black's board restarted (its journal's game, white's retained record) sees the same
+    assert restarted(black, accepted).result_call(accepted) == call
     # black resigned and white took it; black's arbiter withdraws the resignation: the
     # white board is asked, never made to
     white, black, moves = agreed_pair()
     white.receive("record", black.recorded(finished(moves, "1-0", "resigned")), now=1.0)
     assert white.result_call(game_of(moves)).action == "take"
     taken = finished(moves, "1-0", "resigned")
-    white.recorded(taken)
+    black.receive("record", white.recorded(taken), now=1.5)
     assert white.result_call(taken) is None
-    white.receive("record", black.recorded(finished(moves, None, withdrawn=1)), now=2.0)
+    resigned = withdrawn_by_arbiter(black, finished(moves, "1-0", "resigned"))
+    white.receive("record", black.recorded(resigned), now=2.0)
     assert white.result_call(taken).action == "claim-withdrawal"
+
+
+def test_a_withdrawal_is_seen_though_the_agreement_never_was():
+    """Black resigns, white's board takes it and white's arbiter withdraws it before
+    black's board looked: the withdrawal is still seen, from the records alone."""
+    white, black, moves = agreed_pair()
+    resigned = finished(moves, "1-0", "resigned")
+    white.receive("record", black.recorded(resigned), now=1.0)
+    taken = finished(moves, "1-0", "resigned")
+    white.recorded(taken)
+    black.receive("record", white.recorded(withdrawn_by_arbiter(white, taken)), now=2.0)
+    call = black.result_call(resigned)
+    assert (call.action, call.result) == ("withdraw", "1-0")
+    # once followed (a withdrawal here), the same record asks nothing more; a new
+    # resignation is not withdrawn by the old record either
+    resigned.add_event("result-withdrawn", "result 1-0 withdrawn: Anna's board gave it up")
+    resigned.set_result("*")
+    black.recorded(resigned)
+    assert black.result_call(resigned) is None
+    resigned.set_result("1-0", "resigned")
+    black.recorded(resigned)
+    assert black.result_call(resigned) is None
+    assert restarted(black, resigned).result_call(resigned) is None
 
 
 def test_a_result_this_board_withdrew_is_not_taken_again_by_itself():
@@ -332,13 +359,86 @@ def test_a_result_this_board_withdrew_is_not_taken_again_by_itself():
     white.result_call(taken)  # (both hold it)
     black.receive("record", white.record().to_json(), now=1.5)
     black.result_call(finished(moves, "1-0", "resigned"))
-    withdrawn = finished(moves, None, withdrawn=1)
-    payload = white.recorded(withdrawn)  # white's arbiter withdraws it
+    withdrawn = withdrawn_by_arbiter(white, taken)  # white's arbiter withdraws it
+    payload = white.recorded(withdrawn)
     assert white.result_call(withdrawn).action == "claim"  # shown, not taken again
+    # a board restarted there (a fresh state, the same journal, black's record retained)
+    # decides the same: the journal says which result was withdrawn, and when
+    again = restarted(white, withdrawn)
+    assert again.result_call(withdrawn).action == "claim"
     # black's board sees white gave up its win: withdrawn there too
     black.receive("record", payload, now=2.0)
-    call = black.result_call(finished(moves, "1-0", "resigned"))
+    black_game = finished(moves, "1-0", "resigned")
+    call = black.result_call(black_game)
     assert (call.action, call.result) == ("withdraw", "1-0")
+    black_game.add_event("result-withdrawn", "result 1-0 withdrawn: Anna's board gave it up")
+    black_game.set_result("*")
+    followed = black.recorded(black_game)
+    # black resigns again later: a new result (its withdrawals counted), taken
+    black_game.set_result("1-0", "resigned")
+    again_resigned = black.recorded(black_game)
+    for board in (white, again):
+        board.receive("record", followed, now=3.0)
+        assert board.result_call(withdrawn) is None
+        board.receive("record", again_resigned, now=4.0)
+        assert board.result_call(withdrawn).action == "take"
+
+
+def withdrawn_by_arbiter(state: MatchState, game: Game) -> Game:
+    """``game`` with its result withdrawn by the board's arbiter, as the journal keeps it
+    (the text `game_in_play.withdraw_result` records)."""
+    text = state.withdrawal_text(game, f"result {game.result} withdrawn by the arbiter")
+    game.add_event("result-withdrawn", text)
+    game.set_result("*")
+    return game
+
+
+def restarted(state: MatchState, game: Game) -> MatchState:
+    """The board restarted on its journal's ``game``: a fresh state, which reads the
+    other board's retained record."""
+    fresh = MatchState(state.match, state.seat, state.name, state.variant, state.start,
+                       state.tags)
+    fresh.recorded(game)
+    fresh.receive("record", state.theirs.to_json(), now=10.0)
+    return fresh
+
+
+def test_a_declined_result_is_read_from_the_journal_after_any_restart():
+    """Restarted after its arbiter withdrew the other board's result, before the other
+    board followed, after it followed, and after it published a new one: each time the
+    fresh board decides as the one that never stopped."""
+    white, black, moves = agreed_pair()
+    black_game = finished(moves, "1-0", "resigned")
+    white.receive("record", black.recorded(black_game), now=1.0)
+    taken = finished(moves, "1-0", "resigned")
+    white.recorded(taken)
+    withdrawn = withdrawn_by_arbiter(white, taken)
+    assert "black's board holds 1-0 (its withdrawals: 0)" in withdrawn.events[-1].text
+    white.recorded(withdrawn)
+    steps = [("before black follows", None)]
+    black_game.add_event("result-withdrawn", "result 1-0 withdrawn: Anna's board gave it up")
+    black_game.set_result("*")
+    steps.append(("black followed", black.recorded(black_game)))
+    black_game.set_result("1-0", "resigned")
+    steps.append(("black resigned again", black.recorded(black_game)))
+    expected = {"before black follows": "claim", "black followed": None,
+                "black resigned again": "take"}
+    for name, payload in steps:
+        if payload is not None:
+            white.receive("record", payload, now=2.0)
+        call = white.result_call(withdrawn)
+        fresh = restarted(white, withdrawn)
+        fresh_call = fresh.result_call(withdrawn)
+        assert call == fresh_call, name
+        assert (call.action if call is not None else None) == expected[name], name
+
+
+def test_a_withdrawal_of_a_result_the_other_board_never_held_says_nothing_more():
+    white, black, moves = agreed_pair()
+    claim = finished(moves, "1-0", "flag")
+    black.receive("record", white.recorded(claim), now=1.0)  # a claim there, never held
+    text = white.withdrawal_text(claim, "result 1-0 withdrawn by the arbiter")
+    assert text == "result 1-0 withdrawn by the arbiter"
 
 
 def test_an_older_record_does_not_undo_a_result():
@@ -347,6 +447,16 @@ def test_an_older_record_does_not_undo_a_result():
     white.receive("record", black.recorded(finished(moves, "0-1", "resigned")), now=1.0)
     white.receive("record", before, now=1.5)  # late: the record before the resignation
     assert white.theirs.result == "0-1"
+
+
+def test_a_declined_result_that_is_not_one_is_refused_in_one_line():
+    white, black, moves = agreed_pair()
+    record = json.loads(black.record().to_json())
+    for bad in (["1-0"], ["1-0", -1], ["1-0", True], [5, 0], ["x" * 11, 0], "1-0"):
+        record["declined"] = bad
+        refusal = white.receive("record", json.dumps(record).encode(), now=1.0)
+        assert refusal is not None and "declined" in refusal and "\n" not in refusal
+    assert white.theirs.declined is None
 
 
 def test_a_result_the_variant_does_not_have_is_refused():

@@ -417,3 +417,144 @@ def test_a_new_game_under_a_finished_matchs_name_is_refused_in_one_line(tmp_path
     assert black.view()["moves"] == []
     white.close()
     black.close()
+
+
+def restart(tmp_path, wire: Wire, play: VirtualPlay, seat: str, name: str) -> VirtualPlay:
+    """The board's process ends and starts again on the same journal (a fresh seat and
+    session); the other board's record is still retained on the broker."""
+    play.close()
+    wire.ends.pop(seat)
+    return board(tmp_path, wire, seat, name)
+
+
+def pdns(white: VirtualPlay, black: VirtualPlay) -> tuple[str, str]:
+    white_game, black_game = games(white, black)
+    return write_game(white_game, events=False), write_game(black_game, events=False)
+
+
+def test_a_board_restarted_after_a_result_was_agreed_takes_nothing_again(tmp_path):
+    """A finished game is not resumed: the restarted board begins a new game, which the
+    used match name refuses in one line; the finished game stays as both boards hold it."""
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    play_plies(white, black, 4, seed=5)
+    black.arbiter.declare_result("1-0", "resigned")
+    settle_both(white, black)
+    white.wait(STEP)
+    finished_id = white.game.game_id
+    assert games(white, black)[0].result == "1-0"
+    white = restart(tmp_path, wire, white, "white", "Anna")
+    settle_both(white, black)
+    error = white.view()["opponent"]["error"]
+    assert error["id"] == "opponent.error.protocol"
+    assert "new match name" in error["params"]["detail"]
+    old = white.recorder.game(finished_id)
+    assert (old.result, old.result_reason) == ("1-0", "resigned")
+    assert [e.kind for e in old.events].count("result-withdrawn") == 0
+    black_game = black.recorder.game(black.game.game_id)
+    assert write_game(old, events=False) == write_game(black_game, events=False)
+    white.close()
+    black.close()
+
+
+def test_a_board_restarted_after_its_arbiter_withdrew_the_others_result_does_not_retake_it(
+        tmp_path):
+    """Black resigns, white's board takes it, white's arbiter withdraws it, and white's
+    board restarts before black's board has followed: the journal says the result was
+    withdrawn while black's board held it, so the restarted board shows it as a claim,
+    never takes it again; black's board then gives up the win it never had, play goes
+    on, and a new resignation is taken."""
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    play_plies(white, black, 4, seed=6)
+    black.arbiter.declare_result("1-0", "resigned")
+    settle_both(white, black)
+    white.wait(STEP)
+    assert games(white, black)[0].result == "1-0"  # taken
+    white.arbiter.withdraw_result()  # (before black's board has even looked)
+    white = restart(tmp_path, wire, white, "white", "Anna")
+    view = white.wait(STEP)  # (black's retained record says 1-0; black has not followed)
+    assert games(white, black)[0].result is None
+    assert view["opponent"]["claim"]["params"]["result"] == "1-0"
+    black.wait(STEP)
+    settle_both(white, black)
+    assert games(white, black)[1].result is None  # black followed: both open again
+    white.wait(STEP)
+    for play in (white, black):
+        assert play.wait(STEP)["opponent"]["claim"] is None
+    play_plies(white, black, 2, seed=8)
+    black.arbiter.declare_result("1-0", "resigned")
+    settle_both(white, black)
+    white.wait(STEP)
+    white_game, black_game = games(white, black)
+    assert white_game.result == black_game.result == "1-0"
+    assert pdns(white, black)[0] == pdns(white, black)[1]
+    white.close()
+    black.close()
+
+
+def test_a_board_restarted_after_following_the_others_withdrawal_plays_on(tmp_path):
+    """White's board claims a win, black's arbiter accepts it, white's arbiter withdraws
+    it and black's board follows; black's board restarted then resumes the open game,
+    takes nothing, and the match goes on to one result on both boards."""
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    play_plies(white, black, 4, seed=10)
+    white.arbiter.declare_result("1-0", "Black's flag fell")
+    settle_both(white, black)
+    black.wait(STEP)
+    black.arbiter.declare_result("1-0")  # accepted: both hold it
+    settle_both(white, black)
+    black.wait(STEP)
+    white.arbiter.withdraw_result()
+    settle_both(white, black)
+    black.wait(STEP)
+    assert games(white, black)[1].result is None  # followed
+    black = restart(tmp_path, wire, black, "black", "Boris")
+    settle_both(white, black)
+    view = black.wait(STEP)
+    assert view["opponent"]["error"] is None and view["opponent"]["claim"] is None
+    assert games(white, black)[1].result is None
+    play_plies(white, black, 2, seed=12)
+    black.arbiter.declare_result("1-0", "resigned")
+    settle_both(white, black)
+    white.wait(STEP)
+    white_game, black_game = games(white, black)
+    assert white_game.result == black_game.result == "1-0"
+    assert pdns(white, black)[0] == pdns(white, black)[1]
+    white.close()
+    black.close()
+
+
+def test_a_finished_board_restarted_while_the_other_withdraws_stops_in_one_line(tmp_path):
+    """What a restart cannot mend: black's game is finished (both hold white's claimed
+    win), black's board is stopped, white's arbiter withdraws the win; black's board
+    restarted begins a new game (a finished one is not resumed), and the match stops in
+    one line instead of playing a game the other board does not hold."""
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    play_plies(white, black, 4, seed=10)
+    white.arbiter.declare_result("1-0", "Black's flag fell")
+    settle_both(white, black)
+    black.wait(STEP)
+    black.arbiter.declare_result("1-0")
+    settle_both(white, black)
+    black.close()
+    wire.ends.pop("black")
+    white.arbiter.withdraw_result()
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    error = black.view()["opponent"]["error"]
+    assert error["id"] == "opponent.error.protocol"
+    assert "holds 4 plies, this one 0" in error["params"]["detail"]
+    assert black.view()["moves"] == []
+    white.close()
+    black.close()
