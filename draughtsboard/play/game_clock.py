@@ -40,7 +40,7 @@ class GameClock:
         self.since: tuple[float, float] | None = None  # (monotonic, wall) the time goes from
         self.held_at: float | None = None  # the running side's time stands still since
         self.suspended = False  # a match's link is cut: nobody's time goes (`suspend`)
-        self._held_anyway = False
+        self._carrying_out = False  # an opponent's move is being carried out (`hold`)
         self._cached: tuple[Game | None, ClockReading | None] = (None, None)
 
     def reading(self, game: Game) -> ClockReading | None:
@@ -54,6 +54,7 @@ class GameClock:
         """A new game: nothing runs yet."""
         self.since = None
         self.held_at = None
+        self._carrying_out = False
         self._cached = (None, None)
 
     def _spent(self, now: float) -> float:
@@ -64,40 +65,52 @@ class GameClock:
 
     def _start_now(self, now: float) -> None:
         self.since = (now, self.wall())
+        self._carrying_out = False  # (a move was recorded: what stood for it is done)
         self.held_at = now if self.suspended else None
 
     def hold(self, at: float) -> None:
         """The running side stopped thinking at ``at`` (an opponent answered, and the
         person now carries its move out on the board): its time stands still until its
         move is recorded (or `release`)."""
-        if self.since is not None and self.held_at is None:
+        if self.since is None:
+            return
+        self._carrying_out = True
+        if self.held_at is None:
             self.held_at = at
 
     def release(self) -> None:
         """The running side's time goes on again; the standstill is not charged (the
         move it stood for was dropped). While `suspended` it still stands."""
-        held, since = self.held_at, self.since
-        now = self.clock()
-        if held is not None and since is not None:
-            shift = max(0.0, now - held)
-            self.since = (since[0] + shift, since[1] + shift)
-        self.held_at = now if self.suspended and since is not None else None
+        self._carrying_out = False
+        if not self.suspended:
+            self._go_on()
 
     def suspend(self, at: float) -> None:
         """A match between boards lost its link at ``at``: the running side's time
         stands still (on both boards) until `unsuspend`; nothing is recorded, so both
         journals stay the same game."""
-        if not self.suspended:
-            self._held_anyway = self.held_at is not None  # (an opponent's move to carry out)
         self.suspended = True
-        self.hold(at)
+        if self.since is not None and self.held_at is None:
+            self.held_at = at
 
     def unsuspend(self) -> None:
-        """The link is back: the time goes on, the standstill not charged."""
+        """The link is back: the time goes on, the standstill not charged, unless an
+        opponent's move is still being carried out (`hold`: it stands until recorded)."""
         if self.suspended:
             self.suspended = False
-            if not self._held_anyway:
-                self.release()
+            if not self._carrying_out:
+                self._go_on()
+
+    def _go_on(self) -> None:
+        """Neither reason to stand still holds any more: the time goes on from now, the
+        standstill not charged. The two reasons (an opponent's move being carried out,
+        a match's link being down) are kept apart, so ending one never ends the other
+        and a move recorded during a pause leaves only the pause standing."""
+        held, since = self.held_at, self.since
+        if held is not None and since is not None:
+            shift = max(0.0, self.clock() - held)
+            self.since = (since[0] + shift, since[1] + shift)
+        self.held_at = None
 
     def left(self, game: Game, side: str) -> float | None:
         """Seconds ``side`` has now (its running time taken off); None without a time

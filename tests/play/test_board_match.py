@@ -210,6 +210,44 @@ def test_a_whole_match_between_two_boards_with_a_cut_in_the_middle(tmp_path):
     black.close()
 
 
+def test_a_move_carried_out_during_a_pause_leaves_the_clock_running_once_the_link_is_back(
+        tmp_path):
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    beats(white, black)
+    white.move(22, 18)  # c3-d4: the clocks start
+    settle_both(white, black)
+    carry_out_theirs(black)
+    beats(white, black)
+    black.move(11, 15)  # its LEDs now show 11-15 on the white board: White's time holds
+    settle_both(white, black)
+    assert white.view()["opponent"]["pending"] is not None
+    wire.cut()
+    for play in (white, black):
+        play.wait(4.0)
+        assert play.view()["clocks"]["suspended"]
+    carry_out_theirs(white)  # the white player carries 11-15 out during the pause
+    white.wait(30.0)
+    assert white.view()["clocks"]["held"]  # (still paused: nobody's time goes)
+    wire.mend()
+    beats(white, black)
+    for play in (white, black):
+        play.wait(STEP)
+    settle_both(white, black)
+    for play in (white, black):
+        clocks = play.view()["clocks"]
+        assert not clocks["suspended"], play
+        assert not clocks["held"] and clocks["since"] is not None, clocks  # White's runs
+    before = white.game.game_clock.left(white.recorder.game(white.game.game_id), "white")
+    white.wait(10.0)
+    after = white.game.game_clock.left(white.recorder.game(white.game.game_id), "white")
+    assert 9.0 <= before - after <= 11.0  # White's time goes again, and only from now
+    white.close()
+    black.close()
+
+
 def test_boards_started_with_other_tags_refuse_the_match_in_one_line(tmp_path):
     wire = Wire()
     white = board(tmp_path, wire, "white", "Anna")
