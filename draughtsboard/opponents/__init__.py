@@ -37,6 +37,7 @@ from .board_match import BoardOpponent, MatchTransport
 from .builtin import BuiltinOpponent
 from .dxp import MOVES_OFFERED, DxpOpponent, offered_minutes
 from .hub_client import HubOpponent
+from .match_state import believed_clocks
 from .spec import OpponentSpec, check_supported, parse_opponent
 
 
@@ -70,5 +71,5 @@ __all__ = [
     "OpponentGoneError", "OpponentIllegalMoveError", "OpponentProtocolError",
     "OpponentSpec", "OpponentSpecError", "OpponentStartError", "OpponentStoppedError",
     "OpponentTimeoutError", "OpponentUnsupportedError", "check_supported", "open_opponent",
-    "parse_opponent",
+    "believed_clocks", "parse_opponent",
 ]

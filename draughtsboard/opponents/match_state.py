@@ -12,8 +12,9 @@ What a record from the other board may do (`MatchState.receive`, `MatchState.nex
 
 - the plies both hold must be the same move in the same position (the digest): a ply
   that differs is a *conflict*, one line, and the match stops there (never played
-  twice). Each ply's clocks are its mover's: the other board records the move with them,
-  so both journals hold the same clocks too;
+  twice). Each ply's clock is its mover's: the other board records the move with the
+  mover's figure (never more than the mover had plus the increment: `believed_clocks`)
+  and its own for its own player, so both journals hold the same clocks too;
 - a shorter record that agrees is an old one (ignored); a longer one may hold one ply
   more, the other side's own move, which is believed only if it is legal in this board's
   own position and was played in the same position (the digest): the rules prove it;
@@ -291,6 +292,21 @@ class ResultCall:
     result: str
     reason: str = ""
     by: str = ""
+
+
+def believed_clocks(own: tuple[float, float], sent: tuple[float, float], mover: str,
+                    had: float, increment: float) -> tuple[float, float] | None:
+    """The clocks to record with the other board's move: its mover's figure as that board
+    measured it (its player's thinking), this board's own ``own`` figure for the other
+    side (this board's player, whose time the other board only repeats). None when the
+    mover's figure is more than the mover ``had`` before the move plus the ``increment``:
+    the rules allow no more, so it is refused and this board's own measurement stands.
+    A password of the other seat can say anything; what it may change is bounded so."""
+    side = 0 if mover == "white" else 1
+    figure = sent[side]
+    if figure > had + increment + 1e-6:
+        return None
+    return (figure, own[1]) if side == 0 else (own[0], figure)
 
 
 def loss_of(variant_results: tuple[str, ...], seat: str) -> str:

@@ -53,13 +53,14 @@ from draughtsboard.board.tracker import (
     policy_for,
     render,
 )
-from draughtsboard.opponents import BuiltinOpponent, Clocks, OpponentSpec
+from draughtsboard.opponents import BuiltinOpponent, Clocks, OpponentSpec, believed_clocks
 from draughtsboard.recording import JournalDamagedError, Recorder
 from draughtsboard.recording.reasons import reason_message
 from draughtsboard.recording.tracker_events import HeldRecords, LogEntry
 from draughtsboard.words import english
 
 from .arbiter_log import ArbiterLog
+from .clock import side_to_move_at
 from .continuity import resume_refusals
 from .errors import ArbiterError
 from .game_clock import GameClock
@@ -429,9 +430,8 @@ class GameInPlay:
                                                     amends=bool(event.replaces))
             except (DraughtsError, OSError) as error:
                 self._could_not("record the clock", error)
-            agreed = self._agreed_clocks(event)
-            if clock is not None and agreed is not None:
-                clock = agreed  # (another board's move: the clocks its board recorded)
+            if clock is not None:
+                clock = self._agreed_clocks(event, clock)
         entries = held.add(self.game_id, event, self.wall(), self.clock(), clock=clock)
         if not held.held:
             game = self.recorded_game()
@@ -445,17 +445,34 @@ class GameInPlay:
         if not held.held:
             self.follow_opponent()
 
-    def _agreed_clocks(self, event: MoveEvent) -> tuple[float, float] | None:
-        """The clocks to record with the opponent's move ``event`` when its mover's board
-        recorded them (a match between boards), so that both journals hold the same."""
+    def _agreed_clocks(self, event: MoveEvent,
+                       own: tuple[float, float]) -> tuple[float, float]:
+        """The clocks to record with move ``event``, ``own`` being this board's: for the
+        opponent's move in a match between boards, its mover's figure as its board
+        recorded it (so both journals hold the same), as far as the rules allow
+        (`match_state.believed_clocks`); a figure they do not allow is said in the log
+        and this board's own is recorded."""
         seat = self.opponent
         pending = seat.pending if seat is not None else None
         if pending is None or pending.clocks is None or event.replaces:
-            return None
-        if tuple(event.path) != tuple(pending.move.path) or \
-                self.recorded_game().position != pending.position:
-            return None
-        return pending.clocks
+            return own
+        game = self.recorded_game()
+        if tuple(event.path) != tuple(pending.move.path) or game.position != pending.position:
+            return own
+        reading = self.game_clock.reading(game)
+        if reading is None:
+            return own
+        mover = side_to_move_at(game, game.ply)
+        believed = believed_clocks(own, pending.clocks, mover, reading.left(mover),
+                                   reading.control.increment)
+        if believed is None:
+            note = Message.of("match.log.clock_refused", name=seat.label(),
+                              move=event.notation)
+            log.warning("%s (sent %s, had %.1f + %.1f)", english(note), pending.clocks,
+                        reading.left(mover), reading.control.increment)
+            self.arbiter_log.note("error", note)
+            return own
+        return believed
 
     def retry_held(self) -> bool:
         """Try the held records again; whether something changed (the page is due)."""

@@ -513,3 +513,13 @@ def test_fuzzed_results_never_raise_and_never_take_a_win_for_the_publisher():
         call = white.result_call(game_of(moves))
         if call is not None and call.action == "take":
             assert call.result == "1-0"  # only black's own loss
+
+
+def test_a_sent_clock_is_believed_for_its_mover_only_and_never_above_had_plus_increment():
+    from draughtsboard.opponents.match_state import believed_clocks
+    own = (250.0, 280.0)  # this board's: White moved, Black's is this board's player's
+    assert believed_clocks(own, (240.5, 1.0), "white", 245.0, 2.0) == (240.5, 280.0)
+    assert believed_clocks(own, (247.0, 280.0), "white", 245.0, 2.0) == (247.0, 280.0)
+    assert believed_clocks(own, (247.1, 280.0), "white", 245.0, 2.0) is None
+    assert believed_clocks(own, (9.0, 3600.0), "black", 270.0, 0.0) is None
+    assert believed_clocks(own, (9.0, 200.0), "black", 270.0, 0.0) == (250.0, 200.0)

@@ -248,6 +248,71 @@ def test_a_move_carried_out_during_a_pause_leaves_the_clock_running_once_the_lin
     black.close()
 
 
+def forge_last_clock(play: VirtualPlay, clock: tuple[float, float]) -> bytes:
+    """``play``'s record with its last ply's clocks replaced by ``clock``."""
+    record = play.seat.opponent.state.record()
+    last = record.plies[-1]
+    plies = (*record.plies[:-1], type(last)(last.index, last.move, last.before, clock))
+    return type(record)(record.match, record.seat, record.name, record.variant,
+                        record.start, record.tags, plies).to_json()
+
+
+def test_a_forged_clock_changes_only_what_the_mover_could_have_had(tmp_path):
+    """The other seat's password can publish any clock: its figure for this board's own
+    player is never believed, and its own above what it had plus the increment is
+    refused in the log (this board's measurement is recorded)."""
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    beats(white, black)
+    rng = random.Random(3)
+    for mover, other in ((white, black), (black, white)):
+        play_own_move(mover, rng)
+        settle_both(white, black)
+        other.wait(1.0)
+        carry_out_theirs(other)
+        settle_both(white, black)
+    game = black.recorder.game(black.game.game_id)
+    black_had, white_had = game.moves[-1].clock[1], game.moves[-1].clock[0]
+
+    # White's move whose record says Black has one second left: Black's own figure stays
+    beats(white, black)
+    play_own_move(white, rng)
+    sent = white.recorder.game(white.game.game_id).moves[-1].clock
+    wire.deliver("white", "record", forge_last_clock(white, (sent[0], 1.0)))
+    settle_both(white, black)
+    black.wait(1.0)
+    carry_out_theirs(black)
+    recorded = black.recorder.game(black.game.game_id).moves[-1].clock
+    assert recorded[1] == black_had  # this board's own player's time, not the forged 1.0
+    assert recorded[0] == sent[0]  # the mover's figure, as its board measured it
+
+    # Black answers; White's next move claims an hour more than White had
+    settle_both(white, black)
+    beats(white, black)
+    play_own_move(black, rng)
+    settle_both(white, black)
+    white.wait(1.0)
+    carry_out_theirs(white)
+    settle_both(white, black)
+    beats(white, black)
+    play_own_move(white, rng)
+    wire.deliver("white", "record", forge_last_clock(white, (white_had + 3600, 300.0)))
+    settle_both(white, black)
+    black.wait(1.0)
+    carry_out_theirs(black)
+    game = black.recorder.game(black.game.game_id)
+    assert game.moves[-1].clock[0] <= game.moves[-3].clock[0] + 2  # at most the increment
+    assert game.moves[-1].clock[1] == game.moves[-2].clock[1]  # Black's own, unchanged
+    log = [entry["text"]["id"] for entry in black.view()["log"]
+           if isinstance(entry["text"], dict)]
+    assert log.count("match.log.clock_refused") == 1
+    assert black.view()["opponent"]["error"] is None  # the match plays on
+    white.close()
+    black.close()
+
+
 def test_boards_started_with_other_tags_refuse_the_match_in_one_line(tmp_path):
     wire = Wire()
     white = board(tmp_path, wire, "white", "Anna")
