@@ -17,7 +17,9 @@ What a record from the other board may do (`MatchState.receive`, `MatchState.nex
   and its own for its own player, so both journals hold the same clocks too;
 - a shorter record that agrees is an old one (ignored); a longer one may hold one ply
   more, the other side's own move, which is believed only if it is legal in this board's
-  own position and was played in the same position (the digest): the rules prove it;
+  own position and was played in the same position (the digest): the rules prove it. A
+  ply more that is this board's own seat's move (which it never recorded) stops the
+  match at once, as a ply that differs does;
 - anything that is not a record (not JSON, a field missing or out of bounds, another
   match or seat) is refused in one line and changes nothing.
 
@@ -73,6 +75,7 @@ from typing import Any
 
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules.errors import DraughtsError
+from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.notation import parse_move
 from draughtsboard.board.rules.position import Move, Position
 from draughtsboard.board.rules.variants import get_variant
@@ -351,6 +354,7 @@ class MatchState:
             raise ValueError(f"seat {seat!r}: expected white or black")
         self.match, self.seat, self.name = match, seat, name[:NAME_LIMIT] or seat
         self.variant, self.start = variant, start
+        self._white_first = parse_fen(get_variant(variant), start).white_to_move
         self.tags = {key: tags[key] for key in AGREED_TAGS if tags.get(key)}
         self.lost_after = lost_after
         self.ours: tuple[Ply, ...] = ()
@@ -497,6 +501,17 @@ class MatchState:
             self.conflict = (f"match {self.match}: {self.peer}'s board holds "
                              f"{len(theirs.plies)} plies, this one {len(self.ours)}: more "
                              f"than its own next move")
+        elif len(theirs.plies) == len(self.ours) + 1 and \
+                self.mover_of(len(self.ours)) == self.seat:
+            ply = theirs.plies[-1]
+            self.conflict = (f"match {self.match}: {self.peer}'s board holds ply "
+                             f"{ply.index + 1} ({ply.move}), a move of {self.seat}, this "
+                             f"board's seat, that this board never recorded (nothing more "
+                             f"is played)")
+
+    def mover_of(self, index: int) -> str:
+        """The seat that plays ply ``index`` (0: the first) from the start position."""
+        return "white" if self._white_first == (index % 2 == 0) else "black"
 
     def next_move(self, position: Position) -> tuple[Move, Ply] | None:
         """The other side's next move in ``position`` (this board's own position after

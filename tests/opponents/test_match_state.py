@@ -523,3 +523,24 @@ def test_a_sent_clock_is_believed_for_its_mover_only_and_never_above_had_plus_in
     assert believed_clocks(own, (247.1, 280.0), "white", 245.0, 2.0) is None
     assert believed_clocks(own, (9.0, 3600.0), "black", 270.0, 0.0) is None
     assert believed_clocks(own, (9.0, 200.0), "black", 270.0, 0.0) == (250.0, 200.0)
+
+
+def test_a_record_holding_a_move_of_this_boards_own_seat_stops_the_match_at_once():
+    moves = first_moves(3)
+    white, _ = states()
+    white.recorded(game_of(moves[:2]))  # White is to play ply 3, on its own board
+    # a record at Black's seat that holds ply 3 too: a move of White's White never made
+    forged = MatchState("m1", "black", "Boris", "russian", START, TAGS)
+    forged.recorded(game_of(moves[:3]))
+    refusal = white.receive("record", forged.record().to_json(), now=1.0)
+    assert refusal is not None and white.conflict == refusal  # at once, not at ply 3
+    assert "ply 3" in refusal and "never recorded" in refusal and "\n" not in refusal
+    with pytest.raises(MatchConflict):
+        white.next_move(game_of(moves[:2]).position)
+    # one ply more that is the other side's own move is its move to believe, as ever
+    black = MatchState("m1", "black", "Boris", "russian", START, TAGS)
+    black.recorded(game_of(moves[:2]))
+    honest = MatchState("m1", "white", "Anna", "russian", START, TAGS)
+    honest.recorded(game_of(moves[:3]))
+    assert black.receive("record", honest.record().to_json(), now=1.0) is None
+    assert black.next_move(game_of(moves[:2]).position) is not None

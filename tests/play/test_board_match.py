@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 
 from draughtsboard.board.game.pdn_writer import write_game
+from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.opponents import BoardOpponent
+from draughtsboard.opponents.match_state import digest
 
 from .virtual import STEP, DeferredAnalyst, VirtualPlay
 
@@ -356,6 +358,34 @@ def test_a_ply_that_differs_stops_the_match_with_one_line_on_the_page(tmp_path):
     assert "ply 1 differs" in view["opponent"]["error"]["params"]["detail"]
     assert view["opponent"]["pending"] is None  # black's 11-15 is not played on
     assert view["moves"] == ["c3-d4"]
+    white.close()
+    black.close()
+
+
+def test_a_record_with_a_move_this_board_never_played_stops_the_match_at_once(tmp_path):
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna")
+    black = board(tmp_path, wire, "black", "Boris")
+    settle_both(white, black)
+    white.move(22, 18)  # c3-d4
+    settle_both(white, black)
+    carry_out_theirs(black)
+    black.move(11, 15)
+    settle_both(white, black)
+    carry_out_theirs(white)  # White to play ply 3 on its own board
+    settle_both(white, black)
+    # a forged record at black's seat that says White played ply 3 already
+    forged = black.seat.opponent.state.record()
+    position = white.game.tracker.position
+    move = position.legal_moves()[0]
+    extra = type(forged.plies[0])(2, format_move(position, move), digest(position), None)
+    forged = type(forged)(forged.match, forged.seat, forged.name, forged.variant,
+                          forged.start, forged.tags, (*forged.plies, extra))
+    wire.deliver("black", "record", forged.to_json())
+    view = white.wait(STEP)  # noticed at once, not at White's next move
+    assert view["opponent"]["error"]["id"] == "opponent.error.protocol"
+    assert "never recorded" in view["opponent"]["error"]["params"]["detail"]
+    assert len(view["moves"]) == 2  # nothing invented
     white.close()
     black.close()
 
