@@ -757,6 +757,7 @@ def compare_with_feed(hall_url: str, games: dict[int, list]) -> dict[str, int]:
                     feed[(round_name, item["board"])] = read.games[0].game
                     texts[(round_name, item["board"])] = item["pdn"]
     lost = duplicated = wrong = checked = text_differs = 0
+    examples: list[str] = []
     for board, listed in games.items():
         by_round: dict[str, object] = {}
         for _, game in listed:  # the feed shows a board's latest game of each round
@@ -780,8 +781,24 @@ def compare_with_feed(hall_url: str, games: dict[int, list]) -> dict[str, int]:
             if shown is not None and texts[(round_name, board)] != write_game(game,
                                                                               events=False):
                 text_differs += 1
+                if len(examples) < 5:
+                    examples.append(first_difference(
+                        f"round {round_name} board {board}",
+                        write_game(game, events=False), texts[(round_name, board)]))
     return {"lost": lost, "duplicated": duplicated, "wrong": wrong + text_differs,
-            "checked": checked, "games_whose_pdn_text_differs": text_differs}
+            "checked": checked, "games_whose_pdn_text_differs": text_differs,
+            "examples": examples}
+
+
+def first_difference(name: str, journal: str, feed: str) -> str:
+    """One line: where a game's PDN from its board's journal and from the feed part
+    (so a "wrong" figure says what differed, not only how many)."""
+    ours, theirs = journal.splitlines(), feed.splitlines()
+    for number, (a, b) in enumerate(zip(ours, theirs, strict=False), 1):
+        if a != b:
+            return f"{name}, line {number}: journal {a[:120]!r}, feed {b[:120]!r}"
+    return (f"{name}: journal {len(ours)} lines, feed {len(theirs)} lines; the longer ends "
+            f"{(ours if len(ours) > len(theirs) else theirs)[-1][:120]!r}")
 
 
 def time_feed(hall_url: str, hall_data: Path, games: dict[int, list]) -> dict:
@@ -1121,6 +1138,8 @@ def main() -> int:
     print(f"{figures['moves']} moves on {args.boards} boards in {played_for:.0f} s; "
           f"lost {figures['lost']}, duplicated {figures['duplicated']}, "
           f"wrong {figures['wrong']}")
+    for example in result["examples"]:
+        print(f"  differs: {example}")
     print(f"board -> hall page: p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms over "
           f"{len(steady)} moves made with everything up; p95 over all moves "
           f"{figures['p95_ms_all_moves']} ms")
