@@ -185,7 +185,7 @@ def test_a_column_game_says_each_column_and_true_counts():
         game.play(move)
     text = said("ru", answer_position(game.position))
     assert text.startswith("Ход белых. Белые: простых: 11, на а 1,")
-    assert text.endswith("е 5: башня из 2 шашек (сверху вниз: чёрная и белая). "
+    assert text.endswith("е 5: башня (шашек: 2; сверху вниз: чёрная и белая). "
                          "Всего шашек: у белых — 12, у чёрных — 12.")
     tower = parse_fen(column, "W:g7=wbb,a7=b,c7=b,e7=b")
     assert said("en", answer_position(tower)) == (
