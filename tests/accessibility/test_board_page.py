@@ -166,6 +166,14 @@ def test_the_live_regions_say_each_thing_once(browser, expect, tmp_path):
         play.hands(("lift", 31), ("place", 31))  # a redraw with nothing new to say
         expect(page.locator("body")).not_to_have_attribute("data-version", version)
         assert len(said(page)) == 4 and alert.text_content() == ""
+        # read whole, the log keeps its sentences apart
+        assert " ".join(page.locator("#said").text_content().split()) == \
+            "c3 to d4. f6 to g5. e3 to f4. Capture is required: g5."
+        play.hands(("place", 17))  # a piece put down where none stands: it interrupts too
+        expect(alert).to_have_text("Put right square b4.")
+        play.hands(("lift", 17))  # put right: cleared
+        expect(alert).to_have_text("")
+        assert len(said(page)) == 4
         assert page.errors == []
 
 

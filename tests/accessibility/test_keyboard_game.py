@@ -132,7 +132,8 @@ def test_a_confirmation_opened_again_at_once_is_not_closed_by_the_first(tmp_path
 
 def test_the_language_switch_waits_for_enter_when_chosen_by_the_keys(tmp_path):
     """Arrows on a closed <select> change its value at every press: the page must not
-    reload into each language on the way, only into the one chosen with Enter."""
+    reload into each language on the way, only into the one chosen with Enter; after the
+    reload the focus is on the switch again."""
     expect = playwright_api().expect
     with PlayProcess(tmp_path / "data") as play, playwright_api().sync_playwright() as p:
         browser = launch(p)
@@ -150,4 +151,6 @@ def test_the_language_switch_waits_for_enter_when_chosen_by_the_keys(tmp_path):
         expect(page.locator("html")).to_have_attribute("lang", chosen)
         assert page.evaluate("window.notReloaded") is None
         expect(page.locator("select[data-words-switch]").first).to_have_value(chosen)
+        # the focus is back on the switch, not on the page's top
+        expect(page.locator("select[data-words-switch]").first).to_be_focused()
         browser.close()

@@ -444,6 +444,7 @@ function drawNotices(v) {
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
+  if (!v.notices.length) return; // (nothing stale left behind the hidden box)
   for (const notice of v.notices) box.appendChild(el("p", "", R(notice)));
   const close = el("button", "", T("page.ok"));
   close.type = "button";
@@ -455,7 +456,7 @@ function drawOpponent(v) {
   const o = v.opponent;
   $("opponent-box").hidden = !o || !o.error;
   // the seat's error is a whole sentence already ("The opponent could not be started: ...")
-  if (o && o.error) setText($("opponent-error"), Words.render(o.error));
+  setText($("opponent-error"), o && o.error ? Words.render(o.error) : "");
   $("opponent-continue").hidden = !o || !o.can_continue;
 }
 

@@ -1,16 +1,17 @@
 // What is new, said once: the board page's live regions and this device's speech.
 // The board's stream sends, after a view, what there is to say about it (app.js hands it
 // on as the "draughtsboard:spoken" event): the board's own sentences
-// (draughtsboard/speech/spoken.py) as messages, each thing once. An illegal move and the
-// opponent's move to carry out interrupt (#said-alert, role=alert); the rest (moves, a
-// required capture, the result) waits its turn (#said, role=log). The same sentences are
+// (draughtsboard/speech/spoken.py) as messages, each thing once. An illegal move, squares
+// to put right (a knocked piece) and the opponent's move to carry out interrupt
+// (#said-alert, role=alert); the rest (moves, a required capture, the result) waits its
+// turn (#said, role=log). The same sentences are
 // spoken aloud by the browser (speechSynthesis) in the page's language when the switch
 // (#speak) is on: off unless turned on, kept in this browser's localStorage.
 "use strict";
 
 (() => {
   const SPEECH_KEY = "speech";
-  const INTERRUPTS = /^spoken\.(flag\.illegal|opponent\.)/;
+  const INTERRUPTS = /^spoken\.(flag\.illegal|flag\.restore|opponent\.)/;
   const LOG_KEPT = 5; // the latest sentences kept in the log region
   const byId = (id) => document.getElementById(id);
 
@@ -61,8 +62,14 @@
         byId("said-alert").replaceChildren(paragraph(text));
       } else {
         const log = byId("said");
-        log.appendChild(paragraph(text));
-        while (log.children.length > LOG_KEPT) log.firstElementChild.remove();
+        // a space before each announcement, so that the region's text read whole keeps
+        // its sentences apart ("…d4. Black wins.", not "…d4.Black wins.")
+        log.append(" ", paragraph(text));
+        while (log.children.length > LOG_KEPT) {
+          const oldest = log.firstElementChild;
+          if (oldest.previousSibling) oldest.previousSibling.remove();
+          oldest.remove();
+        }
       }
       speak(text, urgent);
     }
@@ -71,10 +78,11 @@
   // An alert put right (the position restored, the opponent's move carried out) is not
   // left behind for someone reading the page later
   function clearAlert(v) {
-    const illegal = (v.intents && v.intents.illegal) || [];
+    const intents = v.intents || {};
+    const flagged = (intents.illegal || []).length + (intents.restore || []).length;
     const pending = v.opponent && v.opponent.pending;
     const alert = byId("said-alert");
-    if (!illegal.length && !pending && alert.firstChild) alert.replaceChildren();
+    if (!flagged && !pending && alert.firstChild) alert.replaceChildren();
   }
 
   Words.ready.then(() => {

@@ -8,11 +8,14 @@
 // data-words="id" fills an element's text, data-words-label / -title / -placeholder its
 // aria-label, title and placeholder. A <select data-words-switch> becomes the language
 // switch: the choice is remembered on this device (localStorage) and the page reloads
-// (at once with the mouse; with the keys, on Enter or when the focus leaves it).
+// (at once with the mouse; with the keys, on Enter or when the focus leaves it). A switch
+// chosen with the focus on it has the focus again after the reload, so a keyboard or
+// screen reader user is not thrown back to the top of the page.
 "use strict";
 
 const Words = (() => {
   const STORAGE_KEY = "language";
+  const FOCUS_KEY = "language:focus"; // (sessionStorage: this tab, across the reload)
   const venue = document.documentElement.dataset.wordsVenue === "1";
   const storageKey = venue ? "language:venue" : STORAGE_KEY;
   let catalog = { messages: {}, lists: {}, plural: { categories: [] }, languages: [] };
@@ -113,7 +116,17 @@ const Words = (() => {
     if (!select.dataset.wordsBound) {
       select.dataset.wordsBound = "1";
       bindSwitch(select);
+      refocus(select);
     }
+  }
+
+  function refocus(select) {
+    let had = null;
+    try {
+      had = sessionStorage.getItem(FOCUS_KEY);
+      sessionStorage.removeItem(FOCUS_KEY);
+    } catch (e) { had = null; }
+    if (had === "1") select.focus();
   }
 
   // A choice made with the mouse or touch takes effect at once. One made with the keys
@@ -122,7 +135,13 @@ const Words = (() => {
   // reaching the language they want.
   function bindSwitch(select) {
     let byKeys = false;
-    const applyIfChanged = () => { if (select.value !== catalog.language) choose(select.value); };
+    const applyIfChanged = () => {
+      if (select.value === catalog.language) return;
+      if (document.activeElement === select) {
+        try { sessionStorage.setItem(FOCUS_KEY, "1"); } catch (e) { /* private mode */ }
+      }
+      choose(select.value);
+    };
     select.addEventListener("pointerdown", () => { byKeys = false; });
     select.addEventListener("keydown", (event) => {
       if (event.key === "Enter") applyIfChanged();
