@@ -74,6 +74,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hall_arbiter import (  # noqa: E402
     ArbiterBot,
+    claim_text,
     closed_unconfirmed,
     idle_requests,
     pairing_delivery,
@@ -724,7 +725,7 @@ def confirm_declared_results(hall_url: str, games: dict[int, list]) -> int:
         for claim in claims:
             game = dict(listed).get(claim["game"])
             if claim["kind"] != "result" or game is None or game.result is None or \
-                    f"claims {game.result_text()}" not in claim["text"]:
+                    f"claims {game.result_text()}" not in claim_text(claim):
                 continue
             request = urllib.request.Request(
                 f"{hall_url}/api/arbiter/confirm", method="POST",

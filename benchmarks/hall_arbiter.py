@@ -51,6 +51,25 @@ def call(url: str, path: str, body=None, *, token: str | None = None, timeout: f
         return json.loads(response.read())
 
 
+def claim_text(claim: dict) -> str:
+    """A claim's words in English, to look for the result it claims: the hall sends a
+    message (``{"id", "params"}``, rendered by the catalogs) where an older one sent
+    English text. Matching the raw JSON instead found nothing, so the arbiter confirmed
+    no result and every game stayed a claim ("wrong" counted each of them twice)."""
+    from draughtsboard.board.message import Message, is_message_json
+    from draughtsboard.words import english
+
+    text = claim.get("text")
+    if isinstance(text, str):
+        return text
+    if is_message_json(text):
+        try:
+            return english(Message.from_json(text))
+        except ValueError:
+            pass
+    return json.dumps(text)
+
+
 def pairings_csv(boards: int, rounds: int) -> str:
     lines = ["round,board,white,black,event"]
     for round_number in range(1, rounds + 1):
@@ -126,7 +145,7 @@ class ArbiterBot:
         overview = call(self.hall_url(), "/api/hall")
         for summary in overview["boards"]:
             for claim in summary.get("claims", []):
-                if claim["kind"] != "result" or "benchmark: agreed" not in claim["text"]:
+                if claim["kind"] != "result" or "benchmark: agreed" not in claim_text(claim):
                     continue
                 try:
                     self.post("/api/arbiter/confirm", {

@@ -425,7 +425,8 @@ def settle_claims(hall: Hall, boards: list[LightBoard]) -> dict[str, int]:
             shown = call(hall.url, f"/api/board/{board.number}", token=None)
             true_claim = real is not None and claim["confirmable"] and (
                 claim["kind"] == "game"
-                or (claim["kind"] == "result" and real.result_text() in claim["text"])
+                or (claim["kind"] == "result"
+                    and real.result_text() in hall_arbiter.claim_text(claim))
                 or (claim["kind"] == "moves" and [p.text for p in real.moves]
                     != shown.get("moves"))
                 or (claim["kind"] == "tags" and dict(real.tags) != shown.get("tags")))
@@ -537,7 +538,7 @@ def full_disk_round(hall: Hall, boards: list[LightBoard], rng, log) -> dict:
     while time.monotonic() - freed < 120:
         detail = call(hall.url, f"/api/board/{board.number}", token=None)
         if detail.get("moves") == [p.text for p in board.session.current().moves] and any(
-                "1/2-1/2" in c["text"] for c in detail.get("claims", [])):
+                "1/2-1/2" in hall_arbiter.claim_text(c) for c in detail.get("claims", [])):
             break
         time.sleep(0.5)
     catch_up = time.monotonic() - freed
