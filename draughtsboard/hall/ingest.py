@@ -428,7 +428,13 @@ class Ingest:
                     said("claim.moves.after_result", result=hall_game.game.result_text(),
                          move=common + 1, board_move=_text_at(record.moves, common)),
                     now, record))
-            elif record.result not in (None, "*") and hall_game.result_source != "arbiter" \
+                return
+            # the board's whole game has the hall's moves: what an older picture of it
+            # disputed (a restarted broker's stale retained state) is settled, and the
+            # feed shows the whole game again
+            self._confirm_moves(hall_game, hall_game.ply)
+            self._drop_claim(board, ("moves", record.game))
+            if record.result not in (None, "*") and hall_game.result_source != "arbiter" \
                     and normalise_result(hall_game.game.variant, record.result) \
                     != hall_game.game.result:
                 if self.venue_record:  # the venue's arbiter changed it there

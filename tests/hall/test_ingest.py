@@ -255,3 +255,32 @@ def test_a_password_file_that_never_ends_is_refused_in_one_line(tmp_path):
     binary.write_bytes(b"\xff\xfe\n")
     with pytest.raises(BrokerURLError, match="not UTF-8"):
         parse_broker_url("mqtt://board1@127.0.0.1:1883", password_file=str(binary))
+
+
+def test_a_finished_game_disputed_by_a_stale_state_is_settled_when_the_board_agrees(ingest):
+    """A broker killed and restarted gives back the retained state of its last save: for a
+    game that ended just before, one without its last move. The hall shows the game up to
+    the disputed move while that is all it knows; the board's own state, sent again once
+    it is back on the broker, agrees with the hall: the claim goes and the whole game is
+    shown again (a finished game is not left short of its last move and its result)."""
+    from draughtsboard.board.rules.fen import parse_fen
+
+    russian = get_variant("russian")
+    begun = Game(russian, parse_fen(russian, "W:W22:B18"), tags={"Round": "1"})
+    ingest.handle(1, "state", StateMessage(game_record(GID, begun)).to_json(), 0.0)
+    ended = Game(russian, parse_fen(russian, "W:W22:B18"), tags={"Round": "1"})
+    ended.play("c3:e5")
+    ended.set_result(*ended.outcome())
+    assert ended.result == "1-0"
+    ingest.handle(1, "state", StateMessage(game_record(GID, ended)).to_json(), 1.0)
+    hall_game = ingest.store.game(1, GID)
+    assert hall_game.finished and hall_game.confirmed == 1
+
+    ingest.handle(1, "state", StateMessage(game_record(GID, begun)).to_json(), 2.0)  # stale
+    assert [c.kind for c in ingest.claims.of(1).values()] == ["moves"]
+    assert ingest.store.game(1, GID).confirmed == 0  # shown up to the disputed move
+
+    ingest.handle(1, "state", StateMessage(game_record(GID, ended)).to_json(), 3.0)
+    assert list(ingest.claims.of(1).values()) == []
+    hall_game = ingest.store.game(1, GID)
+    assert hall_game.confirmed == 1 and hall_game.game.result == "1-0"
