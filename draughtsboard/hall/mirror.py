@@ -10,6 +10,12 @@ confirmed, `feed.game_at`) cut at the delay, so the public side never holds a mo
 younger than the delay, whoever reads it. `Mirror.due` is the decision, on the hall's
 store and the time; the thread around it publishes what it answers, once a second.
 
+The mirror's own presence is ``draughtsboard/v1/public/room/venue/link``, retained: "1"
+once connected, "0" as its Will (the venue hall killed, its machine gone) and when it
+stops. The public broker's bridge takes it in as the public side's one room link, with
+its own notification on the same topic, so the public hall shows every board cut off
+while either the bridge or the mirror is down, instead of the last word of each board.
+
 Each board's ``status`` says whether the venue hall has the board online, delayed as its
 moves are: a board switched off as its game ends would otherwise tell the public that the
 game is over before the delay has passed. The mirror's own link (connected, or why not:
@@ -32,13 +38,15 @@ from draughtsboard.hall_protocol.broker import BrokerAddress
 from draughtsboard.hall_protocol.connect import connect, make_client, reason_failed
 from draughtsboard.hall_protocol.games import game_record
 from draughtsboard.hall_protocol.messages import StateMessage, StatusMessage
-from draughtsboard.hall_protocol.topics import public_topic
+from draughtsboard.hall_protocol.topics import PUBLIC_FEED, PUBLIC_ROOT, public_topic
 
 from .feed import cut_at, game_at
 from .log_limit import LogLimiter
 from .store import HallGame, HallStore
 
 log = logging.getLogger(__name__)
+# the mirror's presence, which the public broker's bridge takes in as its room link
+FEED_LINK = f"{PUBLIC_ROOT}/room/{PUBLIC_FEED}/link"
 REFUSED_LOG_INTERVAL = 60.0  # seconds between two lines about a refused login (paho
 # tries again every second or two)
 
@@ -161,6 +169,7 @@ class Mirror:
             log.warning("public mirror: on %s again", self.address)
         else:
             log.info("public mirror: connected to %s", self.address)
+        client.publish(FEED_LINK, b"1", qos=1, retain=True)  # (its Will says "0")
         self.connected, self.error = True, None
         self._changed()
 
@@ -190,6 +199,7 @@ class Mirror:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_connect_fail = self._on_connect_fail
+        self.client.will_set(FEED_LINK, b"0", qos=1, retain=True)
         connect(self.client, self.address)
         self._thread = threading.Thread(target=self._run, daemon=True, name="hall-mirror")
         self._thread.start()
@@ -212,5 +222,11 @@ class Mirror:
         if self._thread is not None:
             self._thread.join(5)
         if self.client is not None:
+            if self.client.is_connected():  # (a clean goodbye sends no Will)
+                try:
+                    self.client.publish(FEED_LINK, b"0", qos=1,
+                                        retain=True).wait_for_publish(2.0)
+                except (RuntimeError, ValueError):
+                    pass  # (lost meanwhile: the Will says it)
             self.client.disconnect()
             self.client.loop_stop()

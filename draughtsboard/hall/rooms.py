@@ -33,6 +33,7 @@ from draughtsboard.hall_protocol.topics import (
     BOARD_KINDS,
     COMMAND,
     MAX_BOARD,
+    PUBLIC_FEED,
     PUBLIC_ROOT,
     ROOT,
     room_link_topic,
@@ -206,7 +207,8 @@ def write_event_venue(directory: Path | str, rooms: list[Room], *, boards: int =
         acl += ["# the public mirror: the venue hall writes each game as it stood a delay "
                 "ago; the public broker's bridge reads that and nothing else",
                 f"user {MIRROR_USER}",
-                *(f"topic write {PUBLIC_ROOT}/board/+/{kind}" for kind in MIRRORED), "",
+                *(f"topic write {PUBLIC_ROOT}/board/+/{kind}" for kind in MIRRORED),
+                f"topic write {PUBLIC_ROOT}/room/{PUBLIC_FEED}/link", "",
                 f"user {PUBLIC_USER}", f"topic read {PUBLIC_ROOT}/#", ""]
     files = {"hall.password": hall_password + "\n",
              **{f"boards/{n}.password": p + "\n" for n, p in board_passwords.items()},
@@ -360,10 +362,12 @@ def write_room_venue(directory: Path | str, room: Room, event_host: str, event_p
 
 
 def public_bridge_block(event_host: str, event_port: int, password: str) -> list[str]:
-    """The public broker's ``connection`` to the event's: one topic, ``in`` (the event's
-    delayed tree into the public broker's board tree), nothing ``out``; no notifications
-    (they would be published on the event's broker, where the public user writes
-    nothing)."""
+    """The public broker's ``connection`` to the event's: the event's delayed tree
+    ``in`` (into the public broker's board tree) with the mirror's presence, nothing
+    ``out``. Its notifications stay on the public broker (``notifications_local_only``:
+    the public user writes nothing on the event's), on the same topic as the mirror's
+    presence: "0" when the bridge drops, "1" when it is back, then the mirror's own
+    retained word, so the public hall sees the venue's feed cut whichever half fails."""
     return [
         "connection public-mirror",
         f"address {event_host}:{event_port}",
@@ -377,8 +381,11 @@ def public_bridge_block(event_host: str, event_port: int, password: str) -> list
         "start_type automatic",
         f"restart_timeout {BRIDGE_RESTART}",
         "keepalive_interval 10",
-        "notifications false",
+        "notifications true",
+        "notifications_local_only true",
+        f"notification_topic {room_link_topic(PUBLIC_FEED)}",
         f"topic board/# in 1 {ROOT}/ {PUBLIC_ROOT}/",
+        f"topic room/{PUBLIC_FEED}/link in 1 {ROOT}/ {PUBLIC_ROOT}/",
     ]
 
 
@@ -411,7 +418,8 @@ def write_public_venue(directory: Path | str, event_host: str, event_port: int,
     hall_password = secrets.token_urlsafe(16)
     acl = ["# draughtsboard hall: a public mirror; its hall reads, nobody writes "
            "(the bridge is the broker's own)", "", f"user {HALL_USER}",
-           f"topic read {ROOT}/board/#", ""]
+           f"topic read {ROOT}/board/#", f"topic read {room_link_topic(PUBLIC_FEED)}",
+           ""]
     config = mosquitto_conf(directory, host, port, log_file=log_file,
                             autosave_interval=autosave_interval, run_as=run_as)
     config += "\n# the bridge from the event's broker (docs/hall.md, \"A public mirror\")\n"

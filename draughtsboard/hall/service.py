@@ -37,6 +37,8 @@ from draughtsboard.hall_protocol.messages import (
     Reply,
 )
 from draughtsboard.hall_protocol.topics import (
+    MAX_BOARD,
+    PUBLIC_FEED,
     ROOM_LINKS,
     board_topic,
     parse_room_link,
@@ -88,6 +90,9 @@ class HallService:
         self.reply_timeout = reply_timeout
         self.store = HallStore(self.data_dir, sync=sync)
         self.arbiter = ArbiterLog(self.data_dir / "arbiter.jsonl", sync=sync)
+        rooms = tuple(rooms)
+        if venue_record and not rooms:  # a public hall: the venue's feed is its one room
+            rooms = (Room(PUBLIC_FEED, 1, MAX_BOARD),)
         self.ingest = Ingest(self.store, paired=self.arbiter.round_games,
                              links=RoomLinks(rooms), venue_record=venue_record)
         self.delivery = Delivery()
@@ -173,8 +178,14 @@ class HallService:
                 if changed:
                     self.version += 1
             if changed:
-                log.warning("hall: room %s's link to the event is %s", room,
-                            "cut" if self.ingest.links.is_cut(room) else "back")
+                cut = self.ingest.links.is_cut(room)
+                if room == PUBLIC_FEED and self.ingest.venue_record:
+                    log.warning("hall: the venue's feed is %s", "interrupted (the bridge or "
+                                "the venue hall's mirror is down): the boards are shown "
+                                "cut off" if cut else "back")
+                else:
+                    log.warning("hall: room %s's link to the event is %s", room,
+                                "cut" if cut else "back")
                 self._notify()
             return
         parsed = parse_topic(message.topic)

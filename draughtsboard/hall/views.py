@@ -12,6 +12,7 @@ from draughtsboard.board.game.record import Game, move_number
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules.notation import format_square
 from draughtsboard.board.rules.variants import VARIANTS, Variant
+from draughtsboard.hall_protocol.topics import PUBLIC_FEED
 
 from .claims import Claim
 from .ingest import BoardLive
@@ -41,7 +42,9 @@ def needs_arbiter(live: BoardLive, hall_game: HallGame | None,
                   desk: dict[str, Any] | None = None) -> list[Message]:
     """Why the board needs the arbiter, each a message (``hall.need.*``)."""
     reasons = []
-    if live.room_cut is not None:
+    if live.room_cut == PUBLIC_FEED:  # a public hall: the venue's feed itself
+        reasons.append(said("hall.need.feed_cut"))
+    elif live.room_cut is not None:
         reasons.append(said("hall.need.room_cut", room=live.room_cut))
     elif live.seen and not live.online:
         reasons.append(said("hall.need.offline"))

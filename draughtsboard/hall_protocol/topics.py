@@ -45,6 +45,10 @@ def parse_topic(topic: str) -> tuple[int, str] | None:
 
 
 ROOM_LINKS = f"{ROOT}/room/+/link"  # every room's bridge: "1" up, "0" down (retained)
+# A public broker's one "room": the venue's delayed feed. Its link is "1" while both the
+# public broker's bridge and the venue hall's mirror behind it are up (docs/hall.md, "A
+# public mirror"); the public hall shows the boards cut off while it is "0".
+PUBLIC_FEED = "venue"
 
 
 def room_link_topic(room: str) -> str:

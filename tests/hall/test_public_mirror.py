@@ -318,3 +318,47 @@ def test_a_refused_login_is_said_once_and_shown(tmp_path, caplog):
     finally:
         mirror.stop()
         broker.stop()
+
+
+def public_needs(service) -> list[str]:
+    """Why the public hall's page shows board 1 as needing attention (message ids)."""
+    return [need["id"] for need in service.summaries()[1][1]["needs"]]
+
+
+@pytest.mark.broker
+def test_the_public_side_shows_the_boards_cut_off_while_the_venues_feed_is_down(mirrored):
+    """The public hall's boards said online by their last status: once the venue hall's
+    mirror is gone (its Will, or a clean stop) or the bridge to the venue drops, they are
+    shown cut off, not online, until the feed is back."""
+    public_hall, board = mirrored.public_hall, mirrored.board
+    board.play(board.legal()[0])
+    wait_until(lambda: hall_moves(public_hall, 1) == board_moves(board), timeout=DELAY + 20,
+               what="the move in the public hall")
+    assert public_hall.board_online(1)
+
+    mirror = mirrored.mirror  # the venue hall killed: no goodbye, the broker sends its Will
+    mirror._stopping.set()
+    mirror.client.loop_stop()
+    mirror.client.socket().close()
+    wait_until(lambda: not public_hall.board_online(1), timeout=20,
+               what="the boards cut off on the public side")
+    assert "hall.need.feed_cut" in public_needs(public_hall)
+    assert hall_moves(public_hall, 1) == board_moves(board)  # its last state stays
+
+    venue_hall = mirrored.venue_hall
+    again = Mirror(venue_hall.store, mirror.address, DELAY, wall=venue_hall.wall,
+                   interval=0.1, online=venue_hall.board_online)
+    again.start()
+    try:
+        wait_until(lambda: public_hall.board_online(1), timeout=20, what="the feed back")
+        assert "hall.need.feed_cut" not in public_needs(public_hall)
+        mirrored.event_broker.kill()  # the bridge drops: the public broker says so itself
+        wait_until(lambda: not public_hall.board_online(1), timeout=30,
+                   what="the boards cut off when the bridge drops")
+        mirrored.event_broker.start()
+        wait_until(lambda: public_hall.board_online(1), timeout=40,
+                   what="the feed back with the bridge")
+    finally:
+        again.stop()
+    wait_until(lambda: not public_hall.board_online(1), timeout=20,
+               what="the boards cut off after the mirror's clean stop")
