@@ -337,8 +337,7 @@ def test_the_public_side_shows_the_boards_cut_off_while_the_venues_feed_is_down(
     assert public_hall.board_online(1)
 
     mirror = mirrored.mirror  # the venue hall killed: no goodbye, the broker sends its Will
-    mirror._stopping.set()
-    mirror.client.loop_stop()
+    mirror.client.loop_stop()  # (its network thread gone, as in a killed process)
     mirror.client.socket().close()
     wait_until(lambda: not public_hall.board_online(1), timeout=20,
                what="the boards cut off on the public side")
