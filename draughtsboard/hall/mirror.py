@@ -10,7 +10,7 @@ confirmed, `feed.game_at`) cut at the delay, so the public side never holds a mo
 younger than the delay, whoever reads it. `Mirror.due` is the decision, on the hall's
 store and the time; the thread around it publishes what it answers, once a second.
 
-The mirror's own presence is ``draughtsboard/v1/public/room/venue/link``, retained: "1"
+The mirror's own presence is ``draughtsboard/v1/public/room/public_feed/link``, retained: "1"
 once connected, "0" as its Will (the venue hall killed, its machine gone) and when it
 stops. The public broker's bridge takes it in as the public side's one room link, with
 its own notification on the same topic, so the public hall shows every board cut off

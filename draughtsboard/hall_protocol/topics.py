@@ -48,7 +48,7 @@ ROOM_LINKS = f"{ROOT}/room/+/link"  # every room's bridge: "1" up, "0" down (ret
 # A public broker's one "room": the venue's delayed feed. Its link is "1" while both the
 # public broker's bridge and the venue hall's mirror behind it are up (docs/hall.md, "A
 # public mirror"); the public hall shows the boards cut off while it is "0".
-PUBLIC_FEED = "venue"
+PUBLIC_FEED = "public_feed"  # (an underscore: no room of a venue can have this name)
 
 
 def room_link_topic(room: str) -> str:

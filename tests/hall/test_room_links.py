@@ -66,3 +66,15 @@ def test_a_board_first_seen_while_its_room_is_cut_is_cut_off(ingest):
     status(ingest, 2, True)
     assert shown(ingest, 2) == (False, "north", ["hall.need.room_cut"])
     assert ingest.links.room_of(9) is None and ingest.links.cut_off(9) is None
+
+
+def test_no_room_of_a_venue_can_be_taken_for_the_public_feed():
+    """A public hall's one room is the venue's feed; a venue's own rooms are named with
+    letters, digits and dashes, so none can be mistaken for it (a room "venue" cut is a
+    room cut, not the feed)."""
+    from draughtsboard.hall.rooms import RoomError, parse_room
+    from draughtsboard.hall_protocol.topics import PUBLIC_FEED
+
+    with pytest.raises(RoomError):
+        parse_room(f"{PUBLIC_FEED}:1-2")
+    assert parse_room("venue:1-2").name == "venue"

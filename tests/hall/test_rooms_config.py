@@ -178,15 +178,15 @@ def test_venue_writes_a_public_mirror_one_way(open_folder):
         "connection public-mirror\n")[1].splitlines()
     assert [line for line in bridge if line.startswith("topic ")] == [
         "topic board/# in 1 draughtsboard/v1/ draughtsboard/v1/public/",
-        "topic room/venue/link in 1 draughtsboard/v1/ draughtsboard/v1/public/"]
+        "topic room/public_feed/link in 1 draughtsboard/v1/ draughtsboard/v1/public/"]
     # the bridge's state goes on the public broker only, where the mirror's presence goes
     assert "notifications_local_only true" in bridge
-    assert "notification_topic draughtsboard/v1/room/venue/link" in bridge
-    assert "topic write draughtsboard/v1/public/room/venue/link" in (
+    assert "notification_topic draughtsboard/v1/room/public_feed/link" in bridge
+    assert "topic write draughtsboard/v1/public/room/public_feed/link" in (
         open_folder / "event" / "acl").read_text()
     acl = (open_folder / "public" / "acl").read_text()
     assert "write" not in acl.replace("nobody writes", "")
-    assert "topic read draughtsboard/v1/room/venue/link" in acl
+    assert "topic read draughtsboard/v1/room/public_feed/link" in acl
 
 
 @pytest.mark.parametrize("args", [
