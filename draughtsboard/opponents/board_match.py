@@ -177,6 +177,12 @@ class BoardOpponent:
             state = self.state
             return state is None or state.theirs is None or state.reachable(self.clock())
 
+    def last_heard(self) -> float | None:
+        """When the other board was last heard from (this board's monotonic clock)."""
+        with self._lock:
+            state = self.state
+            return state.heard_at if state is not None else None
+
     def clocks_of(self, ply: int) -> tuple[float, float] | None:
         """The clocks the other board recorded with its move at ``ply`` (0-based)."""
         with self._lock:

@@ -303,11 +303,13 @@ def believed_clocks(own: tuple[float, float], sent: tuple[float, float], mover: 
     measured it (its player's thinking), this board's own ``own`` figure for the other
     side (this board's player, whose time the other board only repeats). None when the
     mover's figure is more than the mover ``had`` before the move plus the ``increment``:
-    the rules allow no more, so it is refused and this board's own measurement stands.
+    the rules allow no more (and nothing once the mover's flag fell: ``had`` 0), so it is
+    refused and this board's own measurement stands.
     A password of the other seat can say anything; what it may change is bounded so."""
     side = 0 if mover == "white" else 1
     figure = sent[side]
-    if figure > had + increment + 1e-6:
+    allowed = had + increment if had > 0 else 0.0  # (a fallen flag stays at zero)
+    if figure > allowed + 1e-6:
         return None
     return (figure, own[1]) if side == 0 else (own[0], figure)
 

@@ -64,18 +64,18 @@ class GameClock:
         return max(0.0, until - self.since[0])
 
     def _start_now(self, now: float) -> None:
+        """The running side's time goes from ``now``, unless a reason to stand still
+        holds (an opponent's move being carried out, a match's link down)."""
         self.since = (now, self.wall())
-        self._carrying_out = False  # (a move was recorded: what stood for it is done)
-        self.held_at = now if self.suspended else None
+        self.held_at = now if self.suspended or self._carrying_out else None
 
     def hold(self, at: float) -> None:
         """The running side stopped thinking at ``at`` (an opponent answered, and the
         person now carries its move out on the board): its time stands still until its
-        move is recorded (or `release`)."""
-        if self.since is None:
-            return
+        move is recorded (or `release`). Before the clock goes (a session just started
+        or restarted) it is remembered, and the clock starts standing."""
         self._carrying_out = True
-        if self.held_at is None:
+        if self.since is not None and self.held_at is None:
             self.held_at = at
 
     def release(self) -> None:
@@ -155,7 +155,9 @@ class GameClock:
         return reading.white, reading.black
 
     def after_move(self, game: Game) -> None:
-        """A move was recorded: the other side's time goes from now."""
+        """A move was recorded: the other side's time goes from now (what stood for the
+        move being carried out is done)."""
+        self._carrying_out = False
         reading = self.reading(game)
         if reading is not None and reading.status == "running":
             self._start_now(self.clock())
@@ -167,10 +169,14 @@ class GameClock:
 
     # -- time passing -------------------------------------------------------------------
 
-    def tick(self, recorder: Recorder, game_id: str, *,
-             board_matches: bool) -> ClockNote | None:
+    def tick(self, recorder: Recorder, game_id: str, *, board_matches: bool,
+             heard: tuple[str, float | None] | None = None) -> ClockNote | None:
         """Let time pass: a clock paused by a restart (or a withdrawn result) goes on
-        once ``board_matches``; the running side's flag falls when its time is up."""
+        once ``board_matches``; the running side's flag falls when its time is up.
+        ``heard``: in a match between boards, the other board's side and when it was
+        last heard from (monotonic). That side's flag falls here only once its board was
+        heard from after its time ran out: a move it made in time may still be on its
+        way through a link that just dropped (the pause is noticed only seconds later)."""
         game = recorder.game(game_id)
         reading = self.reading(game)
         if reading is None:
@@ -190,6 +196,9 @@ class GameClock:
             return None
         if reading.left(side) - self._spent(now) > 0:
             return None
+        if heard is not None and heard[0] == side and (
+                heard[1] is None or heard[1] < self.since[0] + reading.left(side)):
+            return None  # (not heard from since its time ran out: its move may be coming)
         number = move_number(game.start.white_to_move, game.ply)
         text = (f"{side.capitalize()}'s flag fell: time ({reading.control}) ran out at "
                 f"move {number}; play goes on until the arbiter rules")

@@ -295,7 +295,11 @@ class GameInPlay:
             self.game_clock.unsuspend()
             note = Message.of("match.log.resumed", name=seat.label())
         else:
-            self.game_clock.suspend(now)
+            # the other board's time stands from when it was last heard: a move it made
+            # then may be on its way, and the cut is noticed only seconds later
+            heard = seat.match.last_heard()
+            mine = not seat.is_turn(self.recorded_game().position)
+            self.game_clock.suspend(now if mine or heard is None else min(now, heard))
             note = Message.of("match.log.paused", name=seat.label())
         log.warning("%s", english(note))
         self.arbiter_log.note("clock", note)
@@ -463,8 +467,12 @@ class GameInPlay:
         if reading is None:
             return own
         mover = side_to_move_at(game, game.ply)
-        believed = believed_clocks(own, pending.clocks, mover, reading.left(mover),
-                                   reading.control.increment)
+        had = reading.left(mover)
+        # as this board's own rules add it: not to a fallen flag, not on a stopped clock
+        increment = reading.control.increment \
+            if had > 0 and mover not in reading.flagged \
+            and reading.status in ("running", "waiting") else 0.0
+        believed = believed_clocks(own, pending.clocks, mover, had, increment)
         if believed is None:
             note = Message.of("match.log.clock_refused", name=seat.label(),
                               move=event.notation)
@@ -493,9 +501,12 @@ class GameInPlay:
 
     def keep_time(self) -> bool:
         """The game clock's turn; whether something changed."""
+        seat = self.opponent
+        match = seat.match if seat is not None and not seat.failed else None
         try:
-            note = self.game_clock.tick(self.recorder, self.game_id,
-                                        board_matches=self.tracker.state is State.READY)
+            note = self.game_clock.tick(
+                self.recorder, self.game_id, board_matches=self.tracker.state is State.READY,
+                heard=(seat.side, match.last_heard()) if match is not None else None)
         except (DraughtsError, OSError) as error:
             self._could_not("record the clock", error)
             return True
