@@ -177,6 +177,19 @@ class BoardOpponent:
             state = self.state
             return state is None or state.theirs is None or state.reachable(self.clock())
 
+    def amended(self, position: Position, move: Move) -> bool:
+        """Whether the other board's record now holds another move than ``move`` in
+        ``position`` (its move amended there, a king slid on, after ``move`` was given)."""
+        with self._lock:
+            state = self.state
+            if state is None or state.conflict is not None:
+                return False
+            try:
+                answer = state.next_move(position)
+            except MatchConflict:
+                return False  # (the conflict stops the match: `conflict`)
+            return answer is not None and answer[0] != move
+
     def last_heard(self) -> float | None:
         """When the other board was last heard from (this board's monotonic clock)."""
         with self._lock:

@@ -287,6 +287,9 @@ class GameInPlay:
             return False
         if seat.check_match():
             return True
+        if seat.check_amended():  # its move amended there before it was carried out here
+            self.follow_opponent()
+            return True
         changed = self._match_result(seat)
         reachable = seat.reachable()
         if reachable != self.game_clock.suspended:

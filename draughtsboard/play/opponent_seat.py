@@ -171,6 +171,19 @@ class OpponentSeat:
         self._fail(OpponentProtocolError(conflict))
         return True
 
+    def check_amended(self) -> bool:
+        """Against another board: the move shown to carry out was amended on its board
+        before it was carried out here (a king that slid on past where it first
+        stopped): the opponent starts again from the recorded position, and proposes
+        the amended move instead; whether it did. (Carried out already, the two boards
+        hold different moves: `check_match` stops the match in one line.)"""
+        match, pending = self.match, self.pending
+        if match is None or pending is None or self.failed or \
+                not match.amended(pending.position, pending.move):
+            return False
+        self._restart(self._known[:-1])
+        return True
+
     def reachable(self) -> bool:
         """Whether the opponent can be reached: another board of a match that is not
         heard from is not (its clock and ours pause); every other opponent is."""
