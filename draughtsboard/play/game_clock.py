@@ -91,7 +91,7 @@ class GameClock:
         journals stay the same game."""
         self.suspended = True
         if self.since is not None and self.held_at is None:
-            self.held_at = at
+            self.held_at = max(at, self.since[0])  # (never before the time went)
 
     def unsuspend(self) -> None:
         """The link is back: the time goes on, the standstill not charged, unless an
