@@ -106,12 +106,15 @@ class WhenReady(DeferredAnalyst):
         return False
 
 
-def board(tmp_path, wire: Wire, seat: str, name: str) -> VirtualPlay:
+def board(tmp_path, wire: Wire, seat: str, name: str, *, tags: dict[str, str] = TAGS,
+          fen: str | None = None) -> VirtualPlay:
+    """The board of ``seat`` in a match across ``wire`` (a game with ``tags``, from
+    ``fen`` or the start), the other board its opponent, in virtual time."""
     opponent = BoardOpponent(get_variant("russian"), "m1", seat, wire.end(seat), name=name,
-                             tags=TAGS, beat_every=None, lost_after=3.0)
+                             tags=tags, beat_every=None, lost_after=3.0)
     runner = WhenReady()
     runner.opponent = opponent
-    play = VirtualPlay(tmp_path / seat, tags={**TAGS, seat.capitalize(): name},
+    play = VirtualPlay(tmp_path / seat, fen=fen, tags={**tags, seat.capitalize(): name},
                        opponent=opponent, thinker=runner,
                        opponent_side="black" if seat == "white" else "white")
     opponent.clock = play.clock
@@ -140,6 +143,17 @@ def carry_out_theirs(me: VirtualPlay) -> None:
     ply = me.game.moves_recorded
     me.carry_out_pending()
     assert me.game.moves_recorded == ply + 1
+
+
+def exchange(white: VirtualPlay, black: VirtualPlay, rng: random.Random) -> None:
+    """A move each way: White plays and Black's board carries it out, then Black plays
+    and White's board carries it out."""
+    for mover, other in ((white, black), (black, white)):
+        beats(white, black)
+        play_own_move(mover, rng)
+        settle_both(white, black)
+        carry_out_theirs(other)
+        settle_both(white, black)
 
 
 def test_a_whole_match_between_two_boards_with_a_cut_in_the_middle(tmp_path):

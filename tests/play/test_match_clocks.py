@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import random
 
-from draughtsboard.board.rules.variants import get_variant
-from draughtsboard.opponents import BoardOpponent
 from draughtsboard.opponents.match_state import believed_clocks
 
 from .test_board_match import (
-    WhenReady,
     Wire,
     beats,
     board,
     carry_out_theirs,
+    exchange,
     forge_last_clock,
     play_own_move,
     settle_both,
@@ -28,15 +26,7 @@ FAST = {"Event": "Towns match", "Round": "1", "TimeControl": "10+2"}
 
 
 def fast_board(tmp_path, wire: Wire, seat: str, name: str) -> VirtualPlay:
-    opponent = BoardOpponent(get_variant("russian"), "m1", seat, wire.end(seat), name=name,
-                             tags=FAST, beat_every=None, lost_after=3.0)
-    runner = WhenReady()
-    runner.opponent = opponent
-    play = VirtualPlay(tmp_path / seat, tags={**FAST, seat.capitalize(): name},
-                       opponent=opponent, thinker=runner,
-                       opponent_side="black" if seat == "white" else "white")
-    opponent.clock = play.clock
-    return play
+    return board(tmp_path, wire, seat, name, tags=FAST)
 
 
 def pass_time(white: VirtualPlay, black: VirtualPlay, seconds: int) -> None:
@@ -54,17 +44,8 @@ def test_a_forged_clock_after_the_movers_flag_fell_gives_it_no_increment(tmp_pat
     white = fast_board(tmp_path, wire, "white", "Anna")
     black = fast_board(tmp_path, wire, "black", "Boris")
     settle_both(white, black)
-    beats(white, black)
     rng = random.Random(5)
-    play_own_move(white, rng)
-    settle_both(white, black)
-    carry_out_theirs(black)
-    settle_both(white, black)
-    beats(white, black)
-    play_own_move(black, rng)
-    settle_both(white, black)
-    carry_out_theirs(white)
-    settle_both(white, black)
+    exchange(white, black, rng)
     pass_time(white, black, 15)  # White's 12 s run out on both boards
     for play in (white, black):
         assert "white" in play.view()["clocks"]["flagged"], play.view()["clocks"]
@@ -95,16 +76,7 @@ def test_a_board_restarted_with_the_others_move_to_carry_out_holds_the_movers_ti
     settle_both(white, black)
     rng = random.Random(2)
     for _ in range(2):
-        beats(white, black)
-        play_own_move(white, rng)
-        settle_both(white, black)
-        carry_out_theirs(black)
-        settle_both(white, black)
-        beats(white, black)
-        play_own_move(black, rng)
-        settle_both(white, black)
-        carry_out_theirs(white)
-        settle_both(white, black)
+        exchange(white, black, rng)
     beats(white, black)
     play_own_move(white, rng)
     settle_both(white, black)
@@ -114,10 +86,7 @@ def test_a_board_restarted_with_the_others_move_to_carry_out_holds_the_movers_ti
     wire.ends.pop("black")
     black = board(tmp_path, wire, "black", "Boris")
     settle_both(white, black)
-    for _ in range(5):
-        beats(white, black)
-        white.wait(1.0)
-        black.wait(1.0)
+    pass_time(white, black, 5)
     settle_both(white, black)
     assert black.view()["opponent"]["pending"] is not None
     after = black.view()["clocks"]
@@ -134,16 +103,7 @@ def test_a_board_restarted_with_the_others_move_to_carry_out_falls_no_flag_of_th
     black = board(tmp_path, wire, "black", "Boris")
     settle_both(white, black)
     rng = random.Random(2)
-    beats(white, black)
-    play_own_move(white, rng)
-    settle_both(white, black)
-    carry_out_theirs(black)
-    settle_both(white, black)
-    beats(white, black)
-    play_own_move(black, rng)
-    settle_both(white, black)
-    carry_out_theirs(white)
-    settle_both(white, black)
+    exchange(white, black, rng)
     beats(white, black)
     play_own_move(white, rng)
     settle_both(white, black)

@@ -6,25 +6,14 @@ move instead (within one tick of the record's arrival), and the match goes on.""
 
 from __future__ import annotations
 
-from draughtsboard.board.rules.variants import get_variant
-from draughtsboard.opponents import BoardOpponent
-
-from .test_board_match import TAGS, WhenReady, Wire, beats, settle_both
+from .test_board_match import Wire, beats, board, settle_both
 from .virtual import STEP, VirtualPlay
 
 FEN = "W:WK29,31:B4,8"  # a white king on a1, White to move
 
 
 def king_board(tmp_path, wire: Wire, seat: str, name: str) -> VirtualPlay:
-    opponent = BoardOpponent(get_variant("russian"), "m1", seat, wire.end(seat), name=name,
-                             tags=TAGS, beat_every=None, lost_after=3.0)
-    runner = WhenReady()
-    runner.opponent = opponent
-    play = VirtualPlay(tmp_path / seat, fen=FEN, tags={**TAGS, seat.capitalize(): name},
-                       opponent=opponent, thinker=runner,
-                       opponent_side="black" if seat == "white" else "white")
-    opponent.clock = play.clock
-    return play
+    return board(tmp_path, wire, seat, name, fen=FEN)
 
 
 def test_a_king_slid_on_in_a_match_is_the_slid_move_on_both_boards(tmp_path):
