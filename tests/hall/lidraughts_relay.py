@@ -33,6 +33,9 @@ Where each rule comes from:
   first text that is not a tag ends the tags (a ``]`` inside a value drops every later
   tag); moves match ``field[-x:]field([x:]field)*``, fields ``50|[1-4][0-9]|0?[1-9]|
   [a-h][1-8]``, each read on the game's board or the whole game fails to import.
+* ``modules/study/src/main/PdnTags.scala``: a game keeps only the tags a study shows
+  (players, TimeControl, Date, Result, Termination, Site, Event, Round, Annotator; not
+  Board, GameType or FEN), and none whose value is ``""``, ``?`` or ``unknown``.
 * ``modules/draughts/src/main/format/pdn/tagModel.scala``: the variant is ``GameType``
   (``([0-9]+)(,[WB],[0-9]+,[0-9]+,[ANS][0123](,[01])?)?``, its number: 20
   international, 25 Russian, ...), else a ``Variant`` tag lidraughts names, else
@@ -69,6 +72,11 @@ KNOWN_TAGS = {name.lower(): name for name in (
     "Termination", "Annotator")}
 GAME_TYPES = {20: "standard", 25: "russian", 26: "brazilian", 40: "frisian", 96: "breakthrough",
               97: "frysk", 98: "antidraughts", 99: "fromPosition"}
+# PdnTags.scala: the tags a study keeps (of a game's, in a chapter), and values it drops
+RELEVANT_TAGS = ("White", "WhiteElo", "WhiteTitle", "WhiteTeam", "Black", "BlackElo",
+                 "BlackTitle", "BlackTeam", "TimeControl", "Date", "Result", "Termination",
+                 "Site", "Event", "Round", "Annotator")
+UNKNOWN_VALUES = ("", "?", "unknown")
 OURS = {"standard": "international", "fromPosition": "international", "russian": "russian"}
 GAME_TYPE = re.compile(r"([0-9]+)(,[WB],[0-9]+,[0-9]+,[ANS][0123](,[01])?)?")
 SPLIT = re.compile(r"\n\n(?=\[)")
@@ -90,7 +98,7 @@ class RelayGame:
     """One game of a poll as lidraughts imported it."""
 
     index: int
-    tags: dict[str, str]  # by tag name (known names as lidraughts spells them)
+    tags: dict[str, str]  # the tags a study keeps (PdnTags), by name
     variant: str  # lidraughts' variant key
     start: Position | None  # None: a variant this reader does not replay
     moves: list[str]  # the main line lidraughts kept (it stops at a move not legal)
@@ -306,6 +314,8 @@ def import_game(pdn: str, index: int) -> RelayGame:
     moves, result = _Moves(move_text).line()
     if result is not None and "Result" not in tags:
         tags["Result"] = result
+    kept = {name: tags[name] for name in RELEVANT_TAGS
+            if name in tags and tags[name] not in UNKNOWN_VALUES}  # PdnTags.apply
     variant = "standard"
     if "GameType" in tags:
         match = GAME_TYPE.fullmatch(tags["GameType"])
@@ -317,19 +327,19 @@ def import_game(pdn: str, index: int) -> RelayGame:
     if bad is not None:
         raise RelayError(f"Cannot parse move: {bad}")
     if variant not in OURS:
-        return RelayGame(index, tags, variant, None, moves, False)
+        return RelayGame(index, kept, variant, None, moves, False)
     start = read_fen(variant, tags["FEN"]) if "FEN" in tags else \
         initial_position(get_variant(OURS[variant]))
-    position, kept = start, []
+    position, legal = start, []
     for move, squares in zip(moves, fields, strict=True):
         try:
             separator = "x" if re.search(r"[x:]", move) else "-"
             played = parse_move(position, separator.join(str(s) for s in squares or ()))
         except DraughtsError:
             break  # Reader.Result.Incomplete: lidraughts stops the game here
-        kept.append(move)
+        legal.append(move)
         position = position.play(played)
-    return RelayGame(index, tags, variant, start, kept, len(kept) < len(moves))
+    return RelayGame(index, kept, variant, start, legal, len(legal) < len(moves))
 
 
 # -- a poll: RelayFormat, RelayFetch, MultiPdn ----------------------------------------------------
@@ -458,5 +468,5 @@ class Broadcast:
         """What the broadcast's viewers see, chapter by chapter."""
         return [{"index": c.index, "variant": c.variant, "start": c.start,
                  "white": c.tags.get("White"), "black": c.tags.get("Black"),
-                 "board": c.tags.get("Board"), "result": c.tags.get("Result"),
+                 "result": c.tags.get("Result"),
                  "moves": c.mainline, "tags": dict(c.tags)} for c in self.chapters]
