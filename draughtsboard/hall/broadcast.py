@@ -42,7 +42,6 @@ from dataclasses import dataclass
 
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import STANDARD_TAGS, Game
-from draughtsboard.board.rules.geometry import iter_bits
 from draughtsboard.board.rules.position import Position
 from draughtsboard.board.rules.variants import Variant, get_variant
 
@@ -69,14 +68,17 @@ class Published:
 
 def fen_squares(position: Position) -> str:
     """A single-piece position's FEN with each square written on its own
-    (``W:W21,22,...,32:B1,...``), kings as ``K5``: what lidraughts reads."""
-    number_of_bit = position.variant.geometry.number_of_bit
-    parts = ["W" if position.white_to_move else "B"]
-    for colour, pieces in (("W", position.white), ("B", position.black)):
-        men = sorted(number_of_bit[b] for b in iter_bits(pieces & ~position.kings))
-        kings = sorted(number_of_bit[b] for b in iter_bits(pieces & position.kings))
-        parts.append(colour + ",".join([str(n) for n in men] + [f"K{n}" for n in kings]))
-    return ":".join(parts)
+    (``W:W21,22,...,32:B1,...``), kings as ``K5``: what lidraughts reads. The position's
+    own text (`Position.fen`) with its ranges spelled out."""
+    side, *sections = position.fen().split(":")
+    out = [side]
+    for section in sections:
+        squares = []
+        for token in filter(None, section[1:].split(",")):
+            first, dash, last = token.partition("-")
+            squares += [str(n) for n in range(int(first), int(last) + 1)] if dash else [token]
+        out.append(section[:1] + ",".join(squares))
+    return ":".join(out)
 
 
 def time_control(text: str) -> str | None:

@@ -93,7 +93,8 @@ def test_the_delayed_feed_shows_each_game_as_it_stood(tmp_path):
     class Service:
         def __init__(self) -> None:
             self.store = store
-            self.arbiter = SimpleNamespace(round_games={}, pairings={})  # no round started by the hall
+            # no round started by the hall, no pairings imported
+            self.arbiter = SimpleNamespace(round_games={}, pairings={})
             self.ingest = SimpleNamespace(contested_rounds=set)  # no question open
 
         def wall(self) -> float:

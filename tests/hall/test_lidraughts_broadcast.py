@@ -7,6 +7,8 @@ lidraughts")."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from starlette.testclient import TestClient
@@ -116,7 +118,7 @@ def names(shown: list[dict]) -> list[tuple[str | None, str | None]]:
 # -- the round as a story, polled after every step -------------------------------------------------
 
 @pytest.mark.parametrize("fmt", ["pdn", "json"])
-def test_lidraughts_broadcasts_the_whole_round_on_every_poll(hall, fmt):
+def test_lidraughts_broadcasts_the_whole_round_on_every_poll(hall, fmt, tmp_path):
     hall.pair((1, "Ann", "Bob"), (2, "Cid", "Dan"), (3, "Eve", "Fay"), (4, "Gus", "Hal"),
               (5, "Ivy", "Jon"), time_control="5400+30")
     broadcast = Broadcast()
@@ -192,6 +194,30 @@ def test_lidraughts_broadcasts_the_whole_round_on_every_poll(hall, fmt):
     assert own.errors == [] and [g.game.tags["Board"] for g in own.games] == \
         ["1", "2", "3", "4", "5"]
     assert own.games[3].game.variant.name == "column"
+    if fmt == "pdn":
+        # games.pdn, hall.pdn, the JSON's, <board>.pdn, <board>.PDN
+        assert pdn_check(hall, tmp_path) == 4 + 5 + 4 + 5 + 4
+
+
+def pdn_check(hall: Hall, folder) -> int:
+    """``draughtsboard pdn check`` on every file of the round's feeds; the games read."""
+    get = hall.client.get
+    files = {"games.pdn": get("/round/1/games.pdn").text,
+             "hall.pdn": get("/round/1/hall.pdn").text,
+             "json.pdn": "".join(g["pdn"] for g in get("/round/1/games.json").json()["games"])}
+    for board in range(1, 6):
+        for extension in ("pdn", "PDN"):
+            answer = get(f"/round/1/{board}.{extension}")
+            if answer.status_code == 200:
+                files[f"{board}-{extension}.pdn"] = answer.text
+    paths = []
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+        paths.append(str(folder / name))
+    done = subprocess.run([sys.executable, "-m", "draughtsboard", "pdn", "check", *paths],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return len(done.stdout.strip().splitlines())
 
 
 # -- each way today's feed stops a broadcast ------------------------------------------------------
@@ -296,7 +322,7 @@ def test_a_bracket_in_a_tag_value_drops_no_tag(hall):
         assert shown[0]["tags"]["Event"] == "Open (A)" and shown[0]["white"] == "Ann (Club)"
 
 
-# -- the smaller things -----------------------------------------------------------------------------
+# -- the smaller things ------------------------------------------------------------------------
 
 def test_an_empty_round_is_not_taken_for_pdn_and_games_follow(hall):
     body = hall.client.get("/round/1/games.json").text
