@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache, partial
 
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import STANDARD_TAGS, Game
@@ -140,16 +141,18 @@ def tags_only(known: Mapping[str, str], variant: Variant) -> str:
     return "\n".join(_tag_lines(tags)) + "\n\n*\n\n"
 
 
-def expected_variant(store: HallStore, board: int) -> Variant:
-    """The game a board will play, as far as the hall can tell (lock held)."""
-    newest = store.newest(board)
-    if newest is not None:
-        return newest.game.variant
+def usual_variant(store: HallStore) -> Variant:
+    """The variant most boards last played, else international (lock held)."""
     seen = Counter(game.game.variant.name for game in
-                   (store.newest(other) for other in sorted(store.games)) if game is not None)
-    if seen:
-        return get_variant(seen.most_common(1)[0][0])
-    return get_variant(FALLBACK_VARIANT)
+                   (store.newest(board) for board in sorted(store.games)) if game is not None)
+    return get_variant(seen.most_common(1)[0][0] if seen else FALLBACK_VARIANT)
+
+
+def expected_variant(store: HallStore, board: int, usual: Callable[[], Variant]) -> Variant:
+    """The game a board will play, as far as the hall can tell (lock held): that of its
+    last game the hall took in, else ``usual()``."""
+    newest = store.newest(board)
+    return newest.game.variant if newest is not None else usual()
 
 
 def _known_tags(store: HallStore, board: int, round_name: str,
@@ -179,6 +182,7 @@ def broadcast_games(store: HallStore, round_name: str, cutoff: float | None,
                                                     <= cutoff)
                          for g in store.board_games(board))}
     out = []
+    usual = cache(partial(usual_variant, store))  # worked out once, when first needed
     for board in sorted(set(of_board) | with_games):
         chosen = None if (board, round_name) in contested else \
             round_game_of(store, board, round_name, paired, cutoff)
@@ -187,7 +191,7 @@ def broadcast_games(store: HallStore, round_name: str, cutoff: float | None,
             if not game.variant.holds_columns:
                 out.append(Published(board, published_game(game), game.result_text()))
             continue
-        variant = expected_variant(store, board)
+        variant = expected_variant(store, board, usual)
         known = _known_tags(store, board, round_name, of_board.get(board))
         if not variant.holds_columns and known:
             out.append(Published(board, tags_only(known, variant)))
