@@ -38,8 +38,9 @@ from draughtsboard.http_limits import (
 from draughtsboard.words import SOURCE_LANGUAGE
 from draughtsboard.words.routes import WORDS_ROUTES
 
+from .broadcast import Published, broadcast_games
 from .claims import KINDS as CLAIM_KINDS
-from .feed import round_games
+from .feed import FeedGame, round_games
 from .pairings import PairingsError, parse_pairings
 from .said import HallError, said, shown
 from .views import variants_view
@@ -207,41 +208,79 @@ async def events(request: Request) -> Response:
 
 
 # -- the broadcast feed ---------------------------------------------------------------------------
+# The round as lidraughts broadcasts it (`broadcast`: every paired board in board order,
+# column games left out) at games.pdn, games.json and <board>.PDN; the hall's own files
+# (`feed`: each board's game as it recorded it, column games too) at hall.pdn and
+# <board>.pdn (docs/hall.md, "Broadcasting on lidraughts").
 
-def _feed(request: Request):
-    service = _service(request)
+PDN_TYPE = "application/x-draughts-pdn; charset=utf-8"
+
+
+def _cutoff(request: Request) -> float | None:
     delay = request.app.state.delay
-    cutoff = service.wall() - delay if delay else None
+    return _service(request).wall() - delay if delay else None
+
+
+def _feed(request: Request) -> list[FeedGame]:
+    service = _service(request)
+    cutoff = _cutoff(request)
+    with service.store.lock:
+        return round_games(service.store, request.path_params["round"], cutoff,
+                           service.arbiter.round_games, service.ingest.contested_rounds())
+
+
+def _broadcast(request: Request) -> list[Published]:
+    service = _service(request)
+    cutoff = _cutoff(request)
     round_name = request.path_params["round"]
     with service.store.lock:
-        return round_games(service.store, round_name, cutoff, service.arbiter.round_games,
-                           service.ingest.contested_rounds())
+        return broadcast_games(service.store, round_name, cutoff, service.arbiter.round_games,
+                               service.ingest.contested_rounds(),
+                               service.arbiter.pairings.get(round_name, ()))
+
+
+def _pdn(text: str) -> Response:
+    return PlainTextResponse(text, media_type=PDN_TYPE, headers={"cache-control": "no-cache"})
 
 
 async def round_pdn(request: Request) -> Response:
-    games = await run_in_threadpool(_feed, request)
-    return PlainTextResponse("".join(g.pdn for g in games),
-                             media_type="application/x-draughts-pdn; charset=utf-8",
-                             headers={"cache-control": "no-cache"})
+    games = await run_in_threadpool(_broadcast, request)
+    return _pdn("".join(g.pdn for g in games))
 
 
 async def round_json(request: Request) -> Response:
-    games = await run_in_threadpool(_feed, request)
+    """The published round as JSON. ``round`` is an object so that the whole text is
+    never a PDN comment and nothing else: lidraughts guesses PDN first, and would take
+    ``{"games": []}`` for a PDN game with no moves (docs/hall.md)."""
+    games = await run_in_threadpool(_broadcast, request)
     return JSONResponse({"games": [{"board": g.board, "pdn": g.pdn, "result": g.result}
-                                   for g in games]},
+                                   for g in games],
+                         "round": {"name": request.path_params["round"],
+                                   "boards": [g.board for g in games]}},
                         headers={"cache-control": "no-cache"})
 
 
 async def board_pdn(request: Request) -> Response:
+    """``hall.pdn`` (the hall's own round file), ``<board>.pdn`` (a board's game as it
+    recorded it) or ``<board>.PDN`` (its published entry: lidraughts' per-game URL)."""
     name = request.path_params["file"]
-    if not name.endswith(".pdn") or not ascii_number(name[:-4]):
+    round_name = request.path_params["round"]
+    if name == "hall.pdn":
+        return _pdn("".join(g.pdn for g in await run_in_threadpool(_feed, request)))
+    stem, dot, extension = name.rpartition(".")
+    if not dot or extension not in ("pdn", "PDN") or not ascii_number(stem):
         return _error(404, "expected /round/<round>/<board>.pdn")
-    number = int(name[:-4])
+    number = int(stem)
+    if extension == "PDN":
+        published = [g for g in await run_in_threadpool(_broadcast, request)
+                     if g.board == number]
+        if not published:
+            return _error(404, f"no lidraughts game on board {number} in round {round_name}")
+        return _pdn(published[0].pdn)
     games = [g for g in await run_in_threadpool(_feed, request) if g.board == number]
     if not games:
-        return _error(404, f"no game on board {number} in round {request.path_params['round']}")
-    return PlainTextResponse(games[0].pdn, media_type="application/x-draughts-pdn; charset=utf-8",
-                             headers={"cache-control": "no-cache"})
+        return _error(404, f"no game on board {number} in round {round_name}")
+    return _pdn(games[0].pdn)
 
 
 # -- the arbiter console ------------------------------------------------------------------------

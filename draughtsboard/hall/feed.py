@@ -14,6 +14,10 @@ by the arbiter closes the game here (a board's claim does not: docs/hall.md); a 
 its moves up to the last one its board's whole game confirmed (a ply message alone does
 not, nor a move two messages of the board dispute).
 The arbiter's notes (illegal attempts) stay out of the broadcast.
+
+These are the hall's own files of a round (``hall.pdn``, ``<board>.pdn``): each game as
+its board recorded it, column games too. The round as lidraughts is given it (every
+paired board in its place on every poll, column games left out) is `hall.broadcast`'s.
 """
 
 from __future__ import annotations

@@ -64,7 +64,9 @@ def test_the_feed_holds_the_boards_moves_for_both_readers(hall, boards):
     assert single.status_code == 200 and read_pdn(single.text).games[0].game.ply == \
         len(board_moves(two))
     assert client.get("/round/3/7.pdn").status_code == 404
-    assert client.get("/round/4/games.json").json() == {"games": []}
+    # an empty round: not a text lidraughts would take for PDN (test_lidraughts_broadcast)
+    assert client.get("/round/4/games.json").json() == \
+        {"games": [], "round": {"name": "4", "boards": []}}
 
 
 def _state(game: Game, game_id: str) -> bytes:
@@ -91,7 +93,8 @@ def test_the_delayed_feed_shows_each_game_as_it_stood(tmp_path):
     class Service:
         def __init__(self) -> None:
             self.store = store
-            self.arbiter = SimpleNamespace(round_games={})  # no round started by the hall
+            # no round started by the hall, no pairings imported
+            self.arbiter = SimpleNamespace(round_games={}, pairings={})
             self.ingest = SimpleNamespace(contested_rounds=set)  # no question open
 
         def wall(self) -> float:

@@ -231,7 +231,7 @@ function render(changed) {
     feeds.replaceChildren();
     for (const round of hall.rounds || []) {
       const link = el("a", "", words("hall.round_pdn", { round }));
-      link.href = "/round/" + encodeURIComponent(round) + "/games.pdn";
+      link.href = "/round/" + encodeURIComponent(round) + "/hall.pdn";  // the hall's own file: column games too
       link.download = "round-" + round + ".pdn";
       feeds.appendChild(link);
     }
