@@ -88,14 +88,16 @@ class MoveGenerator:
     # -- whole-position queries ---------------------------------------------------------
 
     def _general_legal(self, own: int, enemy: int, kings: int, white: bool) -> list[RawMove]:
-        """`legal` for every variant: every legal raw move: the captures if any capture exists, else the quiet moves."""
+        """`legal` for every variant: every legal raw move, the captures if any capture
+        exists, else the quiet moves."""
         sources = self.capture_sources(own, enemy, kings, white)
         if sources:
             return self._captures_from(sources, own, enemy, kings, white)
         return self.quiet_moves(own, enemy, kings, white)
 
     def _general_count(self, own: int, enemy: int, kings: int, white: bool) -> int:
-        """`count` for every variant: number of legal moves, counting quiet moves without listing them (perft leaves)."""
+        """`count` for every variant: the number of legal moves, counting quiet moves
+        without listing them (perft leaves)."""
         sources = self.capture_sources(own, enemy, kings, white)
         if sources:
             return len(self._captures_from(sources, own, enemy, kings, white))
