@@ -62,8 +62,9 @@ def bearer_token(scope) -> bytes | None:
 def token_matches(scope, token: str) -> bool:
     """Whether the request carries ``token`` (compared in constant time, as bytes)."""
     given = bearer_token(scope)
-    return bool(given) and bool(token) and secrets.compare_digest(
-        given, token.encode("utf-8", "replace"))
+    if not given or not token:
+        return False
+    return secrets.compare_digest(given, token.encode("utf-8", "replace"))
 
 
 @dataclass(frozen=True)

@@ -247,6 +247,7 @@ class Speaker:
     # -- the worker ----------------------------------------------------------------------------
 
     def _run(self) -> None:
+        pending: tuple[str, float | None] | None
         while True:
             with self._changed:
                 self._changed.wait_for(lambda: self._news is not None
