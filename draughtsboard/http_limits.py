@@ -110,7 +110,7 @@ class HeaderDeadlineProtocol(H11Protocol):
             self.limit_concurrency = None  # `Admission` decides instead
             self.app = _Admitted(self.app, self.ADMISSION, self.tasks)
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         super().connection_made(transport)
         self._arm_header_deadline()
         if self.ADMISSION is not None and len(self.connections) > self.ADMISSION.connections:
