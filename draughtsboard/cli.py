@@ -9,6 +9,7 @@ a restart cannot cure (``RestartPreventExitStatus``).
 from __future__ import annotations
 
 import argparse
+import functools
 import ipaddress
 import sys
 
@@ -122,6 +123,7 @@ def emulate(args) -> int:
     from draughtsboard.board.rules import get_variant
     from draughtsboard.board.rules.fen import initial_position, parse_fen
     from draughtsboard.commands.emulate import Hands, TimedSwitches
+    from draughtsboard.firmware_bridge.emulator import Device
     from draughtsboard.firmware_bridge.pty_device import PtyDevice
     from draughtsboard.hardware.config import builtin_config
     from draughtsboard.hardware.simulation import SimulatedBoard
@@ -134,6 +136,7 @@ def emulate(args) -> int:
     board = SimulatedBoard(builtin_config(variant.geometry),
                            occupied=squares_from_mask(position.occupancy()))
     switches = TimedSwitches(board, time.monotonic)
+    device: Device
     if args.micropython:
         from draughtsboard.firmware_bridge.micropython_device import MicroPythonDevice
 
@@ -745,7 +748,7 @@ def health_probe(source, session, clock=None):
         out: dict = {"error": str(session.error) if session.error else None}
         stats = getattr(sensors if sensors is not None else source, "stats", None)
         value = stats() if callable(stats) else stats
-        if dataclasses.is_dataclass(value):
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
             out.update(dataclasses.asdict(value))
         bounces = getattr(sensors, "bounces_by_square", None)
         if bounces is not None:
@@ -1025,7 +1028,7 @@ def _wire_hint_button(source, session, coach, log, voice=None) -> None:
     for name in ("hint", "ask"):
         button = buttons.get(name)
         if button is not None:
-            ButtonPresses(button, lambda press, name=name: answer(name, press))
+            ButtonPresses(button, functools.partial(answer, name))
     if "hint" in buttons:
         log.info("%s", session.words(Message.of("cli.hint_button")))
 

@@ -62,8 +62,9 @@ def bearer_token(scope) -> bytes | None:
 def token_matches(scope, token: str) -> bool:
     """Whether the request carries ``token`` (compared in constant time, as bytes)."""
     given = bearer_token(scope)
-    return bool(given) and bool(token) and secrets.compare_digest(
-        given, token.encode("utf-8", "replace"))
+    if not given or not token:
+        return False
+    return secrets.compare_digest(given, token.encode("utf-8", "replace"))
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ class HeaderDeadlineProtocol(H11Protocol):
             self.limit_concurrency = None  # `Admission` decides instead
             self.app = _Admitted(self.app, self.ADMISSION, self.tasks)
 
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         super().connection_made(transport)
         self._arm_header_deadline()
         if self.ADMISSION is not None and len(self.connections) > self.ADMISSION.connections:

@@ -151,8 +151,8 @@ def _analyse_file(args: argparse.Namespace, limits: dict, out: TextIO) -> int:
         return _fail(f"{path}: {error}")
     except DraughtsError as error:
         return _fail(str(error))
-    for error in read.errors:
-        print(f"draughtsboard analyse: {error}", file=sys.stderr)
+    for problem in read.errors:
+        print(f"draughtsboard analyse: {problem}", file=sys.stderr)
     if not read.games:
         return _fail(f"{path}: no game that could be read")
     status = _annotate([(entry.number, entry.game) for entry in read.games], args, limits,

@@ -35,7 +35,8 @@ CABLE = ("unplug", "plug", "reset", "quit")
 class Schedulable(Protocol):
     """Switches that take changes at given times (the simulated board)."""
 
-    occupied: int
+    @property
+    def occupied(self) -> int: ...  # read only: a plain attribute or a property will do
 
     def schedule(self, at: float, square: int, closed: bool) -> None: ...
 

@@ -23,10 +23,11 @@ from draughtsboard.board.replay import (
     random_game,
     replay_game,
 )
+from draughtsboard.board.replay.harness import OpenBoard
 from draughtsboard.board.replay.irregular_play import IrregularStats, play_irregular_game
 from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.errors import DraughtsError
-from draughtsboard.board.rules.position import Position
+from draughtsboard.board.rules.position import Move, Position
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import Mode
 from draughtsboard.board.tracker.policy import POLICIES, policy_for
@@ -66,8 +67,13 @@ def add_parsers(subparsers, backends: dict[str, BoardFactory]) -> None:
     replay.set_defaults(handler=lambda args: run_replay(args, backends))
 
 
-def _games(args) -> tuple[list[tuple[str, Position, list]], list[str]]:
-    games, rejected = [], []
+# A game to replay: its name, start, moves and, for a file's game, the moves' texts.
+ReplayedGame = tuple[str, Position, list[Move], list[str] | None]
+
+
+def _games(args) -> tuple[list[ReplayedGame], list[str]]:
+    games: list[ReplayedGame] = []
+    rejected: list[str] = []
     if args.random:
         variant = get_variant(args.variant or "russian")
         rng = random.Random(args.seed)
@@ -86,14 +92,19 @@ def _games(args) -> tuple[list[tuple[str, Position, list]], list[str]]:
             rejected.append(f"{path}: {error}")
             continue
         result = read_pdn(text, variant=default, source=path)
-        for error in result.errors:
-            rejected.append(str(error))
+        for problem in result.errors:
+            rejected.append(str(problem))
         for item in result.games:
             game = item.game
             moves = [played.move for played in game.moves]
             games.append((f"{path} game {item.number}", game.positions[0], moves,
                           [played.text for played in game.moves]))
     return games, rejected
+
+
+def _opener(factory: BoardFactory, args: argparse.Namespace) -> OpenBoard:
+    """The board opener of one game (the game's own arguments)."""
+    return lambda position: factory(position, args)
 
 
 def recorded_pdn_differs(start: Position, recorded: list, texts: list[str]) -> bool:
@@ -138,14 +149,13 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         policy = policy_for(start.variant.name, args.irregular)
         if args.irregular_rate:
             report, stats = play_irregular_game(
-                name, start, lambda position, a=game_args: factory(position, a),
+                name, start, _opener(factory, game_args),
                 seed=args.seed * 100003 + index, rate=args.irregular_rate, policy=policy,
                 noise_seed=args.noise, mode=Mode(args.mode),
                 wait_until_ready=WAIT_FOR_THE_BOARD)
             irregular.merge(stats)
         else:
-            report = replay_game(name, start, moves,
-                                 lambda position, a=game_args: factory(position, a),
+            report = replay_game(name, start, moves, _opener(factory, game_args),
                                  noise_seed=args.noise, mode=Mode(args.mode), policy=policy,
                                  wait_until_ready=WAIT_FOR_THE_BOARD)
         if texts is not None and recorded_pdn_differs(start, report.moves, texts):
@@ -156,16 +166,19 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         print(report.line(), file=out, flush=True)
     timings = [t for report in reports for t in report.timings]
     latencies = [t for report in reports for t in report.latencies]
-    summary = {
+    plies = sum(r.plies for r in reports)
+    recorded = sum(r.recorded for r in reports)
+    asks = sum(r.asks for r in reports)
+    summary: dict[str, object] = {
         "games": len(reports),
-        "plies": sum(r.plies for r in reports),
-        "recorded": sum(r.recorded for r in reports),
+        "plies": plies,
+        "recorded": recorded,
         "mismatches": sum(r.mismatches for r in reports),
         "wrong": sum(r.wrong for r in reports),
         "missing": sum(r.missing for r in reports),
         "false_alarms": sum(r.false_alarms for r in reports),
         "stalls": sum(r.stalls for r in reports),
-        "asks": sum(r.asks for r in reports),
+        "asks": asks,
         "rejected": len(rejected),
         "pdn_differs": pdn_differs,  # file games whose recorded PDN is not the file's
         "snapshots": len(timings),
@@ -189,8 +202,8 @@ def run_replay(args: argparse.Namespace, backends: dict[str, BoardFactory],
         }
         for line in irregular.unflagged[:20]:
             print(f"not flagged: {line}", file=out)
-    summary["share_recorded"] = round(summary["recorded"] / max(1, summary["plies"]), 4)
-    summary["asks_per_1000_plies"] = round(1000 * summary["asks"] / max(1, summary["plies"]), 3)
+    summary["share_recorded"] = round(recorded / max(1, plies), 4)
+    summary["asks_per_1000_plies"] = round(1000 * asks / max(1, plies), 3)
     if args.summary_json:
         print(json.dumps(summary), file=out)
     else:

@@ -7,10 +7,10 @@ behind a local socket and closes it with the link.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 from draughtsboard.board.rules.geometry import Geometry, board_geometry
-from draughtsboard.firmware_bridge.emulator import SocketEmulator
+from draughtsboard.firmware_bridge.emulator import DeviceOptions, SocketEmulator
 from draughtsboard.firmware_bridge.fakepins import StaticSwitches, Switches
 from draughtsboard.firmware_bridge.link import SerialLink
 from draughtsboard.firmware_bridge.session import HostSession
@@ -50,7 +50,7 @@ def open_emulated_board(
     fault_rate: float = 0.0,
     seed: int = 0,
     switches: Switches | None = None,
-    **device_options: int,
+    **device_options: Unpack[DeviceOptions],
 ) -> EmulatedBoard:
     """The reference firmware emulated on this machine, reached over a local socket.
 
@@ -62,9 +62,9 @@ def open_emulated_board(
     switches = switches if switches is not None else StaticSwitches()
     emulator = SocketEmulator(board, switches, fault_rate=fault_rate, seed=seed, **device_options)
     try:
-        board = EmulatedBoard(emulator.url, emulator.device.square_count, backoff=(0.01, 0.2))
+        link = EmulatedBoard(emulator.url, emulator.device.square_count, backoff=(0.01, 0.2))
     except BaseException:
         emulator.close()
         raise
-    board.emulator = emulator
-    return board
+    link.emulator = emulator
+    return link

@@ -21,7 +21,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypedDict, Unpack
 
 from draughtsboard.board.ports import LedFrame, Snapshot
 from draughtsboard.board.rules.geometry import Geometry, Numbering
@@ -52,6 +52,18 @@ class Device(Protocol):
 
 
 DeviceFactory = Callable[..., Device]  # (board, switches, clock, *, seed, **options)
+
+
+class DeviceOptions(TypedDict, total=False):
+    """The CONFIG settings an `EmulatedDevice` takes besides its seed (as in main.py)."""
+
+    debounce_scans: int
+    heartbeat_ms: int
+    snapshot_ms: int
+    repeats: int
+    repeat_ms: int
+    quiet_heartbeat_ms: int
+    quiet_after_ms: int
 
 
 class EmulatedDevice:
@@ -243,7 +255,7 @@ class SocketEmulator:
         seed: int = 0,
         poll_interval: float = 0.001,
         clock: Callable[[], float] = time.monotonic,
-        **device_options: int,
+        **device_options: Unpack[DeviceOptions],
     ) -> None:
         self.clock = clock
         self.poll_interval = poll_interval

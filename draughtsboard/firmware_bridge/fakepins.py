@@ -18,7 +18,8 @@ TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here on the RP2040
 class Switches(Protocol):
     """What the fake matrix reads: the occupied squares as a mask."""
 
-    occupied: int
+    @property
+    def occupied(self) -> int: ...  # read only: a plain attribute or a property will do
 
 
 class StaticSwitches:

@@ -10,6 +10,7 @@ never imports the hardware layer: the switches are given.
 
 from __future__ import annotations
 
+import functools
 from typing import Protocol
 
 from draughtsboard.board.ports import Snapshot
@@ -47,8 +48,10 @@ class EmulatedVirtualBoard:
             from .micropython_device import MicroPythonDevice
 
             factory = MicroPythonDevice
+        if device_options:  # the device's own options, bound to its factory
+            factory = functools.partial(factory, **device_options)
         self.bench = VirtualBench(board, switches, fault_rate=fault_rate, seed=seed,
-                                  device_factory=factory, **device_options)
+                                  device_factory=factory)
 
     @property
     def link_stats(self) -> LinkStats:

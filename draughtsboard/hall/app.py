@@ -347,7 +347,10 @@ def _claim_fields(data: dict[str, Any]) -> tuple[int, str, str, str]:
         raise _refused("console.error.kind", kinds=Listed(CLAIM_KINDS, "or"))
     if not isinstance(claim_id, str) or not 0 < len(claim_id) <= 64:
         raise _refused("console.error.claim")
-    return _board(data), kind, _game(data, required=True), claim_id
+    number = _board(data)  # (checked before the game, as the arbiter's page expects)
+    game = _game(data, required=True)
+    assert game is not None  # required: `_game` refuses a missing one
+    return number, kind, game, claim_id
 
 
 def confirm(service, data) -> Any:

@@ -100,9 +100,11 @@ class ArbiterLog:
         elif kind == "start":
             self._apply_start(record)
         elif kind == "cancel":
-            self.promises.pop((record.get("board"), str(record.get("round"))), None)
+            if (board := record.get("board")) is not None:
+                self.promises.pop((board, str(record.get("round"))), None)
         elif kind == "clear":  # the arbiter has seen them: off the board's card
-            self.refusals.pop(record.get("board"), None)
+            if (board := record.get("board")) is not None:
+                self.refusals.pop(board, None)
             for ident in [i for i, r in self.outstanding.items()
                           if r.get("board") == record.get("board") and i not in self._new_games]:
                 del self.outstanding[ident]
@@ -206,7 +208,8 @@ class ArbiterLog:
     def _bind(self, board: int, round_name: str, game: str) -> None:
         """``game`` is the round's game on the board (or `CONTESTED`: the arbiter says)."""
         before = self.round_games.get((board, round_name))
-        self.game_rounds.pop((board, before), None)
+        if before is not None:
+            self.game_rounds.pop((board, before), None)
         self.round_games[(board, round_name)] = game
         if game != CONTESTED:
             self.game_rounds[(board, game)] = round_name

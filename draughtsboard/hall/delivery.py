@@ -77,7 +77,7 @@ class Delivery:
         """What to do about ``promise`` now; ``sent_game`` is the game its command named
         (when one waits for its answer)."""
         if promise.command is not None:
-            return self._waiting_answer(promise, sent_game, facts, now)
+            return self._waiting_answer(promise, promise.command, sent_game, facts, now)
         if promise.refused is not None and promise.refused[0] == facts.current:
             return Decision("refused", said("hall.pairing.note.refused",
                                                error=promise.refused[1][:300]))
@@ -94,18 +94,19 @@ class Delivery:
                                              game=facts.current, round=facts.round_game))
         return Decision("sent", said("hall.pairing.note.sent"), send=True, game=facts.current)
 
-    def _waiting_answer(self, promise: Promise, sent_game: str | None, facts: BoardFacts,
-                        now: float) -> Decision:
-        tries = self._tries.get(promise.command)
+    def _waiting_answer(self, promise: Promise, command: str, sent_game: str | None,
+                        facts: BoardFacts, now: float) -> Decision:
+        """``command``: the promise's command, sent and not yet answered."""
+        tries = self._tries.get(command)
         if tries is None:  # sent before a restart of the hall: again at once
-            tries = self._tries[promise.command] = _Tries(now - RETRY_AFTER[-1], 0)
+            tries = self._tries[command] = _Tries(now - RETRY_AFTER[-1], 0)
         if not facts.online:
             return Decision("sent", said("hall.pairing.note.sent_offline"))
         if facts.current is not None and sent_game is not None and facts.current != sent_game \
                 and now - tries.sent >= RETRY_AFTER[0]:
             # the board plays another game than the command names: it will refuse it (or
             # never got it); a new command names the game it plays now
-            self.forget(promise.command)
+            self.forget(command)
             promise.command = None
             return self.decide(promise, None, facts, now)
         wait = RETRY_AFTER[min(tries.attempts, len(RETRY_AFTER) - 1)]
@@ -119,4 +120,5 @@ class Delivery:
         self._tries[command_id] = _Tries(now, 0)
 
     def forget(self, command_id: str | None) -> None:
-        self._tries.pop(command_id, None)
+        if command_id is not None:
+            self._tries.pop(command_id, None)

@@ -406,6 +406,7 @@ class Ingest:
                     said("claim.round.two_answers", board=board, round=round_name,
                          game=hall_game.game_id), now))
             else:
+                assert chosen is not None  # (chosen is None and not contested) went above
                 self._claim(board, Claim(
                     "round", hall_game.game_id,
                     said("claim.round.another", board=board, round=round_name,

@@ -30,12 +30,15 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.message import Message
 from draughtsboard.hall_protocol.broker import BrokerAddress
 from draughtsboard.hall_protocol.connect import connect, make_client, reason_failed
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
 from draughtsboard.hall_protocol.games import game_record
 from draughtsboard.hall_protocol.messages import StateMessage, StatusMessage
 from draughtsboard.hall_protocol.topics import PUBLIC_FEED, PUBLIC_ROOT, public_topic
@@ -85,7 +88,7 @@ class Mirror:
         self._presence: dict[int, list[tuple[float, bool]]] = {}
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
-        self.client = None
+        self.client: mqtt.Client | None = None  # from `start` on
         self.connected = False
         self.error: Message | None = None  # why the mirror is not connected, if known
         self.quiet = LogLimiter(REFUSED_LOG_INTERVAL)
@@ -194,25 +197,28 @@ class Mirror:
     def start(self) -> None:
         if self.address is None:
             raise ValueError("a mirror without a broker only answers `due`")
-        self.client = make_client(self.address, self.client_id,
-                                  logger=logging.getLogger("draughtsboard.hall.mirror.mqtt"))
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_connect_fail = self._on_connect_fail
-        self.client.will_set(FEED_LINK, b"0", qos=1, retain=True)
-        connect(self.client, self.address)
+        client = make_client(self.address, self.client_id,
+                             logger=logging.getLogger("draughtsboard.hall.mirror.mqtt"))
+        self.client = client
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
+        client.will_set(FEED_LINK, b"0", qos=1, retain=True)
+        connect(client, self.address)
         self._thread = threading.Thread(target=self._run, daemon=True, name="hall-mirror")
         self._thread.start()
         log.info("public mirror: each board's game as it stood %.0f s ago, to %s",
                  self.delay, self.address)
 
     def _run(self) -> None:
+        client = self.client
+        assert client is not None  # the thread is started by `start`, after the client
         while not self._stopping.wait(self.interval):
-            if not self.client.is_connected():
+            if not client.is_connected():
                 continue
             try:
                 for message in self.due():
-                    self.client.publish(message.topic, message.payload, qos=1,
+                    client.publish(message.topic, message.payload, qos=1,
                                         retain=message.retain)
             except Exception:  # noqa: BLE001 - the mirror must not stop the hall
                 log.exception("public mirror: a round of publishing failed")

@@ -274,7 +274,7 @@ class HallService:
             future = self._replies.pop(reply.id, None)
             sent = self._sent.get(reply.id)
             answered = sent is not None and sent[0] == board and sent[1] < ANSWERS_TAKEN
-            if answered:
+            if answered and sent is not None:  # (answered says sent is not None)
                 self._sent[reply.id] = (board, sent[1] + 1)
         if not answered and reply.id not in self._resends:
             # an answer to nothing this hall asked that board (or one answer too many):
@@ -471,7 +471,7 @@ class HallService:
             self._check_known(board)
             game_id = game_id or self._current_game(board)
             hall_game = self._arbiters_game(board, game_id)
-            recorded = ""
+            recorded: Message | str = ""
             if hall_game.finished:
                 if hall_game.result_source == "rules":
                     raise HallError(said("console.error.rules_result", game=game_id))
@@ -545,7 +545,9 @@ class HallService:
             done = self.ingest.confirm(board, kind, game_id, claim_id, self.wall())
             self.arbiter.note("confirm", self.wall(), board=board, claim=kind, game=game_id)
             if kind == "round":  # the arbiter makes it the round's game
-                round_name = self.store.game(board, game_id).round
+                confirmed = self.store.game(board, game_id)
+                assert confirmed is not None  # `confirm` found the claim's game
+                round_name = confirmed.round
                 self.arbiter.note("round_game", self.wall(), board=board, round=round_name,
                                   game=game_id)
                 self.ingest.round_changed(board, round_name, self.wall())
@@ -638,7 +640,7 @@ class HallService:
             return BoardFacts(False, None, None)
         current = live.said_current or live.current
         hall_game = self.store.game(board, current) if current else None
-        if hall_game is not None:
+        if hall_game is not None and current:  # (a hall game was found by its id)
             return BoardFacts(live.online, current, hall_game.ply, hall_game.finished,
                               self.arbiter.game_rounds.get((board, current)))
         claimed = self.ingest.claims.get(board, "game", current) if current else None
@@ -810,10 +812,10 @@ class HallService:
             desk(board)["refused"] = [{"id": r.id, "cmd": r.cmd, "error": r.error,
                                        "t_wall": r.t_wall} for r in refusals]
         for record in self.arbiter.waiting_all():
-            board = record.get("board")
-            if isinstance(board, int) and self._online(board) \
+            number = record.get("board")
+            if isinstance(number, int) and self._online(number) \
                     and now - (record.get("t_wall") or now) >= UNANSWERED_AFTER:
-                desk(board)["unanswered"].append({"id": record.get("id"),
+                desk(number)["unanswered"].append({"id": record.get("id"),
                                                   "cmd": record.get("cmd"),
                                                   "t_wall": record.get("t_wall")})
         self._desks_cache = (key, desks)

@@ -203,7 +203,9 @@ def _refuse_unreachable(directory: Path, account: BrokerAccount | None) -> None:
         if step.exists() and not step.is_dir():
             raise UnreachableVenueError(f"{step} is a file, not a folder: give --out a "
                                         "folder (made if missing); nothing written")
-    blocked = None if account is None else blocking_directory(directory, account)
+    if account is None:
+        return
+    blocked = blocking_directory(directory, account)
     if blocked is None:
         return
     info = blocked.stat()

@@ -5,7 +5,7 @@ held."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from draughtsboard.board.game.record import Game, move_number
@@ -37,7 +37,7 @@ def variants_view() -> dict[str, Any]:
 
 
 def needs_arbiter(live: BoardLive, hall_game: HallGame | None,
-                  wanted: dict[str, str] | None = None,
+                  wanted: Mapping[str, Message] | None = None,
                   claims: Iterable[Claim] = (),
                   desk: dict[str, Any] | None = None) -> list[Message]:
     """Why the board needs the arbiter, each a message (``hall.need.*``)."""
@@ -85,7 +85,7 @@ def command_name(cmd: Any) -> Message | str:
 
 
 def board_summary(board: int, live: BoardLive, hall_game: HallGame | None,
-                  wanted: dict[str, str] | None = None,
+                  wanted: Mapping[str, Message] | None = None,
                   claims: Iterable[Claim] = (),
                   desk: dict[str, Any] | None = None) -> dict[str, Any]:
     """A board at a glance. ``desk``: what of the arbiter's waits for the board (the
@@ -192,7 +192,7 @@ def game_state(hall_game: HallGame) -> Message | str:
 
 
 def board_detail(board: int, live: BoardLive, hall_game: HallGame | None,
-                 games: list[HallGame], wanted: dict[str, str] | None = None,
+                 games: list[HallGame], wanted: Mapping[str, Message] | None = None,
                  claims: Iterable[Claim] = (),
                  desk: dict[str, Any] | None = None) -> dict[str, Any]:
     out = board_summary(board, live, hall_game, wanted, claims, desk)

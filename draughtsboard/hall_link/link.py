@@ -244,12 +244,14 @@ class HallLink:
     def _read_game(self, game_id: str) -> Game | None:
         """A game that is not the current one, as its journal has it (on the controller
         thread: the recorder is the session's); the last copy seen without a reader."""
-        if self.read_game is None:
+        read_game = self.read_game
+        if read_game is None:
             return self.outbox.previous(game_id)
-        return self.session.call(lambda: self.read_game(game_id))
+        return self.session.call(lambda: read_game(game_id))
 
     def _resend(self, command: Command) -> Reply:
         game_id = command.game
+        assert game_id is not None  # a resend names its game (`Command.from_dict` checks)
         current_id, current, _ = self.session.published()
         try:
             game = current if game_id == current_id else self._read_game(game_id)

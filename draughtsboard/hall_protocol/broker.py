@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 from urllib.parse import unquote, urlsplit
 
 ENV_USER = "DRAUGHTSBOARD_HALL_USER"
@@ -37,7 +38,7 @@ class BrokerAddress:
         return self.scheme in ("mqtts", "wss")
 
     @property
-    def transport(self) -> str:
+    def transport(self) -> Literal["websockets", "tcp"]:
         return "websockets" if self.scheme in ("ws", "wss") else "tcp"
 
     def __str__(self) -> str:

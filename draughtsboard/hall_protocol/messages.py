@@ -150,9 +150,11 @@ class MoveRecord:
         if clock is not None:
             if not isinstance(clock, list) or len(clock) != 2:
                 raise MessageError("move clock: expected [white, black] seconds")
-            clock = (_time({"c": clock[0]}, "c"), _time({"c": clock[1]}, "c"))
-            if None in clock or not all(0 <= c <= MAX_CLOCK for c in clock):
+            white, black = _time({"c": clock[0]}, "c"), _time({"c": clock[1]}, "c")
+            if white is None or black is None \
+                    or not all(0 <= c <= MAX_CLOCK for c in (white, black)):
                 raise MessageError(f"move clock: expected [white, black] seconds, 0-{MAX_CLOCK}")
+            clock = (white, black)
         return cls(_text(data, "text", 200), path, _squares(data, "captures"),
                    _time(data, "t_mono"), _time(data, "t_wall"), clock)
 

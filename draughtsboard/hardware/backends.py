@@ -7,6 +7,7 @@ once, so the caller never knows which one it got.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable
 
@@ -146,8 +147,8 @@ def _open(config: BoardConfig, factory: Factory, start: bool,
         opened.append(leds)
         buttons = {}
         for name, pin in config.buttons:
-            buttons[name] = claim(f"buttons.{name}", pin, config.source, lambda pin=pin: (
-                Button(pin, bounce_time=BUTTON_BOUNCE, pin_factory=factory)))
+            buttons[name] = claim(f"buttons.{name}", pin, config.source, functools.partial(
+                Button, pin, bounce_time=BUTTON_BOUNCE, pin_factory=factory))
             opened.append(buttons[name])
     except BaseException:
         for device in reversed(opened):

@@ -203,8 +203,9 @@ def _live(board: HardwareBoard, args: argparse.Namespace) -> int:
 def _scan_for(board: HardwareBoard, seconds: float) -> None:
     """Scan by hand for ``seconds`` (virtual time on the simulator, real time on a Pi)."""
     period = 1.0 / board.config.matrix.scan_rate
-    simulated = board.simulation is not None
-    now = board.simulation.now if simulated else time.monotonic()
+    simulation = board.simulation
+    simulated = simulation is not None
+    now = simulation.now if simulation is not None else time.monotonic()
     end = now + seconds
     while now < end:
         board.step(now)
@@ -219,6 +220,7 @@ def _sweep(board: HardwareBoard) -> None:
     """The simulated hand puts a piece on each square in turn and lifts it (virtual time),
     as a builder does at bring-up."""
     hand = board.simulation
+    assert hand is not None  # --sweep is refused without --backend sim
     _scan_for(board, 0.1)
     for square in range(1, board.square_count + 1):
         was = hand.switch_at(square, hand.now)

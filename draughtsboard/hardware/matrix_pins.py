@@ -21,6 +21,7 @@ thread for up to its 5 ms switch interval, ten times a scan.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 
@@ -57,13 +58,14 @@ class GpiozeroMatrixPins:
         self._on_edge: Callable[[], None] | None = None
         try:
             for i, pin in enumerate(matrix.rows):
-                self._rows.append(claim(f"matrix.rows[{i}]", pin, source, lambda pin=pin: (
-                    DigitalOutputDevice(pin, active_high=not active_low, initial_value=False,
-                                        pin_factory=factory))))
+                self._rows.append(claim(f"matrix.rows[{i}]", pin, source, functools.partial(
+                    DigitalOutputDevice, pin, active_high=not active_low, initial_value=False,
+                    pin_factory=factory)))
             for i, pin in enumerate(matrix.columns):
                 self._columns.append(claim(f"matrix.columns[{i}]", pin, source,
-                                           lambda pin=pin: InputDevice(
-                                               pin, pull_up=active_low, pin_factory=factory)))
+                                           functools.partial(InputDevice, pin,
+                                                             pull_up=active_low,
+                                                             pin_factory=factory)))
         except BaseException:
             self.close()
             raise

@@ -19,6 +19,7 @@ shifts a blink edge by a few milliseconds, never dims or flickers a steady LED.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 
@@ -58,8 +59,8 @@ class ShiftRegisterLeds(BlinkingSink):
             else:
                 for key in ("data", "clock", "latch"):
                     pin = getattr(leds, key)
-                    self._devices.append(claim(f"leds.{key}", pin, source, lambda pin=pin: (
-                        DigitalOutputDevice(pin, pin_factory=factory))))
+                    self._devices.append(claim(f"leds.{key}", pin, source, functools.partial(
+                        DigitalOutputDevice, pin, pin_factory=factory)))
             self.refresh(clock())
         except BaseException:
             self._release()

@@ -32,7 +32,9 @@ class VirtualTimeBoard:
 
     def __init__(self, board: Geometry, occupied: int) -> None:
         self._board = open_simulated_board(board, occupied=squares_from_mask(occupied))
-        self._simulation = self._board.simulation
+        simulation = self._board.simulation
+        assert simulation is not None  # a simulated board has its simulation
+        self._simulation = simulation
         self._sensors = self._board.sensors
         self.scan_period = 1.0 / self._board.config.matrix.scan_rate
         self._scans = 0

@@ -159,12 +159,13 @@ class BoardOpponent:
         """The journal's game is now ``game``: publish it if it changed (any thread). The
         first game joins the match (the transport opens)."""
         with self._lock:
-            first = self.state is None
-            if first:
-                self.state = MatchState(self.match, self.seat, self.own_name or self.seat,
-                                        self.variant.name, game.start.fen(), self.tags,
-                                        lost_after=self.lost_after)
-            payload = self.state.recorded(game)  # (ours first: then what comes is compared)
+            state = self.state
+            first = state is None
+            if state is None:
+                state = self.state = MatchState(
+                    self.match, self.seat, self.own_name or self.seat, self.variant.name,
+                    game.start.fen(), self.tags, lost_after=self.lost_after)
+            payload = state.recorded(game)  # (ours first: then what comes is compared)
             self._lock.notify_all()
         if first:
             self.transport.open(self._deliver)

@@ -300,7 +300,9 @@ class DxpOpponent:
             self._accept()
         deadline = self._clock() + self._connect_seconds
         while conversation.state in ("requested", "waiting"):
-            replies, _ = self._receive(deadline, "before the game began", start=True)
+            received = self._receive(deadline, "before the game began", start=True)
+            assert received is not None  # None only when `stop` says so, and none is given
+            replies, _ = received
             self._send(replies)
         if conversation.pending_error is not None:
             error, conversation.pending_error = conversation.pending_error, None
@@ -357,17 +359,19 @@ class DxpOpponent:
 
     def _connect(self) -> None:
         try:
-            self._socket = socket.create_connection((self.host, self.port),
-                                                    timeout=self._connect_seconds)
+            connected = socket.create_connection((self.host, self.port),
+                                                 timeout=self._connect_seconds)
         except OSError as error:
             raise OpponentStartError(f"cannot reach the DXP peer at {self.host}:{self.port}: "
                                      f"{error.strerror or error}") from None
-        self._socket.settimeout(None)
-        self._channel = Channel(self._socket, b"\0", MAX_MESSAGE, self._clock)
+        self._socket = connected
+        connected.settimeout(None)
+        self._channel = Channel(connected, b"\0", MAX_MESSAGE, self._clock)
 
     def _accept(self) -> None:
         self.listen()
         listener = self._listener
+        assert listener is not None  # `listen` made it or raised
         listener.settimeout(self._accept_seconds)
         try:
             self._socket, _ = listener.accept()

@@ -77,6 +77,8 @@ class HubConversation:
         if self.state != "ready":
             raise OpponentProtocolError(f"asked to search while {self.state}")
         start = track.start
+        if start is None:
+            raise OpponentError("the game has not started")
         moves = []
         position = start
         for move in track.moves:
@@ -123,6 +125,7 @@ class HubConversation:
             text_move = line.get("move")
             if not text_move:
                 raise OpponentProtocolError(f"said {text[:60]!r}: done without a move")
+            assert position is not None  # a caller that asked for a search passes it
             try:
                 return parse_move(position, text_move)
             except HubTextError as error:
@@ -134,8 +137,9 @@ class HubConversation:
             self.engine_name = line.get("name", "") or ""
             self.engine_version = line.get("version", "") or ""
             return None
-        if line.command == "param" and line.get("name"):
-            self.params[line.get("name")] = line
+        name = line.get("name")
+        if line.command == "param" and name:
+            self.params[name] = line
             return None
         if line.command != "wait":
             return None
@@ -268,13 +272,17 @@ class HubOpponent:
         except OSError as error:
             raise OpponentStartError(f"cannot start the Hub engine {self.command!r}: "
                                      f"{error.strerror or error}") from None
-        self._channel = Channel(self._process.stdout.fileno(), b"\n", MAX_LINE, self._clock)
+        stdout = self._process.stdout
+        assert stdout is not None  # started with stdout=PIPE
+        self._channel = Channel(stdout.fileno(), b"\n", MAX_LINE, self._clock)
         deadline = self._clock() + self._handshake_seconds
         try:
             self._send(self._conversation.hello())
             while self._conversation.state != "ready":
-                answer = self._said(self._read(deadline, "before it was ready"))
-                if answer:
+                text = self._read(deadline, "before it was ready")
+                assert text is not None  # read without `stop`: a line or an error
+                answer = self._said(text)
+                if isinstance(answer, list) and answer:  # (the handshake answers lists)
                     self._send(answer)
         except OpponentError as error:
             self.close()
@@ -298,16 +306,20 @@ class HubOpponent:
         process = self._process
         if process is None:
             raise OpponentGoneError(f"the Hub engine {self.command!r} is not running")
+        stdin = process.stdin
+        assert stdin is not None  # started with stdin=PIPE
         try:
-            process.stdin.write("".join(line + "\n" for line in lines).encode())
-            process.stdin.flush()
+            stdin.write("".join(line + "\n" for line in lines).encode())
+            stdin.flush()
         except OSError:
             raise self._gone("when sent a line") from None
 
     def _read(self, deadline: float, during: str,
               stop: Callable[[], bool] | None = None) -> str | None:
+        channel = self._channel
+        assert channel is not None  # made by `_launch`, before anything is read
         try:
-            frame = self._channel.read(deadline, stop)
+            frame = channel.read(deadline, stop)
         except ChannelTimeout:
             self.close()
             raise OpponentTimeoutError(f"{self._conversation.display_name()} did not "

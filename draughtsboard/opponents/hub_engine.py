@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from draughtsboard import __version__
 from draughtsboard.board.rules.engine import MATE, MATE_BOUND, MAX_SECONDS, Engine
 from draughtsboard.board.rules.engine.levels import LEVEL_NUMBERS, LevelPlayer
-from draughtsboard.board.rules.position import Move, Position
+from draughtsboard.board.rules.position import Position
 from draughtsboard.board.rules.variants import Variant
 
 from .hub_text import (
@@ -247,10 +247,11 @@ def run_search(order: SearchOrder, stop: threading.Event) -> list[str]:
                                           seconds=limits.seconds, history=order.history,
                                           stop=stop.is_set)
     pv, current = [], position
-    for move in result.pv:
-        pv.append(format_move(current, move))
-        current = current.play(move)
-    move: Move = result.move
+    for step in result.pv:
+        pv.append(format_move(current, step))
+        current = current.play(step)
+    move = result.move
+    assert move is not None  # the session asks for a search only where a move exists
     extra = {"ponder": pv[1]} if len(pv) > 1 else {}
     return [format_line("info", depth=str(result.depth), score=_score(result.score),
                         nodes=str(result.nodes), time=f"{result.seconds:.3f}",

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import overload
 
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.fen import parse_fen
@@ -53,6 +54,11 @@ class HubLine:
 
     command: str
     args: dict[str, str]
+
+    @overload
+    def get(self, name: str) -> str | None: ...
+    @overload
+    def get(self, name: str, default: str) -> str: ...
 
     def get(self, name: str, default: str | None = None) -> str | None:
         return self.args.get(name, default)

@@ -200,7 +200,7 @@ class MatchRecord:
         if result is not None:
             result = _text(data, "result", 10)
             reason = _text(data, "reason", REASON_LIMIT) if data.get("reason") else ""
-            by = data.get("by")
+            by = data.get("by") or ""
             if by not in SETTERS:
                 raise MatchMessageError(f"by: expected one of {', '.join(SETTERS)}")
         withdrawn = data.get("withdrawn", 0)

@@ -363,12 +363,12 @@ class Coach:
             self.hint = {"stage": 0, "squares": [], "text": None, "thinking": True}
             self._analyse(position, game.ply, game.positions[:-1])
             return self.hint
-        self._show_hint(stage, found)
-        return self.hint
+        return self._show_hint(stage, found)
 
-    def _show_hint(self, stage: int, result: SearchResult) -> None:
+    def _show_hint(self, stage: int, result: SearchResult) -> dict[str, Any]:
         position = self.position()
         move = result.move
+        assert move is not None  # only results with a move are kept (`searched`)
         variant = position.variant
         start = format_square(variant, move.start)
         if stage == 1:
@@ -384,6 +384,7 @@ class Coach:
         self.note = Message.of("coach.note.hint", hint=text).as_json()
         self.game_in_play.note_hint(journal)
         self.game_in_play.refresh_leds()
+        return self.hint
 
     def set_options(self, hints: bool | None = None, warnings: bool | None = None) -> dict:
         """Switch hints or blunder warnings on or off for this game (journalled)."""

@@ -148,8 +148,9 @@ class GameClock:
             recorder.record_clock(game_id, "start", (reading.white, reading.black),
                                   "clock started with the first move", now, self.wall())
             self._start_now(now)
-            reading = self.reading(recorder.game(game_id))
-            return reading.after_move(0.0)
+            started = self.reading(recorder.game(game_id))
+            assert started is not None  # the game had a clock a moment ago; it still has
+            return started.after_move(0.0)
         if reading.status == "running":
             return reading.after_move(self._spent(now))
         return reading.white, reading.black
@@ -228,6 +229,7 @@ class GameClock:
             if reading.status != "running":
                 raise ClockActionError(f"the clock is not running ({reading.status})")
             side = reading.running
+            assert side is not None  # a running clock runs for a side
             clocks = reading.with_left(side, reading.left(side) - self._spent(now))
             recorder.record_clock(game_id, "pause", clocks, "clock paused by the arbiter",
                                   now, self.wall())
@@ -253,7 +255,7 @@ class GameClock:
         running = reading.running
         held = running is not None and self.held_at is not None
         white, black = reading.white, reading.black
-        if held:  # frozen where it stood: the page counts nothing down
+        if held and running is not None:  # frozen where it stood: nothing counts down
             white, black = reading.with_left(running, reading.left(running)
                                              - self._spent(self.clock()))
         return {

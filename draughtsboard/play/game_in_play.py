@@ -119,7 +119,7 @@ class GameInPlay:
         self.variant = opening.variant
         # ``None``: not asked for (a resumed game keeps its own, a new one is a tournament game)
         self.requested_mode = Mode.parse(mode) if mode is not None else None
-        self.mode = opening.game.mode if opening.resumes else (
+        self.mode = opening.game.mode if opening.resumes and opening.game is not None else (
             self.requested_mode or Mode.TOURNAMENT)
         self.initial_tags = dict(tags or {})
         self.irregular = irregular  # the irregularity policy asked for (None: the variant's)
@@ -166,6 +166,7 @@ class GameInPlay:
                                                 problem=self.damage.describe())))
             self.arbiter_log.note("error", self.damage.describe())
         elif opening.resumes:
+            assert opening.game is not None  # a resumed opening carries its game
             self.recorder.record_resume(self.game_id, self.clock(), self.wall())
             log.info("%s", self.say(Message.of("cli.play.resuming", game=self.game_id,
                                                ply=opening.game.ply)))
@@ -228,6 +229,7 @@ class GameInPlay:
         """Close the unfinished game a new one replaces (``--new``, or another variant
         asked for) as unfinished, with a note, so that it is never resumed by surprise."""
         reason = opening.closes_reason or "a new game was started"
+        assert opening.closes is not None  # called only for an opening that closes a game
         try:
             try:
                 self.recorder.record_result(opening.closes, "*", f"unfinished: {reason}",
@@ -461,7 +463,7 @@ class GameInPlay:
         and this board's own is recorded."""
         seat = self.opponent
         pending = seat.pending if seat is not None else None
-        if pending is None or pending.clocks is None or event.replaces:
+        if seat is None or pending is None or pending.clocks is None or event.replaces:
             return own
         game = self.recorded_game()
         if tuple(event.path) != tuple(pending.move.path) or game.position != pending.position:
@@ -506,10 +508,12 @@ class GameInPlay:
         """The game clock's turn; whether something changed."""
         seat = self.opponent
         match = seat.match if seat is not None and not seat.failed else None
+        heard = (seat.side, match.last_heard()) if seat is not None and match is not None \
+            else None
         try:
             note = self.game_clock.tick(
                 self.recorder, self.game_id, board_matches=self.tracker.state is State.READY,
-                heard=(seat.side, match.last_heard()) if match is not None else None)
+                heard=heard)
         except (DraughtsError, OSError) as error:
             self._could_not("record the clock", error)
             return True

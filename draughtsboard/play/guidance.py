@@ -298,9 +298,9 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
         flags.append(Flag("paused", Message.of("match.flag.paused", name=match_paused),
                           (Message.of("match.flag.paused.step"),)))
     if match_claim is not None:
-        step = "match.flag.claim_withdrawal.step" \
+        step_id = "match.flag.claim_withdrawal.step" \
             if match_claim.id == "match.flag.claim_withdrawal" else "match.flag.claim.step"
-        flags.append(Flag("claim", match_claim, (Message.of(step),)))
+        flags.append(Flag("claim", match_claim, (Message.of(step_id),)))
     if state == "illegal" and opponent is not None:
         flags.append(Flag("illegal", Message.of("flag.not_opponents", opponent=opponent),
                           restore_steps(position, occupied)))
@@ -359,7 +359,7 @@ def guidance(position: Position, state: str, intents: Mapping[str, Sequence[int]
         headline = Message.of("guide.headline.irregular")
     elif state in HEADLINES:
         headline = Message.of(HEADLINES[state])
-    elif owed is not None and state in ("ready", "moving"):
+    elif owed is not None and opponent is not None and state in ("ready", "moving"):
         headline = Message.of("guide.headline.opponent_taken_back", opponent=opponent)
     elif opponent is not None and opponent_failed and state in ("ready", "moving"):
         headline = Message.of(f"guide.headline.opponent_failed.{side}", opponent=opponent)

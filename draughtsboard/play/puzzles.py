@@ -150,7 +150,7 @@ def load_puzzles(path: str | Path, variant: Variant) -> list[Puzzle]:
         raise PuzzleError(str(error)) from None
     if read.errors:
         raise PuzzleError(str(read.errors[0]))
-    puzzles = []
+    puzzles: list[Puzzle] = []
     for entry in read.games:
         game: Game = entry.game
         if game.variant is not variant:

@@ -88,10 +88,12 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
                      result_reason=reason_message(game.result_reason),
                      irregularity=(tracker.pending_irregularity.message
                                    if tracker.pending_irregularity is not None else None),
-                     opponent=opponent_name(opponent["name"]) if playing else None,
+                     opponent=opponent_name(opponent["name"])
+                     if playing and opponent is not None else None,
                      expected=expected.move if expected is not None and playing else None,
                      owed=tracker.takeback_owed if playing else None,
-                     opponent_failed=bool(playing and opponent["error"]),
+                     opponent_failed=bool(playing and opponent is not None
+                                          and opponent["error"]),
                      full_setup=mode == "puzzle",
                      match_paused=opponent_name(opponent["name"])
                      if opponent is not None and opponent.get("reachable") is False

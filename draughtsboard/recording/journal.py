@@ -110,6 +110,7 @@ def load_journal(path: Path) -> LoadedJournal:
         if problem:
             _report_damage(out, path, data, end, number, problem)
             return out
+        assert record is not None  # (no record set a problem above)
         out.records.append(record)
         if not crlf_lines:
             out.good_length = end

@@ -148,8 +148,9 @@ class Recorder:
         """Every recorded game, oldest first."""
         if not self.games_dir.is_dir():
             return []
-        ids = [p.stem for p in self.games_dir.glob("*.jsonl") if _ID.match(p.stem)]
-        return sorted(ids, key=lambda i: int(_ID.match(i).group(1)))
+        ids = {p.stem: int(m.group(1)) for p in self.games_dir.glob("*.jsonl")
+               if (m := _ID.match(p.stem))}
+        return sorted(ids, key=ids.__getitem__)
 
     def _new_id(self, t_wall: float) -> str:
         """The next running number: past every game's, a damaged file set aside
@@ -179,6 +180,7 @@ class Recorder:
             if problem:
                 journal.close()
                 raise JournalDamagedError(f"{path.name}: {problem}")
+            assert game is not None  # rebuild_prefix gives a game when it names no problem
             entry = self._open[game_id] = (journal, game)
         return entry
 

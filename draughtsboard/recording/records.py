@@ -160,6 +160,7 @@ def rebuild_game(records: list[dict]) -> Game:
     game, _, problem = rebuild_prefix(records)
     if problem:
         raise JournalError(problem)
+    assert game is not None  # rebuild_prefix gives a game when it names no problem
     return game
 
 

@@ -117,6 +117,7 @@ def event_steps(recorder: Recorder, game_id: str, event: TrackerEvent, t_wall: f
         def irregular_move() -> list[LogEntry]:
             if finished():
                 return []
+            assert event.position is not None  # the tracker gives the position played on
             played = recorder.record_irregular_move(
                 game_id, event.path, event.removed, event.notation, event.irregularity,
                 event.comment, event.position.fen(), event.t, t_wall)

@@ -247,6 +247,7 @@ class Speaker:
     # -- the worker ----------------------------------------------------------------------------
 
     def _run(self) -> None:
+        pending: tuple[str, float | None] | None
         while True:
             with self._changed:
                 self._changed.wait_for(lambda: self._news is not None
@@ -275,9 +276,11 @@ class Speaker:
         self._number += 1
         argv = [self.program, "-v", self.voice, "-a", str(self.volume), "--stdin"]
         file = None
+        wav = None  # the file spoken into, when speech is kept in a directory
         if self.to_dir is not None:
             file = f"{self._number:04d}.wav"
-            argv += ["-w", str(self.to_dir / file)]
+            wav = self.to_dir / file
+            argv += ["-w", str(wav)]
         started = self.clock()
         ok = False
         try:
@@ -289,8 +292,8 @@ class Speaker:
                            reason=f"no answer in {self.timeout:g} s: stopped")
         else:
             failure = _failure(status, output)
-            if not failure and file is not None:
-                failure = _wav_problem(self.to_dir / file)  # type: ignore[operator]
+            if not failure and wav is not None:
+                failure = _wav_problem(wav)
             if failure:
                 if not self._closing:
                     self._complain("failed", "speech.engine_failed",
@@ -312,7 +315,8 @@ class Speaker:
             "number": spoken.number, "file": spoken.file, "text": spoken.text,
             "language": self.language, "delay": spoken.delay, "ok": spoken.ok},
             ensure_ascii=False) + "\n"
-        path = self.to_dir / INDEX  # type: ignore[operator]
+        assert self.to_dir is not None  # called only when speech is kept in a directory
+        path = self.to_dir / INDEX
         try:
             with open(path, "a", encoding="utf-8") as index:
                 index.write(line)

@@ -244,7 +244,7 @@ class _EventStream:
         await asyncio.wait_for(send(message), SEND_TIMEOUT)
 
 
-async def events(request: Request) -> Response:
+async def events(request: Request) -> _EventStream:
     """``GET /api/events``: the live stream (see `_EventStream`)."""
     return _EventStream(_session(request), request.app.state.streams)
 

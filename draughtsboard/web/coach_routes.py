@@ -11,6 +11,8 @@ JSON}``: the page shows the message in its reader's language (docs/languages.md)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -61,16 +63,17 @@ async def run_action(request: Request, action, refused: tuple[type[Exception], .
     return JSONResponse({"ok": True, "result": result})
 
 
-async def _run(request: Request, action) -> Response:
-    if _coach(request) is None:
+async def _run(request: Request, action: Callable[[Coach], object]) -> Response:
+    """``action`` on the coach, when there is one (404 otherwise)."""
+    coach = _coach(request)
+    if coach is None:
         return error_response(404, Message.of("coach.refused.no_coach"))
-    return await run_action(request, action, (CoachError, PuzzleError))
+    return await run_action(request, lambda: action(coach), (CoachError, PuzzleError))
 
 
 async def hint(request: Request) -> Response:
     """The next stage of the hint: ``{"result": {"stage", "squares", "text"}}``."""
-    coach = _coach(request)
-    return await _run(request, lambda: coach.request_hint())
+    return await _run(request, lambda coach: coach.request_hint())
 
 
 async def options(request: Request) -> Response:
@@ -86,8 +89,7 @@ async def options(request: Request) -> Response:
                 changes[key] = data[key]
     except ValueError as error:
         return error_response(400, str(error))
-    coach = _coach(request)
-    return await _run(request, lambda: coach.set_options(**changes))
+    return await _run(request, lambda coach: coach.set_options(**changes))
 
 
 async def puzzle(request: Request) -> Response:
@@ -100,8 +102,7 @@ async def puzzle(request: Request) -> Response:
     if action not in ("next", "retry", "solution"):
         return error_response(400, Message.of("puzzle.refused.bad_action",
                                               action=repr(action)[:40]))
-    coach = _coach(request)
-    return await _run(request, lambda: coach.puzzle_action(action))
+    return await _run(request, lambda coach: coach.puzzle_action(action))
 
 
 COACH_ROUTES = [

@@ -63,14 +63,17 @@ def read_source(language: str) -> SourceCatalog:
     for message in catalog:
         if not message.id:
             continue
-        key = message.id[0] if isinstance(message.id, tuple) else message.id
+        # (babel types an id and a string as a text or a sequence of them, a string also
+        # as None; a .po file gives a plural message tuples and any other texts)
+        key = message.id if isinstance(message.id, str) else message.id[0]
         if message.fuzzy:
             fuzzy.append(key)
+        string = message.string
         if isinstance(message.id, tuple):
-            strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            messages[key] = tuple(strings)
+            messages[key] = tuple(string) if isinstance(string, (tuple, list)) \
+                else (string or "",)
         else:
-            messages[key] = message.string
+            messages[key] = string if isinstance(string, str) else ""
     return SourceCatalog(language, messages, catalog.num_plurals, catalog.plural_expr,
                          tuple(fuzzy))
 
@@ -128,7 +131,7 @@ def problems(source: SourceCatalog, reference: SourceCatalog) -> list[str]:
 
 def compiled(source: SourceCatalog) -> dict:
     locale = Locale.parse(source.language)
-    name = locale.get_display_name(source.language)
+    name = locale.get_display_name(source.language) or source.language
     lists = {style: {part: locale.list_patterns[kind][part]
                      for part in ("start", "middle", "end", "2")}
              for style, kind in (("and", "standard"), ("or", "or"))}

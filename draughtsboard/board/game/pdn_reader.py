@@ -187,7 +187,9 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> Iterator[Toke
                 i = match.end()
                 break
         else:
-            word = _WORD.match(text, i, end).group(0)
+            found = _WORD.match(text, i, end)
+            assert found is not None  # text[i] is not blank: spaces were skipped above
+            word = found.group(0)
             word = re.split(r"[\[\](){};]", word)[0] or word[0]
             if word[0] == "}":
                 what = "unbalanced brace: '}' without '{'"
@@ -214,6 +216,7 @@ def _pieces(text: str) -> Iterator[tuple[int, int]]:
     seen_moves = False
     while offset < len(text):
         match = _LINE.match(text, offset)
+        assert match is not None  # _LINE matches everywhere, if only the empty string
         end = match.end()
         if _TAG_LINE_AT.match(text, offset, end):
             if seen_moves:
@@ -486,6 +489,7 @@ class _Reader:
             if move is None or position.play(move) != made:
                 self.play_irregular(game, token, made)
                 return
+        assert move is not None  # no legal move is read only with `after`, handled above
         game.play(move)
 
     def play_irregular(self, game: Game, token: Token, after: Position) -> None:
@@ -513,6 +517,7 @@ class _Reader:
     def correct(self, game: Game, token: Token) -> None:
         """An arbiter correction: play goes on from the position of its ``[%setup]``."""
         command = _SETUP_COMMAND.search(token.text)
+        assert command is not None  # called only for a comment with a [%setup]
         try:
             position = parse_fen(game.variant, command.group(1))
             text = token.text[:command.start()] + token.text[command.end():]

@@ -196,13 +196,14 @@ def format_movetext(game: Game, *, times: bool = True, events: bool = True,
             notes.append(f"{comment} [%fen {played.after.fen()}]".lstrip())
         elif played.comment:
             notes.append(played.comment)
-        if clocks[ply] is not None:
-            w, b = clocks[ply]
+        clock, spent = clocks[ply], thinking[ply]
+        if clock is not None:
+            w, b = clock
             white_next = not white
             notes.append(f"[%clock {'W' if white_next else 'w'}{_hms(w)} "
                          f"{'b' if white_next else 'B'}{_hms(b)}]")
-        elif thinking[ply] is not None:
-            notes.append(f"[%emt {_hms(thinking[ply])}]")
+        elif spent is not None:
+            notes.append(f"[%emt {_hms(spent)}]")
         notes.extend(_event_notes(by_ply.get(ply + 1, []), events, words, say is not None))
         for note in notes:
             items.append(_comment(note))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import cast
 
 from ..message import Message
 from ..mode import Mode
@@ -121,7 +122,9 @@ class Game:
     """
 
     variant: Variant
-    start: Position | None = None
+    # None is read as the variant's initial position (`__post_init__`): once built, a game's
+    # start is always a Position, which is the type every reader relies on.
+    start: Position = None  # type: ignore[assignment]  # None means initial, see above
     tags: dict[str, str] = field(default_factory=dict)
     draw_preset: str | None = None
     moves: list[PlayedMove] = field(default_factory=list)
@@ -153,11 +156,13 @@ class Game:
         ``events`` are tuples. Cheap: nothing is replayed."""
         copy = object.__new__(Game)
         copy.__dict__.update(self.__dict__)
-        copy.tags = MappingProxyType(dict(self.tags))
-        copy.moves = tuple(self.moves)
-        copy.events = tuple(self.events)
-        copy._positions = tuple(self._positions)
-        copy._counters = tuple(self._counters)
+        # The copy's containers refuse change at run time; they keep the game's declared
+        # types, since a read-only copy is read exactly like a game (cast, not converted).
+        copy.tags = cast(dict[str, str], MappingProxyType(dict(self.tags)))
+        copy.moves = cast(list[PlayedMove], tuple(self.moves))
+        copy.events = cast(list[GameEvent], tuple(self.events))
+        copy._positions = cast(list[Position], tuple(self._positions))
+        copy._counters = cast(list[Counters], tuple(self._counters))
         copy._seen = Counter(self._seen)
         copy._read_only = True
         return copy
@@ -174,8 +179,9 @@ class Game:
 
     @classmethod
     def from_fen(cls, variant: Variant, fen: str | None, **kwargs) -> Game:
-        start = None if fen is None else parse_fen(variant, fen)
-        return cls(variant, start, **kwargs)
+        if fen is None:
+            return cls(variant, **kwargs)
+        return cls(variant, parse_fen(variant, fen), **kwargs)
 
     # -- state ------------------------------------------------------------------------
 
@@ -412,8 +418,9 @@ class Game:
                 remaining = list(played.clock)
             elif remaining is not None and spent is not None:
                 # a clock shows no time below zero: a flag that fell stays at 0:00:00
+                # (no increment known when the clock came from a move, not a TimeControl)
                 remaining[side] = max(0.0, remaining[side] - spent) + (
-                    control[1] if remaining[side] > spent else 0.0)
+                    control[1] if control and remaining[side] > spent else 0.0)
                 out.append((remaining[0], remaining[1]))
             else:
                 remaining = None

@@ -10,22 +10,24 @@ record derives from its own data (``Result``, ``FEN``, ``GameType``, ``SetUp``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TypeVar
 
 from ..rules.errors import DraughtsError
 from .record import DERIVED_TAGS
 
 MAX_TAG_VALUE = 200
+_Name = TypeVar("_Name")  # a tag name as given (a string, or a value its text names)
 
 
 class InvalidTagError(DraughtsError):
     """A tag name or value that a game record cannot hold."""
 
 
-def clean_tags(tags: Mapping[object, object]) -> dict[str, str]:
+def clean_tags(tags: Mapping[_Name, object]) -> dict[str, str]:
     """The tags as strings, checked; `InvalidTagError` naming the first bad one."""
     out = {}
-    for key, value in tags.items():
-        key = str(key).strip()
+    for name, value in tags.items():
+        key = str(name).strip()
         if not is_tag_name(key):
             raise InvalidTagError(f"not a tag name: {key!r}")
         if key in DERIVED_TAGS:

@@ -69,6 +69,12 @@ class ScriptedHand:
     def _chance(self, probability: float) -> bool:
         return self.rng is not None and self.rng.random() < probability
 
+    def _noise(self) -> random.Random:
+        """The random source, for the noise reached only after `_chance` said yes (which it
+        never says to a tidy hand, so there is one)."""
+        assert self.rng is not None
+        return self.rng
+
     def touch(self, end: int, square: int, at: float) -> tuple[list[SwitchAction], float]:
         """Answer a blinking ambiguity as a player does: the piece on ``end`` is lifted,
         put down on ``square`` (the landing that tells the move apart) for a deliberate
@@ -104,7 +110,7 @@ class ScriptedHand:
         early: list[int] = []
         order = list(emptied)
         if len(order) > 1 and self._chance(0.3):
-            self.rng.shuffle(order)
+            self._noise().shuffle(order)
             self.stats.shuffled_removals += 1
         if order and self._chance(0.2):
             early = order[:1]
@@ -173,7 +179,7 @@ class ScriptedHand:
             empty = [s for s in position.variant.geometry.numbers
                      if not (occupied >> (s - 1)) & 1 and s != land]
             if empty:
-                square = self.rng.choice(empty)
+                square = self._noise().choice(empty)
                 self.stats.brushes += 1
                 actions.append(SwitchAction(t, square, True))
                 actions.append(SwitchAction(t + BRUSH_TIME, square, False))
@@ -186,10 +192,10 @@ class ScriptedHand:
                       if (occupied >> (s - 1)) & 1 and s not in involved]
         if not candidates:
             return t
-        square = self.rng.choice(candidates)
+        square = self._noise().choice(candidates)
         self.stats.unrelated_lifts += 1
         self._switch(actions, t, square, False)
-        t += self.rng.uniform(0.2, 0.6)
+        t += self._noise().uniform(0.2, 0.6)
         self._switch(actions, t, square, True)
         return t + self._gap()
 

@@ -80,6 +80,7 @@ class ColumnMoveGenerator(MoveGenerator):
 
     def apply(self, own: int, enemy: int, kings: int, columns: tuple[str, ...] | None,
               raw: RawMove) -> Bitboards:
+        assert columns is not None, "a column game's position always has its columns"
         changed = list(columns)
         own, enemy, kings = self.make(changed, own, enemy, kings, raw)
         return own, enemy, kings, tuple(changed)

@@ -198,7 +198,7 @@ class DrawRules:
         material = Material.of(after)
         changed = move.is_capture or material != Material.of(before)
         man_moved = (before.piece_at(move.start) or "").islower()
-        out = []
+        out: list[int | None] = []
         for rule, count in zip(self.rules, counters, strict=True):
             if not rule.applies(after, material):
                 out.append(None)

@@ -77,8 +77,8 @@ class Geometry:
             bit_of_name[name] = bit
             board_mask |= 1 << bit
         steps = {NE: (1, 1), NW: (1, -1), SE: (-1, 1), SW: (-1, -1)}
-        rays = [((), (), (), ())] * total_bits
-        neighbour = [(-1, -1, -1, -1)] * total_bits
+        rays: list[tuple[tuple[int, ...], ...]] = [((), (), (), ())] * total_bits
+        neighbour: list[tuple[int, ...]] = [(-1, -1, -1, -1)] * total_bits
         for rank, file in squares:
             bit = rank * width + file
             per_direction = []

@@ -23,6 +23,8 @@ builds positions from them, and `generators.generator_for` finds a variant's gen
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .geometry import DIRECTIONS, NE, NW, SE, SW
 from .variants import CapturePromotion, Variant
 
@@ -71,9 +73,12 @@ class MoveGenerator:
         # listing the captures.
         self._short = (not variant.kings_fly and not backwards and self._crowning_ends_move
                        and self._distinct_by_path and not variant.majority_rule)
-        if self._short:
-            self.legal = self._short_legal
-            self.count = self._short_count
+        # `legal` and `count` are chosen once here, not tested on every call (perft calls
+        # them millions of times): typed as callables, since they are not fixed methods.
+        self.legal: Callable[[int, int, int, bool], list[RawMove]] = (
+            self._short_legal if self._short else self._general_legal)
+        self.count: Callable[[int, int, int, bool], int] = (
+            self._short_count if self._short else self._general_count)
         self._quiet_men = _quiet_man_steps(geometry, self._promotion_row)
         self._quiet_kings = _quiet_king_steps(geometry, variant.kings_fly)
         # `Move` values of quiet moves by (start, end) bits: built once, shared by every
@@ -82,15 +87,17 @@ class MoveGenerator:
 
     # -- whole-position queries ---------------------------------------------------------
 
-    def legal(self, own: int, enemy: int, kings: int, white: bool) -> list[RawMove]:
-        """Every legal raw move: the captures if any capture exists, else the quiet moves."""
+    def _general_legal(self, own: int, enemy: int, kings: int, white: bool) -> list[RawMove]:
+        """`legal` for every variant: every legal raw move, the captures if any capture
+        exists, else the quiet moves."""
         sources = self.capture_sources(own, enemy, kings, white)
         if sources:
             return self._captures_from(sources, own, enemy, kings, white)
         return self.quiet_moves(own, enemy, kings, white)
 
-    def count(self, own: int, enemy: int, kings: int, white: bool) -> int:
-        """Number of legal moves, counting quiet moves without listing them (perft leaves)."""
+    def _general_count(self, own: int, enemy: int, kings: int, white: bool) -> int:
+        """`count` for every variant: the number of legal moves, counting quiet moves
+        without listing them (perft leaves)."""
         sources = self.capture_sources(own, enemy, kings, white)
         if sources:
             return len(self._captures_from(sources, own, enemy, kings, white))
@@ -510,7 +517,7 @@ class MoveGenerator:
         if depth == 1:
             return self.count(own, enemy, kings, white)
         total = 0
-        next_ply = self.count if depth == 2 else self.perft
+        count, perft = self.count, self.perft
         deeper = depth - 1
         for start, end, captured_mask, promotes, _, _ in self.legal(own, enemy, kings, white):
             start_bit = 1 << start
@@ -520,9 +527,9 @@ class MoveGenerator:
             else:
                 new_kings = kings & ~(start_bit | captured_mask)
             if depth == 2:
-                total += next_ply(enemy & ~captured_mask, new_own, new_kings, not white)
+                total += count(enemy & ~captured_mask, new_own, new_kings, not white)
             else:
-                total += next_ply(enemy & ~captured_mask, new_own, new_kings, not white, deeper)
+                total += perft(enemy & ~captured_mask, new_own, new_kings, not white, deeper)
         return total
 
     def apply(self, own: int, enemy: int, kings: int, columns: tuple[str, ...] | None,

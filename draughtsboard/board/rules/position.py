@@ -63,6 +63,15 @@ class Position:
 
     __slots__ = ("variant", "white", "black", "kings", "white_to_move", "columns", "_hash",
                  "__dict__")
+    # Declared for the type checker only (bare annotations make no class attribute, so
+    # they do not clash with the slots); __init__ sets each once through object.__setattr__.
+    variant: Variant
+    white: int
+    black: int
+    kings: int
+    white_to_move: bool
+    columns: tuple[str, ...] | None
+    _hash: int
 
     def __init__(self, variant: Variant, white: int, black: int, kings: int,
                  white_to_move: bool, columns: tuple[str, ...] | None = None) -> None:
@@ -75,7 +84,7 @@ class Position:
         set_(self, "columns", columns)
         set_(self, "_hash", hash((variant.name, white, black, kings, white_to_move, columns)))
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
 
     def __hash__(self) -> int:

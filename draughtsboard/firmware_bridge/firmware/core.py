@@ -35,7 +35,7 @@ import struct
 try:
     from . import wire
 except ImportError:  # on the Pico the files sit flat in the root directory
-    import wire
+    import wire  # type: ignore[no-redef, unused-ignore]  # the same module, found flat
 
 FIRMWARE_VERSION = (1, 3, 0)
 

@@ -127,7 +127,7 @@ class PicoHardware:
         size = len(buffer)
         while n < size and self._waiting():
             # MicroPython's stdin.buffer has readinto; its published stubs follow CPython
-            self.stdin.readinto(self.byte)  # type: ignore[union-attr]
+            self.stdin.readinto(self.byte)  # type: ignore[union-attr]  # MicroPython's readinto
             buffer[n] = self.byte[0]
             n += 1
         return n
@@ -142,7 +142,7 @@ class PicoHardware:
         reading, MicroPython's write would wait up to 500 ms for it, each time."""
         for _ in self.outgoing.ipoll(0):
             # MicroPython streams take write(buf, n); the stubs know only write(buf)
-            self.stdout.write(buffer, n)  # type: ignore[call-overload]
+            self.stdout.write(buffer, n)  # type: ignore[call-overload]  # MicroPython's write
             return True
         self.dropped += 1
         return False

@@ -20,7 +20,7 @@ import hostpipe
 import pico_shim
 
 FLASH = "/flash"
-STATE = {}
+STATE = {}  # type: dict  # (a comment: MicroPython has no typing) what the steps share
 
 
 def log(text):

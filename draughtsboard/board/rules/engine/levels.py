@@ -167,6 +167,7 @@ class LevelPlayer:
         nodes = self.level.nodes if self.level.nodes is not None else DEPTH_NODE_CEILING
         result = self._engine.search(position, nodes=nodes, depth=self.level.depth,
                                      seconds=seconds, history=history, stop=stop)
+        assert result.move is not None  # the search has a move: `legal` is not empty
         return LevelChoice(result.move, result.score, 1, result.nodes)
 
     def _glance(self, position: Position, legal: list[Move], history: tuple[Position, ...],

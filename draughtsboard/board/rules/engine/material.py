@@ -76,7 +76,8 @@ class MaterialProver:
 
     def balance(self, position: Position) -> int:
         """The side to move's material lead (pieces it commands minus the other side's)."""
-        self._columns = list(position.columns) if self._columns_game else []
+        # (a position has columns exactly in a column game)
+        self._columns = list(position.columns) if position.columns is not None else []
         return self._balance(position.own, position.enemy, position.white_to_move)
 
     def _balance(self, own: int, enemy: int, white: bool) -> int:
@@ -262,6 +263,8 @@ class MaterialProver:
                                                -LOST - 1, LOST + 1)
                     if value > best:
                         best, best_raw = value, candidate
+                # Every value is above -LOST - 2, so the first candidate always set it.
+                assert best_raw is not None
                 move = current.move_of_raw(best_raw)
                 line.append(move)
                 left -= 0 if best_raw[5] else 1

@@ -136,6 +136,9 @@ class Engine:
         self._columns: list[str] = []
         self._tall = 0
         self.nodes = 0
+        # The root's best (move, score, principal variation) in the running iteration.
+        self._root_best: tuple[RawMove, int, tuple[RawMove, ...]] | None = None
+        self._root_move: RawMove | None = None
 
     # -- the public search ----------------------------------------------------------------
 
@@ -182,13 +185,15 @@ class Engine:
                     best_raw, best_score, best_pv = self._root_best
                 self._restore_root(position)
                 break
+            # A completed iteration has a root best: every root move's score beats -INFINITY.
+            assert self._root_best is not None
             best_raw, best_score, best_pv = self._root_best
             completed = iteration
             if abs(score) > MATE_BOUND:
                 break  # a forced result: deeper search cannot change it
             if len(moves) == 1 and seconds is not None:
                 break  # a forced move in timed play: no need to think
-            if self._deadline is not None and self.clock() - started > seconds * 0.45:
+            if seconds is not None and self.clock() - started > seconds * 0.45:
                 break  # the next iteration would not finish in time
         return self._result(position, best_raw, best_score, best_pv, completed,
                             self.clock() - started)
@@ -252,7 +257,7 @@ class Engine:
 
     def _restore_root(self, position: Position) -> None:
         """Columns and the repetition counts as at the root (after an aborted iteration)."""
-        if self._columns_game:
+        if position.columns is not None:  # exactly the column games' positions
             self._columns = list(position.columns)
             self._tall = sum(1 << bit for bit, column in enumerate(position.columns)
                              if len(column) > 1)
