@@ -25,6 +25,7 @@ from gpiozero.pins import SPI, Factory
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from .config import ConfigError
+from .lgpio_dir import prepare_lgpio
 
 # Physical pin on the 40-pin header of each BCM GPIO (every Pi since the B+).
 HEADER_PIN = {
@@ -88,6 +89,7 @@ def resolve_pin_factory(pin_factory: Factory | None) -> Factory:
     say nothing the log line naming the chosen factory does not."""
     if pin_factory is not None:
         return pin_factory
+    prepare_lgpio()  # gpiozero tries lgpio first: its pipe goes to the board's folder
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PinFactoryFallback)
         Device.ensure_pin_factory()
