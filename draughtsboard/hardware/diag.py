@@ -25,6 +25,7 @@ from .backends import HardwareBoard, open_gpio_board, open_simulated_board
 from .board_lock import BoardBusyError
 from .board_map import render_map
 from .config import BoardConfig, ConfigError, builtin_config, load_config
+from .no_gpio import NoGpioError
 from .pins import pin_name
 from .simulation import FAULT_FORMS, WiringFault
 
@@ -85,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
         if not isinstance(error, (GPIOZeroError, OSError, ValueError)) and (
                 type(error).__module__ != "lgpio"):  # lgpio.error is a bare Exception
             raise
-        gpio = args.backend == "gpio" and not isinstance(error, ValueError)
-        hint = " (no GPIO here? try --backend sim)" if gpio else ""
+        gpio = args.backend == "gpio" and not isinstance(error, (ValueError, NoGpioError))
+        hint = " (no GPIO here? try --backend sim)" if gpio else ""  # NoGpioError says it
         print(f"draughtsboard diag: cannot open the {args.backend} board: {error}{hint}",
               file=sys.stderr)
         return 2
