@@ -35,7 +35,10 @@ CABLE = ("unplug", "plug", "reset", "quit")
 class Schedulable(Protocol):
     """Switches that take changes at given times (the simulated board)."""
 
-    occupied: int
+    @property
+    def occupied(self) -> int: ...
+
+    def columns_closed(self, rows: int) -> int: ...
 
     def schedule(self, at: float, square: int, closed: bool) -> None: ...
 
@@ -56,6 +59,12 @@ class TimedSwitches:
         with self.lock:
             self.board.advance(self.clock())
             return self.board.occupied
+
+    def columns_closed(self, rows: int) -> int:
+        """The columns the device reads with ``rows`` driven (the board's matrix)."""
+        with self.lock:
+            self.board.advance(self.clock())
+            return self.board.columns_closed(rows)
 
     def schedule(self, at: float, square: int, closed: bool) -> None:
         with self.lock:

@@ -15,9 +15,9 @@ from draughtsboard.board.ports import mask_from_squares
 from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.firmware_bridge import diag as serial_diag
 from draughtsboard.firmware_bridge.emulator import SocketEmulator
-from draughtsboard.firmware_bridge.fakepins import StaticSwitches
 from draughtsboard.hardware import diag
 from draughtsboard.hardware.board_map import empty_board_report, render_map
+from draughtsboard.hardware.virtual import simulated_switches
 
 STUCK_17 = ("closed on an empty board: a stuck reed, a magnet nearby, or a short to its "
             "column")
@@ -60,7 +60,7 @@ def test_both_backends_say_the_same_of_a_stuck_reed(capsys, quiet_link_logger):
     assert diag.run(_options("--backend", "sim", "--empty", "--sim-fault", "stuck:17")) == 1
     pins = capsys.readouterr().out
     assert pins == f"square 17 (row 4 (BCM 16), column 0 (BCM 22)): {STUCK_17}\n"
-    switches = StaticSwitches(mask_from_squares([17]))
+    switches = simulated_switches(board_geometry(8), mask_from_squares([17]))
     with SocketEmulator(board_geometry(8), switches) as emulator:
         status = serial_diag.run(_options("--backend", "serial", "--port", emulator.url,
                                           "--empty"),
