@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from draughtsboard.board.rules.geometry import board_geometry  # noqa: E402
 from draughtsboard.firmware_bridge import codec  # noqa: E402
 from draughtsboard.firmware_bridge.emulator import SocketEmulator  # noqa: E402
-from draughtsboard.firmware_bridge.fakepins import StaticSwitches  # noqa: E402
 from draughtsboard.firmware_bridge.firmware import wire  # noqa: E402
 from draughtsboard.firmware_bridge.link import SerialLink  # noqa: E402
 from draughtsboard.firmware_bridge.session import HostSession  # noqa: E402
+from draughtsboard.hardware.virtual import simulated_switches  # noqa: E402
 
 SQUARES = 50
 FRAMES = 20_000
@@ -91,7 +91,7 @@ def bench_encode() -> float:
 
 
 def bench_latency(samples: int = 50) -> list[float]:
-    switches = StaticSwitches(0)
+    switches = simulated_switches(board_geometry(10), 0)
     latencies = []
     with SocketEmulator(board_geometry(10), switches) as emulator:
         with SerialLink(emulator.url, SQUARES, poll_interval=0.005) as link:

@@ -81,9 +81,9 @@ def _diag(args) -> int:
         return 2
     if args.backend == "serial":
         from draughtsboard.firmware_bridge import diag as serial_diag
-        from draughtsboard.hardware.board_map import render_map
+        from draughtsboard.hardware.board_map import empty_board_report, render_map
 
-        return serial_diag.run(args, render_map, diag.walk_leds)
+        return serial_diag.run(args, render_map, diag.walk_leds, empty_board_report)
     return diag.run(args)
 
 

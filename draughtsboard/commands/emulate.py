@@ -36,7 +36,9 @@ class Schedulable(Protocol):
     """Switches that take changes at given times (the simulated board)."""
 
     @property
-    def occupied(self) -> int: ...  # read only: a plain attribute or a property will do
+    def occupied(self) -> int: ...
+
+    def columns_closed(self, rows: int) -> int: ...
 
     def schedule(self, at: float, square: int, closed: bool) -> None: ...
 
@@ -57,6 +59,12 @@ class TimedSwitches:
         with self.lock:
             self.board.advance(self.clock())
             return self.board.occupied
+
+    def columns_closed(self, rows: int) -> int:
+        """The columns the device reads with ``rows`` driven (the board's matrix)."""
+        with self.lock:
+            self.board.advance(self.clock())
+            return self.board.columns_closed(rows)
 
     def schedule(self, at: float, square: int, closed: bool) -> None:
         with self.lock:

@@ -6,7 +6,8 @@ Modules, one job each:
     codec.py           typed messages and a streaming decoder that never raises
     session.py         the host's protocol decisions, pure, time passed in
     link.py            SerialLink: a pyserial URL as SensorSource + LedSink
-    fakepins.py        the firmware's hardware interface on a simulated switch matrix
+    fakepins.py        the firmware's hardware interface on a board given by the caller
+                       (its matrix: the hardware layer's simulated board, the one model)
     faults.py          a byte pipe that corrupts, drops, duplicates and delays
     emulator.py        the firmware on the host: virtual-time bench and socket emulator
     backends.py        factories for the composition root

@@ -11,7 +11,7 @@ from typing import Any, Unpack
 
 from draughtsboard.board.rules.geometry import Geometry, board_geometry
 from draughtsboard.firmware_bridge.emulator import DeviceOptions, SocketEmulator
-from draughtsboard.firmware_bridge.fakepins import StaticSwitches, Switches
+from draughtsboard.firmware_bridge.fakepins import Switches
 from draughtsboard.firmware_bridge.link import SerialLink
 from draughtsboard.firmware_bridge.session import HostSession
 
@@ -47,19 +47,18 @@ class EmulatedBoard(SerialLink):
 def open_emulated_board(
     board: Geometry = BOARD_8X8,
     *,
+    switches: Switches,
     fault_rate: float = 0.0,
     seed: int = 0,
-    switches: Switches | None = None,
     **device_options: Unpack[DeviceOptions],
 ) -> EmulatedBoard:
     """The reference firmware emulated on this machine, reached over a local socket.
 
-    ``switches`` is any object with an ``occupied`` mask (bit n-1 = square n), read at
-    every scan; pass an adapter over the hardware layer's SimulatedBoard to play through
-    the whole serial path. ``fault_rate`` damages that share of bytes in each direction;
+    ``switches`` is the board the firmware scans (`fakepins.Switches`): the hardware
+    layer's SimulatedBoard, which the composition root passes in, to play through the
+    whole serial path. ``fault_rate`` damages that share of bytes in each direction;
     ``board.emulator.reset()`` reboots the device and ``unplug()`` drops the cable.
     """
-    switches = switches if switches is not None else StaticSwitches()
     emulator = SocketEmulator(board, switches, fault_rate=fault_rate, seed=seed, **device_options)
     try:
         link = EmulatedBoard(emulator.url, emulator.device.square_count, backoff=(0.01, 0.2))

@@ -7,8 +7,9 @@ and how the line fared (frames damaged, snapshots asked for again, resets, recon
 ``--once`` prints one map and exits; ``--empty`` checks a board with every piece off.
 Problems are one line each on stderr, exit status 2, as for the other backends.
 
-The map is drawn, and the LEDs walked, by functions the composition root passes in (the
-hardware layer's), so this package stays free of the other adapter.
+The map is drawn, the LEDs walked and the empty board reported by functions the
+composition root passes in (the hardware layer's, which its own ``diag`` uses), so both
+backends say the same and this package stays free of the other adapter.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import logging
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 
 from draughtsboard.board.ports import squares_from_mask
 from draughtsboard.board.rules.geometry import Geometry, board_name, board_of_name
@@ -30,9 +31,12 @@ EMPTY_SECONDS = 2.0
 
 RenderMap = Callable[..., str]  # (geometry, occupied, numbers=True) -> text
 WalkLeds = Callable[[SerialLink, object], None]  # (LED sink, output stream)
+# (square count, closed squares, flickers by square) -> (report, passed)
+EmptyReport = Callable[[int, Iterable[int], Mapping[int, int]], tuple[str, bool]]
 
 
-def run(args: argparse.Namespace, render_map: RenderMap, walk_leds: WalkLeds) -> int:
+def run(args: argparse.Namespace, render_map: RenderMap, walk_leds: WalkLeds,
+        empty_report: EmptyReport) -> int:
     """``diag --backend serial``: map, LED walk, report; 2 with one line when it cannot."""
     unused = [option for option, given in (
         ("--config", args.config), ("--sweep", args.sweep), ("--sim-fault", args.sim_fault),
@@ -57,7 +61,7 @@ def run(args: argparse.Namespace, render_map: RenderMap, walk_leds: WalkLeds) ->
             print(render_map(geometry, occupied, numbers=True))
             return 0
         if args.empty:
-            return _empty(link, geometry)
+            return _empty(link, geometry, empty_report)
         return _live(link, geometry, args, render_map, walk_leds)
     finally:
         link.close()
@@ -122,16 +126,14 @@ def _live(link: SerialLink, geometry: Geometry, args: argparse.Namespace,
     return 0
 
 
-def _empty(link: SerialLink, geometry: Geometry) -> int:
+def _empty(link: SerialLink, geometry: Geometry, empty_report: EmptyReport) -> int:
+    """Every switch of an empty board must read open and stay so: the microcontroller
+    debounces, so a square's changes in the snapshots are its flickers."""
     changes = _changes(link, EMPTY_SECONDS)
-    closed = squares_from_mask(_latest(link))
-    lines = [f"square {n}: closed on an empty board: a stuck reed, a magnet nearby, or a "
-             "short to its column" for n in closed]
-    lines += [f"square {n}: changed {count} times on an empty board: a loose wire or a "
-              "failing reed" for n, count in sorted(changes.items())]
-    print("\n".join(lines) if lines else
-          f"empty board: all {geometry.square_count} switches open and steady")
-    return 1 if lines else 0
+    text, passed = empty_report(geometry.square_count, squares_from_mask(_latest(link)),
+                                changes)
+    print(text)
+    return 0 if passed else 1
 
 
 def report(link: SerialLink, geometry: Geometry, changes: Counter[int]) -> str:

@@ -1,10 +1,11 @@
-"""Fake pins for the firmware logic: a switch matrix read from an occupancy mask.
+"""Fake pins for the firmware logic: its hardware interface on a simulated board.
 
 Simulation is part of the product: the emulator runs the real firmware over these pins,
-and tests use them the way they would use a Pico. The switches are any object with an
-``occupied`` attribute (a mask, bit n-1 = square n), read at every scan, so a virtual board
-(the hardware layer's SimulatedBoard, wrapped by the composition root) can drive them
-without this package importing it.
+and tests use them the way they would use a Pico. The switch matrix is not modelled
+here: the switches are any object that says which columns read closed while given rows
+are driven (`Switches.columns_closed`), in practice the hardware layer's simulated board,
+the one model of the diode matrix (wiring faults included), which the composition root
+hands in; this package never imports it.
 """
 
 from __future__ import annotations
@@ -15,15 +16,25 @@ from typing import Protocol
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here on the RP2040
 
 
-class Switches(Protocol):
-    """What the fake matrix reads: the occupied squares as a mask."""
+class Occupancy(Protocol):
+    """The closed switches as a mask (bit n-1 = square n): what a bench records."""
 
     @property
-    def occupied(self) -> int: ...  # read only: a plain attribute or a property will do
+    def occupied(self) -> int: ...
+
+
+class Switches(Occupancy, Protocol):
+    """A board's switches as the firmware scans them: drive rows, read columns."""
+
+    def columns_closed(self, rows: int) -> int:
+        """Bit ``c`` set when column ``c`` reads a closed switch while the rows in the
+        mask ``rows`` are driven."""
+        ...
 
 
 class StaticSwitches:
-    """A hand-set switch state for tests and the stand-alone emulator."""
+    """A hand-set mask, for a device that scans the switches itself from the mask (the
+    whole firmware under MicroPython, whose stand-in Pico has its own pins): no matrix."""
 
     def __init__(self, occupied: int = 0) -> None:
         self.occupied = occupied
@@ -36,7 +47,10 @@ class StaticSwitches:
 
 
 class FakePins:
-    """The firmware's hardware interface (see firmware/core.py) on a simulated matrix.
+    """The firmware's hardware interface (see firmware/core.py) on a simulated board.
+
+    ``cells`` is the firmware's wiring (square ``n`` on matrix row and column
+    ``cells[n - 1]``), the simulated board's too (the reference wiring).
 
     Bytes the host sends are queued with ``feed``; bytes the device writes are collected
     with ``take``. ``leds[n - 1]`` is whether square n's LED is lit right now.
@@ -49,10 +63,6 @@ class FakePins:
         clock: Callable[[], float],
         ticks_period: int = TICKS_PERIOD,
     ) -> None:
-        rows = max(r for r, _ in cells) + 1
-        self._row_cells: list[list[tuple[int, int]]] = [[] for _ in range(rows)]
-        for index, (r, c) in enumerate(cells):
-            self._row_cells[r].append((1 << index, 1 << c))
         self.switches = switches
         self.clock = clock
         self.ticks_period = ticks_period
@@ -81,12 +91,7 @@ class FakePins:
         """The column bits of the active row: bit c set when its switch is closed."""
         if self.active_row is None:
             return 0
-        occupied = self.switches.occupied
-        bits = 0
-        for square_bit, column_bit in self._row_cells[self.active_row]:
-            if occupied & square_bit:
-                bits |= column_bit
-        return bits
+        return self.switches.columns_closed(1 << self.active_row)
 
     def set_led(self, square: int, on: bool) -> None:
         self.leds[square - 1] = on

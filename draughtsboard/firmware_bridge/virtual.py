@@ -21,9 +21,13 @@ from .session import LinkStats
 
 
 class ScheduledSwitches(Protocol):
-    """Switches driven by a scripted hand in virtual time."""
+    """Switches driven by a scripted hand in virtual time, scanned through their matrix
+    (`fakepins.Switches`)."""
 
-    occupied: int
+    @property
+    def occupied(self) -> int: ...
+
+    def columns_closed(self, rows: int) -> int: ...
 
     def schedule(self, at: float, square: int, closed: bool) -> None: ...
 

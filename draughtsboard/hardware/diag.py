@@ -23,8 +23,9 @@ from draughtsboard.board.rules.geometry import USUAL_NUMBERING, board_of_name
 
 from .backends import HardwareBoard, open_gpio_board, open_simulated_board
 from .board_lock import BoardBusyError
-from .board_map import render_map
+from .board_map import empty_board_report, render_map
 from .config import BoardConfig, ConfigError, builtin_config, load_config
+from .no_gpio import NoGpioError
 from .pins import pin_name
 from .simulation import FAULT_FORMS, WiringFault
 
@@ -85,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
         if not isinstance(error, (GPIOZeroError, OSError, ValueError)) and (
                 type(error).__module__ != "lgpio"):  # lgpio.error is a bare Exception
             raise
-        gpio = args.backend == "gpio" and not isinstance(error, ValueError)
-        hint = " (no GPIO here? try --backend sim)" if gpio else ""
+        gpio = args.backend == "gpio" and not isinstance(error, (ValueError, NoGpioError))
+        hint = " (no GPIO here? try --backend sim)" if gpio else ""  # NoGpioError says it
         print(f"draughtsboard diag: cannot open the {args.backend} board: {error}{hint}",
               file=sys.stderr)
         return 2
@@ -204,7 +205,6 @@ def _scan_for(board: HardwareBoard, seconds: float) -> None:
     """Scan by hand for ``seconds`` (virtual time on the simulator, real time on a Pi)."""
     period = 1.0 / board.config.matrix.scan_rate
     simulation = board.simulation
-    simulated = simulation is not None
     now = simulation.now if simulation is not None else time.monotonic()
     end = now + seconds
     while now < end:
@@ -212,7 +212,7 @@ def _scan_for(board: HardwareBoard, seconds: float) -> None:
         while board.read(timeout=0) is not None:
             pass
         now += period
-        if not simulated:
+        if simulation is None:
             time.sleep(max(0.0, now - time.monotonic()))
 
 
@@ -220,7 +220,8 @@ def _sweep(board: HardwareBoard) -> None:
     """The simulated hand puts a piece on each square in turn and lifts it (virtual time),
     as a builder does at bring-up."""
     hand = board.simulation
-    assert hand is not None  # --sweep is refused without --backend sim
+    if hand is None:
+        raise ValueError("--sweep needs --backend sim")
     _scan_for(board, 0.1)
     for square in range(1, board.square_count + 1):
         was = hand.switch_at(square, hand.now)
@@ -234,16 +235,11 @@ def _empty(board: HardwareBoard) -> int:
     """Every switch of an empty board must read open, and stay so, for a while."""
     _first_snapshot(board)
     _scan_for(board, EMPTY_SECONDS)
-    closed = squares_from_mask(board.sensors.occupied)
-    bounces = board.sensors.bounces_by_square()
-    where = _places(board.config)
-    lines = [f"square {n} ({where[n]}): closed on an empty board: a stuck reed, a magnet "
-             "nearby, or a short to its column" for n in closed]
-    lines += [f"square {n} ({where[n]}): flickered {count} times on an empty board: a loose "
-              "wire or a failing reed" for n, count in sorted(bounces.items())]
-    print("\n".join(lines) if lines else
-          f"empty board: all {board.square_count} switches open and steady")
-    return 1 if lines else 0
+    text, passed = empty_board_report(
+        board.square_count, squares_from_mask(board.sensors.occupied),
+        board.sensors.bounces_by_square(), _places(board.config))
+    print(text)
+    return 0 if passed else 1
 
 
 def _places(config: BoardConfig) -> dict[int, str]:

@@ -22,6 +22,7 @@ thread for up to its 5 ms switch interval, ten times a scan.
 from __future__ import annotations
 
 import functools
+import sys
 import time
 from collections.abc import Callable, Sequence
 
@@ -223,12 +224,12 @@ class LgpioGroupPins:
 
 def open_matrix_pins(matrix: MatrixConfig, factory: Factory, source: str = "config"):
     """Group reads through lgpio when gpiozero's factory is lgpio's (a Pi), else one
-    gpiozero device per pin."""
-    try:
-        import lgpio
-        from gpiozero.pins.lgpio import LGPIOFactory
-    except ImportError:
-        return GpiozeroMatrixPins(matrix, factory, source)
-    if isinstance(factory, LGPIOFactory):
-        return LgpioGroupPins(matrix, factory.chip, lgpio, source)
+    gpiozero device per pin.
+
+    lgpio is never imported here for another factory: importing it makes a pipe in its
+    working folder (`lgpio_dir`), which the simulator must not need. An lgpio factory
+    means gpiozero's lgpio module, and lgpio with it, is loaded already."""
+    lgpio_pins = sys.modules.get("gpiozero.pins.lgpio")
+    if lgpio_pins is not None and isinstance(factory, lgpio_pins.LGPIOFactory):
+        return LgpioGroupPins(matrix, factory.chip, sys.modules["lgpio"], source)
     return GpiozeroMatrixPins(matrix, factory, source)

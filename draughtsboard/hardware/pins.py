@@ -20,11 +20,13 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from gpiozero import Device
-from gpiozero.exc import GPIOPinInUse, PinFactoryFallback, SPISoftwareFallback
+from gpiozero.exc import BadPinFactory, GPIOPinInUse, PinFactoryFallback, SPISoftwareFallback
 from gpiozero.pins import SPI, Factory
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from .config import ConfigError
+from .lgpio_dir import prepare_lgpio
+from .no_gpio import explain
 
 # Physical pin on the 40-pin header of each BCM GPIO (every Pi since the B+).
 HEADER_PIN = {
@@ -85,12 +87,21 @@ def resolve_pin_factory(pin_factory: Factory | None) -> Factory:
 
     gpiozero warns once for every library it tries and cannot use; on a machine without
     GPIO those warnings would come before the command's one-line error, and on a Pi they
-    say nothing the log line naming the chosen factory does not."""
+    say nothing the log line naming the chosen factory does not. When none loads, the
+    error says what is missing and what to do (`no_gpio.NoGpioError`)."""
     if pin_factory is not None:
         return pin_factory
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PinFactoryFallback)
-        Device.ensure_pin_factory()
+    prepare_lgpio()  # gpiozero tries lgpio first: its pipe goes to the board's folder
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always", PinFactoryFallback)
+        try:
+            Device.ensure_pin_factory()
+        except BadPinFactory as error:
+            raise explain([str(w.message) for w in warned
+                           if issubclass(w.category, PinFactoryFallback)]) from error
+    for other in warned:  # gpiozero's other warnings go out as they would have
+        if not issubclass(other.category, PinFactoryFallback):
+            warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
     log.info("GPIO pins through gpiozero's %s", type(Device.pin_factory).__name__)
     return Device.pin_factory
 

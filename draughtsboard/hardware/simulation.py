@@ -10,6 +10,10 @@ wire, two bridged columns, a stuck reed: :class:`WiringFault`) can be built in, 
 placements, bounces and brushes are scheduled at timestamps, and :meth:`advance` applies
 them before a scan at that time. Mock pins normally remember every state change; here the
 history is cleared as it grows, so a replay of millions of scans runs in constant memory.
+
+This is the one model of the switch matrix and the LED chain: a board microcontroller
+emulated on the host (`draughtsboard.firmware_bridge`) scans the same simulated board
+through `SimulatedBoard.columns_closed`, which the composition root hands it.
 """
 
 from __future__ import annotations
@@ -213,24 +217,55 @@ class SimulatedBoard:
     def column_level(self, column: int) -> bool:
         """The level a column input reads now: the selected level when a driven row has
         its switch in this column closed (through its diode), else the pull's level."""
+        if self._column_closed(column, self._selected_rows):
+            return self._select_level
+        return self._idle_level
+
+    def columns_closed(self, rows: int) -> int:
+        """The matrix columns that read a closed switch while the matrix rows in ``rows``
+        (a mask, bit ``r`` for row ``r``) are driven: bit ``c`` for column ``c``.
+
+        The scan of a microcontroller that drives this board's rows and reads its
+        columns (`draughtsboard.firmware_bridge.fakepins`, handed this board by the
+        composition root): one diode-matrix model, wiring faults included, for the Pi's
+        drivers on the mock pins and for the firmware."""
+        bits = 0
+        if not self._faulty:  # the rule of `_column_closed`, a column at a time, inlined
+            for column, closed in enumerate(self._closed_rows):
+                if rows & closed:
+                    bits |= 1 << column
+            return bits
+        for column in range(len(self._closed_rows)):
+            if self._column_closed(column, rows):
+                bits |= 1 << column
+        return bits
+
+    def _column_closed(self, column: int, rows: int) -> bool:
+        """The diode matrix: a closed switch joins its row to its column through its
+        diode, so a column reads closed when a driven row has its switch there closed
+        (with the faults built in: cut wires, bridged columns, stuck reeds)."""
         if not self._faulty:
-            if self._selected_rows & self._closed_rows[column]:
-                return self._select_level
-            return self._idle_level
+            return bool(rows & self._closed_rows[column])
         if self._cut_columns >> column & 1:
-            return self._idle_level  # the input sees only its pull
-        driven = self._selected_rows & ~self._cut_rows
+            return False  # the input sees only its pull
+        driven = rows & ~self._cut_rows
         bridged = self._bridged[column]
         for c in range(len(self._closed_rows)):
             if bridged >> c & 1 and not self._cut_columns >> c & 1:
                 closed = (self._closed_rows[c] | self._stuck_closed[c]) & ~self._stuck_open[c]
                 if driven & closed:
-                    return self._select_level
-        return self._idle_level
+                    return True
+        return False
 
     @property
     def occupied(self) -> int:
+        """The closed switches as a mask (bit ``n - 1`` for square ``n``); set, it puts
+        the board in that position at once (`set_occupied`)."""
         return self._closed
+
+    @occupied.setter
+    def occupied(self, mask: int) -> None:
+        self.set_occupied(squares_from_mask(mask))
 
     @property
     def squares(self) -> list[int]:

@@ -3,11 +3,11 @@
 from draughtsboard.board.ports import LedFrame, LedPattern, LedSink, SensorSource
 from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.firmware_bridge.backends import open_emulated_board, open_serial_board
-from draughtsboard.firmware_bridge.fakepins import StaticSwitches
+from draughtsboard.hardware.virtual import simulated_switches
 
 
 def test_an_emulated_board_reports_its_switches_and_takes_led_frames():
-    switches = StaticSwitches(0b1001)
+    switches = simulated_switches(board_geometry(7), 0b1001)
     board = open_emulated_board(board_geometry(7), switches=switches, fault_rate=0.02, seed=1)
     try:
         assert isinstance(board, SensorSource) and isinstance(board, LedSink)

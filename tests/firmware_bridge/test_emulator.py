@@ -8,10 +8,10 @@ import pytest
 from draughtsboard.board.ports import LedFrame, LedPattern, mask_from_squares
 from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.firmware_bridge.emulator import SocketEmulator, VirtualBench
-from draughtsboard.firmware_bridge.fakepins import StaticSwitches
 from draughtsboard.firmware_bridge.faults import FaultyPipe
 from draughtsboard.firmware_bridge.link import SerialLink
 from draughtsboard.firmware_bridge.session import LinkState
+from draughtsboard.hardware.virtual import simulated_switches
 
 INTERNATIONAL_START = mask_from_squares(list(range(1, 21)) + list(range(31, 51)))
 SETTLE = 2.5  # virtual seconds: a periodic snapshot (1 s) plus a retry or two
@@ -44,7 +44,7 @@ def assert_host_saw_only_real_boards(bench):
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_noisy_cable_neither_invents_nor_loses_a_board(seed):
-    bench = VirtualBench(board_geometry(10), StaticSwitches(INTERNATIONAL_START),
+    bench = VirtualBench(board_geometry(10), simulated_switches(board_geometry(10), INTERNATIONAL_START),
                          fault_rate=0.02, seed=seed)
     random_play(bench, random.Random(seed), changes=80)
     assert bench.run_until(lambda: bench.host_sees == bench.switches.occupied, SETTLE)
@@ -55,7 +55,7 @@ def test_a_noisy_cable_neither_invents_nor_loses_a_board(seed):
 
 
 def test_without_faults_every_change_is_published_in_order():
-    switches = StaticSwitches(INTERNATIONAL_START)
+    switches = simulated_switches(board_geometry(10), INTERNATIONAL_START)
     bench = VirtualBench(board_geometry(10), switches)
     bench.run(0.05)
     states = [switches.occupied]
@@ -70,7 +70,7 @@ def test_without_faults_every_change_is_published_in_order():
 def test_a_device_reset_in_the_middle_of_a_capture_recovers_the_right_board():
     # White 32 takes 27 and 18 in one capture, landing on 23 then 12... here simply:
     # lift the capturing piece, reset, land, remove the captured pieces.
-    switches = StaticSwitches(mask_from_squares([32, 27, 18, 5]))
+    switches = simulated_switches(board_geometry(10), mask_from_squares([32, 27, 18, 5]))
     bench = VirtualBench(board_geometry(10), switches, fault_rate=0.02, seed=7)
     assert bench.run_until(lambda: bench.host_sees == switches.occupied, SETTLE)
     leds = LedFrame.from_mapping(50, {27: LedPattern.FAST_BLINK, 18: LedPattern.FAST_BLINK})
@@ -92,7 +92,7 @@ def test_a_device_reset_in_the_middle_of_a_capture_recovers_the_right_board():
 
 
 def test_a_reset_whose_boot_bytes_are_lost_is_still_recovered():
-    switches = StaticSwitches(0b1)
+    switches = simulated_switches(board_geometry(8), 0b1)
     bench = VirtualBench(board_geometry(8), switches)
     bench.run(0.1)
     switches.occupied = 0b110
@@ -119,7 +119,7 @@ def test_the_fault_pipe_is_reproducible_and_keeps_order_when_delaying():
 
 
 def test_over_a_socket_with_faults_resets_and_an_unplugged_cable():
-    switches = StaticSwitches(INTERNATIONAL_START)
+    switches = simulated_switches(board_geometry(10), INTERNATIONAL_START)
     states = {switches.occupied}
     with SocketEmulator(board_geometry(10), switches, fault_rate=0.02, seed=3) as emulator:
         with SerialLink(emulator.url, 50, backoff=(0.01, 0.05)) as link:
@@ -147,3 +147,18 @@ def test_over_a_socket_with_faults_resets_and_an_unplugged_cable():
             assert link.stats.device_resets == 1
             assert link.stats.reconnects >= 1
             assert link.state is LinkState.UP
+
+
+def test_the_firmware_scans_the_simulated_boards_matrix_wiring_faults_and_all():
+    """One model of the switch matrix: the emulated microcontroller drives the rows and
+    reads the columns of the hardware layer's simulated board, so a reed stuck shut and a
+    cut row wire are the same faults to it as to the Pi's drivers."""
+    from draughtsboard.hardware.config import builtin_config
+    from draughtsboard.hardware.simulation import SimulatedBoard, WiringFault
+
+    board = board_geometry(8)
+    faults = [WiringFault.parse("stuck:17"), WiringFault.parse("row:0:open")]
+    switches = SimulatedBoard(builtin_config(board), occupied=[1, 2, 5, 32], faults=faults)
+    bench = VirtualBench(board, switches)
+    # row 0 holds squares 1-4: cut, they read open; 17 reads closed with nothing on it
+    assert bench.run_until(lambda: bench.host_sees == mask_from_squares([5, 17, 32]), SETTLE)

@@ -9,8 +9,9 @@ from draughtsboard.board.ports import LedFrame, LedPattern
 from draughtsboard.board.rules import get_variant
 from draughtsboard.board.rules.geometry import Numbering
 from draughtsboard.firmware_bridge import codec
-from draughtsboard.firmware_bridge.fakepins import FakePins, StaticSwitches
+from draughtsboard.firmware_bridge.fakepins import FakePins
 from draughtsboard.firmware_bridge.firmware import core, wire
+from draughtsboard.hardware.virtual import simulated_switches
 
 FIRMWARE_DIR = pathlib.Path(core.__file__).parent
 
@@ -22,7 +23,7 @@ class Desk:
         geometry = get_variant(variant).geometry
         self.cells = core.matrix_map(geometry.size, geometry.numbering is Numbering.FROM_TOP_LEFT)
         self.now = start
-        self.switches = StaticSwitches(occupied)
+        self.switches = simulated_switches(geometry, occupied)
         self.pins = FakePins(self.cells, self.switches, lambda: self.now, ticks_period)
         self.firmware = core.Firmware(self.pins, geometry.size, self.cells, boot_id=0x4242)
         self.decoder = codec.FrameDecoder()

@@ -7,7 +7,7 @@ import argparse
 import pytest
 
 from draughtsboard.firmware_bridge import diag as serial_diag
-from draughtsboard.hardware.board_map import render_map
+from draughtsboard.hardware.board_map import empty_board_report, render_map
 from draughtsboard.hardware.diag import add_arguments, walk_leds
 
 
@@ -23,6 +23,6 @@ def parse(*argv: str) -> argparse.Namespace:
     (("--sim-fault", "stuck:3", "--occupied", "1,2"), "--sim-fault, --occupied"),
 ])
 def test_the_other_backends_options_are_refused(capsys, argv, named):
-    assert serial_diag.run(parse(*argv), render_map, walk_leds) == 2
+    assert serial_diag.run(parse(*argv), render_map, walk_leds, empty_board_report) == 2
     assert capsys.readouterr().err.splitlines() == [
         f"draughtsboard diag: {named}: not with --backend serial (give --board and --port)"]

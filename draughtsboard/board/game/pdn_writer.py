@@ -6,7 +6,7 @@ What is written, and why:
   that a reader never has to guess the game; the variant's own result strings.
 * ``SetUp "1"`` and ``FEN`` only when the game did not start from the initial position.
 * Moves in the short form, the long form only where the short one is ambiguous
-  (`notation.format_move` decides), move numbers on White's moves.
+  (`notation.format_move` decides), move numbers on White's moves (`number_prefix`).
 * After each move, where known, the clocks in the lidraughts form
   ``{[%clock w0:10:00 B0:09:58]}`` (remaining time; the side to move in capitals), else
   the thinking time as ``{[%emt 0:00:12]}``, so each move's time is in the record.
@@ -166,6 +166,20 @@ def _event_notes(events_here: list[GameEvent], events: bool, say: Say,
     return [command for command in map(_setup, events_here) if command]
 
 
+def number_prefix(white: bool, number: int, after: str) -> str:
+    """The move number written before a move: ``12. `` before White's, and before
+    Black's only as the first move of the movetext (``after == "start"``) or after a
+    variation (``"variation"``), where a reader must be told which move it is.
+
+    Not after a comment (``"comment"``: the clocks after every move, an event): PDN 3.0
+    makes move numbers optional and writes ``23.44-39 {[%clk 1:05:23]} 18-23``, and
+    pydraughts 0.6.7 cannot read a game that repeats its numbers (``7. 32-28 {...}
+    7... 6x17``) once it has ten moves or more (docs/pdn.md)."""
+    if white:
+        return f"{number}. "
+    return f"{number}... " if after in ("start", "variation") else ""
+
+
 def format_movetext(game: Game, *, times: bool = True, events: bool = True,
                     say: Say | None = None) -> list[str]:
     """The movetext as items (moves, comments, the result), ready to be wrapped; ``say``
@@ -182,14 +196,13 @@ def format_movetext(game: Game, *, times: bool = True, events: bool = True,
     clocks = game.clocks() if times else [None] * game.ply
     thinking = game.thinking_times() if times else [None] * game.ply
     white_starts = game.start.white_to_move
-    need_number = True
+    after = "start"
     for ply, played in enumerate(game.moves):
         white = (ply % 2 == 0) == white_starts
-        number = move_number(white_starts, ply)
-        prefix = f"{number}. " if white else (f"{number}... " if need_number else "")
+        prefix = number_prefix(white, move_number(white_starts, ply), after)
         mark = played.annotation
         items.append(prefix + played.text + (f" {mark}" if mark.startswith("$") else mark))
-        need_number = False
+        after = "move"
         notes: list[str] = []
         if played.after is not None:  # an irregular move that stood
             comment = irregular_comment(played.irregularity, played.comment, say)
@@ -207,10 +220,10 @@ def format_movetext(game: Game, *, times: bool = True, events: bool = True,
         notes.extend(_event_notes(by_ply.get(ply + 1, []), events, words, say is not None))
         for note in notes:
             items.append(_comment(note))
-            need_number = True
+            after = "comment"
         for variation in played.variations:
             items.append(f"({variation})")
-            need_number = True
+            after = "variation"
     if game.result_reason:
         items.append(_comment(game.result_reason))
     items.append(game.result_text())
