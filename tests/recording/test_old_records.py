@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 import shutil
+import zlib
 
 import pytest
 
 from draughtsboard.hall.store import HallStore
 from draughtsboard.recording import Recorder
+from draughtsboard.recording.recorder import DamagedGame
 
-from .old_records import FIXTURES, hall_summary
+from .old_records import FIXTURES, hall_summary, make
 
 BOARD_GAMES = sorted(path.stem for path in (FIXTURES / "board" / "games").glob("*.jsonl"))
 
@@ -55,3 +57,35 @@ def test_an_old_hall_store_reads_the_same(tmp_path):
     expected = json.loads((FIXTURES / "hall.json").read_text(encoding="utf-8"))
     assert json.loads(json.dumps(hall_summary(store))) == expected
     store.close()
+
+
+def test_the_record_model_writes_the_old_journals_byte_for_byte(tmp_path):
+    """The same calls on the recorder now write the very files the old code wrote: the
+    journal's format did not change under the model (old readers read new journals)."""
+    make(tmp_path)
+    for path in sorted((FIXTURES / "board" / "games").glob("*.jsonl")):
+        assert (tmp_path / "board" / "games" / path.name).read_bytes() == path.read_bytes()
+    for path in sorted((FIXTURES / "hall").rglob("*.jsonl")):
+        relative = path.relative_to(FIXTURES)
+        assert (tmp_path / relative).read_bytes() == path.read_bytes(), relative
+
+
+def test_a_record_of_a_newer_format_is_one_line_and_nothing_is_lost(tmp_path):
+    shutil.copytree(FIXTURES / "board" / "games", tmp_path / "games")
+    game_id = BOARD_GAMES[2]  # the unfinished one
+    path = tmp_path / "games" / f"{game_id}.jsonl"
+    with Recorder(tmp_path, sync=False) as recorder:
+        recorder.record_note(game_id, "written by a newer release", 1.0, 2.0)
+    lines = path.read_bytes().splitlines(keepends=True)
+    record = json.loads(lines[-1].split(b" ", 1)[1])
+    record["v"] = 2
+    body = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode()
+    lines[-1] = f"{zlib.crc32(body):08x} ".encode() + body + b"\n"
+    path.write_bytes(b"".join(lines))
+    before = path.read_bytes()
+    with Recorder(tmp_path, sync=False) as recorder:
+        found = recorder.find_unfinished()
+        assert isinstance(found, DamagedGame) and found.game.ply == 5
+        assert "format 2, newer than this release reads (format 1)" in found.problem
+        assert "\n" not in found.problem
+    assert path.read_bytes() == before  # nothing dropped, nothing rewritten

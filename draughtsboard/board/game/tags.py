@@ -10,6 +10,7 @@ record derives from its own data (``Result``, ``FEN``, ``GameType``, ``SetUp``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..rules.errors import DraughtsError
 from .record import DERIVED_TAGS
@@ -21,7 +22,7 @@ class InvalidTagError(DraughtsError):
     """A tag name or value that a game record cannot hold."""
 
 
-def clean_tags(tags: Mapping[object, object]) -> dict[str, str]:
+def clean_tags(tags: Mapping[Any, object]) -> dict[str, str]:
     """The tags as strings, checked; `InvalidTagError` naming the first bad one."""
     out = {}
     for key, value in tags.items():
