@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.records import CoachSwitch
 from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
 from draughtsboard.board.ports import LedSink, Snapshot
@@ -692,9 +693,11 @@ class GameInPlay:
         """A line of the arbiter's log on the page (not journalled)."""
         self.arbiter_log.note(kind, text)
 
-    def note_coach(self, text: str) -> None:
-        """Journal what the coach said or was told (a warning, a solved puzzle)."""
-        self.recorder.record_coach_note(self.game_id, text, self.clock(), self.wall())
+    def note_coach(self, text: str, *, switch: CoachSwitch | None = None) -> None:
+        """Journal what the coach said or was told (a warning, a solved puzzle; with
+        ``switch``, an aid switched on or off, kept as data)."""
+        self.recorder.record_coach_note(self.game_id, text, self.clock(), self.wall(),
+                                        switch=switch)
 
     # -- the opponent ----------------------------------------------------------------------------
 

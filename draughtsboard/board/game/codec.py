@@ -13,9 +13,10 @@ Versions: the start record carries ``version``, any other record may carry ``v``
 reader stops before it and leaves the file as it is).
 
 Records written before the record model said a coach switch only in English ("hints
-switched off for this game"); `LEGACY_SWITCHES` reads those four fixed sentences of
-format 1 into a `CoachSwitch` once, here at the edge, and a record written now carries
-its ``switch`` as data.
+switched off for this game"); `LEGACY_SWITCHES` reads those four fixed sentences into a
+`CoachSwitch` once, here at the edge, and only for a coach record without the
+``switch`` field: every coach record written now carries it (``null`` for a coach's
+note that switches nothing), so no record written now is ever read by its words.
 """
 
 from __future__ import annotations
@@ -115,8 +116,10 @@ def encode(record: AnyRecord) -> dict[str, Any]:
         if record.tags is not None:
             data["tags"] = dict(record.tags)
         data.update(_said(record.message))
-        if record.switch is not None:
-            data["switch"] = {"aid": record.switch.aid.value, "on": record.switch.on}
+        if record.what is RecordKind.COACH:  # present, null or not: no words read back
+            switch = record.switch
+            data["switch"] = None if switch is None else {"aid": switch.aid.value,
+                                                          "on": switch.on}
     elif isinstance(record, ClockEvent):
         data["clock"] = list(record.clock) if record.clock is not None else None
         data.update(_said(record.message))
@@ -246,9 +249,11 @@ def _kind(data: Mapping[str, Any]) -> RecordKind:
 
 
 def _switch(fields: _Fields) -> CoachSwitch | None:
-    value = fields.data.get("switch")
-    if value is None:
+    if "switch" not in fields.data:  # a record of the release before the model
         return LEGACY_SWITCHES.get(fields.data.get("text", ""))
+    value = fields.data["switch"]
+    if value is None:
+        return None
     try:
         return CoachSwitch(CoachAid(value["aid"]), bool(value["on"]))
     except (TypeError, KeyError, ValueError):

@@ -224,6 +224,10 @@ class Event:
     def __post_init__(self) -> None:
         if self.what not in EVENT_KINDS:
             raise ValueError(f"{self.what!r} is not an event kind")
+        if self.switch is not None and self.what is not RecordKind.COACH:
+            raise ValueError("only a coach record switches a coach aid")
+        if self.tags is not None and self.what is not RecordKind.NOTE:
+            raise ValueError("only a note sets tags")
         if self.tags is not None:
             object.__setattr__(self, "tags", MappingProxyType(dict(self.tags)))
 
