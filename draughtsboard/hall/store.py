@@ -31,6 +31,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from draughtsboard.board.game.apply import close, take_back_to
 from draughtsboard.board.game.record import Game, normalise_result
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules import parse_fen
@@ -40,6 +41,7 @@ from draughtsboard.hall_protocol.games import (
     TAKEBACK_MODES,
     correct_record,
     corrections,
+    move_record,
     play_record,
     start_game,
 )
@@ -101,9 +103,7 @@ class HallGame:
         return dict(corrections(self.game))
 
     def move_record(self, index: int) -> MoveRecord:
-        played = self.game.moves[index]
-        return MoveRecord(played.text, played.move.path, played.move.captures,
-                          played.t_monotonic, played.t_wall, played.clock)
+        return move_record(self.game.moves[index])
 
 
 def game_number(game_id: str) -> int:
@@ -339,7 +339,10 @@ class HallStore:
 
 def _apply(hall_game: HallGame, record: dict) -> None:
     """One journal record applied to the copy in memory: the same function live and
-    when a journal is read back, so a game read back is the game that was written."""
+    when a journal is read back, so a game read back is the game that was written. What
+    a record does to the game is the record model's (`board.game.apply`: a move, a
+    take-back, a correction, a result); what is the hall's own (when each move came,
+    what is confirmed, who set the result) is kept here."""
     kind = record["type"]
     if kind == "moves":
         if record["first"] != hall_game.ply + 1:
@@ -353,9 +356,8 @@ def _apply(hall_game: HallGame, record: dict) -> None:
     elif kind == "truncate":
         if not 0 <= record["keep"] <= hall_game.ply:
             raise JournalError(f"truncate to {record['keep']} moves of {hall_game.ply}")
-        while hall_game.ply > record["keep"]:
-            hall_game.game.undo()
-            hall_game.received.pop()
+        take_back_to(hall_game.game, record["keep"])
+        del hall_game.received[record["keep"]:]
         hall_game.changes = max(hall_game.changes, record["changes"])
         hall_game.confirmed = min(hall_game.confirmed, hall_game.ply)
     elif kind == "tags":
@@ -366,9 +368,7 @@ def _apply(hall_game: HallGame, record: dict) -> None:
             raise JournalError(f"correction at ply {record['ply']} after {hall_game.ply} moves")
         correct_record(hall_game.game, record["fen"])
     elif kind == "result":
-        hall_game.game.set_result(record["result"], record.get("reason", ""))
-        if hall_game.game.result is None:
-            hall_game.game.result_reason = record.get("reason") or "abandoned"
+        close(hall_game.game, record["result"], record.get("reason", ""))
         hall_game.finished = True
         hall_game.result_received = record["received"]
         hall_game.result_source = record.get("source", "board")
