@@ -166,6 +166,15 @@ def _event_notes(events_here: list[GameEvent], events: bool, say: Say,
     return [command for command in map(_setup, events_here) if command]
 
 
+def move_number_prefix(white: bool, number: int, after_break: bool) -> str:
+    """What is written before a move: its number before White's move (``12. ``); before
+    Black's (``12... ``) only where the movetext starts or a comment or a variation came
+    between (``after_break``), else nothing. The one place that decides it."""
+    if white:
+        return f"{number}. "
+    return f"{number}... " if after_break else ""
+
+
 def format_movetext(game: Game, *, times: bool = True, events: bool = True,
                     say: Say | None = None) -> list[str]:
     """The movetext as items (moves, comments, the result), ready to be wrapped; ``say``
@@ -185,8 +194,7 @@ def format_movetext(game: Game, *, times: bool = True, events: bool = True,
     need_number = True
     for ply, played in enumerate(game.moves):
         white = (ply % 2 == 0) == white_starts
-        number = move_number(white_starts, ply)
-        prefix = f"{number}. " if white else (f"{number}... " if need_number else "")
+        prefix = move_number_prefix(white, move_number(white_starts, ply), need_number)
         mark = played.annotation
         items.append(prefix + played.text + (f" {mark}" if mark.startswith("$") else mark))
         need_number = False
