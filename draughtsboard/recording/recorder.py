@@ -523,7 +523,7 @@ class Recorder:
         self._event(game_id, RecordKind.NOTE, note, t_monotonic, t_wall)
         if action == "abandon":
             self.record_result(game_id, "*", "abandoned: the journal was damaged",
-                               t_monotonic, t_wall)
+                               t_monotonic, t_wall, by=Setter.ARBITER)
             return f"game {game_id} closed as abandoned; {note}", copy
         return f"game {game_id} resumed at ply {self.game(game_id).ply}; {note}", copy
 
