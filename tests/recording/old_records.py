@@ -2,11 +2,11 @@
 them back.
 
 The fixtures are the board journals, a hall store and the PDN of each game as the code
-of the release before the typed record model (issue 42) wrote them: the record model must
-read every one of them back to the same game, PDN byte for byte. They were written once,
-by this module on that code, and committed; they are never written again (a fixture
-written by the new code would prove nothing). To see how they were made, read `make`;
-to make a fresh set elsewhere (for another release), run::
+of the release before the typed record model wrote them (the package at commit de624b5):
+the record model must read every one of them back to the same game, PDN byte for byte.
+They were written once, by this module on that code, and committed; they are never
+written again (a fixture written by the new code would prove nothing). To see how they
+were made, read `make`; to make a fresh set elsewhere (for another release), run::
 
     python -m tests.recording.old_records DIRECTORY
 
@@ -312,4 +312,7 @@ def _loaded(directory: Path) -> HallStore:
 
 
 if __name__ == "__main__":
-    make(Path(sys.argv[1]) if len(sys.argv) > 1 else FIXTURES)
+    if len(sys.argv) != 2 or Path(sys.argv[1]).resolve() == FIXTURES:
+        sys.exit("usage: python -m tests.recording.old_records DIRECTORY (not the committed "
+                 "fixtures: they are the old release's, never written again)")
+    make(Path(sys.argv[1]))
