@@ -381,8 +381,7 @@ class Ingest:
             if older.number < hall_game.number and not older.finished and claim is not None \
                     and claim.record is not None and claim.record.result == "*" \
                     and not self._round_game(older):
-                self.store.set_result(older, "*", claim.record.result_reason or "abandoned",
-                                      now, "board")
+                self.store.set_result(older, "*", claim.record.result_reason, now, "board")
                 self._drop_claim(board, claim.key)
         return hall_game
 
@@ -559,12 +558,12 @@ class Ingest:
             if self._take_order(board, hall_game.game_id, "close", "*"):
                 # closed for a pairing the arbiter sent (a game with moves only when the
                 # arbiter named it): the arbiter's
-                self.store.set_result(hall_game, "*", reason or "abandoned", now, "arbiter")
+                self.store.set_result(hall_game, "*", reason, now, "arbiter")
                 self._drop_claim(board, key)
                 self.round_changed(board, hall_game.round, now)
             elif not self._round_game(hall_game) and newest is not None \
                     and newest.number > hall_game.number:
-                self.store.set_result(hall_game, "*", reason or "abandoned", now, "board")
+                self.store.set_result(hall_game, "*", reason, now, "board")
                 self._drop_claim(board, key)
             else:
                 self._claim(board, Claim("result", hall_game.game_id,

@@ -7,18 +7,20 @@ again after a restart; a hall journal that cannot be read back is set aside
 (``<name>.damaged-<n>``, never overwriting an earlier one), remembered in
 `HallStore.set_aside_games`, and the game is asked for again from the board.
 
-Records (the journal adds its own ``seq``, the record's number in the file, so a record
-never uses that name): ``start`` (game id, variant, start FEN, tags, mode, start times),
-``moves`` (one or more moves from move number ``first``, with the board's ``changes``:
-a whole game caught up in one record, one fsync), ``truncate`` (a takeback: keep the first
-``keep`` moves), ``correction`` (the arbiter's: play goes on from ``fen`` at ``ply``),
-``tags``, ``result`` (with its ``source``: the ``rules`` proved it, the ``arbiter`` set
-or confirmed it, or the ``board`` closed the game unfinished), ``reopen`` (the arbiter
-took a result back: withdrawn, or to follow the board) and ``confirmed`` (how many moves
-the board's whole game or the arbiter confirmed: the feed's). Each carries ``received``,
-the hall's wall-clock time: the broadcast's delay is counted on the hall's clock, which a
-board's clock cannot upset. Journals written before the ``moves`` record (``move``
-records, whose number the journal's ``seq`` had overwritten) are read in file order.
+Records (typed in `records`: the record model's records of the game with what is the
+hall's own beside them; the journal adds its own ``seq``, the record's number in the
+file, so a record never uses that name): ``start`` (game id, variant, start FEN, tags,
+mode, start times), ``moves`` (one or more moves from move number ``first``, with the
+board's ``changes``: a whole game caught up in one record, one fsync), ``truncate`` (a
+takeback: keep the first ``keep`` moves), ``correction`` (the arbiter's: play goes on
+from ``fen`` at ``ply``), ``tags``, ``result`` (with its ``source``: the ``rules``
+proved it, the ``arbiter`` set or confirmed it, or the ``board`` closed the game
+unfinished), ``reopen`` (the arbiter took a result back: withdrawn, or to follow the
+board) and ``confirmed`` (how many moves the board's whole game or the arbiter
+confirmed: the feed's). Each carries ``received``, the hall's wall-clock time: the
+broadcast's delay is counted on the hall's clock, which a board's clock cannot upset.
+Journals written before the ``moves`` record (``move`` records, whose number the
+journal's ``seq`` had overwritten) are read in file order.
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from draughtsboard.board.game.apply import close, game_of_start, take_back_to
 from draughtsboard.board.game.record import Game, normalise_result
+from draughtsboard.board.game.records import Result, Setter
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules import parse_fen
 from draughtsboard.board.rules.errors import DraughtsError
@@ -40,18 +44,31 @@ from draughtsboard.hall_protocol.games import (
     TAKEBACK_MODES,
     correct_record,
     corrections,
+    move_record,
     play_record,
     start_game,
+    start_of,
 )
 from draughtsboard.hall_protocol.messages import GAME_ID, GameRecord, MessageError, MoveRecord
 from draughtsboard.recording import Journal, JournalError
 from draughtsboard.recording.journal import set_aside
 
+from . import records as hall_records
+from .records import (
+    RESULT_SOURCES,
+    Confirmed,
+    HallCorrection,
+    HallRecord,
+    HallResult,
+    HallStart,
+    Moves,
+    Reopen,
+    TagsSet,
+    Truncate,
+)
 from .said import said
 
 log = logging.getLogger("draughtsboard.hall")
-
-RESULT_SOURCES = ("rules", "arbiter", "board", "venue")  # venue: a public mirror's
 
 
 @dataclass
@@ -101,9 +118,7 @@ class HallGame:
         return dict(corrections(self.game))
 
     def move_record(self, index: int) -> MoveRecord:
-        played = self.game.moves[index]
-        return MoveRecord(played.text, played.move.path, played.move.captures,
-                          played.t_monotonic, played.t_wall, played.clock)
+        return move_record(self.game.moves[index])
 
 
 def game_number(game_id: str) -> int:
@@ -166,15 +181,15 @@ class HallStore:
         journal = Journal(path, sync=self.sync)
         try:
             records = journal.records
-            if not records or records[0].get("type") != "start":
+            if not records:
                 raise JournalError("no start record")
-            start = records[0]
-            if start.get("game") != path.stem:
-                raise JournalError(f"the start record names game {start.get('game')!r}")
-            hall_game = HallGame(board, start["game"], start_game(_start_record(start)),
-                                 path, journal, started_received=start["received"])
+            start = hall_records.decode_start(records[0])
+            if start.game != path.stem:
+                raise JournalError(f"the start record names game {start.game!r}")
+            hall_game = HallGame(board, start.game, game_of_start(start.start), path,
+                                 journal, started_received=start.received)
             for record in records[1:]:
-                _apply(hall_game, record)
+                _apply(hall_game, hall_records.decode(record))
         except BaseException:
             journal.close()
             raise
@@ -190,11 +205,11 @@ class HallStore:
     def _refused(self, error: OSError) -> None:
         self.write_error = said("hall.storage.cannot_write", error=str(error)[:300])
 
-    def _write(self, hall_game: HallGame, record: dict) -> None:
+    def _write(self, hall_game: HallGame, record: HallRecord) -> None:
         try:
             if hall_game.journal is None:  # a finished game, changed by the arbiter
                 hall_game.journal = Journal(hall_game.path, sync=self.sync)
-            hall_game.journal.append(record)
+            hall_game.journal.append(hall_records.encode(record))
         except OSError as error:
             self._refused(error)
             raise
@@ -221,10 +236,8 @@ class HallStore:
             self._refused(error)
             raise
         try:
-            journal.append({"type": "start", "game": record.game, "variant": record.variant,
-                            "fen": record.fen, "tags": dict(record.tags),
-                            "mode": record.mode, "t_mono": record.t_mono,
-                            "t_wall": record.t_wall, "received": received})
+            journal.append(hall_records.encode(HallStart(record.game, start_of(record),
+                                                         received)))
         except BaseException as error:
             journal.close()  # nothing of it kept open, nor on disk
             with contextlib.suppress(OSError):
@@ -253,21 +266,18 @@ class HallStore:
             except DraughtsError as error:
                 raise MessageError(f"move {hall_game.ply + offset + 1} ({move.text}): "
                                    f"{error}") from None
-        self._write(hall_game, {"type": "moves", "first": hall_game.ply + 1,
-                                "moves": [m.to_dict() for m in moves], "changes": changes,
-                                "received": received})
+        self._write(hall_game, Moves(hall_game.ply + 1, tuple(moves), changes, received))
 
     def confirm(self, hall_game: HallGame, count: int) -> None:
         """The first ``count`` moves are confirmed (broadcast): the board's whole game
         says so, or the arbiter; fewer after a dispute. Written down, so a restart
         broadcasts no move the hall had not confirmed."""
         if count != hall_game.confirmed:
-            self._write(hall_game, {"type": "confirmed", "count": count})
+            self._write(hall_game, Confirmed(count))
 
     def truncate(self, hall_game: HallGame, keep: int, changes: int, received: float,
                  by: str = "board") -> None:
-        self._write(hall_game, {"type": "truncate", "keep": keep, "changes": changes,
-                                "received": received, "by": by})
+        self._write(hall_game, Truncate(keep, changes, received, by))
 
     def correct(self, hall_game: HallGame, fen: str, received: float, by: str) -> None:
         """An arbiter's correction of the current position, checked before it is
@@ -276,8 +286,7 @@ class HallStore:
             parse_fen(hall_game.game.variant, fen)
         except DraughtsError as error:
             raise MessageError(f"correction {fen[:60]!r}: {error}") from None
-        self._write(hall_game, {"type": "correction", "ply": hall_game.ply, "fen": fen,
-                                "received": received, "by": by})
+        self._write(hall_game, HallCorrection(hall_game.ply, fen, received, by))
 
     def withdraw_result(self, hall_game: HallGame, received: float) -> None:
         """The arbiter takes the game's result back: it is in play again."""
@@ -286,12 +295,12 @@ class HallStore:
         self.reopen(hall_game, received)
 
     def set_tags(self, hall_game: HallGame, tags: dict[str, str]) -> None:
-        self._write(hall_game, {"type": "tags", "tags": dict(tags)})
+        self._write(hall_game, TagsSet(tags))
 
     def reopen(self, hall_game: HallGame, received: float) -> None:
         """Take a game's result back (the arbiter follows a board whose game went on or
         differs from the one the result closed)."""
-        self._write(hall_game, {"type": "reopen", "received": received})
+        self._write(hall_game, Reopen(received))
 
     def set_result(self, hall_game: HallGame, result: str, reason: str, received: float,
                    source: str) -> None:
@@ -300,8 +309,7 @@ class HallStore:
         normalise_result(hall_game.game.variant, result)  # InvalidResultError
         if source not in RESULT_SOURCES:
             raise ValueError(f"result source {source!r}")
-        self._write(hall_game, {"type": "result", "result": result, "reason": reason,
-                                "received": received, "source": source})
+        self._write(hall_game, HallResult(Result(result, reason, Setter(source)), received))
 
     # -- questions -----------------------------------------------------------------------
 
@@ -337,61 +345,45 @@ class HallStore:
                     hall_game.journal = None
 
 
-def _apply(hall_game: HallGame, record: dict) -> None:
+def _apply(hall_game: HallGame, record: HallRecord) -> None:
     """One journal record applied to the copy in memory: the same function live and
-    when a journal is read back, so a game read back is the game that was written."""
-    kind = record["type"]
-    if kind == "moves":
-        if record["first"] != hall_game.ply + 1:
-            raise JournalError(f"moves from {record['first']} after {hall_game.ply} moves")
-        for move in record["moves"]:
-            _play(hall_game, MoveRecord.from_dict(move), record["received"])
-        hall_game.changes = max(hall_game.changes, record["changes"])
-    elif kind == "move":  # journals written before the "moves" record: in file order
-        _play(hall_game, MoveRecord.from_dict(record), record["received"])
-        hall_game.changes = max(hall_game.changes, record["changes"])
-    elif kind == "truncate":
-        if not 0 <= record["keep"] <= hall_game.ply:
-            raise JournalError(f"truncate to {record['keep']} moves of {hall_game.ply}")
-        while hall_game.ply > record["keep"]:
-            hall_game.game.undo()
-            hall_game.received.pop()
-        hall_game.changes = max(hall_game.changes, record["changes"])
+    when a journal is read back, so a game read back is the game that was written. What
+    a record does to the game is the record model's (`board.game.apply`: a move, a
+    take-back, a correction, a result); what is the hall's own (when each move came,
+    what is confirmed, who set the result) is kept here."""
+    if isinstance(record, Moves):
+        if record.first is not None and record.first != hall_game.ply + 1:
+            raise JournalError(f"moves from {record.first} after {hall_game.ply} moves")
+        for move in record.moves:
+            play_record(hall_game.game, move)
+            hall_game.received.append(record.received)
+        hall_game.changes = max(hall_game.changes, record.changes)
+    elif isinstance(record, Truncate):
+        if not 0 <= record.keep <= hall_game.ply:
+            raise JournalError(f"truncate to {record.keep} moves of {hall_game.ply}")
+        take_back_to(hall_game.game, record.keep)
+        del hall_game.received[record.keep:]
+        hall_game.changes = max(hall_game.changes, record.changes)
         hall_game.confirmed = min(hall_game.confirmed, hall_game.ply)
-    elif kind == "tags":
+    elif isinstance(record, TagsSet):
         hall_game.game.tags.clear()
-        hall_game.game.tags.update(record["tags"])
-    elif kind == "correction":
-        if record["ply"] != hall_game.ply:
-            raise JournalError(f"correction at ply {record['ply']} after {hall_game.ply} moves")
-        correct_record(hall_game.game, record["fen"])
-    elif kind == "result":
-        hall_game.game.set_result(record["result"], record.get("reason", ""))
-        if hall_game.game.result is None:
-            hall_game.game.result_reason = record.get("reason") or "abandoned"
+        hall_game.game.tags.update(record.tags)
+    elif isinstance(record, HallCorrection):
+        if record.ply != hall_game.ply:
+            raise JournalError(f"correction at ply {record.ply} after {hall_game.ply} moves")
+        correct_record(hall_game.game, record.fen)
+    elif isinstance(record, HallResult):
+        close(hall_game.game, record.result.result, record.result.reason)
         hall_game.finished = True
-        hall_game.result_received = record["received"]
-        hall_game.result_source = record.get("source", "board")
+        hall_game.result_received = record.received
+        hall_game.result_source = record.result.by.value
         hall_game.confirmed = hall_game.ply  # the rules or the arbiter saw the game whole
-    elif kind == "confirmed":
-        if not 0 <= record["count"] <= hall_game.ply:
-            raise JournalError(f"{record['count']} moves confirmed of {hall_game.ply}")
-        hall_game.confirmed = record["count"]
-    elif kind == "reopen":
+    elif isinstance(record, Confirmed):
+        if not 0 <= record.count <= hall_game.ply:
+            raise JournalError(f"{record.count} moves confirmed of {hall_game.ply}")
+        hall_game.confirmed = record.count
+    else:
         hall_game.game.set_result("*")
         hall_game.finished = False
         hall_game.result_received = None
         hall_game.result_source = ""
-    else:
-        raise JournalError(f"unknown record type {kind!r}")
-
-
-def _play(hall_game: HallGame, move: MoveRecord, received: float) -> None:
-    play_record(hall_game.game, move)
-    hall_game.received.append(received)
-
-
-def _start_record(start: dict) -> GameRecord:
-    return GameRecord(start["game"], start["variant"], dict(start.get("tags") or {}), (), 0,
-                      start.get("fen"), start.get("mode") or "tournament", start.get("t_mono"),
-                      start.get("t_wall"))

@@ -1,11 +1,18 @@
 """A recorded `Game` as a `GameRecord` and back: what a board sends and what the hall
-rebuilds, with the rules checking every move again on the hall's side."""
+rebuilds, with the rules checking every move again on the hall's side.
+
+The hall's wire is a view of the record model (`draughtsboard.board.game.records`): a
+`GameRecord`'s start is the model's `Start`, each `MoveRecord` a `MoveMade`, and the hall
+rebuilds a game with the model's one `apply` (a move, a correction), never with rules of
+its own."""
 
 from __future__ import annotations
 
-from draughtsboard.board.game.record import Game
-from draughtsboard.board.rules import DraughtsError, get_variant, parse_fen
-from draughtsboard.board.rules.position import Move
+from draughtsboard.board.game.apply import apply, game_of_start
+from draughtsboard.board.game.record import Game, PlayedMove
+from draughtsboard.board.game.records import Correction, MoveMade, Start, Times
+from draughtsboard.board.mode import Mode
+from draughtsboard.board.rules import DraughtsError
 
 from .messages import GameRecord, MessageError, MoveRecord
 
@@ -19,9 +26,26 @@ def change_count(game: Game) -> int:
     return game.ply + 2 * game.taken_back
 
 
+def move_record(played: PlayedMove) -> MoveRecord:
+    """A move of the game as the wire carries it."""
+    return MoveRecord(played.text, played.move.path, played.move.captures,
+                      played.t_monotonic, played.t_wall, played.clock)
+
+
 def move_records(game: Game) -> tuple[MoveRecord, ...]:
-    return tuple(MoveRecord(p.text, p.move.path, p.move.captures, p.t_monotonic, p.t_wall,
-                            p.clock) for p in game.moves)
+    return tuple(map(move_record, game.moves))
+
+
+def move_made(ply: int, move: MoveRecord) -> MoveMade:
+    """A move of the wire as the model's record of the move at ``ply``."""
+    return MoveMade(ply, move.path, move.captures, move.text, Times(move.t_mono, move.t_wall),
+                    move.clock)
+
+
+def start_of(record: GameRecord) -> Start:
+    """The start of a `GameRecord` as the model's record (`ValueError` for a bad mode)."""
+    return Start(record.variant, record.tags, record.fen, Mode.parse(record.mode), None,
+                 Times(record.t_mono, record.t_wall))
 
 
 def game_record(game_id: str, game: Game) -> GameRecord:
@@ -47,7 +71,7 @@ def correct_record(game: Game, fen: str, text: str = "arbiter correction") -> No
     """An arbiter's correction of the game's current position (`MessageError` for a
     position the variant cannot have)."""
     try:
-        game.correct(parse_fen(game.variant, fen), text)
+        apply(game, Correction(game.ply, fen, text))
     except DraughtsError as error:
         raise MessageError(f"correction {fen[:60]!r}: {error}") from None
 
@@ -56,18 +80,14 @@ def start_game(record: GameRecord) -> Game:
     """The record's game before its first move; `MessageError` for an unknown variant or
     a bad start position."""
     try:
-        variant = get_variant(record.variant)
-        game = Game.from_fen(variant, record.fen, tags=dict(record.tags),
-                             mode=record.mode)
+        return game_of_start(start_of(record))
     except DraughtsError as error:
         raise MessageError(f"game {record.game}: {error}") from None
-    game.start_monotonic, game.start_wall = record.t_mono, record.t_wall
-    return game
 
 
 def play_record(game: Game, move: MoveRecord) -> None:
     """Add a move to the game, checked by the rules (`MessageError` if illegal)."""
     try:
-        game.play(Move(move.path, move.captures), move.t_mono, move.t_wall, move.clock)
+        apply(game, move_made(game.ply, move))
     except DraughtsError as error:
         raise MessageError(f"move {move.text}: {error}") from None

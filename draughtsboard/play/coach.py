@@ -38,6 +38,7 @@ from typing import Any
 
 from draughtsboard.board.game.analysis import format_score
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.records import CoachAid, CoachSwitch
 from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
 from draughtsboard.board.rules.engine import MATE, Engine, SearchResult
@@ -62,11 +63,15 @@ BLUNDER_NODES = 150_000
 CACHE = 16  # positions whose search is kept (a takeback comes back to one)
 LIVE_SEARCHES = 2  # searches of the game in play kept queued: the newest ones
 
-# What the journal says (language-neutral data: read back to restore the switches)
-HINTS_OFF = "hints switched off for this game"
-HINTS_ON = "hints switched on"
-WARNINGS_OFF = "blunder warnings switched off for this game"
-WARNINGS_ON = "blunder warnings switched on"
+# What a switch's record says in the PDN (its English comment, as every file written
+# before had it). The switch itself is the record's data (`CoachSwitch`), and that is
+# what is read back to restore the switches: never these words.
+SWITCH_TEXTS = {
+    CoachSwitch(CoachAid.HINTS, False): "hints switched off for this game",
+    CoachSwitch(CoachAid.HINTS, True): "hints switched on",
+    CoachSwitch(CoachAid.WARNINGS, False): "blunder warnings switched off for this game",
+    CoachSwitch(CoachAid.WARNINGS, True): "blunder warnings switched on",
+}
 
 
 BOTH_SIDES = frozenset({"white", "black"})
@@ -201,11 +206,11 @@ class Coach:
         self._hint_wanted = False
         self.hints_on = self.warnings_on = True
         for event in self.game().events:
-            if event.kind == "coach":
-                if event.text in (HINTS_OFF, HINTS_ON):
-                    self.hints_on = event.text == HINTS_ON
-                elif event.text in (WARNINGS_OFF, WARNINGS_ON):
-                    self.warnings_on = event.text == WARNINGS_ON
+            if event.switch is not None:  # the switch as data, never its words
+                if event.switch.aid is CoachAid.HINTS:
+                    self.hints_on = event.switch.on
+                else:
+                    self.warnings_on = event.switch.on
         if self.puzzles is not None:
             self.puzzles.game_started()
         self._follow()
@@ -395,17 +400,17 @@ class Coach:
         changes = []
         if hints is not None and hints != self.hints_on:
             self.hints_on = hints
-            changes.append(HINTS_ON if hints else HINTS_OFF)
+            changes.append(CoachSwitch(CoachAid.HINTS, hints))
             if not hints:
                 self.hint = None
                 self._hint_wanted = False
         if warnings is not None and warnings != self.warnings_on:
             self.warnings_on = warnings
-            changes.append(WARNINGS_ON if warnings else WARNINGS_OFF)
+            changes.append(CoachSwitch(CoachAid.WARNINGS, warnings))
             if not warnings:
                 self.warning = None
-        for text in changes:
-            self.game_in_play.note_coach(text)
+        for switch in changes:
+            self.game_in_play.note_coach(SWITCH_TEXTS[switch], switch=switch)
         self.game_in_play.refresh_leds()
         return {"hints": self.hints_on, "warnings": self.warnings_on}
 

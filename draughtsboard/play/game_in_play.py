@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.records import CoachSwitch, Setter
 from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
 from draughtsboard.board.ports import LedSink, Snapshot
@@ -233,7 +234,7 @@ class GameInPlay:
         try:
             try:
                 self.recorder.record_result(opening.closes, "*", f"unfinished: {reason}",
-                                            self.clock(), self.wall())
+                                            self.clock(), self.wall(), by=Setter.BOARD)
             except JournalDamagedError:
                 # a damaged journal is closed by the repair, which keeps a copy first
                 account, _ = self.recorder.repair(opening.closes, "abandon", self.clock(),
@@ -334,7 +335,7 @@ class GameInPlay:
         claim = None
         if call is not None and call.action == "take":
             try:
-                self.record_result(call.result, call.reason)
+                self.record_result(call.result, call.reason, by=Setter.MATCH)
             except (DraughtsError, OSError) as error:
                 self._could_not(f"record the result {call.result}", error)
             else:
@@ -551,7 +552,7 @@ class GameInPlay:
             if game.rules.automatic:
                 reason = f"{text} (the rules end the game: recorded without the arbiter)"
                 self.recorder.record_result(self.game_id, game.variant.results[1], reason,
-                                            self.clock(), self.wall())
+                                            self.clock(), self.wall(), by=Setter.RULES)
                 self.arbiter_log.note("result", Message.of(
                     "log.result", result=game.variant.results[1],
                     reason=Message.of("log.draw_automatic",
@@ -581,7 +582,8 @@ class GameInPlay:
             log.warning("%s", text)
             self.damage = None
         elif self.recorded_game().result is None:
-            self.recorder.record_result(self.game_id, "*", why, self.clock(), self.wall())
+            self.recorder.record_result(self.game_id, "*", why, self.clock(), self.wall(),
+                                        by=Setter.BOARD)
         self.game_id = self.recorder.start_game(
             self.variant, tags, fen, self.mode, t_monotonic=self.clock(), t_wall=self.wall())
         self.tracker.reset(position, check_start=True)
@@ -624,9 +626,12 @@ class GameInPlay:
         """Record tags of the game (checked by the caller); every tag afterwards."""
         return self.recorder.record_tags(self.game_id, tags, self.clock(), self.wall())
 
-    def record_result(self, result: str, reason: str) -> None:
-        """Record the result the arbiter declared (or accepted), and tell the follower."""
-        self.recorder.record_result(self.game_id, result, reason, self.clock(), self.wall())
+    def record_result(self, result: str, reason: str, *,
+                      by: Setter = Setter.ARBITER) -> None:
+        """Record the result the arbiter declared (or accepted; in a match, ``by`` the
+        match: the other board's result taken), and tell the follower."""
+        self.recorder.record_result(self.game_id, result, reason, self.clock(), self.wall(),
+                                    by=by)
         self.arbiter_log.note("result", Message.of("log.result", result=result,
                                                    reason=reason_message(reason))
                               if reason else Message.of("log.result_only", result=result))
@@ -696,9 +701,11 @@ class GameInPlay:
         """A line of the arbiter's log on the page (not journalled)."""
         self.arbiter_log.note(kind, text)
 
-    def note_coach(self, text: str) -> None:
-        """Journal what the coach said or was told (a warning, a solved puzzle)."""
-        self.recorder.record_coach_note(self.game_id, text, self.clock(), self.wall())
+    def note_coach(self, text: str, *, switch: CoachSwitch | None = None) -> None:
+        """Journal what the coach said or was told (a warning, a solved puzzle; with
+        ``switch``, an aid switched on or off, kept as data)."""
+        self.recorder.record_coach_note(self.game_id, text, self.clock(), self.wall(),
+                                        switch=switch)
 
     # -- the opponent ----------------------------------------------------------------------------
 

@@ -1,8 +1,9 @@
 """Recording: the durable journal of every game, and the `Recorder` that owns it.
 
-`draughtsboard.board.game` is the game as a pure value; this package is its durable
-journal on disk (`journal`: checksummed, fsynced records), what each record does to a
-game (`records`: the one apply path, live and when a game is rebuilt), the `Recorder`
+`draughtsboard.board.game` is the game as a pure value and the record model (typed
+records, their codec, their one apply); this package is its durable journal on disk
+(`journal`: checksummed, fsynced records), a journal's records read back into a game
+(`records`: the model's codec and apply, live and when a game is rebuilt), the `Recorder`
 that alone writes and reads those records (`recorder`), and what each tracker event
 becomes there (`tracker_events`). Its errors are split by cause (`errors`): storage,
 busy, bad input. It does file I/O, so it lives outside the

@@ -6,11 +6,12 @@ call that records something returns only once the record is on stable storage; t
 controller lights the confirmation LED after that, never before. A move is checked
 against the rules before it is written, so the journal never holds an illegal move.
 
-Records go in only through the recorder's ``record_*`` methods. Each builds its record
-and hands it to one path (`Recorder._append`): the record is applied to the live game by
-`records.apply_record`, the very function `rebuild_game` applies every record with, and
-only then written; so a game read from disk is the game that was recorded, by
-construction. The games the recorder hands out are read-only copies
+Records go in only through the recorder's ``record_*`` methods. Each builds its record,
+a typed record of the record model (`draughtsboard.board.game.records`), and hands it to
+one path (`Recorder._append`): the record is applied to the live game by the model's
+`apply`, the very function `rebuild_game` applies every record with, and only then
+written as the model's codec writes it; so a game read from disk is the game that was
+recorded, by construction. The games the recorder hands out are read-only copies
 (`Game.read_only_copy`): changing a game means journalling the change first, here.
 
 Game ids are ``NNNNN-YYYYmmdd-HHMMSS``: the running number orders games even on a
@@ -25,8 +26,28 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from draughtsboard.board.game.apply import apply, game_of_start, start_of
+from draughtsboard.board.game.codec import encode
 from draughtsboard.board.game.pdn_writer import Say, write_game
 from draughtsboard.board.game.record import Game, GameFinishedError
+from draughtsboard.board.game.records import (
+    ClockEvent,
+    CoachSwitch,
+    Correction,
+    Declined,
+    Event,
+    IrregularMove,
+    MoveMade,
+    Record,
+    RecordKind,
+    Result,
+    ResultWithdrawn,
+    Setter,
+    Takeback,
+    TakebackKind,
+    TakebackTo,
+    Times,
+)
 from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
@@ -37,20 +58,13 @@ from draughtsboard.board.rules.variants import Variant, get_variant
 from .errors import GameIdError, JournalDamagedError, JournalError
 from .journal import Journal, load_journal, repair_journal, set_aside
 from .lock import DataDirLock
-from .records import (
-    RecordMismatchError,
-    apply_record,
-    game_of_start,
-    is_closed,
-    rebuild_game,
-    rebuild_prefix,
-    start_record,
-)
+from .records import RecordMismatchError, is_closed, rebuild_game, rebuild_prefix
 
 ENV_DATA_DIR = "DRAUGHTSBOARD_DATA"
 _ID = re.compile(r"^(\d{5,})-\d{8}-\d{6}$")
 FINISHED_KEPT = 4  # finished games kept in memory (a page shows the last one after its result)
-CLOCK_ACTIONS = ("start", "pause", "resume")
+CLOCK_ACTIONS = {"start": RecordKind.CLOCK_START, "pause": RecordKind.CLOCK_PAUSE,
+                 "resume": RecordKind.CLOCK_RESUME}
 
 
 def default_data_dir() -> Path:
@@ -102,12 +116,6 @@ class DamagedGame:
                 if self.game is not None else Message.of("damage.no_start"))
         return Message.of("damage.journal", game_id=self.game_id, problem=self.problem,
                           kept=kept)
-
-
-def _said(message: Message | None) -> dict:
-    """A record's ``message`` field: the message's JSON beside the English text (records
-    before messages have none, and are read by their text)."""
-    return {} if message is None else {"message": message.as_json()}
 
 
 class Recorder:
@@ -177,7 +185,7 @@ class Recorder:
                 raise GameIdError(f"no recorded game {game_id!r} in {self.games_dir}")
             journal = Journal(path, sync=self.sync, chunk_size=self.chunk_size)
             game, _, problem = rebuild_prefix(journal.records)
-            if problem:
+            if problem or game is None:
                 journal.close()
                 raise JournalDamagedError(f"{path.name}: {problem}")
             assert game is not None  # rebuild_prefix gives a game when it names no problem
@@ -203,20 +211,20 @@ class Recorder:
 
     # -- recording --------------------------------------------------------------------
 
-    def _append(self, game_id: str, record: dict) -> Game:
-        """The one way a record goes in: applied to the live game by `apply_record` (the
-        function `rebuild_game` uses), then written. A record the game refuses is never
-        written; a write that fails leaves the game as its journal has it (rebuilt from
-        the journal's records). A closed journal (its game has a result, ``*`` included)
-        takes only the withdrawal of that result. The live game, once the record is on
-        disk."""
+    def _append(self, game_id: str, record: Record) -> Game:
+        """The one way a record goes in: applied to the live game by the model's `apply`
+        (the function `rebuild_game` uses), then written as the codec writes it. A
+        record the game refuses is never written; a write that fails leaves the game as
+        its journal has it (rebuilt from the journal's records). A closed journal (its
+        game has a result, ``*`` included) takes only the withdrawal of that result. The
+        live game, once the record is on disk."""
         journal, game = self._journal(game_id)
-        if record["type"] != "result-withdrawn" and is_closed(journal.records):
+        if record.kind is not RecordKind.RESULT_WITHDRAWN and is_closed(journal.records):
             raise GameFinishedError(f"game {game_id} is closed ({game.result_text()}, "
                                     f"{game.result_reason}): withdraw its result first")
-        apply_record(game, record)
+        apply(game, record)
         try:
-            journal.append(record)
+            journal.append(encode(record))
         except BaseException:
             self._open[game_id] = (journal, rebuild_game(journal.records))
             raise
@@ -233,8 +241,8 @@ class Recorder:
         t_wall = time.time() if t_wall is None else t_wall
         tags = {str(k): str(v) for k, v in (tags or {}).items()}
         tags.setdefault("Date", time.strftime("%Y.%m.%d", time.localtime(t_wall)))
-        record = start_record(variant, tags, start_fen, mode, draw_preset, t_monotonic,
-                              t_wall)
+        record = start_of(variant, tags, start_fen, mode, draw_preset,
+                          Times(t_monotonic, t_wall))
         game = game_of_start(record)  # checks the preset before anything is written
         self.lock()
         self.games_dir.mkdir(parents=True, exist_ok=True)
@@ -242,7 +250,7 @@ class Recorder:
         path = self.path_of(game_id)
         journal = Journal(path, sync=self.sync, chunk_size=self.chunk_size)
         try:
-            journal.append(record)
+            journal.append(encode(record))
         except BaseException:
             journal.close()  # an empty file is no game: leave nothing behind
             try:
@@ -264,49 +272,51 @@ class Recorder:
         position = game.position
         if isinstance(move, str):
             move = parse_move(position, move)
-        game = self._append(game_id, {
-            "type": "move", "ply": game.ply, "path": list(move.path),
-            "captures": list(move.captures), "text": format_move(position, move),
-            "t_mono": t_monotonic, "t_wall": t_wall, "clock": list(clock) if clock else None,
-        })
+        game = self._append(game_id, MoveMade(
+            game.ply, move.path, move.captures, format_move(position, move),
+            Times(t_monotonic, t_wall), (clock[0], clock[1]) if clock else None))
         return game.moves[-1]
 
-    def _event(self, game_id: str, kind: str, text: str, t_monotonic: float | None,
-               t_wall: float | None, **extra) -> Game:
+    def _event(self, game_id: str, kind: RecordKind, text: str, t_monotonic: float | None,
+               t_wall: float | None, message: Message | None = None, *,
+               tags: dict[str, str] | None = None,
+               switch: CoachSwitch | None = None) -> Game:
         _, game = self._journal(game_id)
-        return self._append(game_id, {"type": kind, "ply": game.ply, "text": text,
-                                      "t_mono": t_monotonic, "t_wall": t_wall, **extra})
+        return self._append(game_id, Event(kind, game.ply, text, message,
+                                           Times(t_monotonic, t_wall), tags, switch))
 
     def record_illegal(self, game_id: str, text: str, reason: str = "",
                        t_monotonic: float | None = None, t_wall: float | None = None, *,
                        message: Message | None = None) -> None:
         """An illegal attempt, for the arbiter (not a move). ``text`` is what PDN
         comments show; ``message`` the same as a message (kept beside it as JSON)."""
-        self._event(game_id, "illegal", f"{text} ({reason})" if reason else text,
-                    t_monotonic, t_wall, **_said(message))
+        self._event(game_id, RecordKind.ILLEGAL, f"{text} ({reason})" if reason else text,
+                    t_monotonic, t_wall, message)
 
     def record_irregularity(self, game_id: str, text: str, t_monotonic: float | None = None,
                             t_wall: float | None = None, *,
                             message: Message | None = None) -> None:
         """An irregularity of procedure: the move counted, the log notes it (``message``:
         as `record_illegal`)."""
-        self._event(game_id, "irregularity", text, t_monotonic, t_wall, **_said(message))
+        self._event(game_id, RecordKind.IRREGULARITY, text, t_monotonic, t_wall, message)
 
     def record_resume(self, game_id: str, t_monotonic: float | None = None,
                       t_wall: float | None = None) -> None:
         """Note that play resumed after a restart (monotonic times restart there)."""
-        self._event(game_id, "resume", "play resumed after a restart", t_monotonic, t_wall,
-                    **_said(Message.of("pdn.text.resume")))
+        self._event(game_id, RecordKind.RESUME, "play resumed after a restart", t_monotonic,
+                    t_wall, Message.of("pdn.text.resume"))
 
     def record_hint(self, game_id: str, text: str, t_monotonic: float | None = None,
                     t_wall: float | None = None) -> None:
         """A hint the player asked for (training): the PDN notes it where it was given."""
-        self._event(game_id, "hint", text, t_monotonic, t_wall)
+        self._event(game_id, RecordKind.HINT, text, t_monotonic, t_wall)
 
     def record_coach_note(self, game_id: str, text: str, t_monotonic: float | None = None,
-                          t_wall: float | None = None) -> None:
-        """What the coach said or was told (a blunder warning, hints switched off)."""
-        self._event(game_id, "coach", text, t_monotonic, t_wall)
+                          t_wall: float | None = None, *,
+                          switch: CoachSwitch | None = None) -> None:
+        """What the coach said or was told (a blunder warning; with ``switch``, an aid
+        switched on or off, kept as data beside the words PDN shows)."""
+        self._event(game_id, RecordKind.COACH, text, t_monotonic, t_wall, switch=switch)
 
     def record_tags(self, game_id: str, tags: dict[str, str], t_monotonic: float | None = None,
                     t_wall: float | None = None) -> dict[str, str]:
@@ -315,8 +325,8 @@ class Recorder:
         cleaned = clean_tags(tags)
         listed = ", ".join(f"{k}={v}" for k, v in cleaned.items())
         text = "tags set by the arbiter: " + listed
-        game = self._event(game_id, "note", text, t_monotonic, t_wall, tags=cleaned,
-                           **_said(Message.of("pdn.text.tags_set", tags=listed)))
+        game = self._event(game_id, RecordKind.NOTE, text, t_monotonic, t_wall,
+                           Message.of("pdn.text.tags_set", tags=listed), tags=cleaned)
         return dict(game.tags)
 
     def record_takeback(self, game_id: str, t_monotonic: float | None = None,
@@ -331,23 +341,22 @@ class Recorder:
         last = game.moves[-1].text
         message: Message | None = None
         if amended_by:
-            kind = "amendment"
+            kind = TakebackKind.AMENDMENT
             text = f"{last} amended to {amended_by}: the piece slid on before it was let go"
             message = Message.of("pdn.text.amended", move=last, amended=amended_by)
         else:
-            kind, text = "takeback", f"{last} taken back"
+            kind, text = TakebackKind.TAKEBACK, f"{last} taken back"
             if irregularity:  # the caller's words: kept as they are
                 text += f": {irregularity}"
             else:
                 message = Message.of("pdn.text.taken_back", move=last)
-        self._append(game_id, {"type": "takeback", "kind": kind, "ply": game.ply - 1,
-                               "text": text, "t_mono": t_monotonic, "t_wall": t_wall,
-                               **_said(message)})
+        self._append(game_id, Takeback(game.ply - 1, kind, text, message,
+                                       Times(t_monotonic, t_wall)))
 
     def record_note(self, game_id: str, text: str, t_monotonic: float | None = None,
                     t_wall: float | None = None) -> None:
         """A note for the arbiter's record (an option refused on resume, ...)."""
-        self._event(game_id, "note", text, t_monotonic, t_wall)
+        self._event(game_id, RecordKind.NOTE, text, t_monotonic, t_wall)
 
     def record_clock(self, game_id: str, action: str, clock: tuple[float, float],
                      text: str = "", t_monotonic: float | None = None,
@@ -357,7 +366,7 @@ class Recorder:
         if action not in CLOCK_ACTIONS:
             raise ValueError(f"clock action {action!r}: expected one of "
                              f"{', '.join(CLOCK_ACTIONS)}")
-        self._clock_event(game_id, f"clock-{action}", clock, text or f"clock {action}",
+        self._clock_event(game_id, CLOCK_ACTIONS[action], clock, text or f"clock {action}",
                           t_monotonic, t_wall)
 
     def record_flag_fall(self, game_id: str, clock: tuple[float, float], text: str,
@@ -365,31 +374,36 @@ class Recorder:
                          t_wall: float | None = None) -> None:
         """The side to move ran out of time (its flag fell). The game goes on: the
         arbiter rules on it."""
-        self._clock_event(game_id, "flag", clock, text, t_monotonic, t_wall)
+        self._clock_event(game_id, RecordKind.FLAG, clock, text, t_monotonic, t_wall)
 
-    def _clock_event(self, game_id: str, kind: str, clock: tuple[float, float], text: str,
-                     t_monotonic: float | None, t_wall: float | None) -> None:
-        both = [round(float(clock[0]), 3), round(float(clock[1]), 3)]
-        self._event(game_id, kind, text, t_monotonic, t_wall, clock=both)
+    def _clock_event(self, game_id: str, kind: RecordKind, clock: tuple[float, float],
+                     text: str, t_monotonic: float | None, t_wall: float | None) -> None:
+        both = (round(float(clock[0]), 3), round(float(clock[1]), 3))
+        _, game = self._journal(game_id)
+        self._append(game_id, ClockEvent(kind, game.ply, both, text, None,
+                                         Times(t_monotonic, t_wall)))
 
     def record_draw_offer(self, game_id: str, text: str, t_monotonic: float | None = None,
                           t_wall: float | None = None) -> None:
         """The rules declare the position drawn: offered to the arbiter, who declares
         the draw or lets play go on (the record keeps the offer as a comment)."""
-        self._event(game_id, "draw-offer", text, t_monotonic, t_wall)
+        self._event(game_id, RecordKind.DRAW_OFFER, text, t_monotonic, t_wall)
 
     def record_result_withdrawn(self, game_id: str, text: str = "",
                                 t_monotonic: float | None = None,
-                                t_wall: float | None = None) -> None:
+                                t_wall: float | None = None, *,
+                                declined: Declined | None = None) -> None:
         """The arbiter takes a result back: the game is open again (its journal is
-        reopened) and the record keeps both the result and its withdrawal."""
+        reopened) and the record keeps both the result and its withdrawal; in a match,
+        ``declined`` says which of the other board's results this was, as data."""
         _, game = self._journal(game_id)
         if game.result is None:
             raise RecordMismatchError(f"game {game_id} has no result to withdraw")
         message = None if text else Message.of("pdn.text.result_withdrawn",
                                                 result=game.result)
         text = text or f"result {game.result} withdrawn by the arbiter"
-        self._event(game_id, "result-withdrawn", text, t_monotonic, t_wall, **_said(message))
+        self._append(game_id, ResultWithdrawn(game.ply, text, message,
+                                              Times(t_monotonic, t_wall), declined))
         self._finished.pop(game_id, None)
 
     def record_irregular_move(self, game_id: str, path: tuple[int, ...],
@@ -399,30 +413,32 @@ class Recorder:
         """An irregular move the opponent let stand (FMJD Annex 1, 5.4): recorded as
         played, with the position it made (``after_fen``) and its comment; returns the
         `PlayedMove` once it is on disk."""
-        game = self._event(game_id, "irregular_move", text, t_monotonic, t_wall,
-                           path=list(path), captures=list(removed), irregularity=irregularity,
-                           comment=comment, fen=after_fen)
+        _, game = self._journal(game_id)
+        game = self._append(game_id, IrregularMove(
+            game.ply, tuple(path), tuple(removed), text, irregularity, comment, after_fen,
+            Times(t_monotonic, t_wall)))
         return game.moves[-1]
 
     def record_correction(self, game_id: str, fen: str, text: str,
                           t_monotonic: float | None = None,
                           t_wall: float | None = None) -> None:
         """An arbiter correction: play goes on from the position ``fen`` (checked first)."""
-        self._event(game_id, "correction", text, t_monotonic, t_wall, fen=fen)
+        _, game = self._journal(game_id)
+        self._append(game_id, Correction(game.ply, fen, text, Times(t_monotonic, t_wall)))
 
     def record_takeback_to(self, game_id: str, ply: int, text: str,
                            t_monotonic: float | None = None,
                            t_wall: float | None = None) -> None:
         """The arbiter takes the game back to ``ply`` (0: the start)."""
-        self._append(game_id, {"type": "takeback_to", "ply": ply, "text": text,
-                               "t_mono": t_monotonic, "t_wall": t_wall})
+        self._append(game_id, TakebackTo(ply, text, None, Times(t_monotonic, t_wall)))
 
     def record_result(self, game_id: str, result: str, reason: str = "",
-                      t_monotonic: float | None = None, t_wall: float | None = None) -> None:
-        """The result (any common spelling; ``*`` for an abandoned game). The journal is
-        closed after it; the game stays readable (`game`)."""
-        game = self._append(game_id, {"type": "result", "result": result, "reason": reason,
-                                      "t_mono": t_monotonic, "t_wall": t_wall})
+                      t_monotonic: float | None = None, t_wall: float | None = None, *,
+                      by: Setter = Setter.UNKNOWN) -> None:
+        """The result (any common spelling; ``*`` for an abandoned game), and who set it
+        when the caller knows. The journal is closed after it; the game stays readable
+        (`game`)."""
+        game = self._append(game_id, Result(result, reason, by, Times(t_monotonic, t_wall)))
         journal, _ = self._open.pop(game_id)
         journal.close()
         self._finished[game_id] = game.read_only_copy()
@@ -506,10 +522,10 @@ class Recorder:
         copy = repair_journal(path, good, sync=self.sync)
         note = (f"journal repaired by the arbiter: {what}; the first {good} record(s) kept, "
                 f"the damaged file is kept as {copy.name}")
-        self._event(game_id, "note", note, t_monotonic, t_wall)
+        self._event(game_id, RecordKind.NOTE, note, t_monotonic, t_wall)
         if action == "abandon":
             self.record_result(game_id, "*", "abandoned: the journal was damaged",
-                               t_monotonic, t_wall)
+                               t_monotonic, t_wall, by=Setter.ARBITER)
             return f"game {game_id} closed as abandoned; {note}", copy
         return f"game {game_id} resumed at ply {self.game(game_id).ply}; {note}", copy
 

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from draughtsboard.board.game.records import Setter
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.position import Move
@@ -147,7 +148,8 @@ def event_steps(recorder: Recorder, game_id: str, event: TrackerEvent, t_wall: f
             outcome = game.outcome() if game.result is None else None
             if outcome is None:
                 return []
-            recorder.record_result(game_id, outcome[0], outcome[1], event.t, t_wall)
+            recorder.record_result(game_id, outcome[0], outcome[1], event.t, t_wall,
+                                   by=Setter.RULES)
             log.info("game over: %s (%s)", *outcome)
             return [LogEntry("result", Message.of("log.result", result=outcome[0],
                                                   reason=reason_message(outcome[1])))]

@@ -74,6 +74,25 @@ def test_hints_switched_off_stay_off_when_the_game_resumes(start_play):
         again.call(again.coach.request_hint)
 
 
+def test_the_switches_are_restored_from_the_record_s_data_not_its_words(start_play):
+    """A switch is read back as data: its words (here in no language the coach knows)
+    decide nothing; a coach note whose words look like a switch switches nothing."""
+    from draughtsboard.board.game.records import CoachAid, CoachSwitch
+
+    play = start_play(mode="training", coach={})
+    game_id, recorder = play.game.game_id, play.recorder
+    play.call(lambda: recorder.record_coach_note(
+        game_id, "Hinweise ausgeschaltet", switch=CoachSwitch(CoachAid.HINTS, False)))
+    play.call(lambda: recorder.record_coach_note(
+        game_id, "blunder warnings switched off", switch=None))  # words, not a switch
+    play.close()
+    again = start_play(mode="training", coach={})
+    assert again.game.game_id == game_id
+    assert (coach_view(again)["hints"], coach_view(again)["warnings"]) == (False, True)
+    events = [e for e in again.recorder.load(game_id).events if e.kind == "coach"]
+    assert [e.switch for e in events] == [CoachSwitch(CoachAid.HINTS, False), None]
+
+
 def test_a_blunder_is_warned_and_taken_back(start_play):
     play = start_play(mode="training", coach={}, fen=BLUNDER_FEN)
     v = play.move(10, 14)

@@ -76,3 +76,19 @@ def test_a_finished_game_is_not_read_from_disk_again(tmp_path, monkeypatch):
         for _ in range(20):
             assert recorder.game(game_id).result == "1-0"
         assert reads == []
+
+
+def test_a_result_keeps_who_set_it_as_data(tmp_path):
+    from draughtsboard.board.game.codec import decode
+    from draughtsboard.board.game.records import Result, Setter
+    from draughtsboard.recording.journal import load_journal
+
+    recorder = Recorder(tmp_path, sync=False)
+    game_id = recorder.start_game("russian", {"Date": "2026.01.01"}, t_wall=1000.0)
+    recorder.record_result(game_id, "1-0", "Black resigned", 1.0, 1001.0, by=Setter.ARBITER)
+    recorder.close()
+    last = load_journal(recorder.path_of(game_id)).records[-1]
+    assert last["by"] == "arbiter"
+    assert decode(last) == Result("1-0", "Black resigned", Setter.ARBITER,
+                                  decode(last).at)
+    assert Recorder(tmp_path).game(game_id).result_reason == "Black resigned"

@@ -39,22 +39,25 @@ from collections.abc import Callable, Iterable
 
 from ..message import ID_PATTERN, Message
 from .record import STANDARD_TAGS, Game, GameEvent, move_number
+from .records import RecordKind, TakebackKind
 from .tags import is_tag_name, printable
 
 LINE_WIDTH = 79
 
 Say = Callable[[Message], str]  # a message in words, in one language
 
-# The label of each kind of event in its comment: a message id (a kind not named here is
-# written as it is).
-EVENT_LABELS = {
-    "illegal": "pdn.event.illegal", "irregularity": "pdn.event.irregularity",
-    "flag": "pdn.event.flag", "draw-offer": "pdn.event.draw_offer",
-    "clock-start": "pdn.event.clock", "clock-pause": "pdn.event.clock",
-    "clock-resume": "pdn.event.clock", "result-withdrawn": "pdn.event.arbiter",
-    "correction": "pdn.event.correction", "takeback": "pdn.event.takeback",
-    "amendment": "pdn.event.amendment", "resume": "pdn.event.resume",
-    "note": "pdn.event.note", "hint": "pdn.event.hint", "coach": "pdn.event.coach",
+# The label of each kind of event in its comment, by the record model's kinds: a message
+# id (a kind not named here is written as it is).
+EVENT_LABELS: dict[str, str] = {
+    RecordKind.ILLEGAL: "pdn.event.illegal", RecordKind.IRREGULARITY: "pdn.event.irregularity",
+    RecordKind.FLAG: "pdn.event.flag", RecordKind.DRAW_OFFER: "pdn.event.draw_offer",
+    RecordKind.CLOCK_START: "pdn.event.clock", RecordKind.CLOCK_PAUSE: "pdn.event.clock",
+    RecordKind.CLOCK_RESUME: "pdn.event.clock",
+    RecordKind.RESULT_WITHDRAWN: "pdn.event.arbiter",
+    RecordKind.CORRECTION: "pdn.event.correction", TakebackKind.TAKEBACK: "pdn.event.takeback",
+    TakebackKind.AMENDMENT: "pdn.event.amendment", RecordKind.RESUME: "pdn.event.resume",
+    RecordKind.NOTE: "pdn.event.note", RecordKind.HINT: "pdn.event.hint",
+    RecordKind.COACH: "pdn.event.coach",
 }
 CORRECTION_UNDONE = "pdn.event.correction_undone"  # a take-back past its ply took it back
 IRREGULAR_PREFIX = "pdn.irregular."  # + an irregular move's kind (``irregular_move``)

@@ -24,6 +24,7 @@ from ..rules.fen import format_fen, initial_position, parse_fen
 from ..rules.notation import format_move, parse_move
 from ..rules.position import Move, Position
 from ..rules.variants import Variant
+from .records import CoachSwitch, Declined
 
 # Tags in the order the writer puts them (PDN's seven-tag roster, then ours).
 STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Board", "TimeControl")
@@ -111,6 +112,10 @@ class GameEvent:
     # ``text`` as a message, when the journal kept one: a comment in any language (a
     # record written before messages has none; two events differing only here are equal)
     message: Message | None = field(default=None, compare=False)
+    # what the event says as data (words are never read back): the coach aid switched,
+    # a match result declined by this board's arbiter
+    switch: CoachSwitch | None = None
+    declined: Declined | None = None
 
 
 @dataclass
@@ -364,13 +369,15 @@ class Game:
     def add_event(self, kind: str, text: str, t_monotonic: float | None = None,
                   t_wall: float | None = None,
                   clock: tuple[float, float] | None = None,
-                  message: Message | None = None) -> GameEvent:
+                  message: Message | None = None, *, switch: CoachSwitch | None = None,
+                  declined: Declined | None = None) -> GameEvent:
         """Note something for the arbiter (not a move) at the current ply; ``clock``:
         both clocks at that moment, for the events that start, stop or flag them;
-        ``message``: ``text`` as a message (for comments in the reader's language)."""
+        ``message``: ``text`` as a message (for comments in the reader's language);
+        ``switch`` and ``declined``: what it says as data (`GameEvent`)."""
         self._check_writable()
         event = GameEvent(kind, self.ply, text, t_monotonic, t_wall, clock,
-                          message=message)
+                          message=message, switch=switch, declined=declined)
         self.events.append(event)
         return event
 

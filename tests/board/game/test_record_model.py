@@ -1,0 +1,163 @@
+"""The record model: every record through the one codec and back (hypothesis), its
+bounds and versions, and the rules that live in its one `apply`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from draughtsboard.board.game.apply import RecordMismatchError, apply, rebuild, start_of
+from draughtsboard.board.game.codec import (
+    MAX_BYTES,
+    NewerRecordError,
+    RecordFormatError,
+    decode,
+    encode,
+    from_json,
+    to_json,
+)
+from draughtsboard.board.game.records import (
+    CLOCK_KINDS,
+    EVENT_KINDS,
+    ClockEvent,
+    CoachAid,
+    CoachSwitch,
+    Correction,
+    Declined,
+    Event,
+    IrregularMove,
+    MatchStop,
+    MoveMade,
+    RecordKind,
+    Result,
+    ResultWithdrawn,
+    Setter,
+    Start,
+    Takeback,
+    TakebackKind,
+    TakebackTo,
+    Times,
+)
+from draughtsboard.board.message import Message
+from draughtsboard.board.mode import Mode
+from draughtsboard.board.rules.variants import get_variant
+
+texts = st.text(max_size=40)
+plies = st.integers(0, 500)
+numbers = st.floats(allow_nan=False, allow_infinity=False, width=32)
+times = st.builds(Times, st.none() | numbers, st.none() | numbers)
+squares = st.lists(st.integers(1, 50), max_size=6).map(tuple)
+clocks = st.none() | st.tuples(numbers, numbers)
+messages = st.none() | st.sampled_from([Message.of("pdn.text.resume"),
+                                        Message.of("pdn.text.taken_back", move="c3-d4")])
+tags = st.dictionaries(st.sampled_from(["Event", "Round", "White"]), texts, max_size=3)
+switches = st.builds(CoachSwitch, st.sampled_from(list(CoachAid)), st.booleans())
+
+records = st.one_of(
+    st.builds(Start, st.sampled_from(["russian", "international", "lasca"]), tags,
+              st.none() | texts, st.sampled_from(list(Mode)), st.none() | texts, times),
+    st.builds(MoveMade, plies, squares, squares, texts, times, clocks),
+    st.builds(IrregularMove, plies, squares, squares, texts, texts, texts, texts, times),
+    st.builds(Takeback, st.none() | plies, st.sampled_from(list(TakebackKind)), texts,
+              messages, times),
+    st.builds(TakebackTo, plies, texts, messages, times),
+    st.builds(Correction, st.none() | plies, texts, texts, times),
+    st.builds(Event, st.sampled_from(sorted(EVENT_KINDS - {RecordKind.NOTE,
+                                                          RecordKind.COACH})),
+              st.none() | plies, texts, messages, times),
+    st.builds(Event, st.just(RecordKind.NOTE), st.none() | plies, texts, messages, times,
+              st.none() | tags),
+    st.builds(Event, st.just(RecordKind.COACH), st.none() | plies, texts, messages, times,
+              st.none(), switches),
+    st.builds(ClockEvent, st.sampled_from(sorted(CLOCK_KINDS)), st.none() | plies, clocks,
+              texts, messages, times),
+    st.builds(Result, st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "2-0"]), texts,
+              st.sampled_from(list(Setter)), times),
+    st.builds(ResultWithdrawn, st.none() | plies, texts, messages, times,
+              st.none() | st.builds(Declined, texts, st.sampled_from(["white", "black"]),
+                                    texts, st.integers(0, 99))),
+    st.builds(MatchStop, st.none() | plies, texts, messages, times),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(records)
+def test_every_record_goes_through_the_codec_and_back(record):
+    assert from_json(to_json(record)) == record
+    assert decode(json.loads(json.dumps(encode(record)))) == record
+
+
+def test_a_record_of_a_newer_format_is_one_line_that_says_so():
+    newer = {"type": "move", "v": 2, "ply": 0, "path": [22, 18], "captures": [], "text": ""}
+    with pytest.raises(NewerRecordError) as raised:
+        decode(newer)
+    assert "format 2, newer than this release reads (format 1)" in str(raised.value)
+    assert "\n" not in str(raised.value)
+    with pytest.raises(NewerRecordError):
+        decode({"type": "start", "version": 7, "variant": "russian"})
+
+
+@pytest.mark.parametrize("text, why", [
+    ("[1, 2]", "a JSON object"),
+    ('{"type": "move"', "not JSON"),
+    ('{"type": "castle"}', "unknown record type"),
+    ('{"type": "move", "ply": "one", "path": [], "captures": []}', "ply"),
+    ('{"type": "move", "ply": 1, "path": [1, true], "captures": []}', "path"),
+    ('{"type": "result", "result": "1-0", "by": "the cat"}', "by"),
+    ('{"type": "clock-start", "clock": [1, "x"]}', "clock"),
+    ('{"type": "coach", "switch": {"aid": "music", "on": true}}', "switch"),
+    ('{"type": "note", "a": ' + "[" * 40 + "]" * 40 + "}", "nested"),
+])
+def test_a_record_that_does_not_read_is_one_line_naming_the_field(text, why):
+    with pytest.raises(RecordFormatError, match=why):
+        from_json(text)
+
+
+def test_a_record_over_the_size_bound_is_refused_before_it_is_parsed():
+    with pytest.raises(RecordFormatError, match="bytes"):
+        from_json('{"type": "note", "text": "' + "x" * MAX_BYTES + '"}')
+
+
+def test_a_coach_switch_is_data_and_an_old_sentence_reads_as_its_switch():
+    off = Event(RecordKind.COACH, 3, "anything at all", switch=CoachSwitch(CoachAid.HINTS,
+                                                                          False))
+    assert decode(encode(off)).switch == CoachSwitch(CoachAid.HINTS, False)
+    old = {"type": "coach", "ply": 3, "text": "blunder warnings switched off for this game"}
+    assert decode(old).switch == CoachSwitch(CoachAid.WARNINGS, False)
+    assert decode({"type": "coach", "ply": 3, "text": "blunder warning: ..."}).switch is None
+
+
+RUSSIAN = get_variant("russian")
+
+
+def test_a_game_closed_unfinished_without_a_reason_is_abandoned():
+    game = rebuild(start_of(RUSSIAN, {}, None, "tournament", None, Times()),
+                   [MoveMade(0, (22, 18), (), "c3-d4"), Result("*")])
+    assert game.result is None and game.result_reason == "abandoned"
+    assert game.result_text() == "*"
+
+
+def test_apply_refuses_what_does_not_fit_and_leaves_the_game_as_it_was():
+    game = rebuild(start_of(RUSSIAN, {}, None, "training", None, Times()), [])
+    with pytest.raises(RecordMismatchError):
+        apply(game, Takeback(0, TakebackKind.TAKEBACK, "no move"))
+    with pytest.raises(RecordMismatchError):
+        apply(game, MoveMade(1, (22, 18), (), "c3-d4"))
+    with pytest.raises(RecordMismatchError):
+        apply(game, ResultWithdrawn(0, "nothing to withdraw"))
+    assert game.ply == 0 and game.events == []
+
+
+def test_the_coach_switch_and_a_declined_result_reach_the_game_as_data():
+    declined = Declined("club-1", "black", "0-1", 2)
+    game = rebuild(start_of(RUSSIAN, {}, None, "training", None, Times()), [
+        Event(RecordKind.COACH, 0, "hints off", switch=CoachSwitch(CoachAid.HINTS, False)),
+        Result("0-1", "resigned", Setter.MATCH),
+        ResultWithdrawn(0, "withdrawn", declined=declined),
+    ])
+    assert [(e.kind, e.switch, e.declined) for e in game.events] == [
+        ("coach", CoachSwitch(CoachAid.HINTS, False), None),
+        ("result-withdrawn", None, declined)]
