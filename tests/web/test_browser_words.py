@@ -16,8 +16,9 @@ from .walks import GAME_ARGS, click_move, damaged, damaged_walk, launch, open_in
 
 pytestmark = pytest.mark.browser
 
-# the names the walk sets (the game's PDN tags, names and values, are read from its view)
-NAMES = {"Ann", "Bea"}
+# the names the walk sets (the game's tag values are read from its view), and the tag
+# field's example: a PDN tag name, typed as the PDN spells it in every language
+NAMES = {"Ann", "Bea", "White"}
 
 
 def tags_of(play: PlayProcess) -> set[str]:
@@ -79,9 +80,8 @@ def test_the_check_finds_a_word_left_in_the_code(browser, tmp_path, expect):
         assert sorted(stray_words(page, tags_of(play))) == ["Hello", "lifted"]
         # and a word a style sheet writes (CSS content) is found too
         page.evaluate("""() => {
-          const style = document.createElement("style");
-          style.textContent = '#status::after { content: " · to move"; }';
-          document.head.appendChild(style);
+          // (CSSOM: the page's CSP forbids a <style> element of its own)
+          document.styleSheets[0].insertRule('#status::after { content: " · to move"; }');
         }""")
         assert sorted(stray_words(page, tags_of(play))) == ["Hello", "lifted", "move", "to"]
 
@@ -89,7 +89,7 @@ def test_the_check_finds_a_word_left_in_the_code(browser, tmp_path, expect):
 def test_a_running_clock_and_the_tags_speak_only_catalog_words(browser, tmp_path, expect):
     """Beside the running clock ("· to move") and the game's tags' names (Event, Round,
     TimeControl) are the catalog's words; only the tags' values stand as they are."""
-    tags = ("--tag", "Event=Open", "--tag", "Round=3", "--tag", "TimeControl=300+5")
+    tags = ("--tag", "Event=Open", "--tag", "Round=Final", "--tag", "TimeControl=300+5")
     with PlayProcess(tmp_path / "data", *GAME_ARGS, *tags) as play:
         page = open_in(browser, play, "qps")
         expect(page.locator("#white-clock")).to_be_visible()
