@@ -542,7 +542,7 @@ function settleConfirm() {
   resolve($("confirm").returnValue === "ok");
 }
 
-function confirmAction(title, text, okText, withNewGame) {
+export function confirmAction(title, text, okText, withNewGame) {
   const dialog = $("confirm");
   settleConfirm(); // one closed, its close event still to come: settled now, as it closed
   $("confirm-title").textContent = title;
