@@ -11,7 +11,7 @@
 
 import { el, setText } from "/kit/dom.js";
 import { boardGrid, tagLabel } from "/kit/board.js";
-import { postJson } from "/kit/net.js";
+import { getJson, postJson } from "/kit/net.js";
 import { clock, lastMove, miniBoard, squareText, players, listen, say as words, pairingState, commandName, variantName } from "/static/board.js";
 
 const boards = new Map(); // board number -> summary
@@ -393,9 +393,8 @@ function drawDiagram(d) {
 
 async function refreshDetail() {
   const number = selected;
-  const response = await fetch("/api/board/" + number);
-  if (!response.ok || number !== selected) return;
-  const d = await response.json();
+  const d = await getJson("/api/board/" + number);
+  if (!d || number !== selected) return;
   shownGame = d.game || null;
   const who = players(d);
   const title = $("detail-title");
