@@ -21,8 +21,9 @@ import pytest
 from draughtsboard.hall.views import variants_view
 from draughtsboard.words.routes import catalog_body
 
-from ..browser import ARGS, CHROMIUM, playwright_api
+from ..browser import playwright_api
 from ..web.helpers import move, view_of
+from ..web.walks import launch
 
 pytestmark = pytest.mark.browser
 
@@ -126,13 +127,10 @@ def _paused(view: dict, white: float, black: float) -> dict:
 
 @pytest.fixture(scope="module")
 def browser():
-    api = playwright_api()
-    with api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with playwright_api().sync_playwright() as p:
+        chromium = launch(p)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture
