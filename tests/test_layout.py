@@ -56,7 +56,7 @@ HALL_LAYERS = {
     "draughtsboard.hall": ("draughtsboard.board", "draughtsboard.hall_protocol",
                            "draughtsboard.recording", "draughtsboard.http_limits",
                            "draughtsboard.subscribers", "draughtsboard.words",
-                           "draughtsboard.hall"),
+                           "draughtsboard.webkit", "draughtsboard.hall"),
 }
 HALL_PACKAGES = tuple(HALL_LAYERS)
 # Adapters may use these of the core, and never each other.

@@ -35,6 +35,7 @@ from draughtsboard.http_limits import (
     read_json,
     token_matches,
 )
+from draughtsboard.webkit import kit_routes
 from draughtsboard.words import SOURCE_LANGUAGE
 from draughtsboard.words.routes import WORDS_ROUTES
 
@@ -457,7 +458,8 @@ def create_app(service, *, token: str | Callable[[], str], delay: float = 0.0,
     now; ``delay`` (seconds) holds the broadcast feed back; ``language`` is the venue's
     (the projector's, and a person's whose browser has no language with a catalog)."""
     static = StaticFiles(packages=[STATIC_PACKAGE])
-    app = Starlette(routes=[*ROUTES, *WORDS_ROUTES, Mount("/static", static, name="static")])
+    app = Starlette(routes=[*ROUTES, *WORDS_ROUTES, *kit_routes(),
+                            Mount("/static", static, name="static")])
     app.state.service = service
     app.state.language = language
     app.state.static = static

@@ -42,6 +42,7 @@ from draughtsboard.http_limits import (
 from draughtsboard.play.coach import Coach
 from draughtsboard.play.session import PlaySession
 from draughtsboard.speech.spoken import Heard, what_changed
+from draughtsboard.webkit import kit_routes
 from draughtsboard.words import SOURCE_LANGUAGE
 from draughtsboard.words.routes import WORDS_ROUTES
 
@@ -404,7 +405,8 @@ def create_app(session: PlaySession, *, coach: Coach | None = None,
     if it has one (``app.state.coach``); ``language`` is the board's, which a person's
     browser gets when none of its languages has a catalog."""
     static = StaticFiles(packages=[STATIC_PACKAGE])
-    app = Starlette(routes=[*ROUTES, *WORDS_ROUTES, Mount("/static", static, name="static")])
+    app = Starlette(routes=[*ROUTES, *WORDS_ROUTES, *kit_routes(),
+                            Mount("/static", static, name="static")])
     app.state.session = session
     app.state.language = language
     app.state.coach = coach

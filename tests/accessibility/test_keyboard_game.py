@@ -114,6 +114,7 @@ def test_a_confirmation_opened_again_at_once_is_not_closed_by_the_first(tmp_path
         browser = launch(p)
         page = open_in(browser, play, "en")
         answers = page.evaluate("""async () => {
+            const { confirmAction } = await import("/static/app.js");  // the page's module
             const dialog = document.getElementById("confirm");
             const first = confirmAction("first", "", "OK");
             dialog.close("cancel");

@@ -89,6 +89,7 @@ def test_live_streams_are_capped_the_oldest_dropped_and_pages_carry_security_hea
     page = client.get("/")
     assert page.status_code == 200 and "hall.js" in page.text
     assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert client.get("/kit/board.js").status_code == 200  # the board page's kit, shared
 
 
 def test_pairings_are_read_from_csv_or_pdn_and_errors_name_the_line():

@@ -239,7 +239,8 @@ def test_an_arbiter_with_the_keyboard_alone_and_a_screen_readers_news(boards, br
                 # each move said once, politely, whatever redraws came between: the
                 # page drawn again, board 1 sending itself again (a piece lifted and put
                 # back: no move), board 2's next move
-                page.evaluate("() => { render(); render(); }")
+                page.evaluate("import('/static/hall.js').then((hall) => { hall.render();"
+                              " hall.render(); })")
                 linked[1].session.hand([("lift", 21), ("place", 21)])
                 _move(linked[2], F6_G5)
                 expect(page.locator('.card[data-board="2"] .move')).to_contain_text("f6-g5")

@@ -45,7 +45,7 @@ def test_the_pages_html_has_no_word_of_its_own(page):
     found.feed(text)
     assert [w for w in found.words if leftover(w)] == []
     assert '<select data-words-switch>' in text
-    assert text.index("/words/words.js") < text.index("/static/board.js")
+    assert text.index("/words/words.js") < text.index('type="module"')
 
 
 def test_the_projector_speaks_the_venues_language_unless_chosen_there():

@@ -5,7 +5,8 @@ check that a page shown in the pseudo-language has no word outside the catalogs.
 record's text) in English, so a test can say what the arbiter reads.
 
 `stray_words(page, allowed)` collects what a person can read on a Playwright page (the
-body's visible text, and every aria-label, title, placeholder and alt), strips each
+body's visible text, every aria-label, title, placeholder and alt, and the text a style
+sheet writes: ``::before`` and ``::after`` ``content``), strips each
 ⟦…⟧ span (a message from the catalog, in the pseudo-language ``qps``) and returns what
 is left that is not allowed: only numbers, punctuation, notation (``c3-d4``, ``12.``,
 ``1-0``, ``½-½``, game ids, times) and the ``allowed`` words (player names, tags the
@@ -41,6 +42,17 @@ COLLECT = """() => {
     for (const name of ["aria-label", "title", "placeholder", "alt"]) {
       const value = node.getAttribute(name);
       if (value) seen.push(value);
+    }
+  }
+  // what a style sheet writes before and after a drawn element (its content's strings)
+  for (const node of document.querySelectorAll("body *")) {
+    if (!visible(node)) continue;
+    for (const pseudo of ["::before", "::after"]) {
+      const style = getComputedStyle(node, pseudo);
+      if (style.display === "none" || style.visibility !== "visible") continue;
+      for (const quoted of style.content.matchAll(/"((?:[^"\\\\]|\\\\.)*)"/g)) {
+        if (quoted[1].trim()) seen.push(quoted[1]);
+      }
     }
   }
   for (const option of document.querySelectorAll("select[data-words-switch] option")) {

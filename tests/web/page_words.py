@@ -4,9 +4,11 @@ With ``?lang=qps`` every message is wrapped in ⟦…⟧ (lists' joiners too, in
 message that holds them). `stray_words` reads what a person sees (the visible text,
 node by node) and what a screen reader or a tooltip says (``aria-label``, ``title``,
 ``placeholder`` of every element drawn and not hidden, as in a closed ``<details>``),
-strips each ⟦…⟧ from the innermost out, and returns what is left that is neither
-notation, a number, punctuation nor one of the names the test set: a word there was
-written in the page's code, not in a catalog.
+and the text a style sheet writes (``::before`` and ``::after`` ``content``, which a
+person sees and a screen reader reads as the element's text), strips each ⟦…⟧ from
+the innermost out, and returns what is left that is neither notation, a number,
+punctuation nor one of the names the test set: a word there was written in the page's
+code, not in a catalog.
 """
 
 from __future__ import annotations
@@ -18,8 +20,25 @@ import re
 VERBATIM = re.compile(r"[\W\d_]*|[a-z]|([a-z]\d{1,2}([-:x][a-z]\d{1,2})*)+[\W]*")
 INNERMOST = re.compile(r"⟦[^⟦⟧]*⟧")
 
+# The text a style sheet writes before and after an element (its ``content``'s strings,
+# the alternative text after a "/" too), when that pseudo-element is drawn
+GENERATED = """
+  const generated = (node) => {
+    const texts = [];
+    for (const pseudo of ["::before", "::after"]) {
+      const style = getComputedStyle(node, pseudo);
+      if (style.display === "none" || style.visibility !== "visible") continue;
+      for (const quoted of style.content.matchAll(/"((?:[^"\\\\]|\\\\.)*)"/g)) {
+        if (quoted[1].trim()) texts.push(quoted[1]);
+      }
+    }
+    return texts;
+  };
+"""
+
 COLLECT = """(skip) => {
   const seen = [];
+""" + GENERATED + """
   const shown = (node) => node.checkVisibility({ visibilityProperty: true })
     && node.getClientRects().length && !node.closest(skip);
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -32,6 +51,7 @@ COLLECT = """(skip) => {
       const value = node.getAttribute(name);
       if (value) seen.push(value);
     }
+    seen.push(...generated(node));
   }
   return seen;
 }"""

@@ -55,6 +55,10 @@ def test_page_and_assets_are_served_with_a_strict_policy(client):
     assert "script-src 'self'" in page.headers["content-security-policy"]
     assert client.get("/static/app.js").status_code == 200
     assert client.get("/static/style.css").status_code == 200
+    # the kit the hall's pages share, at the same address: scripts as modules need their type
+    for name in ("dom.js", "clock.js", "board.js", "net.js"):
+        kit = client.get("/kit/" + name)
+        assert kit.status_code == 200 and kit.headers["content-type"].startswith("text/javascript")
 
 
 def test_the_view_shows_the_position_and_the_tags_as_data(client):

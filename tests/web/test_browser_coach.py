@@ -135,4 +135,8 @@ def test_a_tournament_game_shows_no_coach_until_its_result(tmp_path):
             expect(panel).to_be_visible()
             expect(panel.locator("h2")).to_have_text("Evaluation")
             expect(page.locator("#hint-button")).to_be_hidden()
+            # headed once: the curve's own heading would say "Evaluation" again («Оценка»
+            # twice on the Russian page)
+            expect(panel.get_by_role("heading", name="Evaluation")).to_have_count(1)
+            expect(panel.locator("#eval-curve")).to_be_visible()
         assert play.stop() == 0

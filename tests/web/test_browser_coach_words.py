@@ -14,6 +14,7 @@ from .helpers import PlayProcess
 from .page_words import stray_in, stray_words
 from .walks import (
     OPPONENT_ARGS,
+    PAGE_VIEW,
     TRAINING_ARGS,
     opponent_walk,
     puzzle_walk,
@@ -83,7 +84,8 @@ def test_the_opponents_move_and_failure_speak_only_catalog_words(tmp_path):
         with browser_page(play.url + "/?lang=qps") as page:
             opponent_walk(page, expect, checker(page, play, {}))
             label, status = page.evaluate(
-                "[Words.render(view.opponent.label), Words.render(view.opponent.status)]")
+                f"{PAGE_VIEW}.then((view) => [Words.render(view.opponent.label),"
+                " Words.render(view.opponent.status)])")
             notation = play.state()["opponent"]["pending"]["notation"]
             assert status == (f"⟦⟦draughtsboard engine, level 1⟧ plays {notation}: carry "
                               "out its move on the board.⟧")
@@ -94,7 +96,8 @@ def test_the_opponents_move_and_failure_speak_only_catalog_words(tmp_path):
         with browser_page(play.url + "/?lang=qps") as page:
             expect(page.locator("#opponent-box")).to_be_visible()
             page.wait_for_function("() => typeof Words !== 'undefined'")
-            texts = page.evaluate("Words.ready.then(() => [Words.render(view.opponent.error),"
+            texts = page.evaluate(f"Words.ready.then(() => {PAGE_VIEW})"
+                                  ".then((view) => [Words.render(view.opponent.error),"
                                   " Words.render(view.opponent.status)])")
             detail = play.state()["opponent"]["error_text"]  # the engine's line, as it is
             assert texts[0] == f"⟦The opponent could not be started: {detail}⟧"

@@ -5,23 +5,26 @@ Russian catalog says. Headless Chromium, as in test_browser."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ..browser import playwright_api
 from .helpers import PlayProcess
 from .page_words import stray_words
-from .walks import GAME_ARGS, damaged, damaged_walk, launch, open_in, walk
+from .walks import GAME_ARGS, click_move, damaged, damaged_walk, launch, open_in, walk
 
 pytestmark = pytest.mark.browser
 
-# the names the walk sets (the game's PDN tags, names and values, are read from its view)
-NAMES = {"Ann", "Bea"}
+# the names the walk sets (the game's tag values are read from its view), and the tag
+# field's example: a PDN tag name, typed as the PDN spells it in every language
+NAMES = {"Ann", "Bea", "White"}
 
 
 def tags_of(play: PlayProcess) -> set[str]:
-    """The game's tags as the page lists them: PDN names and values stay as they are."""
-    tags = play.state()["tags"]
-    return set(tags) | set(tags.values())
+    """The game's tag values as the page lists them, as they are (the tags' names are
+    labelled from the catalogs)."""
+    return set(play.state()["tags"].values())
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +78,26 @@ def test_the_check_finds_a_word_left_in_the_code(browser, tmp_path, expect):
           document.getElementById("status").setAttribute("title", "lifted");
         }""")
         assert sorted(stray_words(page, tags_of(play))) == ["Hello", "lifted"]
+        # and a word a style sheet writes (CSS content) is found too
+        page.evaluate("""() => {
+          // (CSSOM: the page's CSP forbids a <style> element of its own)
+          document.styleSheets[0].insertRule('#status::after { content: " · to move"; }');
+        }""")
+        assert sorted(stray_words(page, tags_of(play))) == ["Hello", "lifted", "move", "to"]
+
+
+def test_a_running_clock_and_the_tags_speak_only_catalog_words(browser, tmp_path, expect):
+    """Beside the running clock ("· to move") and the game's tags' names (Event, Round,
+    TimeControl) are the catalog's words; only the tags' values stand as they are."""
+    tags = ("--tag", "Event=Open", "--tag", "Round=Final", "--tag", "TimeControl=300+5")
+    with PlayProcess(tmp_path / "data", *GAME_ARGS, *tags) as play:
+        page = open_in(browser, play, "qps")
+        expect(page.locator("#white-clock")).to_be_visible()
+        click_move(page, 22, 18)  # c3-d4: Black's clock runs
+        expect(page.locator("#black-player")).to_have_class(re.compile(r"\brunning\b"))
+        expect(page.locator("#black-player .to-move")).to_have_text("⟦· to move⟧")
+        expect(page.locator("#tags th").first).to_have_text(re.compile("^⟦.*⟧$"))
+        assert stray_words(page, NAMES | tags_of(play)) == []
 
 
 def test_the_walk_in_russian(browser, tmp_path, expect):

@@ -44,6 +44,11 @@ def open_in(browser, play: PlayProcess, language: str, prepare=None):
     return page
 
 
+# The page's latest view, as the page drew it: app.js is a module (its names are its
+# own), and a module imported again is the same one, so its currentView() is the page's
+PAGE_VIEW = "import('/static/app.js').then((page) => page.currentView())"
+
+
 def square(page, number: int):
     return page.locator(f'#board [data-square="{number}"]')
 
@@ -172,5 +177,6 @@ def opponent_walk(page, expect, check) -> None:
     expect(page.locator("#coach-panel")).to_be_visible()
     click(page, 22)  # c3-d4: the engine's turn
     click(page, 18)
-    page.wait_for_function("() => view && view.opponent && view.opponent.pending")
+    page.wait_for_function(f"() => {PAGE_VIEW}.then((view) => "
+                           "Boolean(view && view.opponent && view.opponent.pending))")
     check("opponent")

@@ -6,9 +6,14 @@
 // It is read by a screen reader and used by keyboard as well as seen (docs/hall.md, "With
 // a screen reader or the keyboard alone"): what is drawn once is updated in place, never
 // re-made, so the focus stays put; what changed is said once through the live regions.
-"use strict";
+// The board's diagram in the detail is the kit's board widget (/kit/board.js), walked
+// with the same keys as the board's own page.
 
-const { el, clock, lastMove, miniBoard, squareText, players, listen, say: words, pairingState, commandName, variantName } = window.HallBoard;
+import { el, setText } from "/kit/dom.js";
+import { boardGrid, tagLabel } from "/kit/board.js";
+import { getJson, postJson } from "/kit/net.js";
+import { clock, lastMove, miniBoard, squareText, players, listen, say as words, pairingState, commandName, variantName } from "/static/board.js";
+
 const boards = new Map(); // board number -> summary
 let variants = {};
 let hall = {};
@@ -19,13 +24,7 @@ const TOKEN_KEY = "draughtsboard-hall-token";
 
 const $ = (id) => document.getElementById(id);
 
-// -- small helpers: text set only when it changed, lists updated in place -----------------
-
-// A node's text, set only when it changed (a redraw then changes nothing a screen reader
-// would hear again)
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
-}
+// -- small helpers: lists updated in place (text set only when it changed: the kit's) -----
 
 // ``container``'s children made to be ``items``, in order: a child whose key is still
 // there is kept (updated), never re-created, so what holds the focus stays; a child that
@@ -202,7 +201,7 @@ function renderCards(changed) {
 let storageTold = "";
 let mirrorTold = "";
 
-function render(changed) {
+export function render(changed) {
   renderCards(changed);
   const numbers = [...boards.keys()].sort((a, b) => a - b);
   const needing = numbers.filter((n) => boards.get(n).needs.length);
@@ -350,45 +349,24 @@ function option(value, text) {
   return node;
 }
 
-// The board's position as a grid a screen reader walks: one tab stop, the arrow keys
-// move between its dark squares, each named by its square and what stands there ("c3,
-// white man"). Made once per variant, its squares updated in place.
-const diagram = { variant: null, cells: new Map(), at: new Map() };
+// The board's position as a grid a screen reader walks: the kit's grid (one tab stop, the
+// arrow keys move between its dark squares, Home and End), each square named by its
+// square and what stands there ("c3, white man"). Made once per variant, its squares
+// updated in place.
+const diagram = { variant: null };
+let diagramGrid = null;
 
 function buildDiagram(variant) {
   const v = variants[variant];
-  const body = $("detail-board").tBodies[0];
   diagram.variant = variant;
-  diagram.cells = new Map();
-  diagram.at = new Map();
-  body.replaceChildren();
-  if (!v) return;
-  const bySquare = new Map(v.squares.map((s) => [s[1] + "," + s[2], s]));
-  let first = true;
-  for (let rank = v.size - 1; rank >= 0; rank--) {
-    const tr = el("tr");
-    for (let file = 0; file < v.size; file++) {
-      const square = bySquare.get(file + "," + rank);
-      const td = el("td");
-      if (square) {
-        td.className = "dark";
-        td.setAttribute("role", "gridcell");
-        td.tabIndex = first ? 0 : -1;
-        first = false;
-        td.dataset.square = square[0];
-        td.dataset.file = file;
-        td.dataset.rank = rank;
-        td.dataset.name = square[3] || String(square[0]);
-        td.appendChild(el("span", "sr-only"));
-        diagram.cells.set(square[0], td);
-        diagram.at.set(file + "," + rank, td);
-      } else {
-        td.setAttribute("role", "presentation");
-      }
-      tr.appendChild(td);
-    }
-    body.appendChild(tr);
+  if (!diagramGrid) {
+    diagramGrid = boardGrid($("detail-board"), {
+      body: $("detail-board").tBodies[0], rowTag: "tr", cellTag: "td",
+      light: (td) => td.setAttribute("role", "presentation"),
+      dark: (td) => td.appendChild(el("span", "sr-only")),
+    });
   }
+  diagramGrid.build(v || { size: 0, squares: [] });
 }
 
 function drawDiagram(d) {
@@ -399,8 +377,8 @@ function drawDiagram(d) {
   if (table.getAttribute("aria-label") !== label) table.setAttribute("aria-label", label);
   if (diagram.variant !== d.variant) buildDiagram(d.variant);
   const columns = Boolean((variants[d.variant] || {}).columns);
-  for (const [number, td] of diagram.cells) {
-    const column = (d.pieces || {})[String(number)] || "";
+  for (const td of diagramGrid.cells()) {
+    const column = (d.pieces || {})[td.dataset.square] || "";
     const key = column + "|" + Words.language;
     if (td.dataset.column === key) continue;
     td.dataset.column = key;
@@ -413,41 +391,10 @@ function drawDiagram(d) {
   }
 }
 
-// The arrow keys on the grid: along a rank to the next dark square, up or down to the
-// nearest dark square of the next rank; Home and End to the rank's ends
-function diagramKey(event) {
-  const from = event.target.closest("td[data-square]");
-  if (!from) return;
-  const file = Number(from.dataset.file);
-  const rank = Number(from.dataset.rank);
-  const at = (f, r) => diagram.at.get(f + "," + r);
-  const size = (variants[diagram.variant] || {}).size || 8;
-  const along = (r, step, start) => {
-    for (let f = start; f >= 0 && f < size; f += step) if (at(f, r)) return at(f, r);
-    return null;
-  };
-  let to = null;
-  switch (event.key) {
-    case "ArrowRight": to = along(rank, 1, file + 1); break;
-    case "ArrowLeft": to = along(rank, -1, file - 1); break;
-    case "ArrowUp": to = at(file + 1, rank + 1) || at(file - 1, rank + 1); break;
-    case "ArrowDown": to = at(file - 1, rank - 1) || at(file + 1, rank - 1); break;
-    case "Home": to = event.ctrlKey ? along(size - 1, 1, 0) : along(rank, 1, 0); break;
-    case "End": to = event.ctrlKey ? along(0, -1, size - 1) : along(rank, -1, size - 1); break;
-    default: return;
-  }
-  event.preventDefault();
-  if (!to) return;
-  from.tabIndex = -1;
-  to.tabIndex = 0;
-  to.focus();
-}
-
 async function refreshDetail() {
   const number = selected;
-  const response = await fetch("/api/board/" + number);
-  if (!response.ok || number !== selected) return;
-  const d = await response.json();
+  const d = await getJson("/api/board/" + number);
+  if (!d || number !== selected) return;
   shownGame = d.game || null;
   const who = players(d);
   const title = $("detail-title");
@@ -488,7 +435,7 @@ async function refreshDetail() {
   const tags = $("detail-tags");
   tags.replaceChildren();
   for (const [key, value] of Object.entries(d.tags || {})) {
-    tags.appendChild(el("dt", "", key));
+    tags.appendChild(el("dt", "", Words.render(tagLabel(key))));
     tags.appendChild(el("dd", "", value));
   }
   syncList($("detail-events"), texts([...(d.events || []), ...(d.problems || []).map((p) => ({ kind: "message", text: p }))].map((e) =>
@@ -575,15 +522,10 @@ function refused(error) {
 }
 
 async function post(path, body, type = "application/json") {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": type, Authorization: "Bearer " + token },
-    body: type === "application/json" ? JSON.stringify(body) : body,
-  });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const error = new Error(data.error || String(response.status));
-    error.said = data.message || data.error || String(response.status);
+  const { ok, status, data } = await postJson(path, body, { token, type });
+  if (!ok) {
+    const error = new Error(data.error || String(status));
+    error.said = data.message || data.error || String(status);
     throw error;
   }
   return data.result;
@@ -663,7 +605,6 @@ function wire() {
   $("detail").addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !event.target.closest("select")) { event.preventDefault(); closeDetail(); }
   });
-  $("detail-board").addEventListener("keydown", diagramKey);
   $("filter").addEventListener("input", () => {
     setText($("filter-count"), words("hall.a11y.filter.shown", { count: renderCards() }));
   });

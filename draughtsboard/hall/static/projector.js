@@ -3,9 +3,8 @@
 // ?per_page=12 and ?seconds=20 change the page and its time. Text is only set as text;
 // every word comes from the catalog, in the venue's language unless someone chose
 // another on this screen (data-words-venue on the page).
-"use strict";
 
-const { el, clock, lastMove, miniBoard, players, listen, say } = window.HallBoard;
+import { el, clock, lastMove, miniBoard, players, listen, say } from "/static/board.js";
 // the wall is read from afar and turns its pages by itself: nothing on it is live but one
 // polite line, a result as it comes
 const params = new URLSearchParams(location.search);

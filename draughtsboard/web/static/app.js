@@ -1,15 +1,19 @@
 // The board's page: draws the session's view, sends the hands' and the arbiter's actions.
 // Everything shown is set with textContent: names and tags are never read as HTML. Every
 // word comes from the message catalog (words.js, loaded first): the view's sentences are
-// messages rendered with Words.render, the page's own with Words.text.
-"use strict";
+// messages rendered with Words.render, the page's own with Words.text. The board widget,
+// the clock's format and the request helpers are the kit's (/kit, shared with the hall).
+
+import { el, setText } from "/kit/dom.js";
+import { clockText } from "/kit/clock.js";
+import { boardGrid, columnMessage, tagLabel } from "/kit/board.js";
+import { postJson, stream } from "/kit/net.js";
 
 const $ = (id) => document.getElementById(id);
 let view = null;
 let built = "";
 let dragFrom = null;
 let pressedAt = 0;
-let focusSquare = null;
 let token = sessionStorage.getItem("arbiterToken") || "";
 let tokenAccepted = false;
 let serverOffset = 0; // the board's wall clock minus this device's, in seconds
@@ -31,13 +35,6 @@ function listed(items) {
   return { list: items, style: "and" };
 }
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 // Messages: an error from a request that never reached the board ("network") is cleared
 // as soon as the live stream is back; other messages stay until the next action.
 let messageKind = "";
@@ -51,17 +48,10 @@ function say(text, isError, kind) {
 
 // -- the board ----------------------------------------------------------------------------
 
-// A piece as a message: Lasca and the column games call a crowned piece an officer
-function pieceMessage(code, top) {
-  const colour = code.toLowerCase() === "w" ? "white" : "black";
-  if (code === code.toLowerCase()) return { id: (top ? "piece.top." : "piece.man.") + colour };
-  return { id: "piece." + (view && view.officers ? "officer." : "king.") + colour };
-}
-
+// What stands on a square as a message: Lasca and the column games call a crowned piece
+// an officer
 function describeColumn(column) {
-  if (column.length === 1) return pieceMessage(column, false);
-  return { id: "piece.column", params: { count: column.length,
-    pieces: listed([...column].map((p) => pieceMessage(p, true))) } };
+  return columnMessage(column, Boolean(view && view.officers));
 }
 
 function labelsMode(v) {
@@ -69,57 +59,25 @@ function labelsMode(v) {
   return saved || (v.algebraic ? "coords" : "numbers");
 }
 
-// The board is an ARIA grid of its dark squares, one row per rank: the light squares,
-// where no piece ever stands, are drawn but hidden from screen readers (aria-hidden), so a
-// row of an 8x8 board has 4 cells, each named by its square and what stands on it. One
-// tab stop (a roving tabindex): the arrow keys, Home and End move between the cells.
+// The board is the kit's grid (/kit/board.js: the dark squares, one row per rank, one tab
+// stop, the arrow keys, Home and End), each cell named by its square and what stands on
+// it; here each cell gets its number, its pieces, its LED and the hands.
+const grid = boardGrid($("board"), {
+  rowClass: "row", darkClass: "sq dark", lightClass: "sq light",
+  dark(cell, number) {
+    cell.appendChild(el("span", "num", String(number)));
+    cell.appendChild(el("div", "stack"));
+    cell.appendChild(el("span", "led"));
+    cell.addEventListener("pointerdown", onPointerDown);
+    cell.addEventListener("pointerup", onPointerUp);
+    cell.addEventListener("pointerenter", () => inspect(cell));
+  },
+  onFocus: (cell) => inspect(cell),
+});
+
 function buildBoard(v) {
-  const board = $("board");
-  const hadFocus = board.contains(document.activeElement) ? focusSquare : null;
-  board.replaceChildren();
-  board.setAttribute("aria-rowcount", String(v.size));
-  board.setAttribute("aria-colcount", String(v.size));
+  grid.build(v);
   $("board-frame").style.setProperty("--size", v.size);
-  const bySquare = new Map(v.squares.map((s) => [s[1] + "," + s[2], s]));
-  let first = null;
-  for (let rank = v.size - 1; rank >= 0; rank--) {
-    const row = el("div", "row");
-    row.setAttribute("role", "row");
-    row.setAttribute("aria-rowindex", String(v.size - rank));
-    for (let file = 0; file < v.size; file++) {
-      const info = bySquare.get(file + "," + rank);
-      if (!info) {
-        const light = el("div", "sq light");
-        light.setAttribute("aria-hidden", "true");
-        row.appendChild(light);
-        continue;
-      }
-      const [number, , , name] = info;
-      const cell = el("div", "sq dark");
-      cell.dataset.square = number;
-      cell.dataset.name = name;
-      cell.dataset.file = file;
-      cell.dataset.rank = rank;
-      cell.setAttribute("role", "gridcell");
-      cell.setAttribute("aria-colindex", String(file + 1));
-      cell.tabIndex = -1;
-      cell.appendChild(el("span", "num", String(number)));
-      cell.appendChild(el("div", "stack"));
-      cell.appendChild(el("span", "led"));
-      cell.addEventListener("pointerdown", onPointerDown);
-      cell.addEventListener("pointerup", onPointerUp);
-      cell.addEventListener("pointerenter", () => inspect(cell));
-      cell.addEventListener("focus", () => { focusSquare = number; rove(cell); inspect(cell); });
-      cell.addEventListener("keydown", onKey);
-      row.appendChild(cell);
-      if (first === null) first = cell;
-    }
-    board.appendChild(row);
-  }
-  const kept = hadFocus === null ? null
-    : board.querySelector(`.sq.dark[data-square="${hadFocus}"]`);
-  (kept || first || board).tabIndex = 0;
-  if (kept) kept.focus();
   const files = $("files");
   const ranks = $("ranks");
   files.replaceChildren();
@@ -250,58 +208,18 @@ function drawBoard(v) {
   if (inspected && inspected.isConnected) inspect(inspected);
 }
 
-// -- keyboard: arrows move between dark squares, Enter or Space acts (simulator) ------------
+// -- keyboard: the grid's keys are the kit's; Enter or Space acts (simulator) ------------
 
-function cellAt(file, rank) {
-  return $("board").querySelector(`.sq.dark[data-file="${file}"][data-rank="${rank}"]`);
-}
-
-// the roving tab stop: the cell with the focus is the board's one stop in the Tab order
-function rove(cell) {
-  for (const other of $("board").querySelectorAll('[tabindex="0"]')) {
-    if (other !== cell) other.tabIndex = -1;
-  }
-  cell.tabIndex = 0;
-}
-
-function moveFocus(next) {
-  if (!next) return;
-  rove(next);
-  next.focus();
-}
-
-function onKey(event) {
-  const cell = event.currentTarget;
-  const file = Number(cell.dataset.file);
-  const rank = Number(cell.dataset.rank);
-  const moves = { ArrowUp: [[1, 1], [-1, 1]], ArrowDown: [[-1, -1], [1, -1]],
-    ArrowLeft: [[-2, 0], [-1, 1], [-1, -1]], ArrowRight: [[2, 0], [1, 1], [1, -1]] };
-  if (moves[event.key]) {
-    event.preventDefault();
-    for (const [df, dr] of moves[event.key]) {
-      const next = cellAt(file + df, rank + dr);
-      if (next) { moveFocus(next); break; }
-    }
-  } else if (event.key === "Home" || event.key === "End") {
-    // the row's first or last dark square; with Ctrl, the board's
-    event.preventDefault();
-    const cells = [...(event.ctrlKey ? $("board") : cell.parentNode).querySelectorAll(".sq.dark")];
-    moveFocus(event.key === "Home" ? cells[0] : cells[cells.length - 1]);
-  } else if ((event.key === "Enter" || event.key === " ") && view && view.hands) {
+$("board").addEventListener("keydown", (event) => {
+  const cell = event.target.closest(".sq.dark");
+  if (!cell) return;
+  if ((event.key === "Enter" || event.key === " ") && view && view.hands) {
     event.preventDefault();
     hand([["toggle", Number(cell.dataset.square)]]);
   }
-}
+});
 
 // -- the rest of the view -------------------------------------------------------------------
-
-function formatClock(seconds) {
-  const s = Math.max(0, Math.ceil(seconds - 1e-6));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor(s / 60) % 60;
-  const rest = String(s % 60).padStart(2, "0");
-  return h ? h + ":" + String(m).padStart(2, "0") + ":" + rest : m + ":" + rest;
-}
 
 function drawClocks() {
   for (const side of ["white", "black"]) {
@@ -313,16 +231,11 @@ function drawClocks() {
     let left = c[side];
     if (c.running === side && c.since) left -= Date.now() / 1000 + serverOffset - c.since;
     const flagged = c.flagged.includes(side) || (c.running === side && left <= 0);
-    node.textContent = (flagged ? "⚑ " : "") + formatClock(left);
+    node.textContent = (flagged ? "⚑ " : "") + clockText(left);
     node.title = T(flagged ? "clock.title.flagged" : "clock.title." + c.status);
     player.className = "player" + (c.running === side ? " running" : "")
       + (flagged ? " flagged" : "") + " clock-" + c.status;
   }
-}
-
-// Live regions are read out when they change: set them only when their words change.
-function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
 }
 
 let shownFlags = "";
@@ -398,7 +311,7 @@ function drawSide(v) {
   body.replaceChildren();
   for (const [key, value] of Object.entries(tags)) {
     const row = el("tr");
-    row.appendChild(el("th", "", key));
+    row.appendChild(el("th", "", R(tagLabel(key))));
     row.appendChild(el("td", "", value));
     body.appendChild(row);
   }
@@ -515,24 +428,20 @@ function keepFocus() {
 // -- requests -------------------------------------------------------------------------------
 
 async function post(url, body, withToken) {
-  const headers = { "Content-Type": "application/json" };
-  if (withToken) headers.Authorization = "Bearer " + token;
-  let response;
+  let answer;
   try {
-    response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+    answer = await postJson(url, body, withToken ? { token } : {});
   } catch (e) {
     const error = new Error(T("arbiter.error.network", { error: e.message }));
     error.network = true;
     throw error;
   }
-  let data = {};
-  try { data = await response.json(); } catch (e) { data = {}; }
-  if (!response.ok) {
-    const error = new Error(refusal(response.status, data));
-    error.status = response.status;
+  if (!answer.ok) {
+    const error = new Error(refusal(answer.status, answer.data));
+    error.status = answer.status;
     throw error;
   }
-  return data;
+  return answer.data;
 }
 
 // One request at a time, in order: a quick second click must not overtake the first.
@@ -633,7 +542,7 @@ function settleConfirm() {
   resolve($("confirm").returnValue === "ok");
 }
 
-function confirmAction(title, text, okText, withNewGame) {
+export function confirmAction(title, text, okText, withNewGame) {
   const dialog = $("confirm");
   settleConfirm(); // one closed, its close event still to come: settled now, as it closed
   $("confirm-title").textContent = title;
@@ -774,29 +683,35 @@ function setUpForms() {
 // -- live updates -------------------------------------------------------------------------------
 
 function connect() {
-  const source = new EventSource("/api/events");
-  source.onopen = () => {
-    $("connection").textContent = T("page.connection.live");
-    $("connection").className = "badge live";
-    if (messageKind === "network") say("");
-    checkToken(); // a restarted board, or a rotated token: the status tells the truth
-  };
-  source.onmessage = (event) => {
-    const v = JSON.parse(event.data);
-    draw(v);
-    document.dispatchEvent(new CustomEvent("draughtsboard:view", { detail: v }));
-    document.body.dataset.version = v.version;
-  };
-  // what the board says about the view just drawn (said.js: live regions, speech)
-  source.addEventListener("spoken", (event) => document.dispatchEvent(
-    new CustomEvent("draughtsboard:spoken", { detail: JSON.parse(event.data) })));
-  source.addEventListener("now", (event) => {
-    serverOffset = Number(event.data) - Date.now() / 1000;
+  stream("/api/events", {
+    open() {
+      $("connection").textContent = T("page.connection.live");
+      $("connection").className = "badge live";
+      if (messageKind === "network") say("");
+      checkToken(); // a restarted board, or a rotated token: the status tells the truth
+    },
+    message(event) {
+      const v = JSON.parse(event.data);
+      draw(v);
+      document.dispatchEvent(new CustomEvent("draughtsboard:view", { detail: v }));
+      document.body.dataset.version = v.version;
+    },
+    // what the board says about the view just drawn (said.js: live regions, speech)
+    spoken: (event) => document.dispatchEvent(
+      new CustomEvent("draughtsboard:spoken", { detail: JSON.parse(event.data) })),
+    now(event) {
+      serverOffset = Number(event.data) - Date.now() / 1000;
+    },
+    error() {
+      $("connection").textContent = T("page.connection.down");
+      $("connection").className = "badge down";
+    },
   });
-  source.onerror = () => {
-    $("connection").textContent = T("page.connection.down");
-    $("connection").className = "badge down";
-  };
+}
+
+// The view drawn last (the coach's panel reads it if it came before the panel was ready)
+export function currentView() {
+  return view;
 }
 
 Words.ready.then(() => {

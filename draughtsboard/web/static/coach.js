@@ -4,7 +4,9 @@
 // Everything shown is set with textContent; the curve is SVG built with DOM calls.
 // Every word comes from the message catalog (words.js: Words.text for the panel's own
 // words, Words.render for the messages of the view); nothing is drawn before Words.ready.
-"use strict";
+
+import { el } from "/kit/dom.js";
+import { currentView } from "/static/app.js";
 
 // words.js, loaded by the page before this script; fetched here if the page did not
 // (the same script, once).
@@ -24,13 +26,6 @@ coachWords().then(() => {
   const CLAMP = 500; // hundredths of a man shown at the top and bottom of the curve
   let coach = null;
   let busy = false;
-
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
 
   const panel = el("section", "coach-panel");
   panel.id = "coach-panel";
@@ -216,10 +211,12 @@ coachWords().then(() => {
     markSquares();
     drawWarning(coach ? coach.warning : null);
     if (!coach) return;
-    // a tournament game with its result: the evaluation only, no coach
+    // a tournament game with its result: the evaluation only, no coach; the panel is then
+    // headed "Evaluation" itself, and the curve's own heading would say it a second time
     controls.hidden = !coach.available;
     note.hidden = !coach.available;
     title.textContent = Words.text(coach.available ? "coach.panel.title" : "coach.panel.evaluation");
+    curveTitle.hidden = !coach.available;
     const hint = coach.hint;
     hintButton.disabled = !coach.available || !coach.hints || !!v.result;
     hintButton.textContent = Words.text(!hint || !hint.stage ? "coach.hint.button.piece"
@@ -242,5 +239,5 @@ coachWords().then(() => {
   document.addEventListener("draughtsboard:view", (event) => draw(event.detail));
   // app.js connects first: while this file was still loading (a slow phone, a busy
   // board) the first view may have come and gone, and a board at rest sends no other.
-  if (typeof view !== "undefined" && view) draw(view);
+  if (currentView()) draw(currentView());
 });

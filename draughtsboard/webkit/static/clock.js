@@ -1,0 +1,22 @@
+// A game clock's time as every page shows it: the board's page and the hall's pages
+// (cards, projector) format the same seconds the same way, so one game never shows two
+// times.
+//
+// The rule is a tournament clock's: the time still left, rounded UP to the whole second.
+// A running clock then shows 0:00 only when no time is left, i.e. when the flag falls,
+// never while a fraction of a second remains (rounding to the nearest second would show
+// 0:00 half a second early, and a player could believe the flag had fallen). A
+// millionth of a second over a whole second is float noise, not a second more.
+
+const NOISE = 1e-6;
+
+// ``seconds`` left (a number) as "m:ss", or "h:mm:ss" from an hour; "" for no clock
+// (null or undefined); a time below zero shows 0:00.
+export function clockText(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  const s = Math.max(0, Math.ceil(seconds - NOISE));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor(s / 60) % 60;
+  const rest = String(s % 60).padStart(2, "0");
+  return h ? h + ":" + String(m).padStart(2, "0") + ":" + rest : m + ":" + rest;
+}
