@@ -135,9 +135,9 @@ def emulate(args) -> int:
                            occupied=squares_from_mask(position.occupancy()))
     switches = TimedSwitches(board, time.monotonic)
     if args.micropython:
-        from draughtsboard.firmware_bridge.micropython_device import MicroPythonDevice
+        from draughtsboard.firmware_bridge.pico_sim import micropython_device
 
-        device = MicroPythonDevice(variant.geometry, switches, time.monotonic, seed=args.seed,
+        device = micropython_device()(variant.geometry, switches, time.monotonic, seed=args.seed,
                                    realtime=True)
     else:
         from draughtsboard.firmware_bridge.emulator import EmulatedDevice
