@@ -1,6 +1,6 @@
 """An idle board: what `draughtsboard play` costs while nobody touches it.
 
-Run: .venv/bin/python benchmarks/idle.py [--seconds 60] [--backends sim,gpio,serial]
+Run: .venv/bin/python -m benchmarks.idle [--seconds 60] [--backends sim,gpio,serial]
                                          [--pages 5] [--no-firmware]
 Figures first, one JSON line last.
 
@@ -37,23 +37,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+from benchmarks.harness.processes import cpu_seconds, rss_mb
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 class Play:
@@ -166,9 +154,7 @@ def idle(name: str, seconds: float, settle: float, pages: int) -> dict:
 
 def firmware_figures() -> dict[str, float]:
     """The firmware's heap and pass time under MicroPython, on a short game."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import firmware_micropython as fw
-
+    from benchmarks import firmware_micropython as fw
     from draughtsboard.board.replay import replay_game
 
     name, start, moves = next(fw.games(1))
@@ -199,7 +185,7 @@ def main() -> None:
     for name in args.backends.split(","):
         result[name] = idle(name, args.seconds, args.settle, args.pages)
     if not args.no_firmware:
-        from draughtsboard.firmware_bridge.micropython_device import runtime_problem
+        from devtools.pico_sim.device import runtime_problem
 
         if runtime_problem() is None:
             result.update(firmware_figures())

@@ -45,11 +45,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from draughtsboard.board.rules.fen import parse_fen  # noqa: E402
-from draughtsboard.board.rules.variants import get_variant  # noqa: E402
-from draughtsboard.recording import Recorder  # noqa: E402
+from benchmarks.harness.stats import share_percentile
+from draughtsboard.board.rules.fen import parse_fen
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.recording import Recorder
 
 TOKEN = "benchmark-token"
 URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
@@ -239,10 +238,6 @@ def run_once(args, tree: Path) -> dict:
             "journalled": journalled, "catalogs": catalogs}
 
 
-def percentile(ordered: list[float], share: float) -> float:
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def compare(args) -> int:
     """This tree and ``args.reference`` in turns: medians and their ratios."""
     trees = {"this": HERE, "reference": Path(args.reference).resolve()}
@@ -256,7 +251,7 @@ def compare(args) -> int:
         latencies = sorted(x for r in results for x in r["latencies"])
         summary[name] = {
             "latency_median_ms": round(statistics.median(latencies) * 1000, 2),
-            "latency_p95_ms": round(percentile(latencies, 0.95) * 1000, 2),
+            "latency_p95_ms": round(share_percentile(latencies, 0.95) * 1000, 2),
             "rss_mb": round(statistics.median(r["memory"]["VmRSS"] for r in results), 1),
             "rss_peak_mb": round(statistics.median(r["memory"]["VmHWM"] for r in results), 1),
             "catalogs_served": results[0]["catalogs"],

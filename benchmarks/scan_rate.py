@@ -6,7 +6,7 @@ exercise the debouncer and the snapshot queue, not only a quiet board. Memory is
 resident set size after a warm-up and after the last scan: mock pins remember their state
 changes, so growth here means a long replay would run out of memory.
 
-    .venv/bin/python benchmarks/scan_rate.py [--scans N]
+    .venv/bin/python -m benchmarks.scan_rate [--scans N]
 
 Goals: at most 300 us per scan, memory flat. The last line is JSON for scripts.
 """

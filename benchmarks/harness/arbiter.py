@@ -1,4 +1,4 @@
-"""The arbiter's part of the hall benchmark (`hall.py`), and the figures it is judged by.
+"""The arbiter's part of the hall benchmark (`benchmarks.hall`) and its figures.
 
 `ArbiterBot` is the arbiter at the console, through the hall's HTTP API only: imports
 the rounds' pairings, starts round 1 while a tenth of the boards are off, starts it a
