@@ -14,7 +14,11 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
+from draughtsboard.board.game.pdn_reader import read_pdn
+from draughtsboard.board.game.pdn_writer import write_game
+from draughtsboard.board.game.record import Game
 from draughtsboard.hall.venue import Venue
 
 from .ports import free_port, wait_port
@@ -202,13 +206,14 @@ class Watcher:
             return times[ply - 1] if len(times) >= ply else None
 
 
-def compare_with_feed(hall_url: str, games: dict[int, list]) -> dict[str, int]:
-    from draughtsboard.board.game.pdn_reader import read_pdn
-    from draughtsboard.board.game.pdn_writer import write_game
+def compare_with_feed(hall_url: str,
+                      games: dict[int, list[tuple[str, Game]]]) -> dict[str, Any]:
+    """Every board's own games (its record: the truth) against the rounds' feeds: moves
+    lost, duplicated or wrong, and games whose PDN text differs (the first few shown)."""
 
     rounds = {g.tags["Round"] for listed in games.values() for _, g in listed
               if g.tags.get("Round")}  # a board's start-up game is no round's
-    feed: dict[tuple[str, int], object] = {}
+    feed: dict[tuple[str, int], Game] = {}
     texts: dict[tuple[str, int], str] = {}
     for round_name in rounds:
         with urllib.request.urlopen(f"{hall_url}/round/{round_name}/games.json",
@@ -221,7 +226,7 @@ def compare_with_feed(hall_url: str, games: dict[int, list]) -> dict[str, int]:
     lost = duplicated = wrong = checked = text_differs = 0
     examples: list[str] = []
     for board, listed in games.items():
-        by_round: dict[str, object] = {}
+        by_round: dict[str, Game] = {}
         for _, game in listed:  # the feed shows a board's latest game of each round
             if game.tags.get("Round"):
                 by_round[game.tags["Round"]] = game

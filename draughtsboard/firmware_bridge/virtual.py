@@ -11,7 +11,7 @@ never imports the hardware layer: the switches are given.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from draughtsboard.board.ports import Snapshot
 from draughtsboard.board.rules.geometry import Geometry
@@ -44,8 +44,9 @@ class EmulatedVirtualBoard:
                  seed: int = 0, device_factory: DeviceFactory = EmulatedDevice,
                  **device_options: object) -> None:
         self.switches = switches
+        options: dict[str, Any] = dict(device_options)  # the device's own, passed through
         self.bench = VirtualBench(board, switches, fault_rate=fault_rate, seed=seed,
-                                  device_factory=device_factory, **device_options)
+                                  device_factory=device_factory, **options)
 
     @property
     def link_stats(self) -> LinkStats:
