@@ -53,7 +53,7 @@ from draughtsboard.hall.rooms import (
     write_event_venue,
     write_room_venue,
 )
-from draughtsboard.hall_protocol.games import game_record, play_record, start_game  # noqa: E402
+from draughtsboard.hall_protocol.games import game_record, play_record, start_game
 
 TOKEN = "rooms-benchmark-token"
 STARTED: list = []  # whatever this run started, stopped at the end however it ends

@@ -37,52 +37,23 @@ import time
 import urllib.request
 from pathlib import Path
 
-from benchmarks.harness.processes import cpu_seconds, rss_mb
+from benchmarks.harness.processes import ServedProcess, cpu_seconds, rss_mb
 
 ROOT = Path(__file__).resolve().parents[1]
 
 URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
 
 
-class Play:
+class Play(ServedProcess):
     """``play`` in a subprocess; ``url`` once its page is served."""
 
     def __init__(self, data: str, args: list[str], env: dict[str, str]) -> None:
-        self.process = subprocess.Popen(
+        super().__init__(
             [sys.executable, "-m", "draughtsboard", "play", "--listen", "127.0.0.1:0",
-             "--data", data, *args],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            text=True, env=dict(os.environ, PYTHONUNBUFFERED="1",
-                                DRAUGHTSBOARD_ARBITER_TOKEN="idle-benchmark", **env))
-        self.url = ""
-        self.lines: list[str] = []
-        ready = threading.Event()
-
-        def read() -> None:
-            for line in self.process.stderr:
-                self.lines.append(line)
-                found = URL.search(line)
-                if found and not self.url:
-                    self.url = found.group(1)
-                    ready.set()
-            ready.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        if not ready.wait(60) or not self.url:
-            self.stop()
-            sys.exit("idle: play did not start:\n" + "".join(self.lines))
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+             "--data", data, *args], URL,
+            env=dict(os.environ, PYTHONUNBUFFERED="1",
+                     DRAUGHTSBOARD_ARBITER_TOKEN="idle-benchmark", **env),
+            what="idle: play")
 
 
 class Page:

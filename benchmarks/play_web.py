@@ -36,7 +36,6 @@ import queue
 import random
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -45,6 +44,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from benchmarks.harness.processes import ServedProcess
 from benchmarks.harness.stats import share_percentile
 from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.variants import get_variant
@@ -63,26 +63,11 @@ class Play:
                  tree: Path = HERE, extra: tuple[str, ...] = ()) -> None:
         env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1",
                    PYTHONPATH=str(tree))
-        self.process = subprocess.Popen(
+        self.served = ServedProcess(
             [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim", "--variant",
              variant, "--listen", "127.0.0.1:0", "--data", data, "--mode", mode, *extra],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            text=True, env=env, cwd=tree)
-        self.url = ""
-        found = threading.Event()
-
-        def read() -> None:
-            for line in self.process.stderr:
-                match = URL.search(line)
-                if match and not self.url:
-                    self.url = match.group(1)
-                    found.set()
-            found.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        if not found.wait(30) or not self.url:
-            self.process.kill()
-            raise SystemExit("play did not start")
+            URL, env=env, cwd=tree, timeout=30, what="play")
+        self.process, self.url = self.served.process, self.served.url
         self.views: queue.Queue = queue.Queue()
         threading.Thread(target=self._listen, daemon=True).start()
 

@@ -19,7 +19,7 @@ import json
 import resource
 import time
 
-from draughtsboard.board.rules.geometry import board_geometry  # noqa: E402
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware.backends import open_simulated_board
 
 WARM_UP = 20_000

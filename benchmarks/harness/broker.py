@@ -13,7 +13,7 @@ from typing import IO
 
 from draughtsboard.hall.venue import MOSQUITTO_PATHS, Venue, find_tool, write_venue
 
-from .ports import free_port, wait_port
+from .ports import NotListening, free_port, wait_port
 from .processes import stop
 
 
@@ -45,8 +45,12 @@ class Mosquitto:
         self.process = subprocess.Popen([self.binary, "-c", str(self.config)],
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=self.errors)
-        wait_port(self.port, timeout, process=self.process, what="mosquitto",
-                  errors=self.errors)
+        try:
+            wait_port(self.port, timeout, process=self.process, what="mosquitto",
+                      errors=self.errors)
+        except NotListening:
+            stop(self.process, kill=True)  # never left running when it is given up
+            raise
 
     @property
     def running(self) -> bool:

@@ -21,7 +21,7 @@ from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import Game
 from draughtsboard.hall.venue import Venue
 
-from .ports import free_port, wait_port
+from .ports import NotListening, free_port, wait_port
 from .processes import CHECKOUT, rss_mb, stop
 
 
@@ -50,7 +50,11 @@ class HallProcess:
                  "--listen", f"127.0.0.1:{self.port}", "--data", str(self.data)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, env=env,
                 cwd=CHECKOUT)
-        wait_port(self.port, timeout, process=self.process, what="the hall")
+        try:
+            wait_port(self.port, timeout, process=self.process, what="the hall")
+        except NotListening:
+            stop(self.process, kill=True)  # never left running when it is given up
+            raise
 
     @property
     def pid(self) -> int:

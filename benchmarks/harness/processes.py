@@ -4,9 +4,13 @@ child, and a process's CPU time and resident memory read from /proc."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
+
+from .ports import NotListening
 
 CHECKOUT = Path(__file__).resolve().parents[2]  # the source tree the benchmarks measure
 
@@ -51,3 +55,43 @@ def stop(process: subprocess.Popen | None, *, kill: bool = False, timeout: float
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout)
+
+
+class ServedProcess:
+    """A server that says where it listens on its standard error (``play`` prints "the
+    board's page: http://127.0.0.1:PORT/"): started, ``url`` once it said so, every line
+    it wrote kept in ``lines``. `NotListening` (its lines in the message) when it does not
+    say so within ``timeout`` seconds."""
+
+    def __init__(self, command: list[str], url: re.Pattern[str], *, env: dict[str, str],
+                 cwd: Path | None = None, timeout: float = 60.0, what: str = "the server"):
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        text=True, env=env, cwd=cwd)
+        self.url = ""
+        self.lines: list[str] = []
+        ready = threading.Event()
+
+        def read() -> None:
+            assert self.process.stderr is not None
+            for line in self.process.stderr:
+                self.lines.append(line)
+                found = url.search(line)
+                if found and not self.url:
+                    self.url = found.group(1)
+                    ready.set()
+            ready.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        if not ready.wait(timeout) or not self.url:
+            stop(self.process, kill=True)
+            raise NotListening(f"{what} did not start:\n" + "".join(self.lines))
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self, timeout: float = 20.0) -> int:
+        """SIGTERM (SIGKILL after ``timeout`` s); its exit status. Safe twice."""
+        stop(self.process, timeout=timeout)
+        return self.process.returncode
