@@ -96,6 +96,19 @@ LIGHT_WORKER_SIZE = 100  # protocol-level boards in one process
 
 # -- a board worker process ------------------------------------------------------------------------
 
+class EventNotes:
+    """A worker's events file (`harness.arbiter` reads it): one JSON line a note, ``t`` the
+    wall clock, written whole from any board's thread; open as long as the process."""
+
+    def __init__(self, path: str) -> None:
+        self.file = open(path, "a", buffering=1)  # noqa: SIM115 - lives as long as the process
+        self.lock = threading.Lock()
+
+    def __call__(self, **fields) -> None:
+        with self.lock:
+            self.file.write(json.dumps({"t": time.time(), **fields}) + "\n")
+
+
 def watch_link(link, number: int, note) -> None:
     """A board's link noted in the events file: its connections to the broker and the
     hall's commands that reach it."""
@@ -146,12 +159,7 @@ def run_worker(args) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
-    events = open(args.events, "a", buffering=1)  # noqa: SIM115 - lives as long as the process
-    lock = threading.Lock()
-
-    def note(**fields) -> None:
-        with lock:
-            events.write(json.dumps({"t": time.time(), **fields}) + "\n")
+    note = EventNotes(args.events)
 
     class Board:
         def __init__(self, number: int) -> None:
@@ -302,12 +310,7 @@ def run_light_worker(args) -> int:
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     signal.signal(signal.SIGUSR1, lambda *a: dump_asked.set())
     signal.signal(signal.SIGUSR2, lambda *a: off_asked.set())
-    events = open(args.events, "a", buffering=1)  # noqa: SIM115 - lives as long as the process
-    lock = threading.Lock()
-
-    def note(**fields) -> None:
-        with lock:
-            events.write(json.dumps({"t": time.time(), **fields}) + "\n")
+    note = EventNotes(args.events)
 
     password_dir = Path(args.venue) / "boards"
     boards: dict[int, LightBoard] = {}
