@@ -17,10 +17,11 @@ from .ports import NotListening, free_port, wait_port
 from .processes import stop
 
 
-def mosquitto() -> str:
-    """The broker binary; `draughtsboard.hall.venue.VenueError` (one line: how to install
-    it) where there is none."""
-    return find_tool("mosquitto", MOSQUITTO_PATHS)
+def mosquitto(paths: tuple[str, ...] = MOSQUITTO_PATHS) -> str:
+    """The broker binary (on PATH, else the first of ``paths``);
+    `draughtsboard.hall.venue.VenueError` (one line: how to install it) where there is
+    none."""
+    return find_tool("mosquitto", paths)
 
 
 class Mosquitto:

@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.harness.broker import Mosquitto, loopback_venue, mosquitto
 from benchmarks.harness.ports import NotListening, free_port
-from draughtsboard.hall.venue import Venue, VenueError
+from draughtsboard.hall.venue import MOSQUITTO_PATHS, Venue, VenueError
 
 __all__ = ["Broker", "ConfiguredBroker", "free_port", "mosquitto_or_fail"]
 
@@ -18,7 +18,7 @@ __all__ = ["Broker", "ConfiguredBroker", "free_port", "mosquitto_or_fail"]
 def mosquitto_or_fail() -> str:
     """The broker binary; a clear failure (never a silent skip) where it is missing."""
     try:
-        return mosquitto()
+        return mosquitto(MOSQUITTO_PATHS)  # a test may patch where it is looked for
     except VenueError as error:
         pytest.fail(f"{error}. scripts/test.sh installs it when run as root; the hall tests "
                     f"need a real broker")
