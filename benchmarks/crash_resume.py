@@ -23,7 +23,7 @@ Three more ways to lose or hide a move, each a round every few kills:
   of the live game is flipped and a child starts: it must report the damaged game rather
   than resume past it or start a new one (``hidden_damage``); the byte is then put back.
 
-    .venv/bin/python benchmarks/crash_resume.py --kills 200
+    .venv/bin/python -m benchmarks.crash_resume --kills 200
 
 The last line is JSON: ``{"kills": N, "lost": 0, "duplicated": 0, "enospc_lost": 0,
 "second_writer_damage": 0, "hidden_damage": 0, ...}``.
@@ -42,17 +42,16 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import draughtsboard.board.rules.variants  # noqa: E402, F401  (registers every variant)
-from draughtsboard.board.rules.notation import format_move  # noqa: E402
-from draughtsboard.board.tracker.events import MoveEvent  # noqa: E402
-from draughtsboard.play.opening import choose_opening  # noqa: E402
-from draughtsboard.recording import DataDirBusyError  # noqa: E402
-from draughtsboard.recording import journal as journal_module  # noqa: E402
-from draughtsboard.recording.journal import load_journal  # noqa: E402
-from draughtsboard.recording.recorder import Recorder  # noqa: E402
-from draughtsboard.recording.tracker_events import HeldRecords  # noqa: E402
+import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant)
+from benchmarks.harness.processes import CHECKOUT, module_command
+from draughtsboard.board.rules.notation import format_move
+from draughtsboard.board.tracker.events import MoveEvent
+from draughtsboard.play.opening import choose_opening
+from draughtsboard.recording import DataDirBusyError
+from draughtsboard.recording import journal as journal_module
+from draughtsboard.recording.journal import load_journal
+from draughtsboard.recording.recorder import Recorder
+from draughtsboard.recording.tracker_events import HeldRecords
 
 MAX_PLIES = 80
 EXIT_BUSY = 75  # as `draughtsboard play` (cli.EXIT_BUSY)
@@ -202,7 +201,7 @@ def verify(directory: Path, confirmed: dict[str, dict[int, str]],
 
 
 def start_child(command: list[str]) -> tuple[subprocess.Popen, str]:
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=CHECKOUT)
     return process, process.stdout.readline().strip()
 
 
@@ -321,8 +320,8 @@ def main() -> int:
               "second_writer_damage": 0, "flip_rounds": 0, "hidden_damage": 0}
     torn_seen: set = set()
     started = time.perf_counter()
-    command = [sys.executable, __file__, "--child", "--dir", str(directory),
-               "--seed", str(args.seed), "--chunk", str(args.chunk)]
+    command = module_command("benchmarks.crash_resume", "--child", "--dir", str(directory),
+                             "--seed", str(args.seed), "--chunk", str(args.chunk))
     for number in range(1, args.kills + 1):
         process, ready = start_child(command)
         if ready != "ready":

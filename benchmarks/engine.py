@@ -44,7 +44,7 @@ Times are CPU seconds of the process that plays (the engine's clock is
 ``time.process_time``), so that a machine shared with other work gives the same budgets;
 games run in ``--jobs`` processes (2).
 
-    .venv/bin/python benchmarks/engine.py
+    .venv/bin/python -m benchmarks.engine
         [--part strength,scaling,scaling-nodes,tactics,levels,speed] [--variants russian,...]
         [--games 40] [--scaling-games 20] [--budget 0.2] [--jobs 2] [--level-games 40]
         [--level-pairs 2-1,10-1] [--level-log FILE] [--level-salt SALT]

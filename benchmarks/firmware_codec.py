@@ -1,6 +1,6 @@
 """Host CPU per decoded snapshot (10x10 board), and switch-to-host latency.
 
-Run: .venv/bin/python benchmarks/firmware_codec.py
+Run: .venv/bin/python -m benchmarks.firmware_codec
 Figures first, one JSON line last (for scripts comparing runs).
 
 * decode: FrameDecoder alone on a stream of 50-square SNAPSHOT frames, fed in 64-byte
@@ -16,19 +16,15 @@ from __future__ import annotations
 
 import json
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from draughtsboard.board.rules.geometry import board_geometry  # noqa: E402
-from draughtsboard.firmware_bridge import codec  # noqa: E402
-from draughtsboard.firmware_bridge.emulator import SocketEmulator  # noqa: E402
-from draughtsboard.firmware_bridge.firmware import wire  # noqa: E402
-from draughtsboard.firmware_bridge.link import SerialLink  # noqa: E402
-from draughtsboard.firmware_bridge.session import HostSession  # noqa: E402
-from draughtsboard.hardware.virtual import simulated_switches  # noqa: E402
+from draughtsboard.board.rules.geometry import board_geometry
+from draughtsboard.firmware_bridge import codec
+from draughtsboard.firmware_bridge.emulator import SocketEmulator
+from draughtsboard.firmware_bridge.firmware import wire
+from draughtsboard.firmware_bridge.link import SerialLink
+from draughtsboard.firmware_bridge.session import HostSession
+from draughtsboard.hardware.virtual import simulated_switches
 
 SQUARES = 50
 FRAMES = 20_000

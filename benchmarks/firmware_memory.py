@@ -6,11 +6,13 @@ the international start position on the switches (squares 1-20 and 31-50: masks 
 30 are heap integers there). ``gc.mem_alloc()`` is read before and after 1000 passes with
 the collector off, quiet and with a change every 100 passes.
 
-    .venv/bin/python benchmarks/firmware_memory.py [--firmware DIR] [--package DIR]
+    .venv/bin/python -m benchmarks.firmware_memory [--firmware DIR] [--package DIR]
 
 ``--firmware`` measures another copy of the firmware (for example an older one from
 ``git show``); ``--package`` is where ``@micropython/micropython-webassembly-pyscript``
-is installed (default: a cache directory, installed there with npm when missing).
+is installed (default: the checkout's Pico simulation, ``devtools/pico_sim/wasm``, the
+version its lock file pins: ``npm ci --prefix devtools/pico_sim/wasm``, which
+``scripts/test.sh`` runs).
 Goal: 0 bytes a pass. The last line is JSON for scripts.
 """
 
@@ -19,12 +21,12 @@ from __future__ import annotations
 import argparse
 import json
 import pathlib
-import shutil
 import subprocess
 import sys
 import tempfile
 
-PACKAGE = "@micropython/micropython-webassembly-pyscript@1.27.0"
+from devtools.pico_sim.device import HARNESS, runtime_problem
+
 FIRMWARE = pathlib.Path(__file__).resolve().parent.parent / "draughtsboard/firmware_bridge/firmware"
 
 RUNNER = """
@@ -86,15 +88,10 @@ print("RESULT", quiet, moving, sys.maxsize)
 def package_dir(given: str | None) -> pathlib.Path:
     if given:
         return pathlib.Path(given)
-    cache = pathlib.Path.home() / ".cache/draughtsboard/micropython-wasm"
-    module = cache / "node_modules/@micropython/micropython-webassembly-pyscript"
-    if not (module / "micropython.mjs").exists():
-        if shutil.which("npm") is None:
-            sys.exit("firmware_memory: needs node and npm (Debian: apt-get install nodejs npm)")
-        cache.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["npm", "install", "--silent", "--prefix", str(cache), PACKAGE],
-                       check=True)
-    return cache
+    problem = runtime_problem()
+    if problem is not None:
+        sys.exit(f"firmware_memory: {problem}")
+    return HARNESS
 
 
 def main() -> None:

@@ -1,13 +1,13 @@
 """The Pico firmware under real MicroPython for whole games: its heap and its time a pass.
 
-Run: .venv/bin/python benchmarks/firmware_micropython.py [--games N] [--fault-rate R]
+Run: .venv/bin/python -m benchmarks.firmware_micropython [--games N] [--fault-rate R]
 Figures first, one JSON line last (for scripts comparing runs). Needs Node.js and the
 pinned MicroPython WebAssembly build (scripts/test.sh installs it).
 
 Recorded games (the first N of the Russian championship file and of the 2003 world
 championship file) are played by a noisy hand on the simulated board; the firmware's own
 main.py runs in MicroPython 1.27's WebAssembly build (32-bit, as the RP2040) on the
-simulated Pico of draughtsboard/firmware_bridge/wasm; the host session reads it over a
+simulated Pico of devtools/pico_sim; the host session reads it over a
 clean line (or one that damages ``--fault-rate`` of the bytes each way: the 10x10
 game is too long for the test suite, so this is where it meets a faulty line under
 MicroPython, its wrong and missing moves counted) and shows an LED frame at every
@@ -35,23 +35,18 @@ import argparse
 import json
 import statistics
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from serial_latency import games  # noqa: E402  (the same recorded games)
-
-from draughtsboard.board.ports import LedFrame, LedPattern  # noqa: E402
-from draughtsboard.board.replay import replay_game  # noqa: E402
-from draughtsboard.firmware_bridge.micropython_device import (  # noqa: E402
+from benchmarks.serial_latency import games  # the same recorded games
+from devtools.pico_sim.device import (
     HARNESS,
+    MicroPythonDevice,
     run_script,
     runtime_problem,
 )
-from draughtsboard.firmware_bridge.virtual import EmulatedVirtualBoard  # noqa: E402
-from draughtsboard.hardware.virtual import simulated_switches  # noqa: E402
+from draughtsboard.board.ports import LedFrame, LedPattern
+from draughtsboard.board.replay import replay_game
+from draughtsboard.firmware_bridge.virtual import EmulatedVirtualBoard
+from draughtsboard.hardware.virtual import simulated_switches
 
 GOAL_KB = 32
 
@@ -111,7 +106,7 @@ class LitBoard:
         board = position.variant.geometry
         switches = simulated_switches(board, position.occupancy())
         self.inner = EmulatedVirtualBoard(board, switches, fault_rate=fault_rate, seed=3,
-                                          micropython=True, measure=True)
+                                          device_factory=MicroPythonDevice, measure=True)
         self.scan_period = self.inner.scan_period
         self.square_count = self.inner.bench.device.square_count
         self.last = position.occupancy()

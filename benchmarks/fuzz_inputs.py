@@ -10,7 +10,7 @@ exception other than `ConfigError` from the config reader, an HTTP 5xx or a 4xx 
 one-line reason), a hang (an input taking more than ``--timeout`` seconds), and memory
 (the process's peak RSS is printed, with the largest input).
 
-    .venv/bin/python benchmarks/fuzz_inputs.py --inputs 12000
+    .venv/bin/python -m benchmarks.fuzz_inputs --inputs 12000
 
 The last line is JSON: ``{"inputs": N, "tracebacks": 0, "hangs": 0, "peak_rss_mb": ...}``.
 """
@@ -30,14 +30,12 @@ import time
 import warnings
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import draughtsboard.board.rules.variants  # noqa: E402, F401  (registers every variant)
-from draughtsboard import cli  # noqa: E402
-from draughtsboard.board.rules import initial_position  # noqa: E402
-from draughtsboard.board.rules.geometry import board_geometry  # noqa: E402
-from draughtsboard.board.rules.variants import VARIANTS, get_variant  # noqa: E402
-from draughtsboard.hardware.config import ConfigError, parse_config  # noqa: E402
+import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant)
+from draughtsboard import cli
+from draughtsboard.board.rules import initial_position
+from draughtsboard.board.rules.geometry import board_geometry
+from draughtsboard.board.rules.variants import VARIANTS, get_variant
+from draughtsboard.hardware.config import ConfigError, parse_config
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECIAL = ["NaN", "Infinity", "-Infinity", "1e400", "9" * 5000, "(" * 2000, ")" * 50, "{",

@@ -10,7 +10,7 @@ extra worker runs a single board, so that a board's own memory is measured alone
 hall is ``draughtsboard hall`` in its own process; this script reads its page's live
 stream (server-sent events) as a browser would.
 
-The arbiter (`hall_arbiter.ArbiterBot`, through the console's HTTP API): the rounds'
+The arbiter (`harness.arbiter.ArbiterBot`, through the console's HTTP API): the rounds'
 pairings imported, round 1 started while a tenth of the boards are switched off (they
 come back 30-120 s later, each at its own time, and must get their pairing without the
 arbiter), round 1 started a second time 20 s later (nothing delivered may change), one
@@ -33,18 +33,18 @@ board (its journal time) to the hall page's stream showing it, over the moves ma
 while nothing was down; ``catchup_s``: after each reconnection of a board (or restart of
 the hall), how long until the hall showed every move that board had then. Memory: the
 hall's resident set, and a one-board process's. The arbiter's figures
-(`hall_arbiter`): ``pairing_delivered_max_s``, ``games_with_moves_closed_unconfirmed``,
+(`harness.arbiter`): ``pairing_delivered_max_s``, ``games_with_moves_closed_unconfirmed``,
 ``idle_requests_per_board_per_min`` (over the quiet end); ``hall_cpu_share``: the hall's
 CPU time over the time played, as a share of one core.
 
-``--light``: the boards are protocol-level clients (`light_boards`: the real hall link,
+``--light``: the boards are protocol-level clients (`harness.boards`: the real hall link,
 retained state, plies with sequence numbers, answers to commands, before a scripted
 game), a hundred to a process, so that the hall itself is measured at 500 boards at one
 ply per 20 s each; the arbiter's scenario as above, no other outage.
 
-    python benchmarks/hall.py --boards 100 --moves 90 --pace 2
-    python benchmarks/hall.py --light            # 500 boards, 30 moves each, a ply per 20 s
-    python benchmarks/hall.py --rooms 3          # rooms bridged to the event: hall_rooms.py
+    python -m benchmarks.hall --boards 100 --moves 90 --pace 2
+    python -m benchmarks.hall --light            # 500 boards, 30 moves each, a ply per 20 s
+    python -m benchmarks.hall --rooms 3          # rooms bridged to the event: hall_rooms.py
 
 The last line is JSON.
 """
@@ -56,9 +56,7 @@ import json
 import os
 import random
 import re
-import select
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -69,10 +67,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from hall_arbiter import (  # noqa: E402
+from benchmarks.harness.arbiter import (
     ArbiterBot,
     claim_text,
     closed_unconfirmed,
@@ -81,8 +76,18 @@ from hall_arbiter import (  # noqa: E402
     read_events,
     rounds_for,
 )
+from benchmarks.harness.boards import LightBoard
+from benchmarks.harness.broker import Mosquitto, loopback_venue
+from benchmarks.harness.hall import (
+    CuttableProxy,
+    HallProcess,
+    Watcher,
+    compare_with_feed,
+    wait_online,
+)
+from benchmarks.harness.processes import CHECKOUT, cpu_seconds, module_command, rss_mb
+from benchmarks.harness.stats import share_percentile
 
-ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "benchmark-hall-token"
 HALL_URL = re.compile(r"the hall's page: (http://[0-9.]+:\d+)/")
 WORKER_SIZE = 10
@@ -90,6 +95,19 @@ LIGHT_WORKER_SIZE = 100  # protocol-level boards in one process
 
 
 # -- a board worker process ------------------------------------------------------------------------
+
+class EventNotes:
+    """A worker's events file (`harness.arbiter` reads it): one JSON line a note, ``t`` the
+    wall clock, written whole from any board's thread; open as long as the process."""
+
+    def __init__(self, path: str) -> None:
+        self.file = open(path, "a", buffering=1)  # noqa: SIM115 - lives as long as the process
+        self.lock = threading.Lock()
+
+    def __call__(self, **fields) -> None:
+        with self.lock:
+            self.file.write(json.dumps({"t": time.time(), **fields}) + "\n")
+
 
 def watch_link(link, number: int, note) -> None:
     """A board's link noted in the events file: its connections to the broker and the
@@ -141,12 +159,7 @@ def run_worker(args) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
-    events = open(args.events, "a", buffering=1)  # noqa: SIM115 - lives as long as the process
-    lock = threading.Lock()
-
-    def note(**fields) -> None:
-        with lock:
-            events.write(json.dumps({"t": time.time(), **fields}) + "\n")
+    note = EventNotes(args.events)
 
     class Board:
         def __init__(self, number: int) -> None:
@@ -276,7 +289,7 @@ def run_worker(args) -> int:
 
 def run_light_worker(args) -> int:
     """``--worker --light``: protocol-level boards ``args.first..args.last`` (the real
-    hall link before a scripted game, `light_boards`), one script thread for all of
+    hall link before a scripted game, `harness.boards`), one script thread for all of
     them: each plays a random legal move every ``--pace`` seconds (on average) in its
     round's game, agrees a draw at ``--game-length`` plies, and waits for the hall's
     next pairing. SIGUSR1 writes every board's games to ``<data>/light-<first>.json``;
@@ -284,9 +297,6 @@ def run_light_worker(args) -> int:
     ``--late-delays`` seconds with the games it had (a board keeps its record)."""
     import heapq
     import logging
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from light_boards import LightBoard
 
     from draughtsboard.hall_protocol.games import game_record
 
@@ -300,12 +310,7 @@ def run_light_worker(args) -> int:
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     signal.signal(signal.SIGUSR1, lambda *a: dump_asked.set())
     signal.signal(signal.SIGUSR2, lambda *a: off_asked.set())
-    events = open(args.events, "a", buffering=1)  # noqa: SIM115 - lives as long as the process
-    lock = threading.Lock()
-
-    def note(**fields) -> None:
-        with lock:
-            events.write(json.dumps({"t": time.time(), **fields}) + "\n")
+    note = EventNotes(args.events)
 
     password_dir = Path(args.venue) / "boards"
     boards: dict[int, LightBoard] = {}
@@ -399,91 +404,17 @@ def run_light_worker(args) -> int:
 
 # -- the cut: a TCP proxy that can stop forwarding ------------------------------------------------
 
-class CuttableProxy:
-    """Forwards 127.0.0.1:port to the broker; ``cut()`` stops forwarding silently (a dead
-    network: nothing arrives, nothing is refused), ``restore()`` drops the dead
-    connections so that clients reconnect at once."""
-
-    def __init__(self, target_port: int) -> None:
-        self.target_port = target_port
-        self.server = socket.socket()
-        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.server.bind(("127.0.0.1", 0))
-        self.server.listen(64)
-        self.port = self.server.getsockname()[1]
-        self.cut_off = False
-        self.pairs: list[tuple[socket.socket, socket.socket]] = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.server.accept()
-            except OSError:
-                return
-            try:
-                upstream = socket.create_connection(("127.0.0.1", self.target_port), 2)
-            except OSError:
-                client.close()
-                continue
-            with self.lock:
-                self.pairs.append((client, upstream))
-            threading.Thread(target=self._pump, args=(client, upstream), daemon=True).start()
-
-    def _pump(self, a: socket.socket, b: socket.socket) -> None:
-        sockets = [a, b]
-        try:
-            while True:
-                ready, _, _ = select.select(sockets, [], [], 1.0)
-                for sock in ready:
-                    data = sock.recv(65536)
-                    if not data:
-                        raise OSError("closed")
-                    if not self.cut_off:
-                        (b if sock is a else a).sendall(data)
-        except OSError:
-            pass
-        finally:
-            a.close()
-            b.close()
-            with self.lock:
-                if (a, b) in self.pairs:
-                    self.pairs.remove((a, b))
-
-    def cut(self) -> None:
-        self.cut_off = True
-
-    def restore(self) -> None:
-        with self.lock:
-            pairs = list(self.pairs)
-        for a, b in pairs:
-            for sock in (a, b):
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-        self.cut_off = False
-
-
 # -- the run ---------------------------------------------------------------------------------------
 
 class Processes:
     def __init__(self, work: Path, args) -> None:
-        from draughtsboard.hall.venue import MOSQUITTO_PATHS, find_tool, write_venue
-
         self.args = args
         self.work = work
-        self.mosquitto = find_tool("mosquitto", MOSQUITTO_PATHS)
-        import getpass
-
-        self.venue = write_venue(work / "venue", args.boards, port=_free_port(),
-                                 log_file=work / "mosquitto.log", autosave_interval=1,
-                                 run_as=getpass.getuser())
-        self.broker: subprocess.Popen | None = None
-        self.hall: subprocess.Popen | None = None
-        self.hall_url = ""
-        self.hall_port = _free_port()
+        self.venue = loopback_venue(work / "venue", args.boards,
+                                    log_file=work / "mosquitto.log")
+        self.broker: Mosquitto | None = None
+        self.hall = HallProcess.on(self.venue, work / "hall", work / "hall.log", token=TOKEN)
+        self.hall_url = self.hall.url
         self.workers: dict[int, subprocess.Popen] = {}
         self.groups: list[tuple[int, int]] = []
         self.done: set[int] = set()
@@ -491,28 +422,21 @@ class Processes:
         self.proxy: CuttableProxy | None = None
 
     def start_broker(self) -> None:
-        self.broker = subprocess.Popen([self.mosquitto, "-c", str(self.venue.config)],
-                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.DEVNULL)
-        _wait_port(self.venue.port)
+        if self.broker is None:
+            self.broker = Mosquitto(self.venue.config, self.venue.port,
+                                    log=self.work / "mosquitto.log")
+        else:
+            self.broker.start()
 
     def kill_broker(self) -> None:
-        self.broker.kill()
-        self.broker.wait()
+        if self.broker is not None:
+            self.broker.kill()
 
     def start_hall(self) -> None:
-        env = dict(os.environ, DRAUGHTSBOARD_HALL_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
-        self.hall = subprocess.Popen(
-            [sys.executable, "-m", "draughtsboard", "hall", "--broker", self.venue.hall_url(),
-             "--listen", f"127.0.0.1:{self.hall_port}", "--data", str(self.work / "hall")],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=open(self.work / "hall.log", "a"), env=env, cwd=ROOT)  # noqa: SIM115
-        self.hall_url = f"http://127.0.0.1:{self.hall_port}"
-        _wait_port(self.hall_port, 120)
+        self.hall.start()
 
     def kill_hall(self) -> None:
-        self.hall.kill()
-        self.hall.wait()
+        self.hall.stop(kill=True)
 
     def start_worker(self, index: int, late_delays: list[float] | None = None) -> None:
         first, last = self.groups[index]
@@ -521,14 +445,15 @@ class Processes:
         if late_delays:
             extra += ["--late-delays", ",".join(f"{d:.1f}" for d in late_delays)]
         process = subprocess.Popen(
-            [sys.executable, __file__, "--worker", "--first", str(first), "--last", str(last),
-             "--port", str(port), "--venue", str(self.venue.directory), "--data",
-             str(self.work / "boards"), "--events", str(self.work / "events.jsonl"),
-             "--moves", str(self.args.moves), "--pace", str(self.args.pace), "--seed",
-             str(self.args.seed), "--variant", self.args.variant, "--game-length",
-             str(self.args.game_length), "--rounds", str(self.args.rounds), *extra],
+            module_command(
+                "benchmarks.hall", "--worker", "--first", str(first), "--last", str(last),
+                "--port", str(port), "--venue", str(self.venue.directory), "--data",
+                str(self.work / "boards"), "--events", str(self.work / "events.jsonl"),
+                "--moves", str(self.args.moves), "--pace", str(self.args.pace), "--seed",
+                str(self.args.seed), "--variant", self.args.variant, "--game-length",
+                str(self.args.game_length), "--rounds", str(self.args.rounds), *extra),
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
-            stderr=open(self.work / f"worker{index}.log", "a"), cwd=ROOT)  # noqa: SIM115
+            stderr=open(self.work / f"worker{index}.log", "a"), cwd=CHECKOUT)  # noqa: SIM115
         self.workers[index] = process
         self.done.discard(index)
 
@@ -563,113 +488,9 @@ class Processes:
                 process.wait(20)
             except subprocess.TimeoutExpired:
                 process.kill()
-        for process in (self.hall, self.broker):
-            if process is not None and process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_port(port: int, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"nothing listens on port {port}")
-
-
-def cpu_seconds(pid: int) -> float:
-    """The CPU time (user and system) a process has used so far."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
-
-
-def wait_online(hall_url: str, count: int, timeout: float = 300.0) -> None:
-    """Until the hall shows ``count`` boards online (or exactly that many, after some
-    were switched off)."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(hall_url + "/api/hall", timeout=30) as response:
-                online = sum(1 for b in json.loads(response.read())["boards"] if b["online"])
-            if online == count:
-                return
-        except (OSError, ValueError):
-            pass
-        time.sleep(1)
-    raise SystemExit(f"the hall did not show {count} boards online in {timeout:.0f} s")
-
-
-def rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-class Watcher:
-    """The hall page's live stream, as a browser reads it: when each (board, game, ply)
-    was first shown."""
-
-    def __init__(self, processes: Processes) -> None:
-        self.processes = processes
-        self.seen: dict[tuple[int, str], list[float]] = {}  # (board, game) -> time of ply i
-        self.lock = threading.Lock()
-        self.stopping = False
-        threading.Thread(target=self._run, daemon=True).start()
-
-    def _note(self, summary: dict, now: float) -> None:
-        game, ply = summary.get("game"), summary.get("ply") or 0
-        if not game:
-            return
-        with self.lock:
-            times = self.seen.setdefault((summary["board"], game), [])
-            while len(times) < ply:
-                times.append(now)
-
-    def _run(self) -> None:
-        while not self.stopping:
-            try:
-                with urllib.request.urlopen(self.processes.hall_url + "/api/events",
-                                            timeout=30) as stream:
-                    event = ""
-                    for raw in stream:
-                        line = raw.decode()
-                        if line.startswith("event: "):
-                            event = line[7:].strip()
-                        elif line.startswith("data: "):
-                            now = time.time()
-                            data = json.loads(line[6:])
-                            if event == "hall":
-                                for summary in data["boards"]:
-                                    self._note(summary, now)
-                            elif event == "boards":
-                                for summary in data:
-                                    self._note(summary, now)
-            except (OSError, ValueError):
-                time.sleep(0.2)
-
-    def shown(self, board: int, game: str, ply: int) -> float | None:
-        with self.lock:
-            times = self.seen.get((board, game), [])
-            return times[ply - 1] if len(times) >= ply else None
+        self.hall.stop()
+        if self.broker is not None:
+            self.broker.stop()
 
 
 def journals(work: Path, boards: int) -> dict[int, list[tuple[str, object]]]:
@@ -741,67 +562,6 @@ def confirm_declared_results(hall_url: str, games: dict[int, list]) -> int:
     return confirmed
 
 
-def compare_with_feed(hall_url: str, games: dict[int, list]) -> dict[str, int]:
-    from draughtsboard.board.game.pdn_reader import read_pdn
-    from draughtsboard.board.game.pdn_writer import write_game
-
-    rounds = {g.tags["Round"] for listed in games.values() for _, g in listed
-              if g.tags.get("Round")}  # a board's start-up game is no round's
-    feed: dict[tuple[str, int], object] = {}
-    texts: dict[tuple[str, int], str] = {}
-    for round_name in rounds:
-        with urllib.request.urlopen(f"{hall_url}/round/{round_name}/games.json",
-                                    timeout=30) as response:
-            for item in json.loads(response.read())["games"]:
-                read = read_pdn(item["pdn"])
-                if read.games:
-                    feed[(round_name, item["board"])] = read.games[0].game
-                    texts[(round_name, item["board"])] = item["pdn"]
-    lost = duplicated = wrong = checked = text_differs = 0
-    examples: list[str] = []
-    for board, listed in games.items():
-        by_round: dict[str, object] = {}
-        for _, game in listed:  # the feed shows a board's latest game of each round
-            if game.tags.get("Round"):
-                by_round[game.tags["Round"]] = game
-        for round_name, game in by_round.items():
-            journal = [p.text for p in game.moves]
-            shown = feed.get((round_name, board))
-            theirs = [p.text for p in shown.moves] if shown is not None else []
-            checked += len(journal)
-            common = 0
-            while common < min(len(journal), len(theirs)) and journal[common] == theirs[common]:
-                common += 1
-            wrong += min(len(journal), len(theirs)) - common
-            lost += max(0, len(journal) - len(theirs))
-            duplicated += max(0, len(theirs) - len(journal))
-            if shown is not None and (game.result is not None or game.result_reason):
-                if shown.result_text() != game.result_text():
-                    wrong += 1
-            # the whole text too: tags, clock times, comments (the arbiter's notes aside)
-            if shown is not None and texts[(round_name, board)] != write_game(game,
-                                                                              events=False):
-                text_differs += 1
-                if len(examples) < 5:
-                    examples.append(first_difference(
-                        f"round {round_name} board {board}",
-                        write_game(game, events=False), texts[(round_name, board)]))
-    return {"lost": lost, "duplicated": duplicated, "wrong": wrong + text_differs,
-            "checked": checked, "games_whose_pdn_text_differs": text_differs,
-            "examples": examples}
-
-
-def first_difference(name: str, journal: str, feed: str) -> str:
-    """One line: where a game's PDN from its board's journal and from the feed part
-    (so a "wrong" figure says what differed, not only how many)."""
-    ours, theirs = journal.splitlines(), feed.splitlines()
-    for number, (a, b) in enumerate(zip(ours, theirs, strict=False), 1):
-        if a != b:
-            return f"{name}, line {number}: journal {a[:120]!r}, feed {b[:120]!r}"
-    return (f"{name}: journal {len(ours)} lines, feed {len(theirs)} lines; the longer ends "
-            f"{(ours if len(ours) > len(theirs) else theirs)[-1][:120]!r}")
-
-
 def time_feed(hall_url: str, hall_data: Path, games: dict[int, list]) -> dict:
     """How long the feed of the round with the most games takes: over HTTP as it
     stands, and (in this process, the same code on the hall's journals read back) as it
@@ -839,7 +599,8 @@ def time_feed(hall_url: str, hall_data: Path, games: dict[int, list]) -> dict:
 
 def main() -> int:
     if "--rooms" in sys.argv[1:]:  # a venue in rooms, bridged: its own run (hall_rooms.py)
-        from hall_rooms import main as rooms_main
+        from benchmarks.hall_rooms import main as rooms_main
+
         return rooms_main()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=None,
@@ -918,7 +679,7 @@ def main() -> int:
         processes.start_broker()
         processes.proxy = CuttableProxy(processes.venue.port)
         processes.start_hall()
-        watcher = Watcher(processes)
+        watcher = Watcher(processes.hall_url)
         rng = random.Random(args.seed)
         delays = [rng.uniform(30, 120) for _ in late]
         for index in range(len(groups)):
@@ -1093,9 +854,7 @@ def main() -> int:
     tens = [mb / size for size, mb in worker_rss if size >= WORKER_SIZE]
 
     def pct(values: list[float], q: float) -> float:
-        ordered = sorted(values)
-        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1) if ordered \
-            else float("nan")
+        return round(share_percentile(values, q), 1)
 
     figures = {
         "benchmark": "hall --light" if args.light else "hall", "boards": args.boards,

@@ -2,7 +2,7 @@
 
 A real mosquitto (the venue's generated configuration), the real ``draughtsboard hall``
 in its own process, and ``--boards`` protocol-level boards in this process
-(`light_boards`: the real hall link before a scripted game). The arbiter imports the
+(`harness.boards`: the real hall link before a scripted game). The arbiter imports the
 round's pairings and starts the round from the console. Then someone holding board 1's
 MQTT password runs, one after the other:
 
@@ -30,7 +30,7 @@ corrected from the console, a training board's takebacks, an arbiter's result, t
 hall's disk full while a move and a result arrive (a tmpfs filled up, when run as root), each
 followed by a restart of the hall: every game the hall had before, as it had it, after.
 
-    python benchmarks/hall_attack.py --boards 8
+    python -m benchmarks.hall_attack --boards 8
 
 The last line is JSON.
 """
@@ -38,15 +38,12 @@ The last line is JSON.
 from __future__ import annotations
 
 import argparse
-import getpass
 import json
 import os
 import random
-import signal
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -54,29 +51,25 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import hall_arbiter  # noqa: E402
-from hall import Watcher, _free_port, _wait_port, rss_mb  # noqa: E402
-from light_boards import LightBoard  # noqa: E402
-
-from draughtsboard.board.game.pdn_reader import read_pdn  # noqa: E402
-from draughtsboard.board.game.record import Game  # noqa: E402
-from draughtsboard.board.rules import get_variant  # noqa: E402
-from draughtsboard.hall.venue import MOSQUITTO_PATHS, find_tool, write_venue  # noqa: E402
-from draughtsboard.hall_protocol import parse_broker_url  # noqa: E402
-from draughtsboard.hall_protocol.connect import make_client  # noqa: E402
-from draughtsboard.hall_protocol.games import game_record  # noqa: E402
-from draughtsboard.hall_protocol.messages import (  # noqa: E402
+from benchmarks.harness import arbiter
+from benchmarks.harness.boards import LightBoard
+from benchmarks.harness.broker import Mosquitto, loopback_venue
+from benchmarks.harness.hall import HallProcess, Watcher
+from benchmarks.harness.processes import rss_mb
+from draughtsboard.board.game.pdn_reader import read_pdn
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules import get_variant
+from draughtsboard.hall_protocol import parse_broker_url
+from draughtsboard.hall_protocol.connect import make_client
+from draughtsboard.hall_protocol.games import game_record
+from draughtsboard.hall_protocol.messages import (
     MoveRecord,
     PlyMessage,
     StateMessage,
     StatusMessage,
 )
-from draughtsboard.hall_protocol.topics import board_topic  # noqa: E402
+from draughtsboard.hall_protocol.topics import board_topic
 
-ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "attack-benchmark-token"
 ROUND = "1"
 VICTIM = 1
@@ -84,41 +77,11 @@ VICTIM = 1
 
 # -- the processes ----------------------------------------------------------------------------
 
-class Hall:
-    def __init__(self, work: Path, venue, data: Path) -> None:
-        self.work, self.venue, self.data = work, venue, data
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen | None = None
-        self.peak_mb = 0.0
-
-    def start(self) -> None:
-        env = dict(os.environ, DRAUGHTSBOARD_HALL_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "draughtsboard", "hall", "--broker", self.venue.hall_url(),
-             "--listen", f"127.0.0.1:{self.port}", "--data", str(self.data)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=open(self.work / "hall.log", "a"), env=env, cwd=ROOT)  # noqa: SIM115
-        _wait_port(self.port, 120)
-
-    def stop(self, kill: bool = False) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
-            self.process.wait(30)
-
-    def sample(self) -> float:
-        if self.process is None:
-            return 0.0
-        mb = rss_mb(self.process.pid)
-        self.peak_mb = max(self.peak_mb, mb)
-        return mb
-
-
 def call(url: str, path: str, body=None, *, token: str | None = TOKEN, timeout: float = 10.0,
          content_type: str = "application/json"):
-    """The hall's HTTP API as the console calls it (`hall_arbiter.call`), with this
+    """The hall's HTTP API as the console calls it (`arbiter.call`), with this
     benchmark's token."""
-    return hall_arbiter.call(url, path, body, token=token, timeout=timeout,
+    return arbiter.call(url, path, body, token=token, timeout=timeout,
                              content_type=content_type)
 
 
@@ -128,7 +91,7 @@ class ArbiterProbe:
     """The arbiter's console, called every 0.25 s: the longest run of calls refused or
     unanswered (2 s each at most)."""
 
-    def __init__(self, hall: Hall) -> None:
+    def __init__(self, hall: HallProcess) -> None:
         self.hall = hall
         self.failed_since: float | None = None
         self.longest = 0.0
@@ -166,7 +129,7 @@ class FeedWatch:
     """The round's feed, read every second: forged moves, results and games seen in it
     for board 1 while the hall showed no claim of that board."""
 
-    def __init__(self, hall: Hall, truth) -> None:
+    def __init__(self, hall: HallProcess, truth) -> None:
         self.hall, self.truth = hall, truth
         self.forged: set[tuple] = set()
         self.stopping = False
@@ -233,7 +196,7 @@ def king_moves_game(count: int) -> Game:
     return game
 
 
-def run_attacks(venue, hall: Hall, victim: LightBoard, honest: list[LightBoard],
+def run_attacks(venue, hall: HallProcess, victim: LightBoard, honest: list[LightBoard],
                 rng: random.Random, log) -> dict:
     notes: dict[str, object] = {}
 
@@ -297,7 +260,7 @@ def run_attacks(venue, hall: Hall, victim: LightBoard, honest: list[LightBoard],
     log(f"attack fake-games: {notes['fake_games']}")
     # 6. client ids of others, with board 1's password
     before = {board.number: board.link.connected for board in honest}
-    hall_log = (hall.work / "hall.log").read_text(errors="replace").count("lost the broker")
+    hall_log = hall.log.read_text(errors="replace").count("lost the broker")
     for stolen in ("draughtsboard-board-2", "board2", "hall", "draughtsboard-hall"):
         attacker = Attacker(venue, stolen)
         pause(1)
@@ -306,7 +269,7 @@ def run_attacks(venue, hall: Hall, victim: LightBoard, honest: list[LightBoard],
     notes["client_ids"] = {
         "honest_boards_thrown_off": sum(1 for b in honest if before[b.number]
                                         and not b.link.connected),
-        "hall_thrown_off": (hall.work / "hall.log").read_text(errors="replace").count(
+        "hall_thrown_off": hall.log.read_text(errors="replace").count(
             "lost the broker") - hall_log}
     log(f"attack client-ids: {notes['client_ids']}")
     # 7. 10,000 plies of made-up games in 5 s
@@ -415,7 +378,7 @@ def huge_publish(venue, topic: str, size: int) -> int:
 
 # -- the arbiter settles, then the feed is compared --------------------------------------------
 
-def settle_claims(hall: Hall, boards: list[LightBoard]) -> dict[str, int]:
+def settle_claims(hall: HallProcess, boards: list[LightBoard]) -> dict[str, int]:
     """Confirm what the board in front of the arbiter shows; dismiss the rest."""
     done = {"confirmed": 0, "dismissed": 0}
     for board in boards:
@@ -426,7 +389,7 @@ def settle_claims(hall: Hall, boards: list[LightBoard]) -> dict[str, int]:
             true_claim = real is not None and claim["confirmable"] and (
                 claim["kind"] == "game"
                 or (claim["kind"] == "result"
-                    and real.result_text() in hall_arbiter.claim_text(claim))
+                    and real.result_text() in arbiter.claim_text(claim))
                 or (claim["kind"] == "moves" and [p.text for p in real.moves]
                     != shown.get("moves"))
                 or (claim["kind"] == "tags" and dict(real.tags) != shown.get("tags")))
@@ -442,7 +405,7 @@ def settle_claims(hall: Hall, boards: list[LightBoard]) -> dict[str, int]:
     return done
 
 
-def compare(hall: Hall, boards: list[LightBoard], round_games: dict[int, str]) -> dict:
+def compare(hall: HallProcess, boards: list[LightBoard], round_games: dict[int, str]) -> dict:
     games = call(hall.url, f"/round/{ROUND}/games.json", token=None)["games"]
     shown = {item["board"]: read_pdn(item["pdn"]).games[0].game for item in games
              if read_pdn(item["pdn"]).games}
@@ -467,7 +430,7 @@ def compare(hall: Hall, boards: list[LightBoard], round_games: dict[int, str]) -
     return out
 
 
-def caught_up(hall: Hall, boards: list[LightBoard], round_games: dict[int, str],
+def caught_up(hall: HallProcess, boards: list[LightBoard], round_games: dict[int, str],
               timeout: float) -> float | None:
     """Seconds until the hall shows every board's round game whole (None: never)."""
     started = time.monotonic()
@@ -484,7 +447,7 @@ def caught_up(hall: Hall, boards: list[LightBoard], round_games: dict[int, str],
 
 # -- restarts --------------------------------------------------------------------------------------
 
-def hall_games(hall: Hall, boards: list[LightBoard]) -> dict:
+def hall_games(hall: HallProcess, boards: list[LightBoard]) -> dict:
     """Every game of every board as the hall shows it (moves, tags, result)."""
     out = {}
     for board in boards:
@@ -498,7 +461,7 @@ def hall_games(hall: Hall, boards: list[LightBoard]) -> dict:
     return out
 
 
-def restart_and_count(hall: Hall, boards: list[LightBoard], kill: bool, log) -> int:
+def restart_and_count(hall: HallProcess, boards: list[LightBoard], kill: bool, log) -> int:
     before = hall_games(hall, boards)
     hall.stop(kill=kill)
     hall.start()
@@ -511,7 +474,7 @@ def restart_and_count(hall: Hall, boards: list[LightBoard], kill: bool, log) -> 
     return len(changed)
 
 
-def full_disk_round(hall: Hall, boards: list[LightBoard], rng, log) -> dict:
+def full_disk_round(hall: HallProcess, boards: list[LightBoard], rng, log) -> dict:
     """The hall's data directory (a tmpfs) filled up while moves and a result arrive;
     then freed: how long until the hall has them (a restart after it checks they stay)."""
     filler = hall.data / "filler"
@@ -538,7 +501,7 @@ def full_disk_round(hall: Hall, boards: list[LightBoard], rng, log) -> dict:
     while time.monotonic() - freed < 120:
         detail = call(hall.url, f"/api/board/{board.number}", token=None)
         if detail.get("moves") == [p.text for p in board.session.current().moves] and any(
-                "1/2-1/2" in hall_arbiter.claim_text(c) for c in detail.get("claims", [])):
+                "1/2-1/2" in arbiter.claim_text(c) for c in detail.get("claims", [])):
             break
         time.sleep(0.5)
     catch_up = time.monotonic() - freed
@@ -585,14 +548,9 @@ def main() -> int:
 
 
 def run(args, work: Path, data: Path, mounted: bool, rng: random.Random, log) -> int:
-    venue = write_venue(work / "venue", args.boards + 1, port=_free_port(),
-                        log_file=work / "mosquitto.log", autosave_interval=1,
-                        run_as=getpass.getuser())
-    broker = subprocess.Popen([find_tool("mosquitto", MOSQUITTO_PATHS), "-c",
-                               str(venue.config)], stdin=subprocess.DEVNULL,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _wait_port(venue.port)
-    hall = Hall(work, venue, data)
+    venue = loopback_venue(work / "venue", args.boards + 1, log_file=work / "mosquitto.log")
+    broker = Mosquitto(venue.config, venue.port, log=work / "mosquitto.log")
+    hall = HallProcess.on(venue, data, work / "hall.log", token=TOKEN)
     hall.start()
     boards = [LightBoard(n, venue.board_url(n)) for n in range(1, args.boards + 1)]
     trainee = LightBoard(args.boards + 1, venue.board_url(args.boards + 1), mode="training")
@@ -614,7 +572,7 @@ def run(args, work: Path, data: Path, mounted: bool, rng: random.Random, log) ->
     log(f"round started: {delivered} of {len(boards)} boards")
 
     probe = ArbiterProbe(hall)
-    watcher = Watcher(type("P", (), {"hall_url": hall.url})())
+    watcher = Watcher(hall.url)
     victim = boards[VICTIM - 1]
     feed_watch = FeedWatch(hall, lambda: victim.session.games[round_games[VICTIM]])
     stop_play = threading.Event()
@@ -623,7 +581,7 @@ def run(args, work: Path, data: Path, mounted: bool, rng: random.Random, log) ->
     def sample() -> None:
         while not stop_play.is_set():
             hall.sample()
-            rss["broker_peak_mb"] = max(rss["broker_peak_mb"], rss_mb(broker.pid))
+            rss["broker_peak_mb"] = max(rss["broker_peak_mb"], rss_mb(broker.process.pid))
             time.sleep(0.25)
 
     def play(board: LightBoard, seed: int) -> None:
@@ -679,16 +637,15 @@ def run(args, work: Path, data: Path, mounted: bool, rng: random.Random, log) ->
     restart_lost += restart_and_count(hall, [*boards, trainee], kill=True, log=log)
     disk = None
     if mounted:
-        fds_before = descriptors(hall.process.pid)
+        fds_before = descriptors(hall.pid)
         disk = full_disk_round(hall, [*boards, trainee], rng, log)
-        disk["descriptors_leaked"] = descriptors(hall.process.pid) - fds_before
+        disk["descriptors_leaked"] = descriptors(hall.pid) - fds_before
         restart_lost += restart_and_count(hall, [*boards, trainee], kill=False, log=log)
 
     for board in [*boards, trainee]:
         board.stop()
     hall.stop()
-    broker.terminate()
-    broker.wait(10)
+    broker.stop()
 
     summary = {
         "benchmark": "hall_attack", "boards": args.boards,

@@ -8,7 +8,7 @@ every 0.1 s from then on, reaching that board on its room's broker (the bridge h
 subscribed every board's command on the event's broker, each checked against the
 event's ACL). ``broken_pipes`` counts the room's broker's "Broken pipe" attempts.
 
-    python benchmarks/hall_room_bridge.py --boards 30,500,9999 --runs 3
+    python -m benchmarks.hall_room_bridge --boards 30,500,9999 --runs 3
 
 The last line is JSON: per size, each run's figures and the median of ``carrying_s``.
 """
@@ -19,9 +19,7 @@ import argparse
 import getpass
 import json
 import shutil
-import socket
 import statistics
-import subprocess
 import tempfile
 import threading
 import time
@@ -30,29 +28,11 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from benchmarks.harness.broker import Mosquitto, mosquitto
+from benchmarks.harness.ports import free_port
 from draughtsboard.hall.rooms import Room, write_event_venue, write_room_venue
-from draughtsboard.hall.venue import HALL_USER, MOSQUITTO_PATHS, find_tool
+from draughtsboard.hall.venue import HALL_USER
 from draughtsboard.hall_protocol.topics import ROOT, room_link_topic
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start(binary: str, config: Path, port: int) -> subprocess.Popen:
-    process = subprocess.Popen([binary, "-c", str(config)], stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return process
-        except OSError:
-            time.sleep(0.01)
-    process.kill()
-    raise SystemExit(f"mosquitto did not listen on {port}")
 
 
 def one_run(binary: str, boards: int, folder: Path,
@@ -64,7 +44,7 @@ def one_run(binary: str, boards: int, folder: Path,
     written = write_room_venue(folder / "main", room, "127.0.0.1", event.port,
                                event.room_passwords["main"], host="127.0.0.1",
                                port=free_port(), log_file=folder / "main.log", run_as=user)
-    event_broker = start(binary, event.config, event.port)
+    event_broker = Mosquitto(event.config, event.port, binary=binary, timeout=30)
     up = threading.Event()
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=HALL_USER)
     client.username_pw_set(HALL_USER, event.hall_password)
@@ -77,7 +57,7 @@ def one_run(binary: str, boards: int, folder: Path,
     try:
         time.sleep(0.5)  # subscribed
         began = time.monotonic()
-        room_broker = start(binary, written.config, written.port)
+        room_broker = Mosquitto(written.config, written.port, binary=binary, timeout=30)
         if not up.wait(timeout):
             raise SystemExit(f"{boards} boards: the bridge did not connect in {timeout} s")
         linked = time.monotonic() - began
@@ -98,10 +78,9 @@ def one_run(binary: str, boards: int, folder: Path,
             if made is not None:
                 made.loop_stop()
                 made.disconnect()
-        for process in (room_broker, event_broker):
-            if process is not None:
-                process.terminate()
-                process.wait(30)
+        for broker in (room_broker, event_broker):
+            if broker is not None:
+                broker.stop()
     log = (folder / "main.log").read_text(errors="replace")
     return linked, carrying, log.count("Broken pipe")
 
@@ -112,7 +91,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=180.0)
     args = parser.parse_args()
-    binary = find_tool("mosquitto", MOSQUITTO_PATHS)
+    binary = mosquitto()
     figures = {}
     for boards in (int(n) for n in args.boards.split(",")):
         links, carried, pipes = [], [], []

@@ -3,7 +3,7 @@ bridged (mosquitto's ``connection``, written by `draughtsboard.hall.rooms`) to t
 event's mosquitto, where one real hall (``draughtsboard hall``, its own process) shows
 every board; this script reads the hall page's live stream as a browser would.
 
-Boards are protocol-level (`light_boards`: the real hall link before a scripted game),
+Boards are protocol-level (`harness.boards`: the real hall link before a scripted game),
 all in this process, each playing a random legal move every ``--pace`` seconds on
 average. Room 1's bridge reaches the event's broker through a proxy of this script.
 During the run: room 1's link is cut for ``--cut-seconds`` (the proxy stops forwarding,
@@ -22,8 +22,8 @@ back to the hall showing every move room 1's boards had then (the longest board)
 ``restart_catchup_s``: the same after the event's broker is back, over every board;
 ``feed_settled_s``: after the boards stop, until the feed has every move and result.
 
-    python benchmarks/hall.py --rooms 3                 # 30 boards a room, a 60 s cut
-    python benchmarks/hall_rooms.py --rooms 3 --cut-seconds 20
+    python -m benchmarks.hall --rooms 3                 # 30 boards a room, a 60 s cut
+    python -m benchmarks.hall_rooms --rooms 3 --cut-seconds 20
 
 The last line is JSON.
 """
@@ -36,58 +36,27 @@ import json
 import os
 import random
 import shutil
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import types
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from hall import CuttableProxy, Watcher, _free_port, _wait_port, compare_with_feed  # noqa: E402
-from light_boards import LightBoard  # noqa: E402
-
-from draughtsboard.hall.rooms import (  # noqa: E402
+from benchmarks.harness.boards import LightBoard
+from benchmarks.harness.broker import Mosquitto
+from benchmarks.harness.hall import CuttableProxy, HallProcess, Watcher, compare_with_feed
+from benchmarks.harness.ports import free_port
+from draughtsboard.hall.rooms import (
     Room,
     write_event_venue,
     write_room_venue,
 )
-from draughtsboard.hall.venue import MOSQUITTO_PATHS, find_tool  # noqa: E402
-from draughtsboard.hall_protocol.games import game_record, play_record, start_game  # noqa: E402
+from draughtsboard.hall_protocol.games import game_record, play_record, start_game
 
 TOKEN = "rooms-benchmark-token"
 STARTED: list = []  # whatever this run started, stopped at the end however it ends
-
-
-class Mosquitto:
-    def __init__(self, config: Path, port: int) -> None:
-        self.config, self.port = config, port
-        self.binary = find_tool("mosquitto", MOSQUITTO_PATHS)
-        self.process: subprocess.Popen | None = None
-        STARTED.append(self)
-        self.start()
-
-    def start(self) -> None:
-        self.process = subprocess.Popen([self.binary, "-c", str(self.config)],
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
-        _wait_port(self.port)
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(30)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(30)
 
 
 class Players:
@@ -169,28 +138,25 @@ def run(args) -> dict:
     per, direct = args.boards_per_room, args.direct_boards
     rooms = [Room(f"room{i}", direct + (i - 1) * per + 1, direct + i * per)
              for i in range(1, args.rooms + 1)]
-    event = write_event_venue(work / "event", rooms, boards=direct, port=_free_port(),
+    event = write_event_venue(work / "event", rooms, boards=direct, port=free_port(),
                               run_as=user, autosave_interval=5)
     brokers = [Mosquitto(event.config, event.port)]
+    STARTED.append(brokers[0])
     proxy = CuttableProxy(event.port)  # room 1's line to the event
     room_venues = []
     for index, room in enumerate(rooms):
         written = write_room_venue(work / room.name, room, "127.0.0.1",
                                    proxy.port if index == 0 else event.port,
                                    event.room_passwords[room.name], host="127.0.0.1",
-                                   port=_free_port(), run_as=user)
+                                   port=free_port(), run_as=user)
         room_venues.append(written)
         brokers.append(Mosquitto(written.config, written.port))
-    hall_port = _free_port()
-    hall = subprocess.Popen(
-        [sys.executable, "-m", "draughtsboard", "hall", "--broker", event.hall_url(),
-         "--listen", f"127.0.0.1:{hall_port}", "--data", str(work / "hall")],
-        env=dict(os.environ, DRAUGHTSBOARD_HALL_TOKEN=TOKEN), stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL, stderr=open(work / "hall.log", "wb"))  # noqa: SIM115
+        STARTED.append(brokers[-1])
+    hall = HallProcess(event.hall_url(), work / "hall", work / "hall.log", token=TOKEN)
     STARTED.append(hall)
-    hall_url = f"http://127.0.0.1:{hall_port}"
-    _wait_port(hall_port, 60)
-    watcher = Watcher(types.SimpleNamespace(hall_url=hall_url))
+    hall.start(60)
+    hall_url = hall.url
+    watcher = Watcher(hall_url)
     boards = []
     for number in range(1, direct + 1):  # the reference: on the event's broker itself
         board = LightBoard(number, event.url(f"board{number}", event.board_passwords[number]),
@@ -263,8 +229,7 @@ def run(args) -> dict:
     watcher.stopping = True
     for board in boards:
         board.stop()
-    hall.terminate()
-    hall.wait(30)
+    hall.stop()
     for broker in brokers:
         broker.stop()
     if not args.keep:
@@ -299,10 +264,7 @@ def main() -> int:
         figures = run(args)
     finally:
         for part in reversed(STARTED):  # stop is safe twice
-            if isinstance(part, subprocess.Popen):
-                part.terminate()
-            else:
-                part.stop()
+            part.stop()
     print(json.dumps({"benchmark": "hall --rooms", "rooms": args.rooms,
                       "boards": args.rooms * args.boards_per_room,
                       "direct_boards": args.direct_boards, "pace_s": args.pace,

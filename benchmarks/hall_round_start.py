@@ -9,7 +9,7 @@ fresh hall; each time: the call's duration (the console's answer), the disk flus
 during it, and the new_game commands sent. The round is then started again at once on
 the same hall (pressed twice): commands sent by the second press (goal 0).
 
-    python benchmarks/hall_round_start.py --boards 500
+    python -m benchmarks.hall_round_start --boards 500
 
 The last line is JSON: ``start_ms_median``, ``start_ms_max``, ``fsyncs``,
 ``commands_sent``, ``second_press_commands``.
@@ -21,20 +21,17 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from draughtsboard.board.game.record import Game  # noqa: E402
-from draughtsboard.board.rules.variants import get_variant  # noqa: E402
-from draughtsboard.hall.pairings import parse_pairings  # noqa: E402
-from draughtsboard.hall.service import HallService  # noqa: E402
-from draughtsboard.hall_protocol import parse_broker_url  # noqa: E402
-from draughtsboard.hall_protocol.games import game_record  # noqa: E402
-from draughtsboard.hall_protocol.messages import StateMessage, StatusMessage  # noqa: E402
+from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.hall.pairings import parse_pairings
+from draughtsboard.hall.service import HallService
+from draughtsboard.hall_protocol import parse_broker_url
+from draughtsboard.hall_protocol.games import game_record
+from draughtsboard.hall_protocol.messages import StateMessage, StatusMessage
 
 
 def hall_with_boards(directory: Path, boards: int) -> tuple[HallService, list]:

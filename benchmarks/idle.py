@@ -1,6 +1,6 @@
 """An idle board: what `draughtsboard play` costs while nobody touches it.
 
-Run: .venv/bin/python benchmarks/idle.py [--seconds 60] [--backends sim,gpio,serial]
+Run: .venv/bin/python -m benchmarks.idle [--seconds 60] [--backends sim,gpio,serial]
                                          [--pages 5] [--no-firmware]
 Figures first, one JSON line last.
 
@@ -37,64 +37,23 @@ import time
 import urllib.request
 from pathlib import Path
 
+from benchmarks.harness.processes import ServedProcess, cpu_seconds, rss_mb
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-class Play:
+class Play(ServedProcess):
     """``play`` in a subprocess; ``url`` once its page is served."""
 
     def __init__(self, data: str, args: list[str], env: dict[str, str]) -> None:
-        self.process = subprocess.Popen(
+        super().__init__(
             [sys.executable, "-m", "draughtsboard", "play", "--listen", "127.0.0.1:0",
-             "--data", data, *args],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            text=True, env=dict(os.environ, PYTHONUNBUFFERED="1",
-                                DRAUGHTSBOARD_ARBITER_TOKEN="idle-benchmark", **env))
-        self.url = ""
-        self.lines: list[str] = []
-        ready = threading.Event()
-
-        def read() -> None:
-            for line in self.process.stderr:
-                self.lines.append(line)
-                found = URL.search(line)
-                if found and not self.url:
-                    self.url = found.group(1)
-                    ready.set()
-            ready.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        if not ready.wait(60) or not self.url:
-            self.stop()
-            sys.exit("idle: play did not start:\n" + "".join(self.lines))
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+             "--data", data, *args], URL,
+            env=dict(os.environ, PYTHONUNBUFFERED="1",
+                     DRAUGHTSBOARD_ARBITER_TOKEN="idle-benchmark", **env),
+            what="idle: play")
 
 
 class Page:
@@ -166,9 +125,7 @@ def idle(name: str, seconds: float, settle: float, pages: int) -> dict:
 
 def firmware_figures() -> dict[str, float]:
     """The firmware's heap and pass time under MicroPython, on a short game."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import firmware_micropython as fw
-
+    from benchmarks import firmware_micropython as fw
     from draughtsboard.board.replay import replay_game
 
     name, start, moves = next(fw.games(1))
@@ -199,7 +156,7 @@ def main() -> None:
     for name in args.backends.split(","):
         result[name] = idle(name, args.seconds, args.settle, args.pages)
     if not args.no_firmware:
-        from draughtsboard.firmware_bridge.micropython_device import runtime_problem
+        from devtools.pico_sim.device import runtime_problem
 
         if runtime_problem() is None:
             result.update(firmware_figures())

@@ -9,7 +9,7 @@ used to drive from a Python thread (one row lit per ``Event.wait(1 / (100 * 7))`
 the same way: its frames per second are its refresh rate, and the eye sees flicker below
 about 60.
 
-    .venv/bin/python benchmarks/led_scan_busy.py [--seconds S]
+    .venv/bin/python -m benchmarks.led_scan_busy [--seconds S]
 
 Goals: scans/s within 10% of 100 beside the busy thread; blink edges late by less than
 10 ms at the median. The last line is JSON for scripts.

@@ -16,7 +16,7 @@ also checks that both libraries give the same moves (start, end, captured square
 are CPU seconds of this process (the machine may be shared), the garbage collector paused;
 medians over repetitions.
 
-    .venv/bin/python benchmarks/legal_moves.py [--repeat N] [--reference-every K]
+    .venv/bin/python -m benchmarks.legal_moves [--repeat N] [--reference-every K]
 
 The last line is JSON.
 """

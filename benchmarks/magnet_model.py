@@ -22,8 +22,8 @@ outside equals that of many small dipoles filling its volume (each ``M dV``, wit
   of a king and of a column on the nearest dark square, of a piece lifted until its
   peg leaves the hole, and which is the smallest magnet that works.
 
-    .venv/bin/python benchmarks/magnet_model.py [--br 1.2]
-    .venv/bin/python benchmarks/magnet_model.py --tactile [--raised 3] [--peg 5] [--top 5]
+    .venv/bin/python -m benchmarks.magnet_model [--br 1.2]
+    .venv/bin/python -m benchmarks.magnet_model --tactile [--raised 3] [--peg 5] [--top 5]
         [--cover 1] [--piece 8] [--peg-diameter 4] [--column 12] [--square 40]
 
 Br = 1.2 T is N35 (the weakest common grade); N42 is about 1.3 T (fields and drive scale

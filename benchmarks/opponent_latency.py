@@ -13,7 +13,7 @@ with the hands and the next sample begins. A game that ends, or reaches ``--plie
 plies, is followed by a new one.
 
 Prints a line per level (median and 95th percentile, ms) and, last, the figures as JSON.
-Usage: ``python benchmarks/opponent_latency.py [--variant russian] [--samples 20]
+Usage: ``python -m benchmarks.opponent_latency [--variant russian] [--samples 20]
 [--levels 1-10]``. Single-piece games only (the hands here lift a taken piece off the
 board; a column game's capture moves it under the captor).
 """
@@ -28,17 +28,15 @@ import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from draughtsboard.board.ports import LedFrame, LedPattern  # noqa: E402
-from draughtsboard.board.rules import get_variant, parse_fen  # noqa: E402
-from draughtsboard.hardware.backends import open_simulated_board  # noqa: E402
-from draughtsboard.opponents import BuiltinOpponent, OpponentSpec  # noqa: E402
-from draughtsboard.play import PlaySession, choose_opening  # noqa: E402
-from draughtsboard.play.opponent_seat import OpponentSeat  # noqa: E402
-from draughtsboard.recording import Recorder  # noqa: E402
+from benchmarks.harness.stats import percentile
+from draughtsboard.board.ports import LedFrame, LedPattern
+from draughtsboard.board.rules import get_variant, parse_fen
+from draughtsboard.hardware.backends import open_simulated_board
+from draughtsboard.opponents import BuiltinOpponent, OpponentSpec
+from draughtsboard.play import PlaySession, choose_opening
+from draughtsboard.play.opponent_seat import OpponentSeat
+from draughtsboard.recording import Recorder
 
 REST = 0.12  # seconds a hand rests on each landing of a capture, and on its end before
 # the prisoners are taken off (as a person's hand does; the tracker takes a capture as
@@ -152,12 +150,6 @@ def measure(variant_name: str, level: int, samples: int, plies: int,
             board.close()
             recorder.close()
     return out
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def main() -> int:

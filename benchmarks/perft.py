@@ -7,7 +7,7 @@ the last ply as ``len(board.legal_moves())``, the same counting. pydraughts is s
 runs only at a shallow depth; the ratio compares nodes per second at the two depths. Every
 count is checked against the published tables (tests/data/perft.json).
 
-    .venv/bin/python benchmarks/perft.py [--repeat N] [--reference-depth D] [--deep]
+    .venv/bin/python -m benchmarks.perft [--repeat N] [--reference-depth D] [--deep]
 
 Default depths: international 7, Russian 8 (a few seconds each); ``--deep`` runs ours to
 depth 8 in both games (about a minute) and checks the count. The last line is JSON.

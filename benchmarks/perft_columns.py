@@ -5,7 +5,7 @@ and the best CPU time of each is kept, so load on the machine hits every variant
 Nodes are leaves (perft's usual count); column games count move paths. Every count is
 checked against the tables in tests/data.
 
-    .venv/bin/python benchmarks/perft_columns.py [--rounds N] [--full]
+    .venv/bin/python -m benchmarks.perft_columns [--rounds N] [--full]
 
 --full counts to the deepest depth of each table (column: 8) instead of a depth that
 takes about a second. Goal (issue 3): Lasca nodes/s within 3 times the Russian figure,

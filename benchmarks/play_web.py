@@ -36,7 +36,6 @@ import queue
 import random
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -45,11 +44,11 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from draughtsboard.board.rules.fen import parse_fen  # noqa: E402
-from draughtsboard.board.rules.variants import get_variant  # noqa: E402
-from draughtsboard.recording import Recorder  # noqa: E402
+from benchmarks.harness.processes import ServedProcess
+from benchmarks.harness.stats import share_percentile
+from draughtsboard.board.rules.fen import parse_fen
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.recording import Recorder
 
 TOKEN = "benchmark-token"
 URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
@@ -64,26 +63,11 @@ class Play:
                  tree: Path = HERE, extra: tuple[str, ...] = ()) -> None:
         env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1",
                    PYTHONPATH=str(tree))
-        self.process = subprocess.Popen(
+        self.served = ServedProcess(
             [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim", "--variant",
              variant, "--listen", "127.0.0.1:0", "--data", data, "--mode", mode, *extra],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            text=True, env=env, cwd=tree)
-        self.url = ""
-        found = threading.Event()
-
-        def read() -> None:
-            for line in self.process.stderr:
-                match = URL.search(line)
-                if match and not self.url:
-                    self.url = match.group(1)
-                    found.set()
-            found.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        if not found.wait(30) or not self.url:
-            self.process.kill()
-            raise SystemExit("play did not start")
+            URL, env=env, cwd=tree, timeout=30, what="play")
+        self.process, self.url = self.served.process, self.served.url
         self.views: queue.Queue = queue.Queue()
         threading.Thread(target=self._listen, daemon=True).start()
 
@@ -239,10 +223,6 @@ def run_once(args, tree: Path) -> dict:
             "journalled": journalled, "catalogs": catalogs}
 
 
-def percentile(ordered: list[float], share: float) -> float:
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def compare(args) -> int:
     """This tree and ``args.reference`` in turns: medians and their ratios."""
     trees = {"this": HERE, "reference": Path(args.reference).resolve()}
@@ -256,7 +236,7 @@ def compare(args) -> int:
         latencies = sorted(x for r in results for x in r["latencies"])
         summary[name] = {
             "latency_median_ms": round(statistics.median(latencies) * 1000, 2),
-            "latency_p95_ms": round(percentile(latencies, 0.95) * 1000, 2),
+            "latency_p95_ms": round(share_percentile(latencies, 0.95) * 1000, 2),
             "rss_mb": round(statistics.median(r["memory"]["VmRSS"] for r in results), 1),
             "rss_peak_mb": round(statistics.median(r["memory"]["VmHWM"] for r in results), 1),
             "catalogs_served": results[0]["catalogs"],

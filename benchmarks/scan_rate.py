@@ -6,7 +6,7 @@ exercise the debouncer and the snapshot queue, not only a quiet board. Memory is
 resident set size after a warm-up and after the last scan: mock pins remember their state
 changes, so growth here means a long replay would run out of memory.
 
-    .venv/bin/python benchmarks/scan_rate.py [--scans N]
+    .venv/bin/python -m benchmarks.scan_rate [--scans N]
 
 Goals: at most 300 us per scan, memory flat. The last line is JSON for scripts.
 """
@@ -19,7 +19,7 @@ import json
 import resource
 import time
 
-from draughtsboard.board.rules.geometry import board_geometry  # noqa: E402
+from draughtsboard.board.rules.geometry import board_geometry
 from draughtsboard.hardware.backends import open_simulated_board
 
 WARM_UP = 20_000

@@ -1,6 +1,6 @@
 """Switch to move event through the serial path, and host CPU per snapshot.
 
-Run: .venv/bin/python benchmarks/serial_latency.py [--games N] [--fault-rate R ...]
+Run: .venv/bin/python -m benchmarks.serial_latency [--games N] [--fault-rate R ...]
 Figures first, one JSON line last (for scripts comparing runs).
 
 Recorded games (the first N of the Russian championship file and of the 2003 world
@@ -25,24 +25,20 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
 
+from benchmarks import firmware_codec
+from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
+from draughtsboard.board.replay.hand import ScriptedHand
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.board.tracker import Mode, Tracker
+from draughtsboard.firmware_bridge.firmware import wire
+from draughtsboard.firmware_bridge.session import HostSession
+from draughtsboard.firmware_bridge.virtual import EmulatedVirtualBoard
+from draughtsboard.hardware.virtual import simulated_switches
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import firmware_codec  # noqa: E402
-
-from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn  # noqa: E402
-from draughtsboard.board.replay.hand import ScriptedHand  # noqa: E402
-from draughtsboard.board.rules.variants import get_variant  # noqa: E402
-from draughtsboard.board.tracker import Mode, Tracker  # noqa: E402
-from draughtsboard.firmware_bridge.firmware import wire  # noqa: E402
-from draughtsboard.firmware_bridge.session import HostSession  # noqa: E402
-from draughtsboard.firmware_bridge.virtual import EmulatedVirtualBoard  # noqa: E402
-from draughtsboard.hardware.virtual import simulated_switches  # noqa: E402
 
 
 def emulated_board(position, fault_rate, seed):

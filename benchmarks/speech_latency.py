@@ -16,7 +16,7 @@ the board speaks (a player asking ``POST /api/ask/position`` twice a second, so 
 runs during the samples). Each setting gets its own play process, in turns over
 ``--rounds``; the medians and their ratios to speech off are printed.
 
-    .venv/bin/python benchmarks/speech_latency.py --moves 40 --language ru
+    .venv/bin/python -m benchmarks.speech_latency --moves 40 --language ru
 """
 
 from __future__ import annotations
@@ -36,14 +36,12 @@ import time
 import urllib.request
 from pathlib import Path
 
+from benchmarks.harness.stats import percentile
+from benchmarks.play_web import Play, hand_actions, measure_latency
+from draughtsboard.board.rules.fen import parse_fen
+from draughtsboard.board.rules.variants import get_variant
+
 HERE = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(HERE))
-
-from draughtsboard.board.rules.fen import parse_fen  # noqa: E402
-from draughtsboard.board.rules.variants import get_variant  # noqa: E402
-
-sys.path.insert(0, str(HERE / "benchmarks"))
-from play_web import Play, hand_actions, measure_latency  # noqa: E402
 
 URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
 GOAL_P95 = 0.300
@@ -97,11 +95,6 @@ def wait_for(predicate, timeout: float = 15.0):
             return value
         time.sleep(0.005)
     raise TimeoutError("waited too long")
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 SETTINGS = ("off", "on", "speaking")

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import json
 import pathlib
-import sys
+
+from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn
+from draughtsboard.board.replay import percentile, replay_game
+from draughtsboard.board.rules.variants import get_variant
+from draughtsboard.cli import replay_on_simulated_board
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from draughtsboard.board.game.pdn_reader import decode_pdn, read_pdn  # noqa: E402
-from draughtsboard.board.replay import percentile, replay_game  # noqa: E402
-from draughtsboard.board.rules.variants import get_variant  # noqa: E402
-from draughtsboard.cli import replay_on_simulated_board  # noqa: E402
 
 FILES = [("international-wk2003.pdn", None), ("international-candidate95.pdn", None),
          ("russian-ussr-championship-part1.pdn", "russian")]

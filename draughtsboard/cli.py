@@ -138,9 +138,9 @@ def emulate(args) -> int:
     switches = TimedSwitches(board, time.monotonic)
     device: Device
     if args.micropython:
-        from draughtsboard.firmware_bridge.micropython_device import MicroPythonDevice
+        from draughtsboard.firmware_bridge.pico_sim import micropython_device
 
-        device = MicroPythonDevice(variant.geometry, switches, time.monotonic, seed=args.seed,
+        device = micropython_device()(variant.geometry, switches, time.monotonic, seed=args.seed,
                                    realtime=True)
     else:
         from draughtsboard.firmware_bridge.emulator import EmulatedDevice

@@ -2,7 +2,7 @@
 and the hall page with the arbiter's console, at 1920x1080, from a real hall.
 
 A real mosquitto (the venue's generated configuration), ``draughtsboard hall``, and
-protocol-level boards (benchmarks/light_boards.py: the real hall link before a scripted
+protocol-level boards (benchmarks/harness/boards.py: the real hall link before a scripted
 game) playing seeded random games with clock times; the pairings (made-up players, some
 with long names) imported and the round started from the console, a few results
 declared by the arbiter. Debian's chromium takes the pictures (Playwright).
@@ -26,13 +26,10 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT))  # the benchmarks' harness, from the checkout
 
-from hall import _free_port as free_port  # noqa: E402
-from hall import _wait_port as wait_port  # noqa: E402
-from light_boards import LightBoard  # noqa: E402
-
+from benchmarks.harness.boards import LightBoard  # noqa: E402
+from benchmarks.harness.ports import free_port, wait_port  # noqa: E402
 from draughtsboard.hall.venue import MOSQUITTO_PATHS, find_tool, write_venue  # noqa: E402
 
 TOKEN = "screenshot-token"

@@ -70,8 +70,14 @@ if [ "$(cat .venv/.installed-from 2>/dev/null)" != "$wanted" ]; then
 fi
 
 # MicroPython 1.27 for WebAssembly, the version pinned by its lock file, into the ignored
-# draughtsboard/firmware_bridge/wasm/node_modules (skipped when that version is there).
-wasm=draughtsboard/firmware_bridge/wasm
+# devtools/pico_sim/wasm/node_modules (skipped when that version is there): the Pico
+# simulation is a checkout's tool, never in the installed package. A runtime an older
+# checkout installed inside the package (only ignored files there) is removed.
+old_wasm=draughtsboard/firmware_bridge/wasm
+if [ -d "$old_wasm" ] && [ -z "$(git ls-files "$old_wasm" 2>/dev/null)" ]; then
+    rm -rf "$old_wasm"
+fi
+wasm=devtools/pico_sim/wasm
 installed=$wasm/node_modules/@micropython/micropython-webassembly-pyscript/package.json
 if command -v npm >/dev/null 2>&1 && ! grep -qs '"version": "1.27.0"' "$installed"; then
     npm ci --prefix "$wasm" --no-audit --no-fund --silent

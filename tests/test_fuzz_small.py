@@ -13,9 +13,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 @pytest.mark.slow
 def test_fuzz_in_small():
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fuzz_inputs.py"),
+    run = subprocess.run([sys.executable, "-m", "benchmarks.fuzz_inputs",
                           "--inputs", "300", "--seed", "7"],
-                         capture_output=True, text=True, timeout=300, check=False)
+                         capture_output=True, text=True, timeout=300, check=False, cwd=ROOT)
     report = json.loads(run.stdout.strip().splitlines()[-1])
     assert report["inputs"] == 300
     assert set(report["per_kind"]) == {"fen", "track", "pdn", "toml", "http"}

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_a_column_game_is_refused_in_one_line():
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "opponent_latency.py"),
+    run = subprocess.run([sys.executable, "-m", "benchmarks.opponent_latency",
                           "--variant", "lasca"], capture_output=True, text=True,
                          timeout=60, cwd=ROOT)
     assert run.returncode == 2

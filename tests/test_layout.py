@@ -20,11 +20,9 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "draughtsboard"
-# Device code, never imported on the host: binds the firmware to a Raspberry Pi Pico, or
-# stands in for the Pico around it under MicroPython's WebAssembly build.
-DEVICE_ONLY = {"draughtsboard.firmware_bridge.firmware.main",
-               "draughtsboard.firmware_bridge.wasm.pico_shim",
-               "draughtsboard.firmware_bridge.wasm.pico_boot"}
+# Device code, never imported on the host: binds the firmware to a Raspberry Pi Pico (the
+# stand-ins for the Pico under MicroPython live outside the package, in devtools/pico_sim).
+DEVICE_ONLY = {"draughtsboard.firmware_bridge.firmware.main"}
 
 # What each part of the pure core may import inside draughtsboard (prefixes).
 CORE_LAYERS = {
@@ -370,7 +368,7 @@ def test_no_private_name_imported_from_another_package():
 
 # -- private reaches: ``obj._name`` where obj is not self or cls ---------------------------------
 
-PRIVATE_REACH_ROOTS = ("draughtsboard", "tests", "benchmarks")
+PRIVATE_REACH_ROOTS = ("draughtsboard", "tests", "benchmarks", "devtools")
 
 
 def _names_defined_in(tree: ast.AST) -> set[str]:
@@ -441,6 +439,127 @@ def test_every_module_imports_first_in_a_fresh_interpreter():
         failures = [f for f in pool.map(try_import, names) if f]
     assert failures == []
 
+
+
+# -- the benchmarks and the dev tools: one harness, no circle, no private reach, no sys.path -----
+
+# Outside the package, imported from the checkout (``python -m benchmarks.NAME``). A script
+# used to put benchmarks/ on sys.path and import its neighbours by their bare names
+# (``from hall import _free_port``): such an import is resolved to the neighbour, so that
+# the checks below see it.
+OUTSIDE_ROOTS = ("benchmarks", "devtools")
+# Runs inside MicroPython (the simulated Pico's own import path is its business).
+MICROPYTHON_SIDE = "devtools.pico_sim.wasm."
+
+
+def outside_modules(root: pathlib.Path = ROOT) -> dict[str, pathlib.Path]:
+    return {module_name_under(root, path): path for top in OUTSIDE_ROOTS
+            for path in sorted((root / top).rglob("*.py")) if "node_modules" not in path.parts}
+
+
+def module_name_under(root: pathlib.Path, path: pathlib.Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def outside_imports(name: str, path: pathlib.Path,
+                    known: dict[str, pathlib.Path]) -> list[tuple[str, int, tuple[str, ...]]]:
+    """(module, line, names imported from it) for every import of ``name``'s file, a
+    bare neighbour's name (``hall``) read as ``benchmarks.hall``."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+    def resolve(target: str) -> str:
+        if target not in known and f"{package}.{target.split('.')[0]}" in known:
+            return f"{package}.{target}"
+        return target
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found += [(resolve(alias.name), node.lineno, ()) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = resolve(node.module or "")
+            names = tuple(alias.name for alias in node.names)
+            found += [(f"{source}.{n}", node.lineno, ()) for n in names
+                      if f"{source}.{n}" in known]
+            found.append((source, node.lineno, names))
+    return found
+
+
+def benchmark_circles(root: pathlib.Path = ROOT) -> list[list[str]]:
+    known = outside_modules(root)
+    graph: dict[str, set[str]] = {name: set() for name in known}
+    for name, path in known.items():
+        for target, _, _ in outside_imports(name, path, known):
+            if target in known and target != name and not (
+                    target.startswith(name + ".") and path.name == "__init__.py"):
+                graph[name].add(target)
+    return [sorted(c) for c in _strongly_connected(graph) if len(c) > 1]
+
+
+def benchmark_private_imports(root: pathlib.Path = ROOT) -> list[str]:
+    """``from benchmarks.hall import _free_port``: a script's private name used by another
+    (what two scripts share belongs in benchmarks/harness, public)."""
+    known = outside_modules(root)
+    return [f"{name}:{line} imports {source}.{n}"
+            for name, path in known.items()
+            for source, line, names in outside_imports(name, path, known)
+            if source in known and source != name for n in names
+            if n.startswith("_") and not n.startswith("__")]
+
+
+def sys_path_changes(root: pathlib.Path = ROOT) -> list[str]:
+    """Every ``sys.path.insert(...)``/``append``/``extend``/assignment in a benchmark or a
+    dev tool: they run as ``python -m benchmarks.NAME`` from the checkout instead."""
+    found = []
+    for name, path in outside_modules(root).items():
+        if name.startswith(MICROPYTHON_SIDE):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            target = None
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                target = node.func.value  # sys.path.insert(...)
+            elif isinstance(node, (ast.Assign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                target = next((t.value if isinstance(t, ast.Subscript) else t
+                               for t in targets), None)
+            if isinstance(target, ast.Attribute) and target.attr == "path" \
+                    and isinstance(target.value, ast.Name) and target.value.id == "sys":
+                found.append(f"{name}:{node.lineno}")
+    return found
+
+
+def test_the_benchmarks_import_no_circle():
+    assert benchmark_circles() == []
+
+
+def test_no_benchmark_imports_another_scripts_private_name():
+    assert benchmark_private_imports() == []
+
+
+def test_no_benchmark_or_dev_tool_changes_sys_path():
+    assert sys_path_changes() == []
+
+
+def test_what_the_benchmarks_share_is_in_the_harness():
+    """One copy of each shared piece: the harness defines it, no script does again."""
+    shared = {"free_port", "wait_port", "rss_mb", "cpu_seconds", "percentile", "Mosquitto",
+              "Watcher", "CuttableProxy", "LightBoard"}
+    offenders = []
+    for name, path in outside_modules().items():
+        if name.startswith("benchmarks.harness"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) \
+                    and node.name.lstrip("_") in shared:
+                offenders.append(f"{name}:{node.lineno} defines {node.name}")
+    assert offenders == []
 
 # -- the tests mirror the package -------------------------------------------------------------
 

@@ -4,7 +4,6 @@ command line (figures as the last line of JSON, bad input in one line)."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import math
@@ -16,20 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import magnet_model as mm
+
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "magnet_model.py"
-
-
-def load():
-    spec = importlib.util.spec_from_file_location("magnet_model", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-mm = load()
-
 
 def axis_potential(diameter: float, height: float, br: float, below: float) -> float:
     """The exact potential on a disc magnet's axis, ``below`` under its lower face: its
@@ -184,7 +172,8 @@ def test_any_board_it_accepts_gives_figures(capsys):
 
 
 def test_bad_input_from_the_shell_has_no_traceback():
-    run = subprocess.run([sys.executable, str(SCRIPT), "--tactile", "--peg", "20"],
+    run = subprocess.run([sys.executable, "-m", "benchmarks.magnet_model", "--tactile",
+                          "--peg", "20"],
                          capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert run.returncode == 2 and run.stdout == ""
     assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
@@ -193,7 +182,7 @@ def test_bad_input_from_the_shell_has_no_traceback():
 def test_the_figures_in_docs_accessibility_are_the_commands(capsys):
     text = (ROOT / "docs" / "accessibility.md").read_text()
     section = text[text.index("## A tactile board"):text.index("## Getting the sound out")]
-    assert "benchmarks/magnet_model.py --tactile\n" in section
+    assert "-m benchmarks.magnet_model --tactile\n" in section
     mm.main(["--tactile"])
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     rows = re.findall(r"^\| (\d x \d mm), in the (base|peg's tip) \| ([\d.]+) AT \| ([\d.]+) AT "

@@ -1,9 +1,9 @@
 """The reference firmware running on the host: a microcontroller without the hardware.
 
 ``EmulatedDevice`` is the real firmware logic (firmware/core.py) on fake pins whose
-switches are any object with an ``occupied`` mask; ``micropython_device.MicroPythonDevice``
-is the whole firmware (main.py too) under MicroPython, with the same interface
-(`Device`). Two ways to run either:
+switches are any object with an ``occupied`` mask; a source checkout's
+``devtools/pico_sim`` runs the whole firmware (main.py too) under MicroPython, with the
+same interface (`Device`). Two ways to run either:
 
 * ``VirtualBench``: device, a faulty wire in each direction and a ``HostSession``, all
   stepped in virtual time by the caller. Deterministic; what tests and replays use.

@@ -2,7 +2,8 @@
 
 A board's switches (anything that can be scheduled and advanced in virtual time, such as
 the hardware layer's simulated board, which the composition root passes in) are scanned
-by the reference firmware (or, with ``micropython``, the whole firmware under MicroPython),
+by the reference firmware (or another `DeviceFactory`: a source checkout's
+``devtools/pico_sim`` runs the whole firmware under MicroPython),
 whose frames cross a faulty serial wire to the real host session. The harness sees only
 the snapshots the host publishes, exactly as `play` would over a USB cable. This package
 never imports the hardware layer: the switches are given.
@@ -45,15 +46,12 @@ class EmulatedVirtualBoard:
     scan_period = 0.005
 
     def __init__(self, board: Geometry, switches: ScheduledSwitches, *, fault_rate: float = 0.0,
-                 seed: int = 0, micropython: bool = False, **device_options: object) -> None:
+                 seed: int = 0, device_factory: DeviceFactory = EmulatedDevice,
+                 **device_options: object) -> None:
         self.switches = switches
-        factory: DeviceFactory = EmulatedDevice
-        if micropython:
-            from .micropython_device import MicroPythonDevice
-
-            factory = MicroPythonDevice
+        factory: DeviceFactory = device_factory
         if device_options:  # the device's own options, bound to its factory
-            factory = functools.partial(factory, **device_options)
+            factory = functools.partial(device_factory, **device_options)
         self.bench = VirtualBench(board, switches, fault_rate=fault_rate, seed=seed,
                                   device_factory=factory)
 

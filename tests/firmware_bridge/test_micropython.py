@@ -13,19 +13,20 @@ import pathlib
 
 import pytest
 
-from draughtsboard.board.ports import LedFrame, LedPattern
-from draughtsboard.board.replay import replay_game
-from draughtsboard.board.rules import board_geometry, get_variant
-from draughtsboard.firmware_bridge import codec
-from draughtsboard.firmware_bridge.fakepins import StaticSwitches
-from draughtsboard.firmware_bridge.firmware import wire
-from draughtsboard.firmware_bridge.micropython_device import (
+from devtools.pico_sim.device import (
+    HARNESS,
     PICO_DIODES,
     MicroPythonDevice,
     flash_image,
     run_script,
     runtime_problem,
 )
+from draughtsboard.board.ports import LedFrame, LedPattern
+from draughtsboard.board.replay import replay_game
+from draughtsboard.board.rules import board_geometry, get_variant
+from draughtsboard.firmware_bridge import codec
+from draughtsboard.firmware_bridge.fakepins import StaticSwitches
+from draughtsboard.firmware_bridge.firmware import wire
 from draughtsboard.firmware_bridge.virtual import EmulatedVirtualBoard
 from draughtsboard.hardware.virtual import simulated_switches
 
@@ -61,9 +62,8 @@ def test_the_wire_vectors_pass_under_micropython():
 
 @needs_micropython
 def test_the_stand_ins_wrap_their_ticks_bark_and_read_the_matrix_as_a_pico_does():
-    shim = pathlib.Path(flash_image.__code__.co_filename).with_name("wasm") / "pico_shim.py"
     check = pathlib.Path(__file__).with_name("pico_shim_check.py").read_text()
-    output = run_script(check, modules=shim.parent)
+    output = run_script(check, modules=HARNESS)
     found = json.loads(output.strip().splitlines()[-1])
     assert found == {"ticks_alloc": 0, "ticks_wrapped": [True, 100], "watchdog": "watchdog",
                      "column": [1, 0]}
@@ -178,7 +178,7 @@ def micropython_board(fault_rate, seed):
         board = position.variant.geometry
         switches = simulated_switches(board, position.occupancy())
         return EmulatedVirtualBoard(board, switches, fault_rate=fault_rate, seed=seed,
-                                    micropython=True)
+                                    device_factory=MicroPythonDevice)
     return open_board
 
 

@@ -18,8 +18,8 @@ import threading
 
 import pytest
 
+from devtools.pico_sim.device import runtime_problem
 from draughtsboard.board.rules.notation import format_move
-from draughtsboard.firmware_bridge.micropython_device import runtime_problem
 from tests.web.helpers import PlayProcess, wait_until
 
 from .test_replay import recorded_game

@@ -203,9 +203,9 @@ def test_games_and_export_commands(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_crash_benchmark_in_small(tmp_path):
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "crash_resume.py"),
+    run = subprocess.run([sys.executable, "-m", "benchmarks.crash_resume",
                           "--kills", "4", "--dir", str(tmp_path)],
-                         capture_output=True, text=True, timeout=120, check=False)
+                         capture_output=True, text=True, timeout=120, check=False, cwd=ROOT)
     report = json.loads(run.stdout.strip().splitlines()[-1])
     assert report["kills"] == 4 and report["lost"] == 0 and report["duplicated"] == 0
 

@@ -14,7 +14,7 @@ stronger. Levels are made of three levers, all the same on every machine:
   run, only faster or slower.
 * ``margin``: how far below the best a glance may choose.
 
-What the tries of `benchmarks/engine.py --part levels` showed (`docs/engine.md`): a
+What the tries of `python -m benchmarks.engine --part levels` showed (`docs/engine.md`): a
 glance's margin orders the glancing levels (a random mover, then 3, 1.5 and half a man),
 a 2-ply search beats the best glance by far, and from there each ply is a step up to 5;
 full strength (20,000 nodes, 5-8 plies) is the next. The one gap too wide for a single
@@ -29,7 +29,7 @@ move in the same position in every game.
 
 A clock caps every level: whoever uses a level passes ``seconds`` when the clock is short
 (the search then stops on its time, whichever comes first). `docs/engine.md` lists the
-levels, the time a move of each takes and what ``benchmarks/engine.py --part levels``
+levels, the time a move of each takes and what ``python -m benchmarks.engine --part levels``
 measured for them.
 """
 

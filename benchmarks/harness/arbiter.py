@@ -1,4 +1,4 @@
-"""The arbiter's part of the hall benchmark (`hall.py`), and the figures it is judged by.
+"""The arbiter's part of the hall benchmark (`benchmarks.hall`) and its figures.
 
 `ArbiterBot` is the arbiter at the console, through the hall's HTTP API only: imports
 the rounds' pairings, starts round 1 while a tenth of the boards are off, starts it a
@@ -198,15 +198,16 @@ def read_events(path) -> list[dict]:
 
 
 def pairing_delivery(events: list[dict], late: set[int], round_started: float,
-                     outages: list[tuple[float, float]] = ()) -> dict:
+                     outages: tuple[tuple[float, float], ...] | list[tuple[float, float]] = (),
+                     ) -> dict:
     """Seconds from a board's coming online to its game carrying round 1's pairing: for
     the boards off at the start (from their first connection after coming back), and
     for the others (from the round's start). ``late_max_s_outside_outages`` leaves out a
     board whose wait overlapped an outage of the broker or the hall (``outages``: down,
     up): the hall cannot answer while it is down."""
-    on: dict[int, float] = {}
-    connected: dict[int, float] = {}
-    paired: dict[int, float] = {}
+    on: dict[int | None, float] = {}
+    connected: dict[int | None, float] = {}
+    paired: dict[int | None, float] = {}
     for event in sorted(events, key=lambda e: e["t"]):
         board = event.get("board")
         if event["event"] == "on":

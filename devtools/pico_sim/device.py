@@ -13,7 +13,8 @@ step; it answers with the bytes it wrote and the LEDs it shows. One text line ea
 on a pipe (see ``Device.exchange`` in ``wasm/pico_shim.py``).
 
 The runtime is an npm package, installed (pinned by ``wasm/package-lock.json``) with
-``npm ci --prefix draughtsboard/firmware_bridge/wasm``; ``scripts/test.sh`` does that.
+``npm ci --prefix devtools/pico_sim/wasm``; ``scripts/test.sh`` does that. A source
+checkout's tool, never installed (see the package's docstring).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ log = logging.getLogger(__name__)
 HARNESS = Path(__file__).parent / "wasm"
 FIRMWARE = Path(core.__file__).parent
 RUNTIME = HARNESS / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
-INSTALL_HINT = "npm ci --prefix draughtsboard/firmware_bridge/wasm (scripts/test.sh does it)"
+INSTALL_HINT = "npm ci --prefix devtools/pico_sim/wasm (scripts/test.sh does it)"
 ANSWER_TIMEOUT = 30.0  # real seconds: a firmware that never waits would hang the host
 # In real time each step runs the chip this far past now: a few passes an exchange. This
 # build frees memory only between calls from JavaScript, never while the firmware runs,
