@@ -29,7 +29,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from draughtsboard.board.message import Listed, Message
-from draughtsboard.http_limits import failure_status, failure_text
 from draughtsboard.play.errors import CoachError
 from draughtsboard.speech.answers import (
     CLOCKS,
@@ -45,7 +44,7 @@ from draughtsboard.speech.answers import (
 )
 from draughtsboard.words import PSEUDO_LANGUAGE, catalog_languages, choose_language, words_for
 
-from .coach_routes import error_response, refusal
+from .coach_routes import error_response, failure_response, refusal
 
 MAX_LANG = 20  # characters of ?lang= read
 SPOKEN_EVERY = 1.0  # seconds: at most one spoken answer asked over HTTP in this time
@@ -168,10 +167,7 @@ async def ask(request: Request) -> Response:
     except CoachError as error:
         return error_response(409, refusal(error))
     except Exception as error:  # noqa: BLE001 - answered by its cause, or raised
-        status = failure_status(error)
-        if status is None:
-            raise
-        return error_response(status, failure_text(error))
+        return failure_response(error)
     body: dict[str, Any] = {"message": message.as_json(),
                             "text": words_for(language)(message)}
     if speak:

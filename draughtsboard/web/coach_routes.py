@@ -41,6 +41,15 @@ def refusal(error: Exception) -> str | Message:
     return message if isinstance(message, Message) else str(error)
 
 
+def failure_response(error: Exception) -> JSONResponse:
+    """An error answered by its cause (`http_limits.failure_status`): bad input 400, busy
+    409, storage or a board that did not answer 503; anything else is a bug, raised."""
+    status = failure_status(error)
+    if status is None:
+        raise error
+    return error_response(status, failure_text(error))
+
+
 def _coach(request: Request) -> Coach | None:
     return request.app.state.coach
 
@@ -56,10 +65,7 @@ async def run_action(request: Request, action, refused: tuple[type[Exception], .
     except refused as error:
         return error_response(409, refusal(error))
     except Exception as error:  # noqa: BLE001 - answered by its cause, or raised
-        status = failure_status(error)
-        if status is None:
-            raise
-        return error_response(status, failure_text(error))
+        return failure_response(error)
     return JSONResponse({"ok": True, "result": result})
 
 

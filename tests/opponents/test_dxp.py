@@ -10,10 +10,8 @@ import pytest
 from draughts.engine import DXPEngine  # (its own module cannot be imported first)
 from draughts.engines.dxp_communication.dxp_classes import DamExchange
 
-from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules import get_variant, initial_position, parse_fen
 from draughtsboard.opponents import (
-    BuiltinOpponent,
     Clocks,
     DxpOpponent,
     OpponentGoneError,
@@ -35,8 +33,9 @@ from draughtsboard.opponents.dxp_messages import (
     parse_message,
 )
 
+from .games import MAX_PLIES, play_whole_game, ticking_clock
+
 INTERNATIONAL = get_variant("international")
-MAX_PLIES = 300
 
 
 # -- messages --------------------------------------------------------------------------
@@ -150,19 +149,9 @@ def test_pydraughts_initiator_plays_a_whole_game_against_our_follower():
 
     thread = threading.Thread(target=peer, daemon=True)
     thread.start()
-    board_side = BuiltinOpponent(INTERNATIONAL, 3, seed="dxp")
-    game = Game(INTERNATIONAL)
     try:
-        follower.start(game.position, opponent_is_white=True)
-        board_side.start(game.position, opponent_is_white=False)
-        while game.outcome() is None and game.ply < MAX_PLIES:
-            if game.position.white_to_move:
-                move = follower.move(Clocks(move_seconds=30))
-                board_side.other_side_moved(move)
-            else:
-                move = board_side.move(Clocks())
-                follower.other_side_moved(move)
-            game.play(move)
+        game = play_whole_game(follower, INTERNATIONAL, opponent_is_white=True,
+                               clocks=Clocks(move_seconds=30), level=3, seed="dxp")
     finally:
         follower.close()
     thread.join(timeout=60)
@@ -232,23 +221,13 @@ class PydraughtsFollower:
 def test_our_initiator_plays_a_whole_game_against_a_pydraughts_follower():
     peer = PydraughtsFollower("dxp-initiator")
     initiator = DxpOpponent(INTERNATIONAL, "127.0.0.1", peer.port, role="initiator")
-    board_side = BuiltinOpponent(INTERNATIONAL, 3, seed="dxp-i")
-    game = Game(INTERNATIONAL)
     try:
-        initiator.start(game.position, opponent_is_white=True)
-        board_side.start(game.position, opponent_is_white=False)
-        assert initiator.name == "pydraughts follower"
-        while game.outcome() is None and game.ply < MAX_PLIES:
-            if game.position.white_to_move:
-                move = initiator.move(Clocks(move_seconds=30))
-                board_side.other_side_moved(move)
-            else:
-                move = board_side.move(Clocks())
-                initiator.other_side_moved(move)
-            game.play(move)
+        game = play_whole_game(initiator, INTERNATIONAL, opponent_is_white=True,
+                               clocks=Clocks(move_seconds=30), level=3, seed="dxp-i")
     finally:
         initiator.close()
     peer.thread.join(timeout=30)
+    assert initiator.name == "pydraughts follower"
     assert game.outcome() is not None and game.ply > 10
     assert peer.board.is_over() or peer.ended is not None
 
@@ -304,13 +283,7 @@ def test_a_failing_peer_is_one_typed_line(script, error, message):
 
 
 def test_a_peer_that_does_not_move_in_time_times_out():
-    clock = [0.0]
-
-    def now():
-        clock[0] += 1.0  # each look at the clock: a second passes
-        return clock[0]
-
-    opponent = started_against(ScriptedPeer([]), clock=now)
+    opponent = started_against(ScriptedPeer([]), clock=ticking_clock(1.0))
     with pytest.raises(OpponentTimeoutError, match="did not answer in time"):
         opponent.move(Clocks(move_seconds=3))
 

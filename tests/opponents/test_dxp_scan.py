@@ -11,20 +11,18 @@ import threading
 
 import pytest
 
-from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules import get_variant, initial_position
 from draughtsboard.opponents import (
-    BuiltinOpponent,
     Clocks,
     DxpOpponent,
     OpponentTimeoutError,
     open_opponent,
 )
 
+from .games import play_whole_game
 from .scan_peer import ScanLikeFollower, scan_think_seconds
 
 INTERNATIONAL = get_variant("international")
-MAX_PLIES = 300
 
 
 def random_choice(seed: str):
@@ -62,19 +60,10 @@ class SteppingClock:
 
 
 def play_out(opponent: DxpOpponent, peer: ScanLikeFollower, opponent_is_white: bool):
-    board_side = BuiltinOpponent(INTERNATIONAL, 3, seed="the person")
-    game = Game(INTERNATIONAL)
     try:
-        opponent.start(game.position, opponent_is_white=opponent_is_white)
-        board_side.start(game.position, opponent_is_white=not opponent_is_white)
-        while game.outcome() is None and game.ply < MAX_PLIES:
-            if game.position.white_to_move == opponent_is_white:
-                move = opponent.move(Clocks())  # no TimeControl: the default 5 s a move
-                board_side.other_side_moved(move)
-            else:
-                move = board_side.move(Clocks())
-                opponent.other_side_moved(move)
-            game.play(move)
+        # no TimeControl: the default 5 s a move
+        game = play_whole_game(opponent, INTERNATIONAL, opponent_is_white=opponent_is_white,
+                               clocks=Clocks(), level=3, seed="the person")
     finally:
         opponent.close()
     peer.thread.join(timeout=30)

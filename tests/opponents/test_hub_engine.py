@@ -21,6 +21,8 @@ from draughtsboard.opponents.hub_client import default_hub_command
 from draughtsboard.opponents.hub_engine import HubEngineSession, run_search
 from draughtsboard.opponents.hub_text import parse_line, parse_move
 
+from .games import play_whole_game
+
 
 def start_session(variant="normal"):
     session = HubEngineSession()
@@ -145,19 +147,9 @@ def test_pydraughts_hub_driver_plays_a_whole_game_against_draughtsboard_hub():
 def test_our_hub_client_plays_a_whole_game_against_draughtsboard_hub_as_a_process(name):
     variant = get_variant(name)
     hub = HubOpponent(variant, default_hub_command())
-    board_side = BuiltinOpponent(variant, 2, seed="hub-test")
-    game = Game(variant)
     try:
-        hub.start(game.position, opponent_is_white=True)
-        board_side.start(game.position, opponent_is_white=False)
-        while game.outcome() is None and game.ply < 300:
-            if game.position.white_to_move:
-                move = hub.move(Clocks(move_seconds=0.05))
-                board_side.other_side_moved(move)
-            else:
-                move = board_side.move(Clocks())
-                hub.other_side_moved(move)
-            game.play(move)
+        game = play_whole_game(hub, variant, opponent_is_white=True,
+                               clocks=Clocks(move_seconds=0.05), level=2, seed="hub-test")
         assert game.outcome() is not None
         assert hub.name.startswith("draughtsboard")
     finally:

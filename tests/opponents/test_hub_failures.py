@@ -20,6 +20,8 @@ from draughtsboard.opponents import (
     open_opponent,
 )
 
+from .games import ticking_clock
+
 FAKE = pathlib.Path(__file__).with_name("fake_hub.py")
 INTERNATIONAL = get_variant("international")
 
@@ -65,26 +67,14 @@ def test_an_engine_that_dies_mid_game():
 
 
 def test_an_engine_that_exceeds_its_time():
-    clock = [0.0]
-
-    def now():
-        clock[0] += 0.5
-        return clock[0]
-
-    opponent = started("silent", clock=now, handshake_seconds=1e9)
+    opponent = started("silent", clock=ticking_clock(0.5), handshake_seconds=1e9)
     with pytest.raises(OpponentTimeoutError, match="did not answer in time while thinking"):
         opponent.move(Clocks(move_seconds=2))
 
 
 @pytest.mark.slow
 def test_stop_sends_stop_and_a_silent_engine_still_times_out_after_the_grace():
-    clock = [0.0]
-
-    def now():
-        clock[0] += 0.25
-        return clock[0]
-
-    opponent = started("silent", clock=now, handshake_seconds=1e9)
+    opponent = started("silent", clock=ticking_clock(0.25), handshake_seconds=1e9)
     with pytest.raises(OpponentTimeoutError):
         opponent.move(Clocks(move_seconds=600), stop=lambda: True)
 

@@ -11,7 +11,7 @@ The rules themselves are described in docs/rules.md and docs/columns.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from .errors import UnknownVariantError
@@ -101,7 +101,6 @@ def _column_start(geometry: Geometry, white: range, black: range) -> str:
 
 
 _LASCA_BOARD = board_geometry(7)
-_COLUMN_BOARD = board_geometry(8)
 
 LASCA = Variant(
     name="lasca",
@@ -123,44 +122,30 @@ LASCA = Variant(
     draw_rules="repetition",
 )
 
-COLUMN = Variant(
+# The two column games reuse the rules they are made of (a variant by delegation): Russian
+# column draughts is Russian draughts with columns, written the column games' way; the
+# federation's 7x7 game is that on Lasca's board, from Lasca's start.
+COLUMN = replace(
+    RUSSIAN,
     name="column",
     title="Russian column draughts",
-    geometry=_COLUMN_BOARD,
-    initial_fen=_column_start(_COLUMN_BOARD, range(21, 33), range(1, 13)),
-    pieces_per_side=12,
-    men_capture_backwards=True,
-    kings_fly=True,
-    majority_rule=False,
-    capture_promotion=CapturePromotion.CONTINUES_AS_KING,
+    initial_fen=_column_start(RUSSIAN.geometry, range(21, 33), range(1, 13)),
     holds_columns=True,
-    algebraic_moves=True,
     capture_separator="x",
     full_capture_path=True,
     pdn_gametype="25,W,8,8,A0,0",
     pdn_variant_tag="Russian column draughts",
-    results=("1-0", "1/2-1/2", "0-1"),
-    draw_rules="russian",
 )
 
-COLUMN_7X7 = Variant(
+COLUMN_7X7 = replace(
+    COLUMN,
     name="column-7x7",
     title="Column draughts on 7x7 (the federation's Lasca)",
     geometry=_LASCA_BOARD,
-    initial_fen=_column_start(_LASCA_BOARD, range(1, 12), range(15, 26)),
-    pieces_per_side=11,
-    men_capture_backwards=True,
-    kings_fly=True,
-    majority_rule=False,
-    capture_promotion=CapturePromotion.CONTINUES_AS_KING,
-    holds_columns=True,
-    algebraic_moves=True,
-    capture_separator="x",
-    full_capture_path=True,
+    initial_fen=LASCA.initial_fen,
+    pieces_per_side=LASCA.pieces_per_side,
     pdn_gametype="25,W,7,7,A0,0",
     pdn_variant_tag="Column draughts 7x7",
-    results=("1-0", "1/2-1/2", "0-1"),
-    draw_rules="russian",
 )
 
 VARIANTS: dict[str, Variant] = {

@@ -61,6 +61,20 @@ def russian_game():
     return game
 
 
+def assert_same_game(again, game):
+    """``again`` (a game read back) has the moves, positions, irregular moves and
+    corrections of `russian_game`."""
+    assert [m.text for m in again.moves] == [m.text for m in game.moves]
+    assert [m.move for m in again.moves] == [m.move for m in game.moves]
+    assert again.positions == game.positions
+    assert [m.after for m in again.moves] == [m.after for m in game.moves]
+    assert [bool(m.irregularity) for m in again.moves] == \
+        [bool(m.irregularity) for m in game.moves]
+    corrections = [(e.ply, e.text) for e in again.events if e.kind == "correction"]
+    assert corrections == [(0, "position accepted by the arbiter"),
+                           (8, "a piece taken off by the arbiter")]
+
+
 def test_irregular_moves_and_corrections_read_back_the_same():
     game = russian_game()
     text = write_game(game)
@@ -69,16 +83,8 @@ def test_irregular_moves_and_corrections_read_back_the_same():
     assert result.errors == []
     (entry,) = result.games
     again = entry.game
-    assert [m.text for m in again.moves] == [m.text for m in game.moves]
-    assert [m.move for m in again.moves] == [m.move for m in game.moves]
-    assert again.positions == game.positions
-    assert [m.after for m in again.moves] == [m.after for m in game.moves]
-    assert [bool(m.irregularity) for m in again.moves] == \
-        [bool(m.irregularity) for m in game.moves]
+    assert_same_game(again, game)
     assert again.moves[1].comment == Irregularity.IRREGULAR_MOVE.comment
-    corrections = [e for e in again.events if e.kind == "correction"]
-    assert [(e.ply, e.text) for e in corrections] == [
-        (0, "position accepted by the arbiter"), (8, "a piece taken off by the arbiter")]
     written_again = write_game(again)  # (the times of day are not read back)
     assert write_game(read_pdn(written_again).games[0].game) == written_again
 

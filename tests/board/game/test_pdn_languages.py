@@ -13,7 +13,7 @@ from draughtsboard.board.message import Message
 from draughtsboard.board.tracker.irregular import Irregularity
 from draughtsboard.words import catalog_languages, english, load_catalog, words_for
 
-from .test_pdn_irregular import lasca_game, russian_game
+from .test_pdn_irregular import assert_same_game, lasca_game, russian_game
 
 OLD_ENGLISH = Path(__file__).parents[2] / "data" / "old-english-irregular.pdn"
 LANGUAGES = catalog_languages()
@@ -24,18 +24,6 @@ def a_game_with_every_comment():
     game = russian_game()
     game.add_event("clock-start", "clock started", 5.0, 1_700_000_100.0)
     return game
-
-
-def assert_same_game(again, game):
-    assert [m.text for m in again.moves] == [m.text for m in game.moves]
-    assert [m.move for m in again.moves] == [m.move for m in game.moves]
-    assert again.positions == game.positions
-    assert [m.after for m in again.moves] == [m.after for m in game.moves]
-    assert [bool(m.irregularity) for m in again.moves] == \
-        [bool(m.irregularity) for m in game.moves]
-    corrections = [(e.ply, e.text) for e in again.events if e.kind == "correction"]
-    assert corrections == [(0, "position accepted by the arbiter"),
-                           (8, "a piece taken off by the arbiter")]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -8,17 +8,7 @@ import sys
 
 import pytest
 
-from draughtsboard.board.rules import initial_position
-from draughtsboard.board.rules.errors import (
-    AmbiguousMoveError,
-    DraughtsError,
-    IllegalMoveError,
-    InvalidFenError,
-    InvalidMoveSyntaxError,
-    InvalidPositionError,
-    InvalidSyntaxError,
-    UnknownVariantError,
-)
+from draughtsboard.board.rules import errors, initial_position
 from draughtsboard.board.rules.fen import format_fen, parse_fen
 from draughtsboard.board.rules.notation import format_move, parse_move, split_move
 from draughtsboard.board.rules.position import Move
@@ -134,7 +124,7 @@ def test_long_form_is_read_back_international():
 
 def test_the_short_form_of_an_ambiguous_capture_is_refused_listing_the_candidates():
     position = russian(TWO_WAYS_TO_D8)
-    with pytest.raises(AmbiguousMoveError) as caught:
+    with pytest.raises(errors.AmbiguousMoveError) as caught:
         parse_move(position, "a7:d8")
     error = caught.value
     assert sorted(error.candidates) == ["a7:d4:f6:d8", "a7:e3:g5:d8"]
@@ -170,22 +160,15 @@ def test_numbers_and_algebraic_names_read_alike_in_russian():
 
 # -- one test per error class ------------------------------------------------------------------
 
-def test_invalid_move_syntax():
+def test_invalid_syntax_of_a_move_or_a_fen():
     start = initial_position(INTERNATIONAL)
-    cases = {
+    move_cases = {
         "32-": "not a move: '32-'",
         "hello": "not a move: 'hello'",
         "99-98": "square '99' is not on the board (1-50)",
         "z9-a1": "'z9' is not a playable square",
     }
-    for text, message in cases.items():
-        with pytest.raises(InvalidMoveSyntaxError) as caught:
-            parse_move(start, text)
-        assert str(caught.value) == message
-
-
-def test_invalid_fen_syntax():
-    cases = {
+    fen_cases = {
         "": "empty FEN",
         "X:W21": "FEN 'X:W21': side to move must be W or B, got 'X'",
         "W:W33": "FEN 'W:W33': square '33' is not on the board (1-32)",
@@ -195,15 +178,19 @@ def test_invalid_fen_syntax():
         "W:W21:W22": "FEN 'W:W21:W22': two sections for W",
         "W:W2?": "FEN 'W:W2?': bad square '2?'",
     }
-    for text, message in cases.items():
-        with pytest.raises(InvalidFenError) as caught:
-            russian(text)
-        assert str(caught.value) == message
+    for error, read, cases in [
+        (errors.InvalidMoveSyntaxError, lambda text: parse_move(start, text), move_cases),
+        (errors.InvalidFenError, russian, fen_cases),
+    ]:
+        for text, message in cases.items():
+            with pytest.raises(error) as caught:
+                read(text)
+            assert str(caught.value) == message
 
 
 def test_illegal_move_names_the_move_and_the_fen():
     start = initial_position(INTERNATIONAL)
-    with pytest.raises(IllegalMoveError) as caught:
+    with pytest.raises(errors.IllegalMoveError) as caught:
         parse_move(start, "46-41")
     error = caught.value
     assert (error.move, error.fen) == ("46-41", "W:W31-50:B1-20")
@@ -214,59 +201,53 @@ def test_illegal_move_names_the_move_and_the_fen():
         ("W:W22:B10", "d6-c5"): "the piece on d6 is not the side to move's",
     }
     for (fen, text), reason in reasons.items():
-        with pytest.raises(IllegalMoveError) as caught:
+        with pytest.raises(errors.IllegalMoveError) as caught:
             parse_move(russian(fen), text)
         assert str(caught.value) == f"illegal move {text!r} in {fen}: {reason}"
-    with pytest.raises(IllegalMoveError, match="W:W31-50:B1-20"):
+    with pytest.raises(errors.IllegalMoveError, match="W:W31-50:B1-20"):
         start.play(Move((46, 41)))
 
 
 def test_ambiguous_move_lists_the_candidates():
-    error = AmbiguousMoveError("a7:d8", "W:WK5:B7,14,15,19", ["a7:d4:f6:d8", "a7:e3:g5:d8"])
+    error = errors.AmbiguousMoveError("a7:d8", "W:WK5:B7,14,15,19",
+                                      ["a7:d4:f6:d8", "a7:e3:g5:d8"])
     assert str(error) == ("ambiguous move 'a7:d8' in W:WK5:B7,14,15,19: "
                           "could be a7:d4:f6:d8, a7:e3:g5:d8")
 
 
-def test_invalid_position_too_many_pieces():
-    with pytest.raises(InvalidPositionError) as caught:
-        russian("W:W21-32:B1-12,13")
-    assert str(caught.value) == "FEN 'W:W21-32:B1-12,13': Black has 13 pieces, at most 12"
-    with pytest.raises(InvalidPositionError, match="White has 21 pieces, at most 20"):
-        international("W:W30-50:B1-20")
+@pytest.mark.parametrize(("variant", "text", "message"), [
+    (RUSSIAN, "W:W21-32:B1-12,13", "FEN 'W:W21-32:B1-12,13': Black has 13 pieces, at most 12"),
+    (INTERNATIONAL, "W:W30-50:B1-20", "FEN 'W:W30-50:B1-20': White has 21 pieces, at most 20"),
+    (RUSSIAN, "W:W1:B20", "FEN 'W:W1:B20': White man on its promotion row (b8)"),
+    (INTERNATIONAL, "W:W10:B46", "FEN 'W:W10:B46': Black man on its promotion row (46)"),
+    (RUSSIAN, "W:W22:B22", "FEN 'W:W22:B22': square c3 given twice"),
+    (INTERNATIONAL, "W:W31-35,33:B1", "FEN 'W:W31-35,33:B1': square 33 given twice"),
+], ids=["too-many-pieces", "too-many-pieces-10x10", "man-on-its-promotion-row",
+        "man-on-its-promotion-row-10x10", "square-given-twice", "square-given-twice-10x10"])
+def test_invalid_position(variant, text, message):
+    with pytest.raises(errors.InvalidPositionError) as caught:
+        parse_fen(variant, text)
+    assert str(caught.value) == message
 
 
-def test_invalid_position_man_on_its_own_promotion_row():
-    with pytest.raises(InvalidPositionError) as caught:
-        russian("W:W1:B20")
-    assert str(caught.value) == "FEN 'W:W1:B20': White man on its promotion row (b8)"
-    with pytest.raises(InvalidPositionError, match=r"Black man on its promotion row \(46\)"):
-        international("W:W10:B46")
-    # Kings may stand there.
+def test_kings_may_stand_on_their_own_promotion_row():
     assert russian("W:WK1:BK29").piece_at(1) == "W"
 
 
-def test_invalid_position_square_given_twice():
-    with pytest.raises(InvalidPositionError) as caught:
-        russian("W:W22:B22")
-    assert str(caught.value) == "FEN 'W:W22:B22': square c3 given twice"
-    with pytest.raises(InvalidPositionError, match="square 33 given twice"):
-        international("W:W31-35,33:B1")
-
-
 def test_unknown_variant_names_the_known_ones():
-    with pytest.raises(UnknownVariantError) as caught:
+    with pytest.raises(errors.UnknownVariantError) as caught:
         get_variant("checkers")
     assert str(caught.value).startswith("unknown variant 'checkers' (known: ")
     assert "international" in str(caught.value) and "russian" in str(caught.value)
 
 
 def test_errors_are_value_errors_split_by_cause():
-    for error in (InvalidMoveSyntaxError, InvalidFenError):
-        assert issubclass(error, InvalidSyntaxError)
-    for error in (InvalidSyntaxError, InvalidPositionError, IllegalMoveError,
-                  AmbiguousMoveError, UnknownVariantError):
-        assert issubclass(error, DraughtsError)
-    assert issubclass(DraughtsError, ValueError)
+    for error in (errors.InvalidMoveSyntaxError, errors.InvalidFenError):
+        assert issubclass(error, errors.InvalidSyntaxError)
+    for error in (errors.InvalidSyntaxError, errors.InvalidPositionError,
+                  errors.IllegalMoveError, errors.AmbiguousMoveError, errors.UnknownVariantError):
+        assert issubclass(error, errors.DraughtsError)
+    assert issubclass(errors.DraughtsError, ValueError)
 
 
 # -- the moves command -------------------------------------------------------------------------

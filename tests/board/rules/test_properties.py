@@ -9,18 +9,16 @@ legal move does to the pieces.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.fen import format_fen, parse_fen
 from draughtsboard.board.rules.notation import format_move, parse_move
 from draughtsboard.board.rules.perft import perft
 from draughtsboard.board.rules.position import Position
-from draughtsboard.board.rules.variants import get_variant
+
+from .walks import random_game
 
 VARIANTS = ["russian", "international"]
 
@@ -33,23 +31,14 @@ WALKS = settings(max_examples=25, derandomize=True, deadline=None, database=None
 
 def walk(variant_name: str, seed: int) -> list[Position]:
     """The positions of a seeded random game (stops when the game is over)."""
-    variant = get_variant(variant_name)
-    rng = random.Random(seed)
-    position = initial_position(variant)
-    positions = [position]
-    for _ in range(MAX_PLIES):
-        moves = position.legal_moves()
-        if not moves:
-            break
-        if rng.random() < 0.5:
-            sign = 1 if position.white_to_move else -1
-            ranks = variant.geometry.coords
-            move = max(moves, key=lambda m: sign * (ranks(m.end)[1] - ranks(m.start)[1]))
-        else:
-            move = rng.choice(moves)
-        position = position.play(move)
-        positions.append(position)
-    return positions
+    return list(random_game(variant_name, seed, MAX_PLIES))
+
+
+def over_random_games(test):
+    """``test(variant_name, seed)`` as a slow property: on `WALKS`' seeds in each of
+    `VARIANTS` (the decorators every test here shares)."""
+    return pytest.mark.slow(pytest.mark.parametrize("variant_name", VARIANTS)(
+        WALKS(given(seed=SEEDS)(test))))
 
 
 def count(position: Position, colour: str) -> int:
@@ -60,10 +49,7 @@ def square_bit(position: Position, square: int) -> int:
     return 1 << (square - 1)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("variant_name", VARIANTS)
-@WALKS
-@given(seed=SEEDS)
+@over_random_games
 def test_fen_round_trip(variant_name, seed):
     for position in walk(variant_name, seed):
         text = format_fen(position)
@@ -72,10 +58,7 @@ def test_fen_round_trip(variant_name, seed):
         assert format_fen(again) == text
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("variant_name", VARIANTS)
-@WALKS
-@given(seed=SEEDS)
+@over_random_games
 def test_move_notation_round_trip(variant_name, seed):
     for position in walk(variant_name, seed):
         legal = position.legal_moves()
@@ -85,19 +68,13 @@ def test_move_notation_round_trip(variant_name, seed):
             assert format_move(position, move) == text
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("variant_name", VARIANTS)
-@WALKS
-@given(seed=SEEDS)
+@over_random_games
 def test_perft_one_is_the_number_of_legal_moves(variant_name, seed):
     for position in walk(variant_name, seed):
         assert perft(position, 1) == len(position.legal_moves()), format_fen(position)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("variant_name", VARIANTS)
-@WALKS
-@given(seed=SEEDS)
+@over_random_games
 def test_playing_a_move_keeps_the_pieces_consistent(variant_name, seed):
     for position in walk(variant_name, seed):
         mover = "w" if position.white_to_move else "b"

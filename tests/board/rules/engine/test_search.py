@@ -3,8 +3,6 @@ budget, budgets and bad requests, and small constructed shots it must see."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,32 +12,21 @@ from draughtsboard.board.rules.engine import MATE_BOUND, Engine, SearchLimitErro
 from draughtsboard.board.rules.position import Position
 from draughtsboard.board.rules.variants import get_variant, variant_names
 
+from ..walks import random_game
+
 VARIANTS = variant_names()
 WALKS = settings(max_examples=12, derandomize=True, deadline=None, database=None,
                  suppress_health_check=[HealthCheck.too_slow])
 
 
 def random_position(variant_name: str, seed: int, plies: int) -> Position:
-    """The position after ``plies`` random plies (half of them the most advancing move,
-    so that kings and tall columns appear), or the last one before the game ended."""
-    variant = get_variant(variant_name)
-    rng = random.Random(seed)
-    position = initial_position(variant)
-    for _ in range(plies):
-        moves = position.legal_moves()
-        if not moves:
+    """The position after ``plies`` plies of a seeded random game (`walks`), or the last
+    one before the game ended."""
+    for position in random_game(variant_name, seed, plies):
+        if position.is_game_over():
             break
-        if rng.random() < 0.5:
-            sign = 1 if position.white_to_move else -1
-            rank = variant.geometry.coords
-            move = max(moves, key=lambda m: sign * (rank(m.end)[1] - rank(m.start)[1]))
-        else:
-            move = rng.choice(moves)
-        after = position.play(move)
-        if after.is_game_over():
-            break
-        position = after
-    return position
+        last = position
+    return last
 
 
 @pytest.mark.parametrize("variant_name", VARIANTS)
