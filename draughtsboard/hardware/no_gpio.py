@@ -78,6 +78,7 @@ def fallback_reasons(messages: Sequence[str]) -> dict[str, str]:
 
 def explain(warned: Sequence[str]) -> NoGpioError:
     """gpiozero's failure to find any pin factory ("Unable to load any default pin
-    factory!") as a `NoGpioError` that says why, from this machine's chips and libraries and the warnings gpiozero gave on the way."""
+    factory!") as a `NoGpioError` that says why, from this machine's chips and libraries
+    and the warnings gpiozero gave on the way."""
     return NoGpioError(no_gpio_line(gpio_chips(), installed_pin_libraries(),
                                     fallback_reasons(warned)))

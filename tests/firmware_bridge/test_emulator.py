@@ -44,8 +44,8 @@ def assert_host_saw_only_real_boards(bench):
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_noisy_cable_neither_invents_nor_loses_a_board(seed):
-    bench = VirtualBench(board_geometry(10), simulated_switches(board_geometry(10), INTERNATIONAL_START),
-                         fault_rate=0.02, seed=seed)
+    switches = simulated_switches(board_geometry(10), INTERNATIONAL_START)
+    bench = VirtualBench(board_geometry(10), switches, fault_rate=0.02, seed=seed)
     random_play(bench, random.Random(seed), changes=80)
     assert bench.run_until(lambda: bench.host_sees == bench.switches.occupied, SETTLE)
     assert_host_saw_only_real_boards(bench)

@@ -49,9 +49,9 @@ def lookup_fails(monkeypatch, tmp_path):
     """gpiozero's default pin factory lookup fails as it does on a Pi whose chip the user
     may not open: a warning per library tried, then "Unable to load ...". """
     def default_pin_factory():
-        warnings.warn(PinFactoryFallback(DENIED))
+        warnings.warn(PinFactoryFallback(DENIED), stacklevel=2)
         warnings.warn(PinFactoryFallback("Falling back from native: unable to open "
-                                         "/dev/gpiomem"))
+                                         "/dev/gpiomem"), stacklevel=2)
         raise BadPinFactory("Unable to load any default pin factory!")
 
     monkeypatch.setattr(Device, "pin_factory", None)
