@@ -126,21 +126,6 @@ def parse_rooms(text: str, direct_boards: int = 0) -> list[Room]:
     return rooms
 
 
-def parse_address(text: str, what: str, *, bridged: bool = False) -> tuple[str, int]:
-    """``HOST:PORT``. ``bridged``: the address a bridge connects to, written on its
-    ``address`` line, where an IPv6 address (``::1:1884``) cannot be told from its port:
-    refused, a host name or an IPv4 address taken."""
-    host, _, port = text.rpartition(":")
-    if not plain_host(host) or not (port.isascii() and port.isdigit()) \
-            or not 1 <= int(port) <= 65535:
-        raise RoomError(f"{what} {text!r}: expected HOST:PORT (an address or a host name, "
-                        "a port 1-65535)")
-    if bridged and ":" in host:
-        raise RoomError(f"{what} {text!r}: an IPv6 address cannot be a bridge's address "
-                        "here: give the event's broker's host name or IPv4 address")
-    return host, int(port)
-
-
 def bridged_host(host: str) -> bool:
     """Whether ``host`` may stand on a bridge's ``address`` line (no IPv6 colons)."""
     return plain_host(host) and ":" not in host

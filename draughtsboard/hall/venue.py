@@ -53,6 +53,15 @@ class UnreachableVenueError(VenueError):
     names it); nothing was written."""
 
 
+class OutIsAFileError(UnreachableVenueError):
+    """A file stands where the venue's folder (or one on its way) must be; nothing was
+    written."""
+
+
+class ToolMissingError(VenueError):
+    """mosquitto's tools are not installed here."""
+
+
 _HOST = re.compile(r"^[A-Za-z0-9._:-]{1,253}$")
 
 
@@ -65,7 +74,7 @@ def plain_host(host: str) -> bool:
 def find_tool(name: str, paths: tuple[str, ...]) -> str:
     found = shutil.which(name) or next((p for p in paths if os.access(p, os.X_OK)), None)
     if found is None:
-        raise VenueError(f"{name} is not installed: apt-get install mosquitto "
+        raise ToolMissingError(f"{name} is not installed: apt-get install mosquitto "
                          f"(Debian's package, 2.x)")
     return found
 
@@ -201,8 +210,8 @@ def unreachable_parent(directory: Path | str, run_as: str | None = None) -> Path
 def _refuse_unreachable(directory: Path, account: BrokerAccount | None) -> None:
     for step in [directory, *directory.parents]:  # a file where a folder must be
         if step.exists() and not step.is_dir():
-            raise UnreachableVenueError(f"{step} is a file, not a folder: give --out a "
-                                        "folder (made if missing); nothing written")
+            raise OutIsAFileError(f"{step} is a file, not a folder: give --out a folder "
+                                  "(made if missing); nothing written")
     blocked = None if account is None else blocking_directory(directory, account)
     if blocked is None:
         return
