@@ -46,10 +46,13 @@ def wire_hint_button(source, session, coach, log, voice=None) -> None:
         except NotReady:
             pass  # the game is not open yet: nothing to tell
 
+    def pressed(name: str):
+        return lambda press: answer(name, press)
+
     for name in ("hint", "ask"):
         button = buttons.get(name)
         if button is not None:
-            ButtonPresses(button, lambda press, name=name: answer(name, press))
+            ButtonPresses(button, pressed(name))
     if "hint" in buttons:
         log.info("%s", session.words(Message.of("cli.hint_button")))
 

@@ -41,7 +41,7 @@ def health_probe(source, session, clock=None):
         out: dict = {"error": str(session.error) if session.error else None}
         stats = getattr(sensors if sensors is not None else source, "stats", None)
         value = stats() if callable(stats) else stats
-        if dataclasses.is_dataclass(value):
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
             out.update(dataclasses.asdict(value))
         bounces = getattr(sensors, "bounces_by_square", None)
         if bounces is not None:

@@ -190,7 +190,7 @@ class _HallStream:
         return ": keep-alive\n\n"
 
 
-async def events(request: Request) -> Response:
+async def events(request: Request) -> EventStream:
     """``GET /api/events``: the live stream (see `_HallStream`)."""
     return EventStream(_HallStream(_service(request)), request.app.state.streams)
 

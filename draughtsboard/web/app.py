@@ -193,7 +193,7 @@ class _BoardStream:
         return f"event: spoken\ndata: {json.dumps(said, separators=(',', ':'))}\n\n"
 
 
-async def events(request: Request) -> Response:
+async def events(request: Request) -> EventStream:
     """``GET /api/events``: the live stream (see `_BoardStream`)."""
     return EventStream(_BoardStream(_session(request)), request.app.state.streams)
 
