@@ -258,9 +258,9 @@ def test_only_the_composition_root_joins_the_hall_to_play():
 
 
 # The opponent (built-in engine, Hub, DXP): above the pure core, below play. It uses the
-# core only; nothing below play knows it.
+# core only (and the one HOST:PORT reader); nothing below play knows it.
 OPPONENTS = "draughtsboard.opponents"
-OPPONENTS_MAY_USE = ("draughtsboard.board", OPPONENTS)
+OPPONENTS_MAY_USE = ("draughtsboard.board", "draughtsboard.addresses", OPPONENTS)
 BELOW_OPPONENTS = ("draughtsboard.board", "draughtsboard.hardware", "draughtsboard.firmware_bridge",
                    "draughtsboard.recording", *HALL_PACKAGES)
 
