@@ -162,17 +162,17 @@ def run(args) -> int:
                                      fallback_variant=board_game(config), say=say)
             variant = opening.variant
             opponent, spec = open_opponent_of(args, variant, opening, tags)
-            source, sink, hands, close = open_play_board(
-                backend, variant, args, config,
-                squares_from_mask(opening.expected_position.occupancy()))
+            board = open_play_board(backend, variant, args, config,
+                                    squares_from_mask(opening.expected_position.occupancy()))
+            source = board.source
         except BaseException:
             sock.close()
             raise
         try:
             irregular, irregular_leds = irregularity_options(args, config)
-            session = PlaySession(variant.name, source, sink, recorder, mode=args.mode,
+            session = PlaySession(variant.name, source, board.sink, recorder, mode=args.mode,
                                   tags=tags,
-                                  hands=hands, backend=backend, opening=opening, token=token,
+                                  hands=board.hands, backend=backend, opening=opening, token=token,
                                   link_problem=getattr(source, "problem", None),
                                   irregular=irregular, irregular_leds=irregular_leds,
                                   language=language)
@@ -199,7 +199,7 @@ def run(args) -> int:
                 if link is not None:
                     link.stop()
         finally:
-            close()
+            board.close()
             log.info("%s", say(Message.of("cli.stopped", path=str(recorder.directory))))
     finally:
         recorder.close()

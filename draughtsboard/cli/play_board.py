@@ -3,6 +3,12 @@ played on, the gpio backend's board config, and puzzle mode's puzzles."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from draughtsboard.board.ports import LedSink, SensorSource
+
 from .errors import SettingError, UsageError
 from .play_settings import DEFAULT_CONFIG_HINT, default_config_path
 
@@ -19,12 +25,21 @@ def load_board_config(backend: str, args):
                               f"{DEFAULT_CONFIG_HINT})")
     return load_config(path)
 
+@dataclass(frozen=True)
+class PlayBoard:
+    """The board a game is played on, opened: where its snapshots come from, where its
+    LEDs go, the switches the page's hands move (a simulated board's; ``None`` on a real
+    one), and what closes it."""
+
+    source: SensorSource
+    sink: LedSink
+    hands: Any
+    close: Callable[[], None]
 
 
-def open_play_board(backend: str, variant, args, config, occupied: list[int]):
-    """(sensor source, LED sink, switches for the page's hands or None, closer) for the
-    chosen backend, on the board ``variant`` (a `Variant`) is played on; ``config`` is the
-    gpio backend's board config, whose board must be that one."""
+def open_play_board(backend: str, variant, args, config, occupied: list[int]) -> PlayBoard:
+    """The chosen backend opened on the board ``variant`` (a `Variant`) is played on;
+    ``config`` is the gpio backend's board config, whose board must be that one."""
     board = variant.geometry
     faults = getattr(args, "sim_fault", None) or []
     if faults and backend != "sim":
@@ -39,7 +54,7 @@ def open_play_board(backend: str, variant, args, config, occupied: list[int]):
                                              faults=wiring)
         except ValueError as error:
             raise UsageError(str(error)) from None
-        return simulated, simulated, simulated.simulation, simulated.close
+        return PlayBoard(simulated, simulated, simulated.simulation, simulated.close)
     if backend == "gpio":
         from draughtsboard.board.rules import board_name
         from draughtsboard.hardware.backends import open_gpio_board
@@ -49,12 +64,12 @@ def open_play_board(backend: str, variant, args, config, occupied: list[int]):
                 f"the board config's board is {config.board}; {variant.name} is played on "
                 f"{board_name(board)} (give another --variant, or the config of that board)")
         wood = open_gpio_board(config)
-        return wood, wood, None, wood.close
+        return PlayBoard(wood, wood, None, wood.close)
     if backend == "serial":
         from draughtsboard.firmware_bridge.backends import DEFAULT_PORT, open_serial_board
 
         link = open_serial_board(args.port or DEFAULT_PORT, board)
-        return link, link, None, link.close
+        return PlayBoard(link, link, None, link.close)
     if backend == "serial-emulated":
         from draughtsboard.firmware_bridge.backends import open_emulated_board
         from draughtsboard.hardware.config import builtin_config
@@ -62,7 +77,7 @@ def open_play_board(backend: str, variant, args, config, occupied: list[int]):
 
         switches = SimulatedBoard(builtin_config(board), occupied=occupied)
         link = open_emulated_board(board, switches=switches)
-        return link, link, switches, link.close
+        return PlayBoard(link, link, switches, link.close)
     raise SettingError(f"unknown backend {backend!r}")
 
 
