@@ -171,7 +171,7 @@ def test_play_speaks_russian_on_the_command_line(tmp_path):
 # their values, the commands quoted, signals, abbreviations), addresses, paths, what the
 # person typed (quoted), and the board's own token; everything else is Russian.
 LATIN_ALLOWED = re.compile(r"""
-    https?://\S+                           # addresses
+    [a-z]+://\S+                           # addresses
   | (?<![\w/])(?:/[\w.\-]+)+/?            # paths
   | `[^`]*`                                # a command, quoted
   | --[\w-]+(?:\ (?!')[\w.:\-]+)?          # an option, and its value

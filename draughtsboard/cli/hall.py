@@ -147,6 +147,7 @@ def run(args) -> int:
     from draughtsboard.hall.service import HallService, hall_client_id
     from draughtsboard.play.token import ArbiterToken
     from draughtsboard.recording import DataDirLock
+    from draughtsboard.words import words_for
 
     settings = hall_settings(args)
     # The broker knows the hall by its directory, so a restarted hall finds the messages
@@ -172,7 +173,8 @@ def run(args) -> int:
             source = Message.of("cli.hall.token.kept", path=str(store.path), data=settings.data)
         service = HallService(settings.broker, settings.data,
                               client_id=hall_client_id(settings.data),
-                              rooms=list(settings.rooms), venue_record=settings.public)
+                              rooms=list(settings.rooms), venue_record=settings.public,
+                              say=words_for(settings.language))
         mirror = None
         if settings.mirror is not None:
             from draughtsboard.hall.mirror import Mirror
