@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import sys
 
+from draughtsboard.board.message import Message
+
 from .errors import UsageError
 
 
@@ -50,7 +52,7 @@ def run(args) -> int:
     from draughtsboard.hardware.simulation import SimulatedBoard
 
     if not 0.0 <= args.fault_rate <= 1.0:
-        raise UsageError(f"--fault-rate {args.fault_rate} is not between 0 and 1")
+        raise UsageError(Message.of("cli.error.fault_rate", rate=str(args.fault_rate)))
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     variant = get_variant(args.variant)
     position = parse_fen(variant, args.fen) if args.fen else initial_position(variant)

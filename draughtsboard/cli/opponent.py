@@ -3,6 +3,8 @@ board through its broker included (docs/opponents.md)."""
 
 from __future__ import annotations
 
+from draughtsboard.board.message import Message
+
 from .errors import UsageError
 
 
@@ -19,9 +21,9 @@ def open_opponent_of(args, variant, opening, tags):
     if not args.opponent:
         return None, None
     if args.mode == "puzzle":
-        raise UsageError("--opponent: puzzle mode plays no opponent")
+        raise UsageError(Message.of("cli.error.opponent_puzzle"))
     if not 0.05 <= args.opponent_seconds <= 3600:
-        raise UsageError("--opponent-seconds: 0.05 to 3600 seconds")
+        raise UsageError(Message.of("cli.error.opponent_seconds"))
     spec = parse_opponent(args.opponent)
     seed = opening.resume_id or f"{time.time():.0f}"
     control = tags.get("TimeControl", "").strip()
@@ -45,12 +47,12 @@ def board_opponent(args, spec, variant, tags):
 
     url = spec.broker or args.hall
     if not url:
-        raise UsageError(f"--opponent board:{spec.match}: name the broker, "
-                         f"board:mqtt://HOST:PORT/{spec.match}, or give --hall URL")
+        raise UsageError(Message.of("cli.error.opponent_broker", match=spec.match))
     try:
         address = parse_broker_url(url)
     except BrokerURLError as error:
-        raise UsageError(f"--opponent board:{spec.match}: {error}") from None
+        raise UsageError(Message.of("cli.error.option", option=f"--opponent board:{spec.match}",
+                                    reason=str(error))) from None
     seat = "black" if args.opponent_side == "white" else "white"
     link = MatchLink(address, spec.match, seat)
     return BoardOpponent(variant, spec.match, seat, link,

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from draughtsboard.board.message import Message
 from draughtsboard.board.ports import LedSink, SensorSource
 
 from .errors import SettingError, UsageError
@@ -21,8 +22,7 @@ def load_board_config(backend: str, args):
 
     path = default_config_path(args)
     if path is None:
-        raise SettingError(f"no board config: give --config (or put one at "
-                              f"{DEFAULT_CONFIG_HINT})")
+        raise SettingError(Message.of("cli.error.no_config", hint=DEFAULT_CONFIG_HINT))
     return load_config(path)
 
 @dataclass(frozen=True)
@@ -43,7 +43,8 @@ def open_play_board(backend: str, variant, args, config, occupied: list[int]) ->
     board = variant.geometry
     faults = getattr(args, "sim_fault", None) or []
     if faults and backend != "sim":
-        raise UsageError("--sim-fault needs the sim backend")
+        raise UsageError(Message.of("cli.error.goes_with", option="--sim-fault",
+                                    other="--backend sim"))
     if backend == "sim":
         from draughtsboard.hardware.backends import open_simulated_board
         from draughtsboard.hardware.simulation import WiringFault
@@ -60,9 +61,8 @@ def open_play_board(backend: str, variant, args, config, occupied: list[int]) ->
         from draughtsboard.hardware.backends import open_gpio_board
 
         if config.geometry is not board:
-            raise SettingError(
-                f"the board config's board is {config.board}; {variant.name} is played on "
-                f"{board_name(board)} (give another --variant, or the config of that board)")
+            raise SettingError(Message.of("cli.error.config_board", board=config.board,
+                                          variant=variant.name, played_on=board_name(board)))
         wood = open_gpio_board(config)
         return PlayBoard(wood, wood, None, wood.close)
     if backend == "serial":

@@ -158,12 +158,11 @@ def _config_language(path) -> str | None:
     if value is None:
         for name, table in data.items():
             if isinstance(table, dict) and "language" in table:
-                raise SettingError(
-                    f"{path}: [{name}] language: the board's language is set at the top of "
-                    "the file, before the first [table]")
+                raise SettingError(Message.of("cli.error.config_language_table", path=str(path),
+                                              table=name))
         return None
     if not isinstance(value, str):
-        raise SettingError(f"{path}: language must be a language's code, such as \"ru\"")
+        raise SettingError(Message.of("cli.error.config_language_code", path=str(path)))
     return value
 
 
