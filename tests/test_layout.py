@@ -349,6 +349,14 @@ def test_adapters_use_only_ports_and_geometry_of_the_core_and_never_each_other()
     assert offenders == []
 
 
+def test_the_composition_root_is_small_modules_one_per_command():
+    """The cli package wires adapters to the core, a module per command: none of them
+    grows back into the 1,300-line module it was (400 lines at most)."""
+    long = {name: n for name in modules() if _within(name, CLI)
+            if (n := len(modules()[name].read_text().splitlines())) > 400}
+    assert long == {}
+
+
 def test_only_the_composition_root_imports_adapters():
     allowed = (CLI, *ADAPTERS)
     offenders = [f"{name}:{line} imports {target}"
