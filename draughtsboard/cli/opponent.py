@@ -3,12 +3,26 @@ board through its broker included (docs/opponents.md)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from draughtsboard.board.message import Message
 
 from .errors import UsageError
 
+if TYPE_CHECKING:
+    from draughtsboard.opponents import Opponent, OpponentSpec
 
-def open_opponent_of(args, variant, opening, tags):
+
+@dataclass(frozen=True)
+class ChosenOpponent:
+    """The opponent opened (not started) and the spec it was opened from."""
+
+    opponent: Opponent
+    spec: OpponentSpec
+
+
+def open_opponent_of(args, variant, opening, tags) -> ChosenOpponent | None:
     """The opponent of ``--opponent`` for ``variant`` (not started), or None; refused in
     one line (`OpponentError`) when the text names none, the kind cannot play the
     variant, puzzles are asked for too, or a DXP port cannot be listened on. A DXP
@@ -19,7 +33,7 @@ def open_opponent_of(args, variant, opening, tags):
     from draughtsboard.play.clock import TimeControl
 
     if not args.opponent:
-        return None, None
+        return None
     if args.mode == "puzzle":
         raise UsageError(Message.of("cli.error.opponent_puzzle"))
     if not 0.05 <= args.opponent_seconds <= 3600:
@@ -29,12 +43,12 @@ def open_opponent_of(args, variant, opening, tags):
     control = tags.get("TimeControl", "").strip()
     game_seconds = TimeControl.parse(control).base if control not in ("", "-", "?") else None
     if spec.kind == "board":
-        return board_opponent(args, spec, variant, tags), spec
+        return ChosenOpponent(board_opponent(args, spec, variant, tags), spec)
     opponent = open_opponent(spec, variant, seed=seed, move_seconds=args.opponent_seconds,
                              game_seconds=game_seconds)
     if isinstance(opponent, DxpOpponent) and spec.kind == "dxp-listen":
         opponent.listen()  # a port in use stops here, in one line
-    return opponent, spec
+    return ChosenOpponent(opponent, spec)
 
 
 def board_opponent(args, spec, variant, tags):

@@ -161,7 +161,7 @@ def run(args) -> int:
                                      resume=resume,
                                      fallback_variant=board_game(config), say=say)
             variant = opening.variant
-            opponent, spec = open_opponent_of(args, variant, opening, tags)
+            chosen = open_opponent_of(args, variant, opening, tags)
             board = open_play_board(backend, variant, args, config,
                                     squares_from_mask(opening.expected_position.occupancy()))
             source = board.source
@@ -176,13 +176,13 @@ def run(args) -> int:
                                   link_problem=getattr(source, "problem", None),
                                   irregular=irregular, irregular_leds=irregular_leds,
                                   language=language)
-            if opponent is not None:
-                seat = OpponentSeat(opponent, spec, args.opponent_side == "white",
+            if chosen is not None:
+                seat = OpponentSeat(chosen.opponent, chosen.spec, args.opponent_side == "white",
                                     post=session.submit, clock=session.game.clock,
                                     move_seconds=args.opponent_seconds)
                 session.game.attach_opponent(seat)
                 log.info("%s", say(Message.of(f"cli.opponent.plays.{args.opponent_side}",
-                                              opponent=opponent.name)))
+                                              opponent=chosen.opponent.name)))
             coach = Coach(session.game, post=session.submit, puzzles=puzzles,
                           sides=settings.coach)
             session.game.attach(coach)
