@@ -121,3 +121,22 @@ def test_a_cause_is_one_status_whatever_the_error_that_carries_it():
     assert errors.failure(DataDirBusyError("x")).status == errors.EXIT_BUSY
     assert errors.failure(KeyError("x")).status == errors.EXIT_SOFTWARE
     assert errors.failure(KeyboardInterrupt()) is None
+
+
+@pytest.mark.parametrize("argv, english, russian", [
+    (["--rooms", "a:1-4,b:3-6"], "--rooms: board 3 is in room b and in room a",
+     "--rooms: доска 3 есть и в зале b, и в зале a"),
+    (["--match", "M1", "--seat", "white"], "--match 'M1': lower-case letters, digits and "
+     "dashes (at most 40), as in play's --opponent board:MATCH",
+     "--match 'M1': строчные латинские буквы, цифры и дефисы (не больше 40), как в "
+     "--opponent board:МАТЧ"),
+    (["--boards", "2", "--listen", "h:0"], "--listen 'h:0': expected HOST:PORT (an IPv4 "
+     "address, [an IPv6 address] or a host name, and a port 1-65535)",
+     "--listen 'h:0': нужно ХОСТ:ПОРТ (адрес IPv4, [адрес IPv6] в скобках или имя хоста, и "
+     "порт от 1 до 65535)"),
+])
+def test_a_refusal_is_said_in_the_commands_language_with_the_same_status(
+        tmp_path, capsys, argv, english, russian):
+    out = ["venue", "--out", str(tmp_path / "v"), *argv]
+    assert refusal(capsys, *out) == (errors.EXIT_USAGE, english)
+    assert refusal(capsys, *out, "--language", "ru") == (errors.EXIT_USAGE, russian)

@@ -111,14 +111,16 @@ def failure(error: BaseException) -> Failure | None:
         more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
         return Failure(EXIT_CONFIG, _text(f"{error.source}: "
                                           f"{problems[0] if problems else error}{more}"))
-    if isinstance(error, (BrokerURLError, RoomError)):  # a plan that cannot be (a town's too)
+    if isinstance(error, BrokerURLError):
         return Failure(EXIT_USAGE, _text(str(error)))
+    if isinstance(error, RoomError):  # a plan that cannot be (a town's too)
+        return Failure(EXIT_USAGE, error.message or _text(str(error)))
     if isinstance(error, ToolMissingError):
-        return Failure(EXIT_UNAVAILABLE, _text(str(error)))
+        return Failure(EXIT_UNAVAILABLE, error.message or _text(str(error)))
     if isinstance(error, UnreachableVenueError) and not isinstance(error, OutIsAFileError):
-        return Failure(EXIT_NOPERM, _text(str(error)))  # the broker's user cannot enter
-    if isinstance(error, VenueError):
-        return Failure(EXIT_CANTCREAT, _text(str(error)))  # a file in the way, a tool failed
+        return Failure(EXIT_NOPERM, error.message or _text(str(error)))  # cannot enter
+    if isinstance(error, VenueError):  # a file in the way, a tool failed
+        return Failure(EXIT_CANTCREAT, error.message or _text(str(error)))
     if isinstance(error, OpponentError) and not isinstance(error, ValueError):
         return Failure(EXIT_UNAVAILABLE, _text(str(error)))  # did not start or answer
     if isinstance(error, (DataDirBusyError, BoardBusyError)):

@@ -94,7 +94,7 @@ def hall_settings(args, environ: Mapping[str, str] | None = None) -> HallSetting
         rooms = parse_rooms(args.rooms) if args.rooms is not None else []
     except RoomError as error:
         raise UsageError(Message.of("cli.error.option", option="--rooms",
-                                    reason=str(error))) from None
+                                    reason=error.message or str(error))) from None
     token = None if args.public else (env.get(ENV_HALL_TOKEN, "").strip() or None)
     return HallSettings(broker=broker, listen=listen, data=args.data, delay=args.delay * 60,
                         language=language, rooms=tuple(rooms), public=args.public,

@@ -196,7 +196,7 @@ def _event(settings: VenueSettings) -> Message:
             else []
     except RoomError as error:
         raise UsageError(Message.of("cli.error.option", option="--rooms",
-                                    reason=str(error))) from None
+                                    reason=error.message or str(error))) from None
     event = write_event_venue(settings.out, rooms, boards=settings.boards,
                               host=settings.listen.host, port=settings.listen.port,
                               public=settings.public_mirror)

@@ -32,8 +32,10 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from draughtsboard.board.message import Message
 from draughtsboard.hall_protocol.messages import MAX_PAYLOAD
 from draughtsboard.hall_protocol.topics import BOARD_KINDS, COMMAND, ROOT
+from draughtsboard.words import english
 
 HALL_USER = "hall"
 MESSAGE_SIZE_LIMIT = MAX_PAYLOAD + 4096  # the protocol's largest message, with room for
@@ -45,7 +47,12 @@ PASSWD_PATHS = ("/usr/bin/mosquitto_passwd", "/usr/sbin/mosquitto_passwd")
 
 
 class VenueError(RuntimeError):
-    """The broker's tools are missing or failed (one line for the user)."""
+    """The broker's tools are missing or failed (one line for the user); given as a
+    `Message`, the command says it in its language (``str`` is its English)."""
+
+    def __init__(self, text: str | Message) -> None:
+        self.message = text if isinstance(text, Message) else None
+        super().__init__(english(text) if isinstance(text, Message) else text)
 
 
 class UnreachableVenueError(VenueError):
