@@ -15,7 +15,7 @@ import pytest
 from draughtsboard import cli
 from draughtsboard.recording import Recorder
 
-CONFIGS = os.path.join(os.path.dirname(cli.__file__), "hardware", "configs")
+CONFIGS = os.path.join(os.path.dirname(os.path.dirname(cli.__file__)), "hardware", "configs")
 
 
 @pytest.fixture(autouse=True)
@@ -70,7 +70,7 @@ def test_play_without_a_gpio_chip_is_unavailable(tmp_path, capsys, monkeypatch, 
 @pytest.mark.parametrize(("argv", "status", "words"), [
     (["--variant", "checkers"], cli.EXIT_DATA, "checkers"),
     (["--fen", "W:W99:B1"], cli.EXIT_DATA, ""),
-    (["--listen", "127.0.0.1:99999"], cli.EXIT_USAGE, "port 0-65535"),
+    (["--listen", "127.0.0.1:99999"], cli.EXIT_USAGE, "port 1-65535"),
     (["--listen", "0.0.0.0:0"], cli.EXIT_CONFIG, "--allow-remote-hands"),
     (["--listen", "[::]:0"], cli.EXIT_CONFIG, "--allow-remote-hands"),
     (["--opponent", "engine:11"], cli.EXIT_DATA, "the engine's level is 1-10"),

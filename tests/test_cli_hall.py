@@ -13,26 +13,29 @@ import pytest
 from .web.helpers import wait_until
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--delay", "nan"], "--delay must be 0 or more minutes"),
-    (["--delay", "inf"], "--delay must be 0 or more minutes"),
-    (["--delay", "-1"], "--delay must be 0 or more minutes"),
-    (["--listen", "127.0.0.1:٣"], "expected HOST:PORT"),
-    (["--listen", "bad host:80"], "expected HOST:PORT"),
-    (["--language", "xx"], "--language: no catalog for language 'xx'"),
-    (["--language", "de\nru"], "--language: no catalog for language"),
-    (["--rooms", "Main:1-2"], "--rooms: room 'Main:1-2': expected NAME:FIRST-LAST"),
-    (["--rooms", "a:1-4,b:3-6"], "--rooms: board 3 is in room b and in room a"),
-    (["--rooms", ","], "--rooms: no room given"),
-    (["--rooms", ""], "draughtsboard hall: --rooms: no room given (NAME:FIRST-LAST,...)"),
+@pytest.mark.parametrize("args, words, status", [
+    (["--delay", "nan"], "--delay must be 0 or more minutes", 64),
+    (["--delay", "inf"], "--delay must be 0 or more minutes", 64),
+    (["--delay", "-1"], "--delay must be 0 or more minutes", 64),
+    (["--listen", "127.0.0.1:٣"], "expected HOST:PORT", 64),
+    (["--listen", "bad host:80"], "expected HOST:PORT", 64),
+    (["--language", "xx"], "--language: no catalog for language 'xx'", 78),
+    (["--language", "de\nru"], "--language: no catalog for language", 78),
+    (["--rooms", "Main:1-2"], "--rooms: room 'Main:1-2': expected NAME:FIRST-LAST", 64),
+    (["--rooms", "a:1-4,b:3-6"], "--rooms: board 3 is in room b and in room a", 64),
+    (["--rooms", ","], "--rooms: no room given", 64),
+    (["--rooms", ""], "draughtsboard hall: --rooms: no room given (NAME:FIRST-LAST,...)", 64),
 ])
-def test_arguments_the_hall_cannot_use_are_refused_in_one_line(tmp_path, capsys, args, words):
+def test_arguments_the_hall_cannot_use_are_refused_in_one_line(tmp_path, capsys, args, words,
+                                                               status):
+    """A usage error 64, a setting refused (a language without a catalog) 78: the
+    statuses of docs/cli.md, as play's."""
     from draughtsboard.cli import main
 
-    status = main(["hall", "--broker", "mqtt://hall:pw@127.0.0.1:1", "--data",
-                   str(tmp_path), *args])
+    got = main(["hall", "--broker", "mqtt://hall:pw@127.0.0.1:1", "--data",
+                str(tmp_path), *args])
     err = capsys.readouterr().err.strip()
-    assert status == 2 and words in err and len(err.splitlines()) == 1
+    assert got == status and words in err and len(err.splitlines()) == 1
 
 
 @pytest.mark.slow
@@ -114,3 +117,38 @@ def test_the_token_is_kept_in_the_data_directory_and_rotates_while_the_hall_runs
         process.wait(10)
     log = "".join(lines + more)
     assert token not in log and new not in log and "arbiter-token" in log
+
+
+@pytest.mark.slow
+def test_the_halls_start_up_lines_and_refusals_are_in_the_venues_language(tmp_path, capsys):
+    """``hall --language ru``: its start-up lines (uvicorn's own debug lines aside) and a
+    refusal say no Latin word but names, addresses and paths, as play's do."""
+    from draughtsboard.cli import main
+
+    from .test_cli_language import LOG_PREFIX, latin_words
+
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env.pop("DRAUGHTSBOARD_HALL_TOKEN", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "draughtsboard", "hall", "--broker",
+         "mqtt://hall:pw@127.0.0.1:1", "--listen", "127.0.0.1:0", "--data",
+         str(tmp_path / "hall"), "--language", "ru", "--delay", "1"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True, env=env)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True).start()
+    try:
+        wait_until(lambda: any("страница зала" in line for line in list(lines)),
+                   timeout=30, what="the hall to serve")
+    finally:
+        process.terminate()
+        process.wait(10)
+    said = [LOG_PREFIX.sub("", line) for line in lines
+            if LOG_PREFIX.match(line) and "draughtsboard.hall.mqtt" not in line
+            and "broker" not in line]  # the link's own retries: an operator's log
+    assert len(said) >= 5, lines
+    for argv in (["--listen", "bad"], ["--delay", "-1"], ["--mirror-delay", "5"]):
+        assert main(["hall", "--broker", "mqtt://hall:pw@127.0.0.1:1", "--data",
+                     str(tmp_path / "refused"), "--language", "ru", *argv]) == 64
+        said += capsys.readouterr().err.strip().splitlines()
+    assert {line: latin_words(line) for line in said if latin_words(line)} == {}

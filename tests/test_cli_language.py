@@ -78,7 +78,7 @@ def test_the_backend_notice_is_in_the_boards_language(monkeypatch, caplog):
     parsed = cli.build_parser().parse_args(["play"])
     with caplog.at_level(logging.WARNING):
         assert cli.choose_backend(parsed, logging.getLogger("t"), words_for("ru")) == "sim"
-    assert "бэкенд auto: здесь нет GPIO-чипа: запущен симулятор" in caplog.text
+    assert "выбор доски: здесь нет GPIO-чипа: запущен симулятор" in caplog.text
 
 
 def record_an_irregular_move(data):
@@ -104,7 +104,7 @@ def test_the_session_logs_and_exports_in_its_language_and_records_as_ever(
     session = start_session(fen=after.fen(), data=data, language="ru")
     assert session.language == "ru"
     assert f"продолжаем партию {game_id} с полухода 1" in caplog.text
-    assert "нарушения правил: fmjd" in caplog.text
+    assert "нарушения правил: по правилам ФМЖД (решает соперник)" in caplog.text
     pdn = session.export_pdn()
     assert "{неправильный ход (FMJD, приложение 1, п. 5.4): шашка пошла не по правилам; " \
         "оставлен в силе [%fen " in pdn
@@ -156,8 +156,8 @@ def test_play_speaks_russian_on_the_command_line(tmp_path):
     data.mkdir()
     first = run_play(data)
     assert "запущен симулятор (играйте на веб-странице)" in first
-    assert re.search(r"новая партия \S+: russian, режим tournament", first)
-    assert f"токен арбитра: {TOKEN}" in first
+    assert re.search(r"новая партия \S+: Русские шашки, режим: турнир", first)
+    assert f"ключ судьи: {TOKEN}" in first
     assert "сигнал SIGINT: остановка" in first
     assert f"остановлено; журнал записан в {data}" in first
     for english in ("the board's page", "arbiter token:", "using the simulator", "stopped;"):
@@ -165,3 +165,38 @@ def test_play_speaks_russian_on_the_command_line(tmp_path):
     again = run_play(data)
     assert "продолжаем партию" in again and "расставьте шашки, как показывают светодиоды" \
         in again
+
+
+# What a Russian line may hold in Latin letters: names (the program, its options and
+# their values, the commands quoted, signals, abbreviations), addresses, paths, what the
+# person typed (quoted), and the board's own token; everything else is Russian.
+LATIN_ALLOWED = re.compile(r"""
+    [a-z]+://\S+                           # addresses
+  | (?<![\w/])(?:/[\w.\-]+)+/?            # paths
+  | `[^`]*`                                # a command, quoted
+  | --[\w-]+(?:\ (?!')[\w.:\-]+)?          # an option, and its value
+  | '[^']*'                                # what was given, as given
+  | \b(?:GPIO|FMJD|IPv4|IPv6|PDN|FEN|SIG[A-Z]+|draughtsboard\ \w+)\b
+""", re.X)
+LOG_PREFIX = re.compile(r"^\d\d:\d\d:\d\d [A-Z]+ draughtsboard\.[\w.]+: ")
+
+
+def latin_words(line: str) -> list[str]:
+    return re.findall(r"[A-Za-z]+", LATIN_ALLOWED.sub(" ", line.replace(TOKEN, " ")))
+
+
+@pytest.mark.slow
+def test_play_in_russian_starts_and_refuses_with_no_latin_word_but_names(tmp_path, capsys):
+    """Its start-up and stop lines (uvicorn's own debug lines aside) and a refusal: no
+    «бэкенд auto», «режим tournament», «токен»."""
+    data = tmp_path / "data"
+    data.mkdir()
+    said = [LOG_PREFIX.sub("", line) for line in run_play(data).splitlines()
+            if LOG_PREFIX.match(line)]
+    assert len(said) >= 6, said
+    for argv in (["--listen", "bad"], ["--listen", "0.0.0.0:0"], ["--speech-volume", "999"]):
+        assert cli.main(["play", "--language", "ru", "--backend", "sim", "--data",
+                         str(tmp_path / "refused"), *argv]) != 0
+        said += capsys.readouterr().err.strip().splitlines()
+    assert {line: latin_words(line) for line in said if latin_words(line)} == {}
+    assert not latin_words("бэкенд auto") == []  # the checker sees what it must

@@ -29,21 +29,22 @@ BAD_INPUT = [GameIdError("not a game id: 'x'"), GameFinishedError("the game is o
 def test_storage_is_503_and_the_io_exit_status(error):
     assert not isinstance(error, (DraughtsError, ValueError))
     assert failure_status(error) == 503
-    assert failure(error)[0] == EXIT_IO
+    assert failure(error).status == EXIT_IO
 
 
 @pytest.mark.parametrize("error", BAD_INPUT, ids=lambda e: type(e).__name__)
 def test_bad_input_is_400_and_the_data_exit_status(error):
     assert not isinstance(error, OSError)
     assert failure_status(error) == 400
-    assert failure(error)[0] == EXIT_DATA
+    assert failure(error).status == EXIT_DATA
 
 
 def test_busy_is_409_and_the_busy_exit_status():
     error = DataDirBusyError("data directory x is in use by another draughtsboard process")
     assert not isinstance(error, (DraughtsError, RecordingError))
     assert failure_status(error) == 409
-    assert failure(error) == (EXIT_BUSY, str(error))
+    assert failure(error).status == EXIT_BUSY
+    assert failure(error).line("play") == f"draughtsboard play: {error}"
 
 
 def test_a_bug_is_no_cause_of_the_caller():

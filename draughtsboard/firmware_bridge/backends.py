@@ -1,4 +1,4 @@
-"""Factories the composition root (draughtsboard/cli.py) calls to get a serial board.
+"""Factories the composition root (draughtsboard/cli/) calls to get a serial board.
 
 Both return a ``SerialLink``: a ``SensorSource`` and ``LedSink`` the tracker cannot tell
 from the GPIO backend. ``open_emulated_board`` also starts the emulated microcontroller

@@ -9,7 +9,6 @@ Request bodies are bounded before they are read.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
@@ -19,7 +18,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -35,6 +34,7 @@ from draughtsboard.http_limits import (
     read_json,
     token_matches,
 )
+from draughtsboard.http_stream import EventStream, StreamLimits, Streams
 from draughtsboard.webkit import kit_routes
 from draughtsboard.words import SOURCE_LANGUAGE
 from draughtsboard.words.routes import WORDS_ROUTES
@@ -51,10 +51,10 @@ log = logging.getLogger("draughtsboard.hall")
 STATIC_PACKAGE = ("draughtsboard.hall", "static")
 MAX_BODY = 16 * 1024
 MAX_PAIRINGS_BODY = 512 * 1024
-MAX_STREAMS = 24  # live pages at once, well under the requests admitted; the oldest
-# is dropped for a new one (its page reconnects by itself)
-KEEPALIVE_SECONDS = 15.0
 STREAM_INTERVAL = 0.1  # seconds: a stream sends at most this often (changes are merged)
+# live pages: at most 24 (the oldest is dropped for a new one, and its page reconnects by
+# itself), a reader too slow to take an update dropped after 10 s, as the board's page's
+STREAM_LIMITS = StreamLimits(interval=STREAM_INTERVAL)
 
 
 def _error(status: int, text: str, message=None) -> JSONResponse:
@@ -150,62 +150,51 @@ async def board(request: Request) -> Response:
     return JSONResponse(detail, headers={"cache-control": "no-store"})
 
 
-async def events(request: Request) -> Response:
-    """The hall now (``event: hall``), then each board whose summary changed (``event:
-    boards``, a list), at most every STREAM_INTERVAL seconds."""
-    service = _service(request)
-    streams: list[asyncio.Event] = request.app.state.streams
-    loop = asyncio.get_running_loop()
-    ready = asyncio.Event()
-    dropped = asyncio.Event()  # set when a newer stream needs this one's place
-    while len(streams) >= MAX_STREAMS:
-        oldest = streams.pop(0)
-        oldest.set()
-    streams.append(dropped)
+class _HallStream:
+    """What one live stream of the hall says (`http_stream.StreamSource`; the stream and
+    its limits are `http_stream.EventStream`'s, as the board's page's): the hall now
+    (``event: hall``), then each board whose summary changed (``event: boards``, a
+    list) and the hall's own news (``event: info``), at most every STREAM_INTERVAL
+    seconds."""
 
-    def wake() -> None:
-        loop.call_soon_threadsafe(ready.set)
+    def __init__(self, service) -> None:
+        self.service = service
+        self.known: dict = {}
+        self.info: Any = None
 
-    def wake_on_drop(_):
-        ready.set()
+    @property
+    def closing(self) -> bool:
+        return self.service.closing
 
-    async def stream():
-        unsubscribe = service.subscribe(wake)
-        watcher = loop.create_task(dropped.wait())
-        watcher.add_done_callback(wake_on_drop)
-        try:
-            overview = await run_in_threadpool(_overview, service)
-            known = {b: key for b, (key, _) in service.summaries().items()}
-            info = overview["hall"]
-            yield f"event: hall\ndata: {json.dumps(overview, separators=(',', ':'))}\n\n"
-            while not service.closing and not dropped.is_set():
-                try:
-                    await asyncio.wait_for(ready.wait(), KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    yield ": keep-alive\n\n"
-                    continue
-                ready.clear()
-                if dropped.is_set():
-                    break
-                summaries = await run_in_threadpool(service.summaries)
-                changed = [s for b, (key, s) in summaries.items() if known.get(b) != key]
-                known = {b: key for b, (key, _) in summaries.items()}
-                if changed:
-                    text = json.dumps(changed, separators=(",", ":"))
-                    yield f"event: boards\ndata: {text}\n\n"
-                now_info = service.hall_info()
-                if now_info != info:
-                    info = now_info
-                    yield f"event: info\ndata: {json.dumps(info, separators=(',', ':'))}\n\n"
-                await asyncio.sleep(STREAM_INTERVAL)
-        finally:
-            unsubscribe()
-            watcher.cancel()
-            if dropped in streams:
-                streams.remove(dropped)
+    def subscribe(self, wake):
+        return self.service.subscribe(wake)
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+    async def opening(self) -> str:
+        overview = await run_in_threadpool(_overview, self.service)
+        self.known = {b: key for b, (key, _) in self.service.summaries().items()}
+        self.info = overview["hall"]
+        return f"event: hall\ndata: {json.dumps(overview, separators=(',', ':'))}\n\n"
+
+    async def update(self) -> str:
+        summaries = await run_in_threadpool(self.service.summaries)
+        changed = [s for b, (key, s) in summaries.items() if self.known.get(b) != key]
+        self.known = {b: key for b, (key, _) in summaries.items()}
+        text = ""
+        if changed:
+            text += f"event: boards\ndata: {json.dumps(changed, separators=(',', ':'))}\n\n"
+        info = self.service.hall_info()
+        if info != self.info:
+            self.info = info
+            text += f"event: info\ndata: {json.dumps(info, separators=(',', ':'))}\n\n"
+        return text
+
+    def keepalive(self) -> str:
+        return ": keep-alive\n\n"
+
+
+async def events(request: Request) -> EventStream:
+    """``GET /api/events``: the live stream (see `_HallStream`)."""
+    return EventStream(_HallStream(_service(request)), request.app.state.streams)
 
 
 # -- the broadcast feed ---------------------------------------------------------------------------
@@ -465,7 +454,7 @@ def create_app(service, *, token: str | Callable[[], str], delay: float = 0.0,
     app.state.static = static
     app.state.token = token if callable(token) else (lambda: token)
     app.state.delay = delay
-    app.state.streams = []
+    app.state.streams = Streams(STREAM_LIMITS)
     app.state.started = time.time()
     app.add_middleware(SecurityHeaders)
     return app

@@ -28,6 +28,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from draughtsboard.board.message import Message
 from draughtsboard.hall_protocol.broker import SECRET_LIMIT, read_limited
 from draughtsboard.hall_protocol.topics import (
     BOARD_KINDS,
@@ -95,15 +96,13 @@ def parse_room(text: str) -> Room:
     name, colon, numbers = text.strip().partition(":")
     found = _RANGE.match(numbers)
     if not colon or not _NAME.match(name) or not found:
-        raise RoomError(f"room {text!r}: expected NAME:FIRST-LAST (a name of lower-case "
-                        f"letters, digits and dashes, boards 1-{MAX_BOARD}), e.g. main:1-30")
+        raise RoomError(Message.of("venue.room.form", room=repr(text), most=MAX_BOARD))
     first = int(found.group(1))
     last = int(found.group(2) or first)
     if last < first:
-        raise RoomError(f"room {text!r}: the last board comes before the first")
+        raise RoomError(Message.of("venue.room.order", room=repr(text)))
     if last - first + 1 > MAX_ROOM_BOARDS:
-        raise RoomError(f"room {text!r}: at most {MAX_ROOM_BOARDS} boards in a room (its "
-                        "bridge carries each board's topics one by one): split it into rooms")
+        raise RoomError(Message.of("venue.room.size", room=repr(text), most=MAX_ROOM_BOARDS))
     return Room(name, first, last)
 
 
@@ -112,33 +111,20 @@ def parse_rooms(text: str, direct_boards: int = 0) -> list[Room]:
     boards 1..``direct_boards`` (those connect to the event's broker itself)."""
     rooms = [parse_room(part) for part in text.split(",") if part.strip()]
     if not rooms:
-        raise RoomError("no room given (NAME:FIRST-LAST,...)")
-    taken: dict[int, str] = {n: "the event's broker" for n in range(1, direct_boards + 1)}
+        raise RoomError(Message.of("venue.rooms.none"))
+    taken: dict[int, Message] = {n: Message.of("venue.rooms.on_the_event")
+                                 for n in range(1, direct_boards + 1)}
     names: set[str] = set()
     for room in rooms:
         if room.name in names:
-            raise RoomError(f"room {room.name!r} is given twice")
+            raise RoomError(Message.of("venue.rooms.twice", room=repr(room.name)))
         names.add(room.name)
         for board in room.boards:
             if board in taken:
-                raise RoomError(f"board {board} is in room {room.name} and in {taken[board]}")
-            taken[board] = f"room {room.name}"
+                raise RoomError(Message.of("venue.rooms.board_twice", board=board,
+                                           room=room.name, other=taken[board]))
+            taken[board] = Message.of("venue.rooms.in_room", room=room.name)
     return rooms
-
-
-def parse_address(text: str, what: str, *, bridged: bool = False) -> tuple[str, int]:
-    """``HOST:PORT``. ``bridged``: the address a bridge connects to, written on its
-    ``address`` line, where an IPv6 address (``::1:1884``) cannot be told from its port:
-    refused, a host name or an IPv4 address taken."""
-    host, _, port = text.rpartition(":")
-    if not plain_host(host) or not (port.isascii() and port.isdigit()) \
-            or not 1 <= int(port) <= 65535:
-        raise RoomError(f"{what} {text!r}: expected HOST:PORT (an address or a host name, "
-                        "a port 1-65535)")
-    if bridged and ":" in host:
-        raise RoomError(f"{what} {text!r}: an IPv6 address cannot be a bridge's address "
-                        "here: give the event's broker's host name or IPv4 address")
-    return host, int(port)
 
 
 def bridged_host(host: str) -> bool:
@@ -326,9 +312,8 @@ def check_room_plan(room: Room, planned: Room | None, path: Path | str) -> None:
     publish would lose the boards in neither silently (the event's ACL drops them, the
     room's broker has acknowledged them): refused."""
     if planned is not None and planned != room:
-        raise RoomError(f"--room {room}: the event's broker has {planned} for this password "
-                        f"({path}): write the room as --room {planned}, or the event's venue "
-                        "again with the new plan")
+        raise RoomError(Message.of("venue.room.plan", room=str(room), planned=str(planned),
+                                   path=str(path)))
 
 
 def write_room_venue(directory: Path | str, room: Room, event_host: str, event_port: int,

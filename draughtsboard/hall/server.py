@@ -9,63 +9,37 @@ journals back and the boards' retained states fill in the rest.
 from __future__ import annotations
 
 import logging
-import signal
 from collections.abc import Callable
 
-import uvicorn
-
-from draughtsboard.http_limits import admission, admitting_protocol
-from draughtsboard.words import SOURCE_LANGUAGE
+from draughtsboard.board.message import Message
+from draughtsboard.http_server import Server, ignore_second_signal, server_config
+from draughtsboard.words import SOURCE_LANGUAGE, words_for
 
 from .app import authorised, create_app
 
 log = logging.getLogger("draughtsboard.hall")
 
 
-class _Server(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config, service) -> None:
-        super().__init__(config)
-        self.service = service
-
-    def handle_exit(self, sig, frame) -> None:
-        log.info("signal %s: stopping", signal.Signals(sig).name)
-        self.service.begin_shutdown()
-        super().handle_exit(sig, frame)
-
-    async def startup(self, sockets=None) -> None:
-        await super().startup(sockets)
-        for server in self.servers:
-            for sock in server.sockets:
-                host, port = sock.getsockname()[:2]
-                log.info("the hall's page: http://%s:%d/", host, port)
-
-
-def _ignore(signum, frame) -> None:
-    """uvicorn raises the signal again after its graceful shutdown: harmless here."""
-
-
-def serve(service, *, token: Callable[[], str], token_source: str, delay: float, host: str,
-          port: int, language: str = SOURCE_LANGUAGE) -> int:
+def serve(service, *, token: Callable[[], str], token_source: Message, delay: float,
+          host: str, port: int, language: str = SOURCE_LANGUAGE) -> int:
     """Serve the hall until SIGINT/SIGTERM. ``token`` reads the arbiter's token now;
     ``token_source`` says where it is kept, for the log (the token itself is never
-    logged: logs travel). ``language`` is the venue's (docs/languages.md)."""
+    logged: logs travel). ``language`` is the venue's (docs/languages.md): its start-up
+    lines are said in it."""
+    say = words_for(language)
     app = create_app(service, token=token, delay=delay, language=language)
-    arbiter = admission(lambda scope: authorised(scope, token))
-    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
-                            lifespan="off", loop="asyncio", http=admitting_protocol(arbiter),
-                            ws="none", timeout_graceful_shutdown=3,
-                            limit_concurrency=None, timeout_keep_alive=5,
-                            h11_max_incomplete_event_size=16 * 1024)
-    server = _Server(config, service)
-    signal.signal(signal.SIGTERM, _ignore)
-    signal.signal(signal.SIGINT, _ignore)
+    config = server_config(app, lambda scope: authorised(scope, token), host=host, port=port)
+    server = Server(config, begin_shutdown=service.begin_shutdown,
+                    on_signal=lambda name: log.info("%s", say(
+                        Message.of("cli.signal", signal=name))),
+                    on_listening=lambda url: log.info("%s", say(
+                        Message.of("cli.hall.page", url=url))))
+    ignore_second_signal()
     service.start()
-    log.info("arbiter token: %s", token_source)
+    log.info("%s", say(Message.of("cli.hall.token", source=token_source)))
     if delay:
         # the delay holds back the feed only: the hall page is the arbiters' live view
-        log.warning("the broadcast feed (/round/...) is %g minute(s) behind; the hall page "
-                    "and /api/* are live: publish only /round/... beyond the arbiters' "
-                    "network", delay / 60)
+        log.warning("%s", say(Message.of("cli.hall.delay", minutes=f"{delay / 60:g}")))
     try:
         server.run()
     finally:

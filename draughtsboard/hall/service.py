@@ -46,6 +46,7 @@ from draughtsboard.hall_protocol.topics import (
     subscription,
 )
 from draughtsboard.subscribers import Subscribers
+from draughtsboard.words import english
 
 from .announce import Announcer
 from .arbiter_log import ArbiterLog, Promise
@@ -83,8 +84,10 @@ class HallService:
     def __init__(self, address: BrokerAddress, data_dir: Path | str, *, sync: bool = True,
                  wall: Callable[[], float] = time.time, client_id: str = "draughtsboard-hall",
                  reply_timeout: float = REPLY_TIMEOUT, rooms: Iterable[Room] = (),
-                 venue_record: bool = False) -> None:
+                 venue_record: bool = False,
+                 say: Callable[[Message], str] | None = None) -> None:
         self.address = address
+        self.say = say or english  # the start-up lines, in the venue's language
         self.data_dir = Path(data_dir)
         self.wall = wall
         self.reply_timeout = reply_timeout
@@ -132,10 +135,11 @@ class HallService:
     def start(self) -> None:
         with self.store.lock:
             loaded = self.store.load()
-        log.info("hall: %d game(s) read back from %s", loaded, self.data_dir)
+        log.info("%s", self.say(Message.of("cli.hall.read_back", count=loaded,
+                                           path=str(self.data_dir))))
         self._thread = threading.Thread(target=self._run, name="hall-ingest", daemon=True)
         self._thread.start()
-        log.info("hall: subscribing to every board through %s", self.address)
+        log.info("%s", self.say(Message.of("cli.hall.subscribing", broker=str(self.address))))
         connect(self.client, self.address)
 
     def begin_shutdown(self) -> None:

@@ -22,6 +22,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from draughtsboard.board.message import Message
 from draughtsboard.hall_protocol.topics import MATCH_NAME, MATCH_SEATS, match_seat_filter
 
 from .rooms import BRIDGE_RESTART, RoomError
@@ -58,10 +59,9 @@ def seat_acl(user: str, match: str, seat: str) -> list[str]:
 
 def check_match(match: str, seat: str) -> None:
     if not MATCH_NAME.match(match):
-        raise TownError(f"--match {match!r}: lower-case letters, digits and dashes (at most "
-                        f"40), as in play's --opponent board:MATCH")
+        raise TownError(Message.of("venue.town.match", match=repr(match)))
     if seat not in MATCH_SEATS:
-        raise TownError(f"--seat {seat!r}: white or black")
+        raise TownError(Message.of("venue.town.seat", seat=repr(seat)))
 
 
 @dataclass(frozen=True)

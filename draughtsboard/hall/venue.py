@@ -32,8 +32,10 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from draughtsboard.board.message import Message
 from draughtsboard.hall_protocol.messages import MAX_PAYLOAD
 from draughtsboard.hall_protocol.topics import BOARD_KINDS, COMMAND, ROOT
+from draughtsboard.words import english
 
 HALL_USER = "hall"
 MESSAGE_SIZE_LIMIT = MAX_PAYLOAD + 4096  # the protocol's largest message, with room for
@@ -45,12 +47,26 @@ PASSWD_PATHS = ("/usr/bin/mosquitto_passwd", "/usr/sbin/mosquitto_passwd")
 
 
 class VenueError(RuntimeError):
-    """The broker's tools are missing or failed (one line for the user)."""
+    """The broker's tools are missing or failed (one line for the user); given as a
+    `Message`, the command says it in its language (``str`` is its English)."""
+
+    def __init__(self, text: str | Message) -> None:
+        self.message = text if isinstance(text, Message) else None
+        super().__init__(english(text) if isinstance(text, Message) else text)
 
 
 class UnreachableVenueError(VenueError):
     """The broker's user cannot enter a directory on the way to the venue (one line that
     names it); nothing was written."""
+
+
+class OutIsAFileError(UnreachableVenueError):
+    """A file stands where the venue's folder (or one on its way) must be; nothing was
+    written."""
+
+
+class ToolMissingError(VenueError):
+    """mosquitto's tools are not installed here."""
 
 
 _HOST = re.compile(r"^[A-Za-z0-9._:-]{1,253}$")
@@ -65,7 +81,7 @@ def plain_host(host: str) -> bool:
 def find_tool(name: str, paths: tuple[str, ...]) -> str:
     found = shutil.which(name) or next((p for p in paths if os.access(p, os.X_OK)), None)
     if found is None:
-        raise VenueError(f"{name} is not installed: apt-get install mosquitto "
+        raise ToolMissingError(f"{name} is not installed: apt-get install mosquitto "
                          f"(Debian's package, 2.x)")
     return found
 
@@ -201,8 +217,8 @@ def unreachable_parent(directory: Path | str, run_as: str | None = None) -> Path
 def _refuse_unreachable(directory: Path, account: BrokerAccount | None) -> None:
     for step in [directory, *directory.parents]:  # a file where a folder must be
         if step.exists() and not step.is_dir():
-            raise UnreachableVenueError(f"{step} is a file, not a folder: give --out a "
-                                        "folder (made if missing); nothing written")
+            raise OutIsAFileError(f"{step} is a file, not a folder: give --out a folder "
+                                  "(made if missing); nothing written")
     if account is None:
         return
     blocked = blocking_directory(directory, account)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from draughtsboard.addresses import AddressError, parse_host_port
 from draughtsboard.board.rules.engine.levels import LEVEL_NUMBERS
 from draughtsboard.board.rules.variants import Variant, variant_names
 
@@ -96,12 +97,13 @@ def _board_spec(text: str, rest: str) -> OpponentSpec:
 
 
 def _host_port(text: str, rest: str) -> tuple[str, int]:
-    host, _, port = rest.rpartition(":")
-    host = host.strip("[]")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+    """The peer's ``HOST:PORT``, read as every option's is (`draughtsboard.addresses`)."""
+    try:
+        address = parse_host_port(rest, "--opponent")
+    except AddressError:
         raise OpponentSpecError(f"--opponent {text!r}: expected HOST:PORT with a port "
-                                f"1-65535 (DXP's usual port is 27531)")
-    return host, int(port)
+                                f"1-65535 (DXP's usual port is 27531)") from None
+    return address.host, address.port
 
 
 def check_supported(spec: OpponentSpec, variant: Variant) -> None:

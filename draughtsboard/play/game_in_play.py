@@ -178,9 +178,12 @@ class GameInPlay:
             self.game_id = self.recorder.start_game(
                 self.variant, self.tags_of_new_game(self.initial_tags), opening.start_fen,
                 self.mode, t_monotonic=self.clock(), t_wall=self.wall())
-            log.info("%s", self.say(Message.of("cli.play.new_game", variant=self.variant.name,
-                                               game=self.game_id, mode=self.mode.value)))
-        log.info("%s", self.say(Message.of("cli.play.irregularities", policy=self.policy.name)))
+            log.info("%s", self.say(Message.of(
+                "cli.play.new_game", game=self.game_id,
+                variant=Message.of("board.variant." + self.variant.name.replace("-", "_")),
+                mode=Message.of(f"board.mode.{self.mode.value}"))))
+        log.info("%s", self.say(Message.of("cli.play.irregularities",
+                                           policy=Message.of(f"cli.policy.{self.policy.name}"))))
         self.moves_recorded = self.recorded_game().ply
         if self.follower is not None:
             self.follower.game_started()

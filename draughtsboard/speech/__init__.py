@@ -3,7 +3,7 @@
 
 `spoken` says what to say, as messages (pure); `sink.Speaker` says it, on one worker
 thread, never holding up play; `announcer.Announcer` follows a board in play and tells
-the speaker what is new, at a verbosity level. Only ``cli.py`` joins them to a session.
+the speaker what is new, at a verbosity level. Only the ``cli`` package joins them to a session.
 """
 
 from .announcer import Announcer

@@ -17,7 +17,7 @@ page's API (``/api/ask/...``):
 - ``hint``: the coach's hint (the piece to move, then the move), said with its squares.
 
 Which press asks what is `question_for`. No I/O, no thread, no clock: the callers (the
-page's routes, the button's wiring in ``cli.py``) read the publication and the time.
+page's routes, the button's wiring in ``cli/buttons.py``) read the publication and the time.
 """
 
 from __future__ import annotations

@@ -10,15 +10,14 @@ script sets text only, and a Content-Security-Policy forbids inline scripts besi
 One client cannot exhaust the server: a request body is refused by its Content-Length, or
 read no further than ``MAX_BODY``, before any route or token check (`http_limits.BodyLimit`,
 which also reads every JSON body the same way for both servers); live
-streams are capped (``MAX_STREAMS``, the oldest is dropped for a new one) and a client
-too slow to take an update within ``SEND_TIMEOUT`` is dropped; every bad request is a 4xx
+streams are capped (the oldest is dropped for a new one) and a client too slow to take
+an update is dropped (`http_stream`, the same stream as the hall's); every bad request is a 4xx
 with a one-line reason. A simulated board's hands answer only on loopback unless the app
 was made with ``allow_remote_hands``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import json
 import math
@@ -39,6 +38,7 @@ from draughtsboard.http_limits import (
     failure_text,
     read_json,
 )
+from draughtsboard.http_stream import EventStream, StreamLimits, Streams
 from draughtsboard.play.coach import Coach
 from draughtsboard.play.session import PlaySession
 from draughtsboard.speech.spoken import Heard, what_changed
@@ -52,10 +52,7 @@ from .opponent_routes import OPPONENT_ROUTES
 
 STATIC_PACKAGE = ("draughtsboard.web", "static")
 MAX_BODY = 16 * 1024
-MAX_STREAMS = 24  # live streams at once, well under the requests admitted; the oldest
-# is dropped for a new one
-SEND_TIMEOUT = 10.0  # seconds a live stream may take to accept one update
-KEEPALIVE_SECONDS = 15.0
+STREAM_LIMITS = StreamLimits()  # live streams: at most 24, a slow reader dropped after 10 s
 
 
 def _error(status: int, text: str, said: Message | None = None) -> JSONResponse:
@@ -142,11 +139,9 @@ async def state(request: Request) -> Response:
     return Response(text, media_type="application/json", headers={"cache-control": "no-store"})
 
 
-class _EventStream:
-    """One live stream (an ASGI app): the view now, then every new one, as server-sent
-    events (a comment line keeps an idle connection open). It ends when the session
-    closes, when a newer stream needs its place (``dropped``), or when the client takes
-    longer than ``SEND_TIMEOUT`` to accept an update (a slow or stalled client).
+class _BoardStream:
+    """What one live stream of the board says (`http_stream.StreamSource`; the stream
+    and its limits are `http_stream.EventStream`'s): the view now, then every new one.
 
     Each view is followed by an ``event: now`` with the board's wall clock (and so is
     each keep-alive), so that a page on a phone whose clock differs, or a board whose
@@ -159,67 +154,32 @@ class _EventStream:
     page, so each thing is said once, and a page that (re)connects hears only what is
     new after it came."""
 
-    def __init__(self, session: PlaySession, streams: list[_EventStream]) -> None:
+    def __init__(self, session: PlaySession) -> None:
         self.session = session
-        self.streams = streams
-        self.ready = asyncio.Event()
-        self.dropped = False
         self.heard: Heard | None = None
+        self.last = -1
 
-    def drop(self) -> None:
-        self.dropped = True
-        self.ready.set()
+    @property
+    def closing(self) -> bool:
+        return self.session.closing
 
-    async def __call__(self, scope, receive, send) -> None:
-        loop = asyncio.get_running_loop()
-        session = self.session
+    def subscribe(self, wake):
+        return self.session.subscribe(wake)
 
-        def wake() -> None:
-            loop.call_soon_threadsafe(self.ready.set)
+    async def opening(self) -> str:
+        self.last, text = self.session.view()
+        self._spoken()  # what stands now is not news
+        return f"id: {self.last}\ndata: {text}\n\n" + self.keepalive()
 
-        while len(self.streams) >= MAX_STREAMS:
-            self.streams.pop(0).drop()  # the oldest makes room
-        self.streams.append(self)
-        unsubscribe = session.subscribe(wake)
+    async def update(self) -> str:
+        version, text = self.session.view()
+        if version == self.last:
+            return ""
+        self.last = version
+        return f"id: {version}\ndata: {text}\n\n" + self._spoken() + self.keepalive()
 
-        async def watch_disconnect() -> None:
-            while (await receive())["type"] != "http.disconnect":
-                pass
-            self.drop()
-
-        watcher = asyncio.ensure_future(watch_disconnect())
-        try:
-            await self._send(send, {
-                "type": "http.response.start", "status": 200,
-                "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
-                            (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no"),
-                            # a stream that ends frees its connection at once (the page's
-                            # EventSource opens a new one), not after a keep-alive wait
-                            (b"connection", b"close")]})
-            last, text = session.view()
-            self._spoken()  # what stands now is not news
-            await self._body(send, f"id: {last}\ndata: {text}\n\n" + self._now())
-            while not session.closing and not self.dropped:
-                try:
-                    await asyncio.wait_for(self.ready.wait(), KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    await self._body(send, self._now())
-                    continue
-                self.ready.clear()
-                version, text = session.view()
-                if version != last and not self.dropped:
-                    last = version
-                    await self._body(send, f"id: {version}\ndata: {text}\n\n"
-                                     + self._spoken() + self._now())
-            await self._send(send, {"type": "http.response.body", "body": b"",
-                                    "more_body": False})
-        except (TimeoutError, OSError):
-            pass  # a client too slow or gone: the server closes its connection
-        finally:
-            watcher.cancel()
-            unsubscribe()
-            if self in self.streams:
-                self.streams.remove(self)
+    def keepalive(self) -> str:
+        return f"event: now\ndata: {self.session.wall():.3f}\n\n"
 
     def _spoken(self) -> str:
         """The ``spoken`` event for what is new since this stream last looked ("" when
@@ -233,21 +193,10 @@ class _EventStream:
         said = [{"kind": a.kind, "messages": [m.as_json() for m in a.messages]} for a in news]
         return f"event: spoken\ndata: {json.dumps(said, separators=(',', ':'))}\n\n"
 
-    def _now(self) -> str:
-        return f"event: now\ndata: {self.session.wall():.3f}\n\n"
 
-    async def _body(self, send, text: str) -> None:
-        await self._send(send, {"type": "http.response.body", "body": text.encode(),
-                                "more_body": True})
-
-    @staticmethod
-    async def _send(send, message) -> None:
-        await asyncio.wait_for(send(message), SEND_TIMEOUT)
-
-
-async def events(request: Request) -> _EventStream:
-    """``GET /api/events``: the live stream (see `_EventStream`)."""
-    return _EventStream(_session(request), request.app.state.streams)
+async def events(request: Request) -> EventStream:
+    """``GET /api/events``: the live stream (see `_BoardStream`)."""
+    return EventStream(_BoardStream(_session(request)), request.app.state.streams)
 
 
 async def hands(request: Request) -> Response:
@@ -411,7 +360,7 @@ def create_app(session: PlaySession, *, coach: Coach | None = None,
     app.state.language = language
     app.state.coach = coach
     app.state.static = static
-    app.state.streams = []
+    app.state.streams = Streams(STREAM_LIMITS)
     app.state.allow_remote_hands = allow_remote_hands
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit, limit=MAX_BODY)  # last: outermost, before routes and tokens

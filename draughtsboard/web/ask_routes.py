@@ -13,7 +13,7 @@ button does.
 No arbiter token: these are a player's questions. A hint in tournament mode is refused
 (409), as the coach's routes refuse it. An unknown question is 404, a language no
 catalog has 400, each in one line. The answers themselves are `speech.answers` (pure);
-the button's wiring in ``cli.py`` asks through `answer_now` and `ask_hint` too.
+the button's wiring in ``cli/buttons.py`` asks through `answer_now` and `ask_hint` too.
 """
 
 from __future__ import annotations

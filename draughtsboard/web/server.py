@@ -14,21 +14,19 @@ client can neither make the page unreachable nor fill the disk with log.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import signal
 import socket
 
-import uvicorn
-
 from draughtsboard.board.message import Message
-from draughtsboard.http_limits import admission, admitting_protocol, bearer_token
+from draughtsboard.http_limits import bearer_token
+from draughtsboard.http_server import Server, ignore_second_signal, server_config
 from draughtsboard.play.coach import Coach
 from draughtsboard.play.session import PlaySession
 
 from .app import create_app
 
 log = logging.getLogger("draughtsboard.web")
+
 
 def bind_socket(host: str, port: int) -> socket.socket:
     """A listening TCP socket on (host, port); `OSError` with a one-line reason if not."""
@@ -47,48 +45,6 @@ def bind_socket(host: str, port: int) -> socket.socket:
         raise OSError(0, f"cannot listen on {host}:{port}: {error}") from None
     sock.set_inheritable(True)
     return sock
-
-
-TICK = 0.5  # seconds between two looks of the server at its own state
-
-
-class _Server(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config, session: PlaySession) -> None:
-        super().__init__(config)
-        self.session = session
-        self.address: tuple[str, int] | None = None
-
-    async def main_loop(self) -> None:
-        """uvicorn's loop, ticking every `TICK` seconds instead of every 0.1 s: on an idle
-        board its ten wake-ups a second were a fifth of the process's CPU. A tick
-        refreshes the Date header (``on_tick`` does that when its counter is a multiple
-        of 10) and notices a stop; a signal is answered within one tick."""
-        ticks = 0
-        should_exit = await self.on_tick(0)
-        while not should_exit:
-            ticks = (ticks + 1) % 86400
-            await asyncio.sleep(TICK)
-            should_exit = await self.on_tick(10 * ticks)
-
-    def handle_exit(self, sig, frame) -> None:
-        log.info("%s", self.session.words(Message.of("cli.signal",
-                                                      signal=signal.Signals(sig).name)))
-        self.session.begin_shutdown()  # live streams end, so the server need not wait
-        super().handle_exit(sig, frame)
-
-    async def startup(self, sockets=None) -> None:
-        await super().startup(sockets)
-        for server in self.servers:
-            for sock in server.sockets:
-                host, port = sock.getsockname()[:2]
-                self.address = (host, port)
-                url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
-                log.info("%s", self.session.words(Message.of("cli.page", url=url)))
-
-
-def _ignore(signum, frame) -> None:
-    """Installed before uvicorn's own handlers: uvicorn raises the signal again after its
-    graceful shutdown, and this makes that second delivery harmless (exit status 0)."""
 
 
 def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 8080, *,
@@ -110,15 +66,14 @@ def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 8080, *,
         token = bearer_token(scope)
         return token is not None and session.check_token(token.decode("utf-8", "replace"))
 
-    config = uvicorn.Config(app, log_config=None, access_log=False,
-                            lifespan="off", loop="asyncio",
-                            http=admitting_protocol(admission(is_arbiter)), ws="none",
-                            timeout_graceful_shutdown=3, limit_concurrency=None,
-                            timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
-    server = _Server(config, session)
+    config = server_config(app, is_arbiter)
+    server = Server(config, begin_shutdown=session.begin_shutdown,
+                    on_signal=lambda name: log.info("%s", session.words(
+                        Message.of("cli.signal", signal=name))),
+                    on_listening=lambda url: log.info("%s", session.words(
+                        Message.of("cli.page", url=url))))
     session.on_failure = lambda: setattr(server, "should_exit", True)
-    signal.signal(signal.SIGTERM, _ignore)
-    signal.signal(signal.SIGINT, _ignore)
+    ignore_second_signal()
     session.start()
     log.info("%s", session.words(Message.of("cli.token.line", token=session.token)))
     try:

@@ -6,6 +6,7 @@ requests that reconnect, page loads)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import socket
 import threading
 import urllib.error
@@ -103,7 +104,7 @@ def test_many_live_pages_drop_the_oldest_and_leave_the_page_and_arbiter_served(h
         for _ in range(63):
             streams.append(open_stream(address))
         # the oldest were closed by the server to make room
-        assert all(ended(s) for s in streams[:63 - hall_app.MAX_STREAMS])
+        assert all(ended(s) for s in streams[:63 - hall_app.STREAM_LIMITS.max_streams])
         assert status(address, "/") == 200 and status(address, "/api/hall") == 200
         assert status(address, "/api/arbiter/check", TOKEN) == 200
     finally:
@@ -129,7 +130,9 @@ def test_half_sent_requests_hold_no_one_away(hall_server):
 
 
 def test_a_share_of_requests_is_kept_for_the_arbiter(hall_server, monkeypatch):
-    monkeypatch.setattr(hall_app, "MAX_STREAMS", 100)  # streams to fill the public share
+    # streams to fill the public share
+    monkeypatch.setattr(hall_app, "STREAM_LIMITS",
+                        dataclasses.replace(hall_app.STREAM_LIMITS, max_streams=100))
     rules = Admission(requests=10, arbiter_share=4, connections=100,
                       is_arbiter=lambda scope: token_matches(scope, TOKEN))
     address, _ = hall_server(rules)

@@ -78,14 +78,19 @@ def test_a_token_of_any_bytes_is_an_answer_never_an_error(client):
 
 
 def test_live_streams_are_capped_the_oldest_dropped_and_pages_carry_security_headers(client):
-    import asyncio
+    class Waiting:
+        dropped = False
+
+        def drop(self):
+            self.dropped = True
 
     client.app.state.service.closing = True  # a stream sends the hall, then ends
-    waiting = [asyncio.Event() for _ in range(hall_app.MAX_STREAMS)]
-    client.app.state.streams[:] = waiting
+    waiting = [Waiting() for _ in range(hall_app.STREAM_LIMITS.max_streams)]
+    for stream in waiting:
+        client.app.state.streams.admit(stream)
     answer = client.get("/api/events")
     assert answer.status_code == 200 and answer.text.startswith("event: hall")
-    assert waiting[0].is_set() and not waiting[1].is_set()  # the oldest made room
+    assert waiting[0].dropped and not waiting[1].dropped  # the oldest made room
     page = client.get("/")
     assert page.status_code == 200 and "hall.js" in page.text
     assert "script-src 'self'" in page.headers["content-security-policy"]

@@ -136,8 +136,8 @@ def test_a_message_bigger_than_the_protocol_allows_is_refused_by_its_header(brok
 def test_a_listener_that_is_not_an_address_and_port_is_refused(tmp_path, capsys, listen):
     from draughtsboard.cli import main
 
-    assert main(["venue", "--boards", "2", "--out", str(tmp_path), "--listen", listen]) == 2
-    assert "--listen HOST:PORT" in capsys.readouterr().err
+    assert main(["venue", "--boards", "2", "--out", str(tmp_path), "--listen", listen]) == 64
+    assert "expected HOST:PORT" in capsys.readouterr().err
     assert not (tmp_path / "mosquitto.conf").exists()
     with pytest.raises(VenueError):
         write_venue(tmp_path, 2, host="127.0.0.1\nallow_anonymous true", port=1883)

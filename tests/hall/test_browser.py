@@ -23,7 +23,8 @@ from ..web.helpers import wait_until
 pytestmark = pytest.mark.browser
 
 HALL_TOKEN = "hall-arbiter-token"
-_URL = re.compile(r"the hall's page: (http://[0-9.]+:\d+)/")
+# the hall page's start-up line, in the venue's language (--language): its address
+_URL = re.compile(r"INFO draughtsboard\.hall: .*(http://[0-9.]+:\d+)/$")
 
 
 class HallProcess:

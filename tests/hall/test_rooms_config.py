@@ -9,7 +9,7 @@ import stat
 
 import pytest
 
-from draughtsboard.cli import main
+from draughtsboard.cli import EXIT_CONFIG, EXIT_NOINPUT, EXIT_USAGE, main
 from draughtsboard.hall.rooms import (
     Room,
     RoomError,
@@ -97,7 +97,7 @@ def test_a_room_written_with_other_boards_than_the_events_plan_is_refused(
     capsys.readouterr()
     assert main(["venue", "--room", other, "--event-broker", "127.0.0.1:1884",
                  "--event-password-file", str(open_folder / "event/rooms/main.password"),
-                 "--out", str(open_folder / "main")]) == 2
+                 "--out", str(open_folder / "main")]) == EXIT_USAGE
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(
         f"draughtsboard venue: --room {other}: the event's broker has main:1-3 for this "
@@ -120,14 +120,14 @@ def test_a_password_file_that_never_ends_is_refused_in_one_line(tmp_path, capsys
     args = ["venue", "--out", str(tmp_path / "v"), "--event-broker", "127.0.0.1:1884",
             "--event-password-file", "/dev/zero"]
     args += ["--room", "main:1-2"] if option == "--room" else ["--public"]
-    assert main(args) == 2
+    assert main(args) == EXIT_USAGE
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "/dev/zero is longer than 1024 bytes" in err, err
 
 
 def test_a_room_of_more_than_500_boards_is_refused_in_one_line(tmp_path, capsys):
     assert parse_room("big:1-500").boards == range(1, 501)
-    assert main(["venue", "--out", str(tmp_path / "v"), "--rooms", "big:1-9999"]) == 2
+    assert main(["venue", "--out", str(tmp_path / "v"), "--rooms", "big:1-9999"]) == EXIT_USAGE
     err = capsys.readouterr().err
     assert err == ("draughtsboard venue: --rooms: room 'big:1-9999': at most 500 boards in a "
                    "room (its bridge carries each board's topics one by one): split it into "
@@ -147,7 +147,10 @@ def test_a_room_of_more_than_500_boards_is_refused_in_one_line(tmp_path, capsys)
     ["--rooms", ""],
 ])
 def test_a_wrong_plan_gets_one_line(tmp_path, capsys, args):
-    assert main(["venue", "--out", str(tmp_path / "v"), *args]) == 2
+    # a usage error, but for a password file that is not there (once the rest is right)
+    missing = args[-1] == "/nope" and args[args.index("--event-broker") + 1] == "h:1884"
+    assert main(["venue", "--out", str(tmp_path / "v"), *args]) == (
+        EXIT_NOINPUT if missing else EXIT_USAGE)
     err = capsys.readouterr().err
     assert err.startswith("draughtsboard venue: ") and err.count("\n") == 1
     assert "--rooms: --rooms" not in err
@@ -195,7 +198,7 @@ def test_venue_writes_a_public_mirror_one_way(open_folder):
     ["--public-mirror"],
 ])
 def test_a_wrong_mirror_gets_one_line(tmp_path, capsys, args):
-    assert main(["venue", "--out", str(tmp_path / "v"), *args]) == 2
+    assert main(["venue", "--out", str(tmp_path / "v"), *args]) == EXIT_USAGE
     err = capsys.readouterr().err
     assert err.startswith("draughtsboard venue: ") and err.count("\n") == 1
 
@@ -210,7 +213,7 @@ def test_a_wrong_mirror_of_the_hall_gets_one_line(tmp_path, capsys, monkeypatch,
     secret.write_text("pw\n")
     monkeypatch.setenv("DRAUGHTSBOARD_MIRROR_PASSWORD_FILE", str(secret))
     assert main(["hall", "--broker", "mqtt://hall:x@127.0.0.1:1", "--data",
-                 str(tmp_path / "hall"), *args]) == 2
+                 str(tmp_path / "hall"), *args]) == EXIT_USAGE
     err = capsys.readouterr().err
     assert err.startswith("draughtsboard hall: ") and err.count("\n") == 1
 
@@ -233,7 +236,9 @@ def test_a_mirror_that_could_never_publish_is_refused(tmp_path, capsys, monkeypa
         secret = tmp_path / "mirror.password"
         secret.write_text(password)
         monkeypatch.setenv("DRAUGHTSBOARD_MIRROR_PASSWORD_FILE", str(secret))
+    # a setting refused (no password, the hall's own user) 78; an argument that cannot be 64
+    expected = EXIT_CONFIG if "password:" in words or "logs in as" in words else EXIT_USAGE
     assert main(["hall", "--broker", "mqtt://hall:x@127.0.0.1:1", "--data",
-                 str(tmp_path / "hall"), *args]) == 2
+                 str(tmp_path / "hall"), *args]) == expected
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("draughtsboard hall: ") and words in err, err

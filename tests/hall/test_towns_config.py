@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from draughtsboard.cli import main
+from draughtsboard.cli import EXIT_NOINPUT, EXIT_USAGE, main
 from draughtsboard.hall_protocol.topics import MATCH_NAME, match_topic
 from draughtsboard.opponents.spec import MATCH_ID
 
@@ -48,7 +48,8 @@ def test_venue_writes_two_towns_of_a_match(open_folder):
     ["--seat", "white", "--boards", "2"],
 ])
 def test_a_wrong_match_plan_gets_one_line(tmp_path, capsys, args):
-    assert main(["venue", "--out", str(tmp_path / "v"), *args]) == 2
+    expected = EXIT_NOINPUT if args[-1] == "/nope" and "--host-town" in args else EXIT_USAGE
+    assert main(["venue", "--out", str(tmp_path / "v"), *args]) == expected
     err = capsys.readouterr().err
     assert err.startswith("draughtsboard venue: ") and err.count("\n") == 1, err
     assert not (tmp_path / "v").exists()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from draughtsboard.cli import main
+from draughtsboard.cli import EXIT_CANTCREAT, EXIT_NOPERM, main
 from draughtsboard.hall import venue
 from draughtsboard.hall.rooms import (
     parse_room,
@@ -76,7 +76,7 @@ def test_venue_refuses_a_folder_the_brokers_user_cannot_enter_in_one_line(
     private.mkdir(mode=0o700)
     os.chmod(private, 0o700)
     for out in (private / "venue", private):
-        assert main(_venue_args(out)) == 2
+        assert main(_venue_args(out)) == EXIT_NOPERM
         printed = capsys.readouterr()
         assert printed.out == ""  # no "start the broker with" line
         assert printed.err.count("\n") == 1, printed.err
@@ -118,7 +118,7 @@ def test_an_out_that_is_a_file_is_said_to_be_a_file(open_folder, monkeypatch, ca
     taken = open_folder / "taken"
     taken.write_text("not a folder\n")
     for out in (taken, taken / "venue"):
-        assert main(["venue", "--out", str(out), *kind]) == 2
+        assert main(["venue", "--out", str(out), *kind]) == EXIT_CANTCREAT
         err = capsys.readouterr().err
         assert err == (f"draughtsboard venue: {taken} is a file, not a folder: give --out a "
                        "folder (made if missing); nothing written\n")
@@ -138,7 +138,7 @@ def test_mosquitto_started_as_root_and_the_private_folder_venue_refuses(capsys):
     try:
         assert stat.S_IMODE(private.stat().st_mode) == 0o700 and private.stat().st_uid == 0
         port = free_port()
-        assert main(_venue_args(private / "venue", port)) == 2
+        assert main(_venue_args(private / "venue", port)) == EXIT_NOPERM
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and f"the mosquitto user cannot enter {private} " in err
         assert list(private.iterdir()) == []
@@ -195,7 +195,7 @@ def test_the_brokers_of_a_venue_in_rooms_are_refused_a_private_folder_too(
     args = ["venue", "--out", str(private / "venue"), *kind]
     if args[-1] == "--event-password-file":
         args.append(str(secret))
-    assert main(args) == 2
+    assert main(args) == EXIT_NOPERM
     printed = capsys.readouterr()
     assert printed.err.count("\n") == 1, printed.err
     assert "the visitor user cannot enter" in printed.err and "Traceback" not in printed.err

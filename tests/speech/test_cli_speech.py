@@ -7,6 +7,7 @@ import logging
 import pytest
 
 from draughtsboard import cli
+from draughtsboard.cli.speech import SpeechSettings
 
 
 @pytest.fixture(autouse=True)
@@ -22,23 +23,25 @@ def settings(*argv: str):
 
 
 def test_the_speech_options_and_their_defaults(tmp_path):
-    assert settings() == (None, "en", 100, None)  # by the mode: off in tournament mode
+    # by the mode: off in tournament mode
+    assert settings() == SpeechSettings(None, "en", 100, None)
     assert settings("--speech", "off") is None
     assert settings("--speech", "flags", "--speech-language", "ru",
-                    "--speech-volume", "150") == ("flags", "ru", 150, None)
-    assert settings("--speech-to", str(tmp_path)) == ("moves", "en", 100, str(tmp_path))
+                    "--speech-volume", "150") == SpeechSettings("flags", "ru", 150, None)
+    assert settings("--speech-to", str(tmp_path)) == SpeechSettings(
+        "moves", "en", 100, str(tmp_path))
     made = tmp_path / "made" / "here"
-    assert settings("--speech", "all", "--speech-to", str(made)) == (
+    assert settings("--speech", "all", "--speech-to", str(made)) == SpeechSettings(
         "all", "en", 100, str(made))
     assert made.is_dir()
 
 
 def test_the_board_speaks_its_own_language_unless_told_another():
     parsed = cli.build_parser().parse_args(["play", "--speech", "moves"])
-    assert cli.speech_settings(parsed, "ru") == ("moves", "ru", 100, None)
+    assert cli.speech_settings(parsed, "ru") == SpeechSettings("moves", "ru", 100, None)
     parsed = cli.build_parser().parse_args(["play", "--speech", "moves",
                                             "--speech-language", "nl"])
-    assert cli.speech_settings(parsed, "ru") == ("moves", "nl", 100, None)
+    assert cli.speech_settings(parsed, "ru") == SpeechSettings("moves", "nl", 100, None)
 
 
 def test_a_volume_out_of_range_is_one_line_and_touches_nothing(tmp_path, capsys):

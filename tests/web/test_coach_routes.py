@@ -86,9 +86,9 @@ def test_the_hint_button_named_in_the_board_config(tmp_path):
     try:
         import logging
 
-        from draughtsboard.cli import _wire_hint_button
+        from draughtsboard.cli import wire_hint_button
 
-        _wire_hint_button(board, session, coach, logging.getLogger("test"))
+        wire_hint_button(board, session, coach, logging.getLogger("test"))
         pin = board.buttons["hint"].pin
         pin.drive_low()  # pressed (pull-up: active low)
         pin.drive_high()

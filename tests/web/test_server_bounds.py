@@ -140,6 +140,8 @@ def test_silent_connections_are_closed_so_they_cannot_hold_the_cap(tmp_path, mon
     import asyncio
     import time
 
+    import uvicorn
+
     from draughtsboard import http_limits
     from draughtsboard.web import server
     from draughtsboard.web.app import create_app
@@ -152,9 +154,9 @@ def test_silent_connections_are_closed_so_they_cannot_hold_the_cap(tmp_path, mon
 
     sock = server.bind_socket("127.0.0.1", 0)
     address = sock.getsockname()
-    config = server.uvicorn.Config(create_app(Session()), log_config=None,
-                                   http=http_limits.HeaderDeadlineProtocol, lifespan="off")
-    uv = server.uvicorn.Server(config)
+    config = uvicorn.Config(create_app(Session()), log_config=None,
+                            http=http_limits.HeaderDeadlineProtocol, lifespan="off")
+    uv = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(uv.serve(sockets=[sock])),
                               daemon=True)
     thread.start()
