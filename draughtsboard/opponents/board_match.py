@@ -142,6 +142,7 @@ class BoardOpponent:
         try:
             self._wait(ready, stop)
         except MatchConflict as error:
+            self._publish_stop()  # (the other board stops too: our record says why)
             raise OpponentProtocolError(str(error)) from None
         self._track.play(found[0])
         return found[0]
@@ -164,7 +165,8 @@ class BoardOpponent:
                 self.state = MatchState(self.match, self.seat, self.own_name or self.seat,
                                         self.variant.name, game.start.fen(), self.tags,
                                         lost_after=self.lost_after)
-            payload = self.state.recorded(game)  # (ours first: then what comes is compared)
+            # (ours first: then what comes is compared)
+            payload = self.state.recorded(game, self.clock())
             self._lock.notify_all()
         if first:
             self.transport.open(self._deliver)
@@ -187,8 +189,11 @@ class BoardOpponent:
             try:
                 answer = state.next_move(position)
             except MatchConflict:
-                return False  # (the conflict stops the match: `conflict`)
-            return answer is not None and answer[0] != move
+                answer = None  # (the conflict stops the match: `conflict`)
+        if answer is None:
+            self._publish_stop()
+            return False
+        return answer[0] != move
 
     def last_heard(self) -> float | None:
         """When the other board was last heard from (this board's monotonic clock)."""
@@ -211,12 +216,12 @@ class BoardOpponent:
             state = self.state
             return state.result_call(game) if state is not None else None
 
-    def withdrawal_text(self, game: Game, text: str) -> str:
-        """The text of this board's withdrawal of ``game``'s result
-        (`MatchState.withdrawal_text`: the journal keeps what a restart needs)."""
+    def carry_time(self) -> float | None:
+        """Seconds from our last move recorded here until the other board was known to
+        hold it (`MatchState.carry_time`)."""
         with self._lock:
             state = self.state
-            return state.withdrawal_text(game, text) if state is not None else text
+            return state.carry_time() if state is not None else None
 
     def claimed_reason(self, result: str) -> str | None:
         """The other board's reason for ``result``, if it holds that result."""
@@ -236,6 +241,14 @@ class BoardOpponent:
         return state.conflict if state is not None else None
 
     # -- the other board's messages and the beats -------------------------------------------
+
+    def _publish_stop(self) -> None:
+        """Publish our record now that it says the match stopped (if it changed)."""
+        with self._lock:
+            state = self.state
+            again = state.unpublished() if state is not None else None
+        if again is not None and not self._closed.is_set():
+            self.transport.publish("record", again)
 
     def _deliver(self, kind: str, payload: bytes) -> None:
         with self._lock:
