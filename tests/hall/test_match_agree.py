@@ -98,3 +98,53 @@ def test_a_result_crosses_after_a_restart_of_either_board(tmp_path, towns):
     black_game = journal(tmp_path / "black-board")
     assert (white_game.result, black_game.result) == ("1-0", "1-0")
     assert [m.text for m in white_game.moves] == [m.text for m in black_game.moves]
+
+
+@pytest.mark.parametrize("forged_seat", ["white", "black"])
+def test_a_stop_on_one_board_stops_both_with_the_same_line(tmp_path, towns, forged_seat):
+    """Issue 44, 2: with one seat's password, a record holding a move of that seat its
+    player never made is carried out on the other board; the forged seat's own board
+    stops the match, says so in its record, and the other board stops too: the same line
+    on both pages, and no clock running on either."""
+    white_town, black_town, _ = towns
+    town = white_town if forged_seat == "white" else black_town
+    with board(tmp_path, white_town, "Anna") as white, \
+            board(tmp_path, black_town, "Boris") as black:
+        both_know_each_other(white, black)
+        rng, game = random.Random(SEED), Game(RUSSIAN, initial_position(RUSSIAN))
+        play(white, black, game, rng, 2 if forged_seat == "white" else 3)
+        own, victim = (white, black) if forged_seat == "white" else (black, white)
+        client = forger(town, forged_seat)
+        try:
+            other_seat = "black" if forged_seat == "white" else "white"
+            record = retained_record(client, other_seat)  # (the same plies as ours)
+            assert len(record["plies"]) == game.ply
+            move = rng.choice(game.position.legal_moves())
+            plies = plies_of(_played(game, move, record["plies"][-1]["clock"]))
+            name = "Anna" if forged_seat == "white" else "Boris"
+            forged = MatchRecord("m1", forged_seat, name, "russian", game.start.fen(),
+                                 AGREED, plies)
+            client.publish(match_topic("m1", forged_seat, "record"), forged.to_json(),
+                           retain=True)
+            carry_out(victim, game.ply)  # shown there as the opponent's move
+            line = wait_until(lambda: stopped(own), timeout=20, what="the own board stops")
+            wait_until(lambda: stopped(victim) == line, timeout=20,
+                       what="the other board stopped with the same line")
+        finally:
+            client.close()
+        for side in (white, black):
+            view = side.state()
+            assert view["clocks"]["since"] is None, view["clocks"]  # no clock running
+            assert "\n" not in stopped(side)
+        assert "Traceback" not in white.stderr + black.stderr
+
+
+def _played(game: Game, move, clock) -> Game:
+    """``game`` with ``move`` played after it, recorded with ``clock``."""
+    copy = Game(RUSSIAN, initial_position(RUSSIAN))
+    for played in game.moves:
+        copy.play(format_move(copy.position, played.move))
+        copy.replace_last(clock=played.clock)
+    copy.play(format_move(copy.position, move))
+    copy.replace_last(clock=tuple(clock))
+    return copy
