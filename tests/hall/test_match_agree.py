@@ -11,6 +11,7 @@ import json
 import random
 import signal
 import time
+import urllib.error
 
 import pytest
 
@@ -148,3 +149,153 @@ def _played(game: Game, move, clock) -> Game:
     copy.play(format_move(copy.position, move))
     copy.replace_last(clock=tuple(clock))
     return copy
+
+
+class Beating:
+    """A forger's beats on its seat every half second (as a board's): the other board
+    hears it and keeps the match clock running."""
+
+    def __init__(self, client: RawClient, seat: str) -> None:
+        import threading
+        self.client, self.seat = client, seat
+        self.holds = 0
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.done.wait(0.5):
+            self.client.client.publish(match_topic("m1", self.seat, "beat"),
+                                       json.dumps({"v": 2, "holds": self.holds}), qos=0)
+
+    def close(self) -> None:
+        self.done.set()
+        self.thread.join(5)
+
+
+def test_no_time_used_is_not_believed_after_the_board_watched_the_mover_think(
+        tmp_path, towns):
+    """Issue 44, 3: White's seat played by a forger with White's password. Black's board
+    watches White think for six seconds; White's record then says White used nothing:
+    Black's board records its own measurement (at most what White had, less the thinking
+    it saw less the link's tolerance, plus the increment) and its arbiter's log says so."""
+    white_town, black_town, _ = towns
+    start = initial_position(RUSSIAN)
+    client = forger(white_town, "white")
+    beating = Beating(client, "white")
+    try:
+        client.publish(match_topic("m1", "white", "presence"), b"online", retain=True)
+        game = Game(RUSSIAN, start)
+
+        def send(plies) -> None:
+            record = MatchRecord("m1", "white", "Anna", "russian", start.fen(), AGREED,
+                                 plies)
+            client.publish(match_topic("m1", "white", "record"), record.to_json(),
+                           retain=True)
+
+        send(())
+        with board(tmp_path, black_town, "Boris") as black:
+            wait_until(lambda: black.state()["tags"].get("White") == "Anna", timeout=30,
+                       what="black's board to know the forger's name")
+            rng = random.Random(SEED)
+            move = rng.choice(game.position.legal_moves())
+            game.play(format_move(game.position, move))
+            game.replace_last(clock=(600.0, 600.0))
+            send(plies_of(game))
+            carry_out(black, 0)
+            reply = rng.choice(game.position.legal_moves())
+            make_move(black, reply, 1)
+            record = retained_record(client, "black")
+            assert len(record["plies"]) == 2
+            white_had, black_had = record["plies"][1]["clock"]
+            game.play(format_move(game.position, reply))
+            game.replace_last(clock=(white_had, black_had))
+            send(plies_of(game))  # White holds Black's move: White's thinking starts
+            beating.holds = 2
+            shown = wait_until(lambda: (c := black.state()["clocks"])["running"] == "white"
+                               and c["since"] is not None and c, timeout=20,
+                               what="White's clock running on black's board")
+            wait_until(lambda: time.time() - shown["since"] >= 6.0, timeout=20,
+                       what="six seconds of White's thinking")
+            move = rng.choice(game.position.legal_moves())
+            game.play(format_move(game.position, move))
+            game.replace_last(clock=(white_had + 5.0, black_had))  # "no time used"
+            send(plies_of(game))
+            carry_out(black, 2)
+            ids = [entry["text"].get("id") for entry in black.state()["log"]
+                   if isinstance(entry["text"], dict)]
+            assert "match.log.clock_refused" in ids
+            assert black.stop(signal.SIGTERM) == 0
+    finally:
+        beating.close()
+        client.close()
+    recorded = journal(tmp_path / "black-board").moves[2].clock
+    assert recorded[0] <= white_had - (6.0 - 2.0) + 5.0 + 0.001, (recorded, white_had)
+    assert recorded[1] == black_had
+
+
+def test_a_forged_withdrawal_never_reopens_a_finished_game(tmp_path, towns):
+    """Issue 44, 4: Boris resigned (1-0 on both boards). With White's password, a record
+    with no result and a withdrawal, then one with 0-1: Boris's board keeps 1-0 and shows
+    each as a claim to its arbiter; both PDNs end 1-0."""
+    from draughtsboard.opponents import match_state
+
+    white_town, black_town, _ = towns
+    with board(tmp_path, white_town, "Anna") as white, \
+            board(tmp_path, black_town, "Boris") as black:
+        both_know_each_other(white, black)
+        rng, game = random.Random(SEED), Game(RUSSIAN, initial_position(RUSSIAN))
+        play(white, black, game, rng, 4)
+        black.post("/api/arbiter/result", {"result": "1-0", "reason": "resigned"},
+                   token=TOKEN)
+        wait_until(lambda: white.state()["result"] is not None, timeout=20,
+                   what="the resignation taken on the white board")
+        client = forger(white_town, "white")
+        try:
+            record = retained_record(client, "black")  # (the same plies as white's)
+            base = {"v": match_state.VERSION, "match": "m1", "seat": "white",
+                    "name": "Anna", "variant": "russian", "start": record["start"],
+                    "tags": AGREED, "plies": record["plies"]}
+            # the same attack in the words of each version of the record
+            withdrawal = {"withdrawn": [4]} if match_state.VERSION >= 2 else {
+                "withdrawn": 1, "declined": ["1-0", 0]}
+            for forged in ({**base, **withdrawal},
+                           {**base, **withdrawal, "result": "0-1",
+                            "reason": "resigned", "by": "arbiter"}):
+                client.publish(match_topic("m1", "white", "record"),
+                               json.dumps(forged).encode(), retain=True)
+                claim = wait_until(lambda: black.state()["opponent"]["claim"], timeout=20,
+                                   what="the forged record shown as a claim")
+                assert black.state()["result"] == "1-0", claim
+                assert "\n" not in json.dumps(claim)
+        finally:
+            client.close()
+        for side in (white, black):
+            assert side.stop(signal.SIGTERM) == 0
+    assert journal(tmp_path / "white-board").result == "1-0"
+    assert journal(tmp_path / "black-board").result == "1-0"
+
+
+def test_who_plays_a_seat_is_the_arbiters_to_change(tmp_path, towns):
+    """Issue 44, 5: a match that stopped (the boards were started with other rounds)
+    does not go on against the built-in engine for anyone who asks: in a tournament
+    game `POST /api/opponent/continue` needs the arbiter's token."""
+    white_town, black_town, _ = towns
+    with board(tmp_path, white_town, "Anna") as white, \
+            PlayProcess(tmp_path / "black-board", "--opponent", black_town.board_url(),
+                        "--opponent-side", "white", "--tag", "Event=Towns match",
+                        "--tag", "Round=2", "--tag", "TimeControl=600+5",
+                        "--tag", "Black=Boris") as black:
+        for side in (white, black):
+            wait_until(lambda side=side: stopped(side), timeout=30, what="the match stops")
+        tags = white.state()["tags"]
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            white.post("/api/opponent/continue", {"level": 1})
+        assert refused.value.code == 401
+        view = white.state()
+        assert view["tags"] == tags and stopped(white)  # nobody plays Black but Boris
+        assert white.post("/api/opponent/continue", {"level": 1}, token=TOKEN)["ok"]
+        wait_until(lambda: white.state()["opponent"]["error"] is None, timeout=10,
+                   what="the built-in engine plays on")
+        assert black.stop(signal.SIGTERM) == 0
+        assert white.stop(signal.SIGTERM) == 0
