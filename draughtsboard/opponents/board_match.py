@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
@@ -44,6 +45,7 @@ log = logging.getLogger("draughtsboard.opponent.match")
 
 BEAT_EVERY = 1.0  # seconds between beats
 WAIT_STEP = 0.05  # how often a wait looks at ``stop``
+REFUSALS_KEPT = 5  # refusals kept for the page between two looks (a flood: the latest)
 
 
 class MatchTransport(Protocol):
@@ -95,6 +97,8 @@ class BoardOpponent:
         self._lock = threading.Condition()
         self._closed = threading.Event()
         self._beats: threading.Thread | None = None
+        # the other board's messages refused since the page last took them (the latest)
+        self._refusals: deque[str] = deque(maxlen=REFUSALS_KEPT)
 
     @property
     def name(self) -> str:
@@ -235,6 +239,14 @@ class BoardOpponent:
             state = self.state
             return state.date_to_take(game) if state is not None else None
 
+    def take_refusals(self) -> tuple[str, ...]:
+        """The other board's messages refused since the last call (one line each, the
+        latest `REFUSALS_KEPT`): the page shows each once, the log has them all."""
+        with self._lock:
+            taken = tuple(self._refusals)
+            self._refusals.clear()
+            return taken
+
     @property
     def conflict(self) -> str | None:
         state = self.state
@@ -255,7 +267,10 @@ class BoardOpponent:
             state = self.state
             if state is None:
                 return
+            refused = state.refused
             refusal = state.receive(kind, payload, self.clock())
+            if state.refused > refused and refusal is not None:
+                self._refusals.append(refusal)  # (for the page, once: `take_refusals`)
             again = state.unpublished()  # (our refusal of the match, said in our record)
             self._lock.notify_all()
         if refusal is not None:

@@ -291,6 +291,10 @@ class GameInPlay:
             self.follow_opponent()
             return True
         changed = self._match_result(seat)
+        for line in seat.match.take_refusals():  # (each once on the page)
+            self.arbiter_log.note("notice", Message.of("match.log.refused",
+                                                       name=seat.label(), detail=line))
+            changed = True
         reachable = seat.reachable()
         if reachable != self.game_clock.suspended:
             return changed

@@ -209,7 +209,9 @@ def test_a_board_writes_only_its_own_seat(towns):
             assert own in (0, 0x10)
             foreign = "white" if seat == "black" else "black"
             for topic in (match_topic("m1", foreign, "record"), "draughtsboard/v1/board/1/state",
-                          "draughtsboard/v1/match/m2/white/record"):
+                          "draughtsboard/v1/match/m2/white/record",
+                          f"draughtsboard/v1/match/m1/{seat}/other",  # exactly its topics
+                          f"draughtsboard/v1/match/m1/{seat}/record/more"):
                 assert client.publish(topic, b"{}").value == 0x87, topic  # Not authorized
         finally:
             client.close()
@@ -242,6 +244,12 @@ def test_what_is_not_the_protocol_on_the_other_seat_is_one_line_and_changes_noth
         assert "Traceback" not in white.stderr
         view = white.state()
         assert view["opponent"]["error"] is None and view["moves"] == []
+        shown = [entry["text"]["params"]["detail"] for entry in view["log"]
+                 if isinstance(entry["text"], dict)
+                 and entry["text"]["id"] == "match.log.refused"]
+        assert shown  # on the page, not only in the log: each a line the log has
+        assert all("\n" not in line and white.stderr.count(line) >= shown.count(line)
+                   for line in shown)
         assert white.stop(signal.SIGTERM) == 0
 
 
