@@ -242,12 +242,15 @@ def test_what_is_not_the_protocol_on_the_other_seat_is_one_line_and_changes_noth
         finally:
             forger.close()
         assert "Traceback" not in white.stderr
+        def shown_on_page() -> list[str]:
+            return [entry["text"]["params"]["detail"] for entry in white.state()["log"]
+                    if isinstance(entry["text"], dict)
+                    and entry["text"]["id"] == "match.log.refused"]
+
+        # on the page, not only in the log: each a line the log has
+        shown = wait_until(shown_on_page, timeout=10, what="the refusals on the page")
         view = white.state()
         assert view["opponent"]["error"] is None and view["moves"] == []
-        shown = [entry["text"]["params"]["detail"] for entry in view["log"]
-                 if isinstance(entry["text"], dict)
-                 and entry["text"]["id"] == "match.log.refused"]
-        assert shown  # on the page, not only in the log: each a line the log has
         assert all("\n" not in line and white.stderr.count(line) >= shown.count(line)
                    for line in shown)
         assert white.stop(signal.SIGTERM) == 0
