@@ -40,8 +40,10 @@ clocks are not part of what makes a ply the same):
 - results go one way: a finished game reopens only when both arbiters withdraw its
   result, each with its key on its own board. A withdrawal the other board made is a
   claim here (``claim-withdrawal``), never carried out by itself; and a result this
-  board's arbiter withdrew at these plies is not taken again by itself (a claim). Until
-  both agree, both boards show the disagreement.
+  board's arbiter withdrew at these plies while the other board held it (it withdrew
+  fewer results there than this one) is not taken again by itself (a claim). Until both
+  agree, both boards show the disagreement; once both withdrew, a new result is taken
+  as ever.
 
 A board that *stops* the match (the two records cannot be the same game: a ply that
 differs, a move of this board's seat it never recorded) says so in its record
@@ -463,8 +465,8 @@ class MatchState:
         if now is None or self._caught_up_at is not None or not self.ours or \
                 self.mover_of(len(self.ours)) != self.peer:
             return
-        held = len(self.theirs.plies) if self.theirs is not None else 0
-        if max(held, self.they_hold) >= len(self.ours):
+        # (its record, not its beat: a beat counts what it received, not what it recorded)
+        if self.theirs is not None and len(self.theirs.plies) >= len(self.ours):
             self._caught_up_at = now
 
     # -- what the other board says ------------------------------------------------------
@@ -481,7 +483,6 @@ class MatchState:
             if kind == "beat":
                 self.they_hold = decode_beat(payload)
                 self.heard_at, self.offline = now, False
-                self._note_caught_up(now)
                 return None
             if kind != "record":
                 raise MatchMessageError(f"no message kind {kind[:20]!r}")
@@ -619,7 +620,10 @@ class MatchState:
             if mine is None or game.ply not in theirs.withdrawn:
                 return None  # ours not taken there yet (or shown there as a claim)
             return ResultCall("claim-withdrawal", mine)  # (results go one way only)
-        if mine is None and game.ply not in withdrawals_of(game) \
+        # a result this board withdrew at these plies that the other board still held
+        # (it withdrew fewer there) is not taken again by itself
+        ours_withdrawn = withdrawals_of(game).count(game.ply)
+        if mine is None and theirs.withdrawn.count(game.ply) >= ours_withdrawn \
                 and (proven(game, claimed)
                      or claimed == loss_of(game.variant.results, self.peer)):
             self._taken = (claimed, theirs.reason)
