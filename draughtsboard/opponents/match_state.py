@@ -234,9 +234,10 @@ class MatchRecord:
         if result is not None:
             result = _text(data, "result", 10)
             reason = _text(data, "reason", REASON_LIMIT) if data.get("reason") else ""
-            by = data.get("by")
-            if by not in SETTERS:
+            setter = data.get("by")
+            if not isinstance(setter, str) or setter not in SETTERS:
                 raise MatchMessageError(f"by: expected one of {', '.join(SETTERS)}")
+            by = setter
         withdrawn = data.get("withdrawn", [])
         if not isinstance(withdrawn, list) or len(withdrawn) > WITHDRAWN_LIMIT or not all(
                 isinstance(ply, int) and not isinstance(ply, bool) and 0 <= ply <= PLY_LIMIT

@@ -455,7 +455,7 @@ class GameInPlay:
         and this board's own is recorded."""
         seat = self.opponent
         pending = seat.pending if seat is not None else None
-        if pending is None or pending.clocks is None or event.replaces:
+        if seat is None or pending is None or pending.clocks is None or event.replaces:
             return own
         game = self.recorded_game()
         if tuple(event.path) != tuple(pending.move.path) or game.position != pending.position:
