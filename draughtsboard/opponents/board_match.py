@@ -220,12 +220,12 @@ class BoardOpponent:
             state = self.state
             return state.result_call(game) if state is not None else None
 
-    def carry_time(self) -> float | None:
-        """Seconds from our last move recorded here until the other board was known to
-        hold it (`MatchState.carry_time`)."""
+    def unmeasured(self) -> float | None:
+        """Seconds of the other side's last turn this board cannot count as its thinking
+        (`MatchState.unmeasured`)."""
         with self._lock:
             state = self.state
-            return state.carry_time() if state is not None else None
+            return state.unmeasured() if state is not None else None
 
     def claimed_reason(self, result: str) -> str | None:
         """The other board's reason for ``result``, if it holds that result."""

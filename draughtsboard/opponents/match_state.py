@@ -65,7 +65,8 @@ up), and says so in its own record, so the other board refuses too.
 Clocks: the other board's figure for its mover is bounded by what this board saw
 (`believed_clocks`): the mover's time before the move, less the thinking this board
 measured (its clock ran here from when the other board was known to hold our move until
-its move came, link pauses not counted) less `LINK_TOLERANCE`, plus the increment.
+its move came, link pauses and the silence just before its move not counted: see
+`unmeasured`) less `LINK_TOLERANCE`, plus the increment.
 
 Presence: each board sends a *beat* every second or so with how many of the other's plies
 it holds; a board not heard for `LOST_AFTER` seconds (or whose last word was its Will,
@@ -406,6 +407,8 @@ class MatchState:
         # board was first known to hold it (`carry_time`)
         self._ours_at: float | None = None
         self._caught_up_at: float | None = None
+        # how long the other board had been silent when its next move arrived
+        self._silence: float | None = None
 
     @property
     def peer(self) -> str:
@@ -424,7 +427,7 @@ class MatchState:
         to publish (None: unchanged)."""
         plies = plies_of(game)
         if len(plies) != len(self.ours) or self._ours_at is None:
-            self._ours_at, self._caught_up_at = now, None
+            self._ours_at, self._caught_up_at, self._silence = now, None, None
         self.ours = plies
         self.result = game.result
         self.reason = one_line(game.result_reason) if game.result is not None else ""
@@ -453,14 +456,16 @@ class MatchState:
     def beat(self) -> bytes:
         return encode_beat(len(self.theirs.plies) if self.theirs is not None else 0)
 
-    def carry_time(self) -> float | None:
-        """Seconds from our last ply recorded here until the other board was known to
-        hold it (its carrying it out, and the link's delays), on this board's clock;
-        None when not known. The other board's clock stands while it carries our move
-        out, so the thinking this board measured starts after it."""
-        if self._ours_at is None or self._caught_up_at is None:
+    def unmeasured(self) -> float | None:
+        """Seconds of the other side's turn, on this board's clock since our last ply
+        was recorded, that this board cannot count as its thinking: until the other
+        board was known to hold our ply (it carries it out on a clock that stands), and
+        the silence before its move arrived (it may have been made any time then: a
+        link slow or cut for less than `lost_after` pauses nothing). None when not
+        known (the other board's move has not come)."""
+        if self._ours_at is None or self._caught_up_at is None or self._silence is None:
             return None
-        return max(0.0, self._caught_up_at - self._ours_at)
+        return max(0.0, self._caught_up_at - self._ours_at) + self._silence
 
     def _note_caught_up(self, now: float | None) -> None:
         if now is None or self._caught_up_at is not None or not self.ours or \
@@ -491,9 +496,13 @@ class MatchState:
         except MatchMessageError as error:
             self.refused += 1
             return f"match {self.match}: a message from {self.peer} refused: {error}"
+        silent = now - self.heard_at if self.heard_at is not None else 0.0
         self.heard_at, self.offline = now, False
         refusal = self._take(record)
         self._note_caught_up(now)
+        if self._silence is None and self.theirs is not None and \
+                len(self.theirs.plies) > len(self.ours):
+            self._silence = max(0.0, silent)  # (its move came: how long it had been quiet)
         return refusal
 
     def _take(self, record: MatchRecord) -> str | None:

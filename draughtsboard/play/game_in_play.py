@@ -470,13 +470,13 @@ class GameInPlay:
             if had > 0 and mover not in reading.flagged \
             and reading.status in ("running", "waiting") else 0.0
         # the thinking this board measured: the mover's time that went here (link pauses
-        # and the hold while its move is carried out not counted), less the time the
-        # other board took to hold our move (it carried it out on a clock that stood)
+        # and the hold while its move is carried out not counted), less what this board
+        # cannot count as its thinking (`MatchState.unmeasured`)
         left = self.game_clock.left(game, mover)
         spent = max(0.0, had - left) if left is not None else 0.0
         match = seat.match
-        carry = match.carry_time() if match is not None else None
-        thought = max(0.0, spent - (carry or 0.0)) if carry is not None else 0.0
+        unmeasured = match.unmeasured() if match is not None else None
+        thought = max(0.0, spent - unmeasured) if unmeasured is not None else 0.0
         believed = believed_clocks(own, pending.clocks, mover, had, increment, thought)
         if believed is None:
             note = Message.of("match.log.clock_refused", name=seat.label(),

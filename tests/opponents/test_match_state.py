@@ -552,3 +552,19 @@ def test_a_record_holding_a_move_of_this_boards_own_seat_stops_the_match_at_once
     honest.recorded(game_of(moves[:3]))
     assert black.receive("record", honest.record().to_json(), now=1.0) is None
     assert black.next_move(game_of(moves[:2]).position) is not None
+
+
+def test_what_this_board_cannot_count_as_the_other_sides_thinking():
+    """From our ply recorded until the other board's record holds it (it carries our
+    move out on a clock that stands), and the silence before its move arrived (a link
+    slow for less than the pause's delay): neither is its thinking here."""
+    white, black = states()
+    moves = first_moves(2)
+    white.recorded(game_of(moves[:1]), now=10.0)
+    assert white.unmeasured() is None
+    white.receive("beat", encode_beat(1), now=10.5)  # received, not yet carried out
+    white.receive("record", black.recorded(game_of(moves[:1])), now=13.0)  # carried out
+    white.receive("beat", encode_beat(1), now=14.0)
+    assert white.unmeasured() is None  # its move has not come
+    white.receive("record", black.recorded(game_of(moves[:2])), now=20.5)  # 6.5 s quiet
+    assert white.unmeasured() == pytest.approx(3.0 + 6.5)
