@@ -12,6 +12,7 @@ from __future__ import annotations
 import getpass
 import random
 import signal
+from contextlib import contextmanager
 
 import pytest
 
@@ -40,6 +41,13 @@ CUT_AT = 11  # the ply made while the link is cut
 @pytest.fixture
 def towns(tmp_path):
     """(white town, black town, their brokers): white's hosts, black's bridges to it."""
+    with bridged_towns(tmp_path) as found:
+        yield found
+
+
+@contextmanager
+def bridged_towns(tmp_path):
+    """The two towns of match m1 and their brokers, started (stopped on the way out)."""
     user = getpass.getuser()
     white = write_host_town(tmp_path / "white-town", "m1", "white", host="127.0.0.1",
                             port=free_port(), log_file=tmp_path / "white.log",

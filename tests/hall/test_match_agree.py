@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import signal
+import threading
 import time
 import urllib.error
 
@@ -20,15 +21,23 @@ from draughtsboard.board.rules.fen import initial_position
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.hall.towns import match_user
 from draughtsboard.hall_protocol.topics import match_topic
+from draughtsboard.opponents import match_state
 from draughtsboard.opponents.match_state import MatchRecord, plies_of
 
 from ..web.helpers import TOKEN, PlayProcess, wait_until
 from .test_bad_input import RawClient
-from .test_match import RUSSIAN, SEED, board, carry_out, journal, make_move, towns  # noqa: F401
+from .test_match import RUSSIAN, SEED, board, bridged_towns, carry_out, journal, make_move
 
 pytestmark = pytest.mark.broker
 
 AGREED = {"Event": "Towns match", "Round": "1", "TimeControl": "600+5"}
+
+
+@pytest.fixture
+def towns(tmp_path):
+    """(white town, black town, their brokers): white's hosts, black's bridges to it."""
+    with bridged_towns(tmp_path) as found:
+        yield found
 
 
 def both_know_each_other(white: PlayProcess, black: PlayProcess) -> None:
@@ -156,7 +165,6 @@ class Beating:
     hears it and keeps the match clock running."""
 
     def __init__(self, client: RawClient, seat: str) -> None:
-        import threading
         self.client, self.seat = client, seat
         self.holds = 0
         self.done = threading.Event()
@@ -238,8 +246,6 @@ def test_a_forged_withdrawal_never_reopens_a_finished_game(tmp_path, towns):
     """Issue 44, 4: Boris resigned (1-0 on both boards). With White's password, a record
     with no result and a withdrawal, then one with 0-1: Boris's board keeps 1-0 and shows
     each as a claim to its arbiter; both PDNs end 1-0."""
-    from draughtsboard.opponents import match_state
-
     white_town, black_town, _ = towns
     with board(tmp_path, white_town, "Anna") as white, \
             board(tmp_path, black_town, "Boris") as black:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import logging
 
-from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.reasoncodes import ReasonCode
 
 from draughtsboard.hall_link.match_link import MatchLink
 from draughtsboard.hall_protocol.broker import parse_broker_url

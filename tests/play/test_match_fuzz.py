@@ -24,7 +24,6 @@ from .test_board_match import (
     beats,
     board,
     carry_out_theirs,
-    games,
     play_own_move,
     restart,
     settle_both,
