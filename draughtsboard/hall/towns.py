@@ -4,7 +4,8 @@ mosquitto's own bridge (a ``connection`` block), as a venue in rooms is (`rooms`
 
 ``draughtsboard venue --match MATCH --seat white --out DIR`` writes the *hosting* town's
 broker: the board's user (``match-MATCH-white``), which may write only its own seat's
-topics (``draughtsboard/v1/match/MATCH/white/#``) and read only the other seat's, and
+three topics (``draughtsboard/v1/match/MATCH/white/record``, ``beat``, ``presence``)
+and read only the other seat's, and
 the other town's bridge user (``town-MATCH``, its password in ``town.password``), which
 may write only the other seat's topics and read only this one's.
 ``draughtsboard venue --match MATCH --seat black --host-town HOST:PORT
@@ -23,7 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from draughtsboard.board.message import Message
-from draughtsboard.hall_protocol.topics import MATCH_NAME, MATCH_SEATS, match_seat_filter
+from draughtsboard.hall_protocol.topics import (
+    MATCH_KINDS,
+    MATCH_NAME,
+    MATCH_SEATS,
+    match_seat_filter,
+    match_topic,
+)
 
 from .rooms import BRIDGE_RESTART, RoomError
 from .venue import mosquitto_conf, plain_host, write_broker_files
@@ -51,10 +58,14 @@ def other(seat: str) -> str:
 
 
 def seat_acl(user: str, match: str, seat: str) -> list[str]:
-    """``user`` writes ``seat``'s topics of ``match`` and reads the other seat's; nothing
-    else (no other match, no board of a hall)."""
-    return [f"user {user}", f"topic write {match_seat_filter(match, seat)}",
-            f"topic read {match_seat_filter(match, other(seat))}", ""]
+    """``user`` writes exactly ``seat``'s topics of ``match`` (its record, beat and
+    presence: no other sub-topic, where a stolen password could leave retained messages)
+    and reads exactly the other seat's; nothing else (no other match, no board of a
+    hall)."""
+    return [f"user {user}",
+            *(f"topic write {match_topic(match, seat, kind)}" for kind in MATCH_KINDS),
+            *(f"topic read {match_topic(match, other(seat), kind)}" for kind in MATCH_KINDS),
+            ""]
 
 
 def check_match(match: str, seat: str) -> None:

@@ -10,11 +10,18 @@ subscribes to the other seat's three topics and hands each message on as it came
 session is kept by the broker (`hall_protocol.connect`), and paho reconnects for ever:
 what cannot go now goes when it can. The broker's ACL lets the board write its own seat
 only (docs/hall.md, "A match between towns").
+
+The client id is the seat's name with a random part drawn at start: a second login
+with the seat's password (a stolen one) gets another id, so it cannot take the board's
+session over without a trace; should the broker still end the board's session because
+another client took its id, the log says so (and the other board sees a pause, as for
+any cut).
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 from collections.abc import Callable
 
@@ -25,6 +32,7 @@ from draughtsboard.hall_protocol.topics import MATCH_KINDS, MATCH_SEATS, match_t
 log = logging.getLogger("draughtsboard.hall_link.match")
 
 PAYLOAD_LIMIT = 512 * 1024  # bytes: anything longer is not handed on
+SESSION_TAKEN_OVER = 0x8E  # MQTT v5 reason code: another client connected with our id
 
 
 class MatchLink:
@@ -40,7 +48,8 @@ class MatchLink:
         self._deliver: Callable[[str, bytes], None] | None = None
         self._connected = threading.Event()
         self._closed = False
-        self.client = make_client(address, f"draughtsboard-match-{match}-{seat}",
+        self.client_id = f"draughtsboard-match-{match}-{seat}-{secrets.token_hex(4)}"
+        self.client = make_client(address, self.client_id,
                                   logger=logging.getLogger("draughtsboard.hall_link.mqtt"))
         self.client.will_set(self.topics["presence"], b"offline", qos=1, retain=True)
         self.client.on_connect = self._on_connect
@@ -90,7 +99,11 @@ class MatchLink:
         client.publish(self.topics["presence"], b"online", qos=1, retain=True)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
-        if self._connected.is_set():
+        if getattr(reason_code, "value", None) == SESSION_TAKEN_OVER:
+            log.error("match %s: another login took the %s seat's session over (client id "
+                      "%s): the broker's passwords may be known to someone else", self.match,
+                      self.seat, self.client_id)
+        elif self._connected.is_set():
             log.warning("match %s: lost the broker (%s); trying again", self.match,
                         reason_code)
         self._connected.clear()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
@@ -44,6 +45,7 @@ log = logging.getLogger("draughtsboard.opponent.match")
 
 BEAT_EVERY = 1.0  # seconds between beats
 WAIT_STEP = 0.05  # how often a wait looks at ``stop``
+REFUSALS_KEPT = 5  # refusals kept for the page between two looks (a flood: the latest)
 
 
 class MatchTransport(Protocol):
@@ -95,6 +97,8 @@ class BoardOpponent:
         self._lock = threading.Condition()
         self._closed = threading.Event()
         self._beats: threading.Thread | None = None
+        # the other board's messages refused since the page last took them (the latest)
+        self._refusals: deque[str] = deque(maxlen=REFUSALS_KEPT)
 
     @property
     def name(self) -> str:
@@ -142,6 +146,7 @@ class BoardOpponent:
         try:
             self._wait(ready, stop)
         except MatchConflict as error:
+            self._publish_stop()  # (the other board stops too: our record says why)
             raise OpponentProtocolError(str(error)) from None
         self._track.play(found[0])
         return found[0]
@@ -165,7 +170,8 @@ class BoardOpponent:
                 state = self.state = MatchState(
                     self.match, self.seat, self.own_name or self.seat, self.variant.name,
                     game.start.fen(), self.tags, lost_after=self.lost_after)
-            payload = state.recorded(game)  # (ours first: then what comes is compared)
+            # (ours first: then what comes is compared)
+            payload = state.recorded(game, self.clock())
             self._lock.notify_all()
         if first:
             self.transport.open(self._deliver)
@@ -188,8 +194,11 @@ class BoardOpponent:
             try:
                 answer = state.next_move(position)
             except MatchConflict:
-                return False  # (the conflict stops the match: `conflict`)
-            return answer is not None and answer[0] != move
+                answer = None  # (the conflict stops the match: `conflict`)
+        if answer is None:
+            self._publish_stop()
+            return False
+        return answer[0] != move
 
     def last_heard(self) -> float | None:
         """When the other board was last heard from (this board's monotonic clock)."""
@@ -212,12 +221,12 @@ class BoardOpponent:
             state = self.state
             return state.result_call(game) if state is not None else None
 
-    def withdrawal_text(self, game: Game, text: str) -> str:
-        """The text of this board's withdrawal of ``game``'s result
-        (`MatchState.withdrawal_text`: the journal keeps what a restart needs)."""
+    def unmeasured(self) -> float | None:
+        """Seconds of the other side's last turn this board cannot count as its thinking
+        (`MatchState.unmeasured`)."""
         with self._lock:
             state = self.state
-            return state.withdrawal_text(game, text) if state is not None else text
+            return state.unmeasured() if state is not None else None
 
     def claimed_reason(self, result: str) -> str | None:
         """The other board's reason for ``result``, if it holds that result."""
@@ -231,6 +240,14 @@ class BoardOpponent:
             state = self.state
             return state.date_to_take(game) if state is not None else None
 
+    def take_refusals(self) -> tuple[str, ...]:
+        """The other board's messages refused since the last call (one line each, the
+        latest `REFUSALS_KEPT`): the page shows each once, the log has them all."""
+        with self._lock:
+            taken = tuple(self._refusals)
+            self._refusals.clear()
+            return taken
+
     @property
     def conflict(self) -> str | None:
         state = self.state
@@ -238,12 +255,23 @@ class BoardOpponent:
 
     # -- the other board's messages and the beats -------------------------------------------
 
+    def _publish_stop(self) -> None:
+        """Publish our record now that it says the match stopped (if it changed)."""
+        with self._lock:
+            state = self.state
+            again = state.unpublished() if state is not None else None
+        if again is not None and not self._closed.is_set():
+            self.transport.publish("record", again)
+
     def _deliver(self, kind: str, payload: bytes) -> None:
         with self._lock:
             state = self.state
             if state is None:
                 return
+            refused = state.refused
             refusal = state.receive(kind, payload, self.clock())
+            if state.refused > refused and refusal is not None:
+                self._refusals.append(refusal)  # (for the page, once: `take_refusals`)
             again = state.unpublished()  # (our refusal of the match, said in our record)
             self._lock.notify_all()
         if refusal is not None:

@@ -24,9 +24,11 @@ What a record from the other board may do (`MatchState.receive`, `MatchState.nex
   match or seat) is refused in one line and changes nothing.
 
 A record also holds the game's *result* (with its reason, who set it: ``rules``, the
-board's ``arbiter`` or the ``match``, taken from the other board) and how many results
-its arbiter withdrew. The other board believes a result only as far as it can prove it
-(`MatchState.result_call`), once both hold the same moves:
+board's ``arbiter`` or the ``match``, taken from the other board) and the plies at which
+its arbiter withdrew a result (``withdrawn``, typed: never read out of a sentence). The
+other board believes a result only as far as it can prove it (`MatchState.result_call`),
+once both hold the same moves (`same_plies`: number, move and position digest; the
+clocks are not part of what makes a ply the same):
 
 - a result the rules prove in its own position is taken;
 - a loss of the publishing board's own seat (a resignation, its arbiter's ruling against
@@ -35,25 +37,36 @@ its arbiter withdrew. The other board believes a result only as far as it can pr
   result other than this board's) is a *claim*: shown to this board's arbiter, who
   accepts it by recording the same result (an agreed draw: offered on one board,
   recorded on the other, both have it), and never recorded by itself;
-- a result withdrawn there that both held is withdrawn here when it was a win for the
-  withdrawing board's seat and the rules do not prove it (the winner gives it up);
-  otherwise the withdrawal is a claim. A result this board's arbiter withdrew is not
-  taken again by itself.
+- results go one way: a finished game reopens only when both arbiters withdraw its
+  result, each with its key on its own board. A withdrawal the other board made is a
+  claim here (``claim-withdrawal``), never carried out by itself; and a result this
+  board's arbiter withdrew at these plies while the other board held it (it withdrew
+  fewer results there than this one) is not taken again by itself (a claim). Until both
+  agree, both boards show the disagreement; once both withdrew, a new result is taken
+  as ever.
+
+A board that *stops* the match (the two records cannot be the same game: a ply that
+differs, a move of this board's seat it never recorded) says so in its record
+(``stop``, its one line); the other board stops too, with the same line, so both pages
+say the same. When both find a reason at once, the white board's line stands on both.
 
 Nothing of this is kept in memory only: a board restarted at any point decides as one
-that never stopped. When a board's arbiter withdraws a result the other board holds on
-the same moves, the withdrawal's text in its journal says so, with how many results the
-other board had withdrawn then (`MatchState.withdrawal_text`, read back by
-`declined_in`); its record carries that (``declined``). So the withdrawing board does
-not take the same result again (the other board's count tells a new one: it withdrew
-first), and the other board knows its own result was withdrawn there while held (its
-own count unchanged since), whether or not it ever saw both boards hold it.
+that never stopped (its journal and the other board's retained record say it all).
+
+Each ply's clocks are written at one precision by every writer (`CLOCK_RESOLUTION`,
+milliseconds: `plies_of` rounds them) and compared at it.
 
 The ``Date`` is White's (`date_to_take`): the black board records the date the white
 board's record holds (the day its game began, in UTC), so both PDNs are the same text.
 A match's records stay retained: a board beginning a new game that finds the other's
 finished game with moves under the match's name refuses in one line (the name is used
 up), and says so in its own record, so the other board refuses too.
+
+Clocks: the other board's figure for its mover is bounded by what this board saw
+(`believed_clocks`): the mover's time before the move, less the thinking this board
+measured (its clock ran here from when the other board was known to hold our move until
+its move came, link pauses and the silence just before its move not counted: see
+`unmeasured`) less `LINK_TOLERANCE`, plus the increment.
 
 Presence: each board sends a *beat* every second or so with how many of the other's plies
 it holds; a board not heard for `LOST_AFTER` seconds (or whose last word was its Will,
@@ -87,15 +100,14 @@ RECORD_LIMIT = 256 * 1024  # bytes of one record
 PLY_LIMIT = 2000
 NAME_LIMIT = 80
 LOST_AFTER = 3.5  # seconds without a beat: the other board is unreachable
-VERSION = 1
+VERSION = 2  # version 1 (before typed withdrawals and stops) is refused in one line
+CLOCK_RESOLUTION = 0.001  # seconds: every ply's clocks are written and compared at it
+LINK_TOLERANCE = 2.0  # seconds of the link's delay the clock bound allows the other board
 SETTERS = ("rules", "arbiter", "match")  # who set a record's result
 REASON_LIMIT = 200
 WITHDRAWN_LIMIT = 1000
+STOP_LIMIT = 400  # characters of a stop's line
 DATE_RE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)")
-# what a withdrawal's text says when the other board still holds the result withdrawn
-# (`MatchState.withdrawal_text`): read back from the journal (`declined_in`)
-DECLINED_RE = re.compile(r"match (\S+): (white|black)'s board holds (\S+) "
-                         r"\(its withdrawals: (\d+)\), not taken again")
 
 
 class MatchMessageError(ValueError):
@@ -115,6 +127,13 @@ def other_seat(seat: str) -> str:
     return "black" if seat == "white" else "white"
 
 
+def at_resolution(clock: tuple[float, float] | None) -> tuple[float, float] | None:
+    """``clock`` at `CLOCK_RESOLUTION` (milliseconds), as every writer writes it."""
+    if clock is None:
+        return None
+    return (round(float(clock[0]), 3), round(float(clock[1]), 3))
+
+
 @dataclass(frozen=True)
 class Ply:
     """One move of the game: its index (0: the first move), its text, the digest of the
@@ -127,17 +146,31 @@ class Ply:
     clock: tuple[float, float] | None = None
 
     def same_move(self, other: Ply) -> bool:
-        """The same move in the same position (the clocks aside)."""
+        """The same ply: the same move in the same position (the clocks aside)."""
         return (self.index, self.move, self.before) == (other.index, other.move, other.before)
 
+    def same_clock(self, other: Ply) -> bool:
+        """The same clocks at `CLOCK_RESOLUTION`."""
+        return at_resolution(self.clock) == at_resolution(other.clock)
+
     def as_json(self) -> dict[str, Any]:
+        clock = at_resolution(self.clock)
         return {"ply": self.index, "move": self.move, "before": self.before,
-                "clock": list(self.clock) if self.clock is not None else None}
+                "clock": list(clock) if clock is not None else None}
+
+
+def same_plies(ours: tuple[Ply, ...], theirs: tuple[Ply, ...]) -> bool:
+    """Whether two records hold the same plies: number, move, position digest (whatever
+    the precision of their clocks)."""
+    return len(ours) == len(theirs) and all(
+        mine.same_move(other) for mine, other in zip(ours, theirs, strict=True))
 
 
 @dataclass(frozen=True)
 class MatchRecord:
-    """What one board holds of the match (see the module doc)."""
+    """What one board holds of the match (see the module doc). Version 2 on the wire:
+    ``withdrawn`` the plies at which its arbiter withdrew a result (typed, in order),
+    ``stop`` the one line of a board that stopped the match."""
 
     match: str
     seat: str
@@ -149,12 +182,10 @@ class MatchRecord:
     result: str | None = None  # the game's result as its journal holds it
     reason: str = ""
     by: str = ""  # who set it (`SETTERS`)
-    withdrawn: int = 0  # results its arbiter withdrew
+    withdrawn: tuple[int, ...] = ()  # the plies at which its arbiter withdrew a result
     date: str = ""  # its Date tag
     refused: str = ""  # why this board refuses the match (a name used up), one line
-    # the other board's result its arbiter withdrew last while the other board held it,
-    # with how many results the other board had withdrawn then (`declined_in`)
-    declined: tuple[str, int] | None = None
+    stop: str = ""  # why this board stopped the match (or the other's line), one line
 
     def to_json(self) -> bytes:
         data: dict[str, Any] = {
@@ -164,24 +195,28 @@ class MatchRecord:
         if self.result is not None:
             data.update(result=self.result, reason=self.reason, by=self.by)
         if self.withdrawn:
-            data["withdrawn"] = self.withdrawn
+            data["withdrawn"] = list(self.withdrawn)
         if self.date:
             data["date"] = self.date
         if self.refused:
             data["refused"] = self.refused
-        if self.declined is not None:
-            data["declined"] = list(self.declined)
+        if self.stop:
+            data["stop"] = self.stop
         return json.dumps(data, separators=(",", ":")).encode()
 
     @classmethod
     def from_json(cls, payload: bytes) -> MatchRecord:
-        """The record in ``payload``; `MatchMessageError` (one line) for anything else."""
+        """The record in ``payload``; `MatchMessageError` (one line) for anything else
+        (a record of version 1, from an older release, included)."""
         if len(payload) > RECORD_LIMIT:
             raise MatchMessageError(f"a record of {len(payload)} bytes (at most "
                                     f"{RECORD_LIMIT})")
         data = _json_object(payload)
         if data.get("v") != VERSION:
-            raise MatchMessageError(f"version {str(data.get('v'))[:20]!r}, not {VERSION}")
+            older = " (an older release: start both boards with the same release and a " \
+                "new match name)" if data.get("v") == 1 else ""
+            raise MatchMessageError(f"version {str(data.get('v'))[:20]!r}, not "
+                                    f"{VERSION}{older}")
         texts = {key: _text(data, key, limit) for key, limit in
                  (("match", 40), ("seat", 5), ("name", NAME_LIMIT), ("variant", 20),
                   ("start", 400))}
@@ -200,30 +235,25 @@ class MatchRecord:
         if result is not None:
             result = _text(data, "result", 10)
             reason = _text(data, "reason", REASON_LIMIT) if data.get("reason") else ""
-            by = data.get("by") or ""
-            if by not in SETTERS:
+            setter = data.get("by")
+            if not isinstance(setter, str) or setter not in SETTERS:
                 raise MatchMessageError(f"by: expected one of {', '.join(SETTERS)}")
-        withdrawn = data.get("withdrawn", 0)
-        if not isinstance(withdrawn, int) or isinstance(withdrawn, bool) or \
-                not 0 <= withdrawn <= WITHDRAWN_LIMIT:
-            raise MatchMessageError(f"withdrawn: expected 0-{WITHDRAWN_LIMIT}")
+            by = setter
+        withdrawn = data.get("withdrawn", [])
+        if not isinstance(withdrawn, list) or len(withdrawn) > WITHDRAWN_LIMIT or not all(
+                isinstance(ply, int) and not isinstance(ply, bool) and 0 <= ply <= PLY_LIMIT
+                for ply in withdrawn) or withdrawn != sorted(withdrawn):
+            raise MatchMessageError(f"withdrawn: expected at most {WITHDRAWN_LIMIT} plies "
+                                    f"(0-{PLY_LIMIT}) in order")
         date = _text(data, "date", 10) if "date" in data else ""
         if date and not DATE_RE.fullmatch(date):
             raise MatchMessageError(f"date {date!r}: expected YYYY.MM.DD")
         refused = _text(data, "refused", 300) if data.get("refused") else ""
-        declined = data.get("declined")
-        if declined is not None:
-            if not (isinstance(declined, list) and len(declined) == 2
-                    and isinstance(declined[0], str) and 0 < len(declined[0]) <= 10
-                    and declined[0].isprintable() and isinstance(declined[1], int)
-                    and not isinstance(declined[1], bool)
-                    and 0 <= declined[1] <= WITHDRAWN_LIMIT):
-                raise MatchMessageError(f"declined: expected [result, 0-{WITHDRAWN_LIMIT}]")
-            declined = (declined[0], declined[1])
+        stop = _text(data, "stop", STOP_LIMIT) if data.get("stop") else ""
         return cls(texts["match"], texts["seat"], texts["name"], texts["variant"],
                    texts["start"], dict(tags),
                    tuple(_ply(item, index) for index, item in enumerate(plies)),
-                   result, reason, by, withdrawn, date, refused, declined)
+                   result, reason, by, tuple(withdrawn), date, refused, stop)
 
 
 def _json_object(payload: bytes) -> dict[str, Any]:
@@ -265,8 +295,16 @@ def _ply(item: Any, index: int) -> Ply:
 def plies_of(game: Game) -> tuple[Ply, ...]:
     """The plies of a recorded game, as a record holds them."""
     positions = game.positions
-    return tuple(Ply(index, played.text, digest(positions[index]), played.clock)
+    return tuple(Ply(index, played.text, digest(positions[index]),
+                     at_resolution(played.clock))
                  for index, played in enumerate(game.moves))
+
+
+def withdrawals_of(game: Game) -> tuple[int, ...]:
+    """The plies at which ``game``'s arbiter withdrew a result (the journal's events,
+    by their kind and ply: typed, never their text)."""
+    return tuple(event.ply for event in game.events
+                 if event.kind == "result-withdrawn")[-WITHDRAWN_LIMIT:]
 
 
 def encode_beat(holds: int) -> bytes:
@@ -286,10 +324,10 @@ def decode_beat(payload: bytes) -> int:
 @dataclass(frozen=True)
 class ResultCall:
     """What this board does of the other board's result (`MatchState.result_call`):
-    ``take`` it (record ``result`` with ``reason``), ``withdraw`` its own (the other
-    board withdrew ``result``), or show the arbiter a ``claim`` (the other board says
-    ``result``, ``reason``, set by ``by``) or a ``claim-withdrawal`` (the other board
-    withdrew ``result``, this board's)."""
+    ``take`` it (record ``result`` with ``reason``), or show the arbiter a ``claim``
+    (the other board says ``result``, ``reason``, set by ``by``) or a
+    ``claim-withdrawal`` (the other board withdrew ``result``, this board's: the game
+    reopens only once this board's arbiter withdraws it too)."""
 
     action: str
     result: str
@@ -298,20 +336,25 @@ class ResultCall:
 
 
 def believed_clocks(own: tuple[float, float], sent: tuple[float, float], mover: str,
-                    had: float, increment: float) -> tuple[float, float] | None:
+                    had: float, increment: float, thought: float = 0.0
+                    ) -> tuple[float, float] | None:
     """The clocks to record with the other board's move: its mover's figure as that board
     measured it (its player's thinking), this board's own ``own`` figure for the other
     side (this board's player, whose time the other board only repeats). None when the
-    mover's figure is more than the mover ``had`` before the move plus the ``increment``:
-    the rules allow no more (and nothing once the mover's flag fell: ``had`` 0), so it is
-    refused and this board's own measurement stands.
-    A password of the other seat can say anything; what it may change is bounded so."""
+    mover's figure is more than the mover ``had`` before the move, less the ``thought``
+    this board measured it think (less `LINK_TOLERANCE` for the link's delay), plus the
+    ``increment``: a password of the other seat can say anything ("no time used"), and
+    what it may change is bounded by what this board saw; beyond that it is refused and
+    this board's own measurement stands (nothing once the mover's flag fell: ``had``
+    0). Both figures at `CLOCK_RESOLUTION`."""
     side = 0 if mover == "white" else 1
-    figure = sent[side]
-    allowed = had + increment if had > 0 else 0.0  # (a fallen flag stays at zero)
-    if figure > allowed + 1e-6:
+    figure = round(sent[side], 3)
+    seen = max(0.0, thought - LINK_TOLERANCE)
+    allowed = max(0.0, had - seen) + increment if had > 0 else 0.0  # (a fallen flag: 0)
+    if figure > allowed + CLOCK_RESOLUTION:
         return None
-    return (figure, own[1]) if side == 0 else (own[0], figure)
+    mine = (round(own[0], 3), round(own[1], 3))
+    return (figure, mine[1]) if side == 0 else (mine[0], figure)
 
 
 def loss_of(variant_results: tuple[str, ...], seat: str) -> str:
@@ -325,20 +368,6 @@ def proven(game: Game, result: str) -> bool:
     rule holds)."""
     outcome = game.outcome()
     return outcome is not None and outcome[0] == result
-
-
-def declined_in(game: Game, match: str, peer: str) -> tuple[str, int] | None:
-    """The other board's result this board's arbiter withdrew last while the other
-    board held it, as the journal says (`MatchState.withdrawal_text`): that result and
-    how many results the other board had withdrawn then. A record of the other board
-    with the same result and count is the same result, not taken again by itself; a new
-    one (after its own withdrawal) has a higher count."""
-    for event in reversed(game.events):
-        if event.kind == "result-withdrawn":
-            found = DECLINED_RE.search(event.text)
-            if found is not None and found.group(1, 2) == (match, peer):
-                return found.group(3), int(found.group(4))
-    return None
 
 
 def one_line(text: str, limit: int = REASON_LIMIT) -> str:
@@ -364,14 +393,22 @@ class MatchState:
         self.they_hold = 0  # of our plies, as the other board's last beat said
         self.heard_at: float | None = None
         self.offline = False  # the other board's last word was its Will
+        # the line the match stopped with (this board's own, or the other board's: its
+        # record's ``stop``), for good
         self.conflict: str | None = None
         self.refused = 0  # messages refused (not the protocol)
         self.refusal = ""  # why this board refuses the match (said in its record)
         self.result: str | None = None  # this board's game's, as last recorded
-        self.reason, self.by, self.withdrawn, self.date = "", "", 0, ""
-        self.declined: tuple[str, int] | None = None  # (see `MatchRecord`)
+        self.reason, self.by, self.date = "", "", ""
+        self.withdrawn: tuple[int, ...] = ()  # (see `MatchRecord`)
         self._published: bytes | None = None  # the record we last published
         self._taken: tuple[str, str] | None = None  # a result taken from the other board
+        # this board's clock: when our last ply was recorded here, and when the other
+        # board was first known to hold it (`carry_time`)
+        self._ours_at: float | None = None
+        self._caught_up_at: float | None = None
+        # how long the other board had been silent when its next move arrived
+        self._silence: float | None = None
 
     @property
     def peer(self) -> str:
@@ -381,23 +418,26 @@ class MatchState:
         return MatchRecord(self.match, self.seat, self.name, self.variant, self.start,
                            dict(self.tags), self.ours, self.result, self.reason,
                            self.by if self.result is not None else "", self.withdrawn,
-                           self.date, self.refusal, self.declined)
+                           self.date, self.refusal, self.conflict or "")
 
     # -- what this board recorded ---------------------------------------------------------
 
-    def recorded(self, game: Game) -> bytes | None:
-        """The journal's game is now ``game``: the record to publish (None: unchanged)."""
-        self.ours = plies_of(game)
+    def recorded(self, game: Game, now: float | None = None) -> bytes | None:
+        """The journal's game is now ``game`` (at ``now``, this board's clock): the record
+        to publish (None: unchanged)."""
+        plies = plies_of(game)
+        if len(plies) != len(self.ours) or self._ours_at is None:
+            self._ours_at, self._caught_up_at, self._silence = now, None, None
+        self.ours = plies
         self.result = game.result
         self.reason = one_line(game.result_reason) if game.result is not None else ""
         self.by = "" if game.result is None else "rules" if proven(game, game.result) \
             else "match" if self._taken == (game.result, game.result_reason) else "arbiter"
-        self.withdrawn = min(WITHDRAWN_LIMIT, sum(
-            1 for event in game.events if event.kind == "result-withdrawn"))
-        self.declined = declined_in(game, self.match, self.peer)
+        self.withdrawn = withdrawals_of(game)
         date = game.tags.get("Date", "")
         self.date = date if DATE_RE.fullmatch(date) else ""
         self._check()
+        self._note_caught_up(now)
         return self.unpublished()
 
     def unpublished(self) -> bytes | None:
@@ -415,6 +455,25 @@ class MatchState:
 
     def beat(self) -> bytes:
         return encode_beat(len(self.theirs.plies) if self.theirs is not None else 0)
+
+    def unmeasured(self) -> float | None:
+        """Seconds of the other side's turn, on this board's clock since our last ply
+        was recorded, that this board cannot count as its thinking: until the other
+        board was known to hold our ply (it carries it out on a clock that stands), and
+        the silence before its move arrived (it may have been made any time then: a
+        link slow or cut for less than `lost_after` pauses nothing). None when not
+        known (the other board's move has not come)."""
+        if self._ours_at is None or self._caught_up_at is None or self._silence is None:
+            return None
+        return max(0.0, self._caught_up_at - self._ours_at) + self._silence
+
+    def _note_caught_up(self, now: float | None) -> None:
+        if now is None or self._caught_up_at is not None or not self.ours or \
+                self.mover_of(len(self.ours)) != self.peer:
+            return
+        # (its record, not its beat: a beat counts what it received, not what it recorded)
+        if self.theirs is not None and len(self.theirs.plies) >= len(self.ours):
+            self._caught_up_at = now
 
     # -- what the other board says ------------------------------------------------------
 
@@ -437,8 +496,14 @@ class MatchState:
         except MatchMessageError as error:
             self.refused += 1
             return f"match {self.match}: a message from {self.peer} refused: {error}"
+        silent = now - self.heard_at if self.heard_at is not None else 0.0
         self.heard_at, self.offline = now, False
-        return self._take(record)
+        refusal = self._take(record)
+        self._note_caught_up(now)
+        if self._silence is None and self.theirs is not None and \
+                len(self.theirs.plies) > len(self.ours):
+            self._silence = max(0.0, silent)  # (its move came: how long it had been quiet)
+        return refusal
 
     def _take(self, record: MatchRecord) -> str | None:
         if (record.match, record.seat) != (self.match, self.peer):
@@ -451,21 +516,28 @@ class MatchState:
             return (f"match {self.match}: a record from {self.peer} refused: result "
                     f"{record.result!r} (expected {', '.join(results)})")
         held = self.theirs
-        if held is not None and len(record.plies) < len(held.plies) \
-                and held.plies[:len(record.plies)] == record.plies:
+        if held is not None and not record.stop and len(record.plies) < len(held.plies) \
+                and same_plies(held.plies[:len(record.plies)], record.plies):
             return None  # an older record: what it says we hold already
-        if held is not None and record.plies == held.plies and (
-                record.withdrawn, record.result is not None) < (
-                held.withdrawn, held.result is not None):
+        if held is not None and not record.stop and same_plies(record.plies, held.plies) \
+                and (len(record.withdrawn), record.result is not None) < (
+                    len(held.withdrawn), held.result is not None):
             return None  # an older record: before a result, or before its withdrawal
         self.theirs = record
         self._check()
         return self.conflict
 
     def _check(self) -> None:
-        """Whether the two records can be the same game (sets `conflict`, for good)."""
+        """Whether the two records can be the same game (sets `conflict`, for good; the
+        other board's stop is taken as its line says, see the module doc)."""
         theirs = self.theirs
-        if theirs is None or self.conflict is not None:
+        if theirs is None:
+            return
+        if theirs.stop and theirs.stop != self.conflict and (
+                self.conflict is None or self.peer == "white"):
+            self.conflict = theirs.stop
+            return
+        if self.conflict is not None:
             return
         if theirs.refused:
             self.conflict = (f"match {self.match}: {self.peer}'s board refuses the match: "
@@ -480,36 +552,38 @@ class MatchState:
             self.conflict = f"match {self.match}: {self.refusal}"
             return
         mine = self.record()
+        boards = {self.seat: mine, self.peer: theirs}
+        white, black = boards["white"], boards["black"]
         for what in ("variant", "start"):
-            if getattr(theirs, what) != getattr(mine, what):
-                self.conflict = (f"match {self.match}: {self.peer}'s board plays {what} "
-                                 f"{getattr(theirs, what)!r}, this one "
-                                 f"{getattr(mine, what)!r}")
+            if getattr(white, what) != getattr(black, what):
+                self.conflict = (f"match {self.match}: white's board plays {what} "
+                                 f"{getattr(white, what)!r}, black's board "
+                                 f"{getattr(black, what)!r}")
                 return
         for tag in AGREED_TAGS:
-            if theirs.tags.get(tag, "") != mine.tags.get(tag, ""):
-                self.conflict = (f"match {self.match}: {self.peer}'s board has {tag} "
-                                 f"{theirs.tags.get(tag, '')!r}, this one "
-                                 f"{mine.tags.get(tag, '')!r}: start both with the same "
+            if white.tags.get(tag, "") != black.tags.get(tag, ""):
+                self.conflict = (f"match {self.match}: white's board has {tag} "
+                                 f"{white.tags.get(tag, '')!r}, black's board "
+                                 f"{black.tags.get(tag, '')!r}: start both with the same "
                                  f"tags")
                 return
-        for ours, other in zip(self.ours, theirs.plies, strict=False):
-            if not ours.same_move(other):
-                self.conflict = (f"match {self.match}: ply {ours.index + 1} differs: "
-                                 f"{self.peer}'s board holds {other.move}, this one "
-                                 f"{ours.move} (nothing more is played)")
+        for ply_w, ply_b in zip(white.plies, black.plies, strict=False):
+            if not ply_w.same_move(ply_b):
+                self.conflict = (f"match {self.match}: ply {ply_w.index + 1} differs: "
+                                 f"white's board holds {ply_w.move}, black's board "
+                                 f"{ply_b.move} (nothing more is played)")
                 return
         if len(theirs.plies) > len(self.ours) + 1:
             self.conflict = (f"match {self.match}: {self.peer}'s board holds "
-                             f"{len(theirs.plies)} plies, this one {len(self.ours)}: more "
-                             f"than its own next move")
+                             f"{len(theirs.plies)} plies, {self.seat}'s board "
+                             f"{len(self.ours)}: more than its own next move")
         elif len(theirs.plies) == len(self.ours) + 1 and \
                 self.mover_of(len(self.ours)) == self.seat:
             ply = theirs.plies[-1]
             self.conflict = (f"match {self.match}: {self.peer}'s board holds ply "
-                             f"{ply.index + 1} ({ply.move}), a move of {self.seat}, this "
-                             f"board's seat, that this board never recorded (nothing more "
-                             f"is played)")
+                             f"{ply.index + 1} ({ply.move}), a move of {self.seat} that "
+                             f"{self.seat}'s board never recorded (nothing more is "
+                             f"played)")
 
     def mover_of(self, index: int) -> str:
         """The seat that plays ply ``index`` (0: the first) from the start position."""
@@ -518,7 +592,7 @@ class MatchState:
     def next_move(self, position: Position) -> tuple[Move, Ply] | None:
         """The other side's next move in ``position`` (this board's own position after
         every recorded ply), if its record holds it; `MatchConflict` (one line) when it
-        cannot be believed."""
+        cannot be believed (the match stops: our record says so once published)."""
         if self.conflict is not None:
             raise MatchConflict(self.conflict)
         theirs = self.theirs
@@ -546,40 +620,25 @@ class MatchState:
         (the journal's, as last `recorded`): see the module doc. None: nothing (no
         result, the same result, or the boards do not hold the same moves yet)."""
         theirs = self.theirs
-        if theirs is None or self.conflict is not None or plies_of(game) != theirs.plies:
+        if theirs is None or self.conflict is not None or \
+                not same_plies(plies_of(game), theirs.plies):
             return None
         mine, claimed = game.result, theirs.result
         if claimed == mine:
             return None
         if claimed is None:
-            withdrawn = sum(1 for event in game.events if event.kind == "result-withdrawn")
-            if mine is None or theirs.declined != (mine, withdrawn):
+            if mine is None or game.ply not in theirs.withdrawn:
                 return None  # ours not taken there yet (or shown there as a claim)
-            # the other board withdrew ours while it held it (its journal says so, and
-            # ours is the same result since: no withdrawal here after it)
-            gives_up = mine == loss_of(game.variant.results, self.seat)  # their win
-            if gives_up and not proven(game, mine):
-                return ResultCall("withdraw", mine)
-            return ResultCall("claim-withdrawal", mine)
-        if mine is None and declined_in(game, self.match, self.peer) != (
-                claimed, theirs.withdrawn) \
+            return ResultCall("claim-withdrawal", mine)  # (results go one way only)
+        # a result this board withdrew at these plies that the other board still held
+        # (it withdrew fewer there) is not taken again by itself
+        ours_withdrawn = withdrawals_of(game).count(game.ply)
+        if mine is None and theirs.withdrawn.count(game.ply) >= ours_withdrawn \
                 and (proven(game, claimed)
                      or claimed == loss_of(game.variant.results, self.peer)):
             self._taken = (claimed, theirs.reason)
             return ResultCall("take", claimed, theirs.reason, theirs.by)
         return ResultCall("claim", claimed, theirs.reason, theirs.by)
-
-    def withdrawal_text(self, game: Game, text: str) -> str:
-        """The text of this board's withdrawal of ``game``'s result: ``text``, and when
-        the other board holds that result on the same moves, that it is not taken
-        again by itself, with how many results the other board had withdrawn then (read
-        back from the journal by `declined_in`, so a board restarted decides the same)."""
-        theirs = self.theirs
-        if theirs is None or game.result is None or theirs.result != game.result or \
-                theirs.plies != plies_of(game):
-            return text
-        return (f"{text}; match {self.match}: {self.peer}'s board holds {theirs.result} "
-                f"(its withdrawals: {theirs.withdrawn}), not taken again by itself")
 
     def claimed_reason(self, result: str) -> str | None:
         """The reason the other board gives for ``result``, if it holds that result."""

@@ -132,8 +132,15 @@ class GameClock:
     def before_move(self, recorder: Recorder, game_id: str, *,
                     amends: bool = False) -> tuple[float, float] | None:
         """Both clocks to record with the move about to be recorded (``None``: the game
-        has no time control). The first move starts a waiting clock (and is not
-        charged); an amended move (a slid piece) charges its mover the extra time."""
+        has no time control), in milliseconds as the clock events are written (every
+        writer of a clock writes it at one precision: two boards of a match compare
+        them). The first move starts a waiting clock (and is not charged); an amended
+        move (a slid piece) charges its mover the extra time."""
+        clocks = self._before_move(recorder, game_id, amends=amends)
+        return None if clocks is None else (round(clocks[0], 3), round(clocks[1], 3))
+
+    def _before_move(self, recorder: Recorder, game_id: str, *,
+                     amends: bool) -> tuple[float, float] | None:
         game = recorder.game(game_id)
         reading = self.reading(game)
         if reading is None or game.result is not None:

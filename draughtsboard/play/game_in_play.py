@@ -297,6 +297,10 @@ class GameInPlay:
             self.follow_opponent()
             return True
         changed = self._match_result(seat)
+        for line in seat.match.take_refusals():  # (each once on the page)
+            self.arbiter_log.note("notice", Message.of("match.log.refused",
+                                                       name=seat.label(), detail=line))
+            changed = True
         reachable = seat.reachable()
         if reachable != self.game_clock.suspended:
             return changed
@@ -348,16 +352,6 @@ class GameInPlay:
                                                    result=call.result, name=seat.label())
                 log.info("%s", english(note))
                 self.arbiter_log.note("result", note)
-            return True
-        if call is not None and call.action == "withdraw":
-            text = f"result {call.result} withdrawn: {seat.name}'s board gave it up"
-            try:
-                self.withdraw_result(text)
-            except (DraughtsError, OSError) as error:
-                self._could_not(f"withdraw the result {call.result}", error)
-            else:
-                self.arbiter_log.note("result", Message.of(
-                    "match.log.result_withdrawn", result=call.result, name=seat.label()))
             return True
         if call is not None and call.action == "claim":
             claim = Message.of("match.flag.claim", name=seat.label(), result=call.result,
@@ -481,12 +475,21 @@ class GameInPlay:
         increment = reading.control.increment \
             if had > 0 and mover not in reading.flagged \
             and reading.status in ("running", "waiting") else 0.0
-        believed = believed_clocks(own, pending.clocks, mover, had, increment)
+        # the thinking this board measured: the mover's time that went here (link pauses
+        # and the hold while its move is carried out not counted), less what this board
+        # cannot count as its thinking (`MatchState.unmeasured`)
+        left = self.game_clock.left(game, mover)
+        spent = max(0.0, had - left) if left is not None else 0.0
+        match = seat.match
+        unmeasured = match.unmeasured() if match is not None else None
+        thought = max(0.0, spent - unmeasured) if unmeasured is not None else 0.0
+        believed = believed_clocks(own, pending.clocks, mover, had, increment, thought)
         if believed is None:
             note = Message.of("match.log.clock_refused", name=seat.label(),
                               move=event.notation)
-            log.warning("%s (sent %s, had %.1f + %.1f)", english(note), pending.clocks,
-                        reading.left(mover), reading.control.increment)
+            log.warning("%s (sent %s, had %.3f, thought here %.3f, + %.1f)",
+                        english(note), pending.clocks, had, thought,
+                        reading.control.increment)
             self.arbiter_log.note("error", note)
             return own
         return believed
@@ -647,9 +650,6 @@ class GameInPlay:
         again, and a draw the rules declare is offered again."""
         game = self.recorded_game()
         withdrawn = game.result or ""
-        match = self.opponent.match if self.opponent is not None else None
-        if match is not None:  # (the other board's result, if it holds it: not retaken)
-            text = match.withdrawal_text(game, text)
         self.recorder.record_result_withdrawn(self.game_id, text, self.clock(), self.wall())
         self.arbiter_log.note("result", Message.of("log.result_withdrawn", result=withdrawn))
         self._draw_offered = ""

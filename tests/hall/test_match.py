@@ -12,6 +12,7 @@ from __future__ import annotations
 import getpass
 import random
 import signal
+from contextlib import contextmanager
 
 import pytest
 
@@ -40,6 +41,13 @@ CUT_AT = 11  # the ply made while the link is cut
 @pytest.fixture
 def towns(tmp_path):
     """(white town, black town, their brokers): white's hosts, black's bridges to it."""
+    with bridged_towns(tmp_path) as found:
+        yield found
+
+
+@contextmanager
+def bridged_towns(tmp_path):
+    """The two towns of match m1 and their brokers, started (stopped on the way out)."""
     user = getpass.getuser()
     white = write_host_town(tmp_path / "white-town", "m1", "white", host="127.0.0.1",
                             port=free_port(), log_file=tmp_path / "white.log",
@@ -209,7 +217,9 @@ def test_a_board_writes_only_its_own_seat(towns):
             assert own in (0, 0x10)
             foreign = "white" if seat == "black" else "black"
             for topic in (match_topic("m1", foreign, "record"), "draughtsboard/v1/board/1/state",
-                          "draughtsboard/v1/match/m2/white/record"):
+                          "draughtsboard/v1/match/m2/white/record",
+                          f"draughtsboard/v1/match/m1/{seat}/other",  # exactly its topics
+                          f"draughtsboard/v1/match/m1/{seat}/record/more"):
                 assert client.publish(topic, b"{}").value == 0x87, topic  # Not authorized
         finally:
             client.close()
@@ -240,8 +250,17 @@ def test_what_is_not_the_protocol_on_the_other_seat_is_one_line_and_changes_noth
         finally:
             forger.close()
         assert "Traceback" not in white.stderr
+        def shown_on_page() -> list[str]:
+            return [entry["text"]["params"]["detail"] for entry in white.state()["log"]
+                    if isinstance(entry["text"], dict)
+                    and entry["text"]["id"] == "match.log.refused"]
+
+        # on the page, not only in the log: each a line the log has
+        shown = wait_until(shown_on_page, timeout=10, what="the refusals on the page")
         view = white.state()
         assert view["opponent"]["error"] is None and view["moves"] == []
+        assert all("\n" not in line and white.stderr.count(line) >= shown.count(line)
+                   for line in shown)
         assert white.stop(signal.SIGTERM) == 0
 
 

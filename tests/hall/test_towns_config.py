@@ -16,10 +16,17 @@ def test_venue_writes_two_towns_of_a_match(open_folder):
     assert main(["venue", "--match", "m1", "--seat", "white", "--out",
                  str(open_folder / "north"), "--listen", "127.0.0.1:1888"]) == 0
     acl = (open_folder / "north" / "acl").read_text()
-    assert ("user match-m1-white\ntopic write draughtsboard/v1/match/m1/white/#\n"
-            "topic read draughtsboard/v1/match/m1/black/#\n") in acl
-    assert ("user town-m1\ntopic write draughtsboard/v1/match/m1/black/#\n"
-            "topic read draughtsboard/v1/match/m1/white/#\n") in acl
+    def exactly(user: str, writes: str, reads: str) -> str:
+        """A seat's user writes exactly its three topics and reads the other's three."""
+        return "".join([f"user {user}\n",
+                        *(f"topic write draughtsboard/v1/match/m1/{writes}/{kind}\n"
+                          for kind in ("record", "beat", "presence")),
+                        *(f"topic read draughtsboard/v1/match/m1/{reads}/{kind}\n"
+                          for kind in ("record", "beat", "presence"))])
+
+    assert exactly("match-m1-white", "white", "black") in acl
+    assert exactly("town-m1", "black", "white") in acl
+    assert "#" not in acl.replace("# draughtsboard", "")
     assert main(["venue", "--match", "m1", "--seat", "black", "--host-town",
                  "127.0.0.1:1888", "--town-password-file",
                  str(open_folder / "north" / "town.password"),
@@ -32,7 +39,7 @@ def test_venue_writes_two_towns_of_a_match(open_folder):
     assert "remote_password " + (open_folder / "north" / "town.password").read_text() \
         in config
     south = (open_folder / "south" / "acl").read_text()
-    assert "user match-m1-black\ntopic write draughtsboard/v1/match/m1/black/#\n" in south
+    assert exactly("match-m1-black", "black", "white") in south
     assert "town-m1" not in south
 
 

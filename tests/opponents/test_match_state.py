@@ -124,7 +124,7 @@ def test_more_than_the_other_sides_own_next_move_is_a_conflict():
     white, black = states()
     moves = first_moves(3)
     black.receive("record", white.recorded(game_of(moves)), now=0.0)
-    with pytest.raises(MatchConflict, match="3 plies, this one 0"):
+    with pytest.raises(MatchConflict, match="3 plies, black's board 0"):
         black.next_move(initial_position(RUSSIAN))
 
 
@@ -301,94 +301,10 @@ def test_a_result_before_both_hold_the_same_moves_waits():
     assert white.result_call(game_of(more)).action == "take"
 
 
-def test_withdrawals_are_believed_by_the_same_rule():
-    white, black, moves = agreed_pair()
-    # white claimed a win, black accepted; white's arbiter withdraws it: a win given up
-    black.receive("record", white.recorded(finished(moves, "1-0", "flag")), now=1.0)
-    accepted = finished(moves, "1-0", "flag")
-    white.receive("record", black.recorded(accepted), now=1.5)
-    assert black.result_call(accepted) is None  # agreed
-    withdrawn = withdrawn_by_arbiter(white, finished(moves, "1-0", "flag"))
-    black.receive("record", white.recorded(withdrawn), now=2.0)
-    call = black.result_call(accepted)
-    assert (call.action, call.result) == ("withdraw", "1-0")
-    # black's board restarted (its journal's game, white's retained record) sees the same
-    assert restarted(black, accepted).result_call(accepted) == call
-    # black resigned and white took it; black's arbiter withdraws the resignation: the
-    # white board is asked, never made to
-    white, black, moves = agreed_pair()
-    white.receive("record", black.recorded(finished(moves, "1-0", "resigned")), now=1.0)
-    assert white.result_call(game_of(moves)).action == "take"
-    taken = finished(moves, "1-0", "resigned")
-    black.receive("record", white.recorded(taken), now=1.5)
-    assert white.result_call(taken) is None
-    resigned = withdrawn_by_arbiter(black, finished(moves, "1-0", "resigned"))
-    white.receive("record", black.recorded(resigned), now=2.0)
-    assert white.result_call(taken).action == "claim-withdrawal"
-
-
-def test_a_withdrawal_is_seen_though_the_agreement_never_was():
-    """Black resigns, white's board takes it and white's arbiter withdraws it before
-    black's board looked: the withdrawal is still seen, from the records alone."""
-    white, black, moves = agreed_pair()
-    resigned = finished(moves, "1-0", "resigned")
-    white.receive("record", black.recorded(resigned), now=1.0)
-    taken = finished(moves, "1-0", "resigned")
-    white.recorded(taken)
-    black.receive("record", white.recorded(withdrawn_by_arbiter(white, taken)), now=2.0)
-    call = black.result_call(resigned)
-    assert (call.action, call.result) == ("withdraw", "1-0")
-    # once followed (a withdrawal here), the same record asks nothing more; a new
-    # resignation is not withdrawn by the old record either
-    resigned.add_event("result-withdrawn", "result 1-0 withdrawn: Anna's board gave it up")
-    resigned.set_result("*")
-    black.recorded(resigned)
-    assert black.result_call(resigned) is None
-    resigned.set_result("1-0", "resigned")
-    black.recorded(resigned)
-    assert black.result_call(resigned) is None
-    assert restarted(black, resigned).result_call(resigned) is None
-
-
-def test_a_result_this_board_withdrew_is_not_taken_again_by_itself():
-    white, black, moves = agreed_pair()
-    white.receive("record", black.recorded(finished(moves, "1-0", "resigned")), now=1.0)
-    assert white.result_call(game_of(moves)).action == "take"
-    taken = finished(moves, "1-0", "resigned")
-    white.recorded(taken)
-    white.result_call(taken)  # (both hold it)
-    black.receive("record", white.record().to_json(), now=1.5)
-    black.result_call(finished(moves, "1-0", "resigned"))
-    withdrawn = withdrawn_by_arbiter(white, taken)  # white's arbiter withdraws it
-    payload = white.recorded(withdrawn)
-    assert white.result_call(withdrawn).action == "claim"  # shown, not taken again
-    # a board restarted there (a fresh state, the same journal, black's record retained)
-    # decides the same: the journal says which result was withdrawn, and when
-    again = restarted(white, withdrawn)
-    assert again.result_call(withdrawn).action == "claim"
-    # black's board sees white gave up its win: withdrawn there too
-    black.receive("record", payload, now=2.0)
-    black_game = finished(moves, "1-0", "resigned")
-    call = black.result_call(black_game)
-    assert (call.action, call.result) == ("withdraw", "1-0")
-    black_game.add_event("result-withdrawn", "result 1-0 withdrawn: Anna's board gave it up")
-    black_game.set_result("*")
-    followed = black.recorded(black_game)
-    # black resigns again later: a new result (its withdrawals counted), taken
-    black_game.set_result("1-0", "resigned")
-    again_resigned = black.recorded(black_game)
-    for board in (white, again):
-        board.receive("record", followed, now=3.0)
-        assert board.result_call(withdrawn) is None
-        board.receive("record", again_resigned, now=4.0)
-        assert board.result_call(withdrawn).action == "take"
-
-
-def withdrawn_by_arbiter(state: MatchState, game: Game) -> Game:
+def withdrawn_by_arbiter(game: Game) -> Game:
     """``game`` with its result withdrawn by the board's arbiter, as the journal keeps it
-    (the text `game_in_play.withdraw_result` records)."""
-    text = state.withdrawal_text(game, f"result {game.result} withdrawn by the arbiter")
-    game.add_event("result-withdrawn", text)
+    (an event of kind ``result-withdrawn`` at its ply: its text is for people)."""
+    game.add_event("result-withdrawn", "(any words: never read)")
     game.set_result("*")
     return game
 
@@ -403,42 +319,129 @@ def restarted(state: MatchState, game: Game) -> MatchState:
     return fresh
 
 
-def test_a_declined_result_is_read_from_the_journal_after_any_restart():
-    """Restarted after its arbiter withdrew the other board's result, before the other
-    board followed, after it followed, and after it published a new one: each time the
-    fresh board decides as the one that never stopped."""
+def test_a_finished_game_reopens_only_when_both_arbiters_withdraw_its_result():
+    """White claimed a win, black's arbiter accepted; white's arbiter gives it up: on
+    black's board that is a claim (never carried out by itself), and white's board does
+    not take black's 1-0 again by itself: both show the disagreement, restarted or not,
+    until black's arbiter withdraws it too."""
     white, black, moves = agreed_pair()
-    black_game = finished(moves, "1-0", "resigned")
-    white.receive("record", black.recorded(black_game), now=1.0)
+    black.receive("record", white.recorded(finished(moves, "1-0", "flag")), now=1.0)
+    accepted = finished(moves, "1-0", "flag")
+    white.receive("record", black.recorded(accepted), now=1.5)
+    assert black.result_call(accepted) is None  # agreed
+    withdrawn = withdrawn_by_arbiter(finished(moves, "1-0", "flag"))
+    payload = white.recorded(withdrawn)
+    assert json.loads(payload)["withdrawn"] == [4]  # typed: the ply it was withdrawn at
+    black.receive("record", payload, now=2.0)
+    call = black.result_call(accepted)
+    assert (call.action, call.result) == ("claim-withdrawal", "1-0")
+    assert white.result_call(withdrawn).action == "claim"  # not taken again by itself
+    assert restarted(black, accepted).result_call(accepted) == call
+    assert restarted(white, withdrawn).result_call(withdrawn).action == "claim"
+    # black's arbiter withdraws it too: the game is open on both boards
+    reopened = withdrawn_by_arbiter(finished(moves, "1-0", "flag"))
+    white.receive("record", black.recorded(reopened), now=3.0)
+    assert black.result_call(reopened) is None
+    assert white.result_call(withdrawn) is None
+    # later black resigns (another ply): taken as ever
+    more = first_moves(6)
+    later_white, later_black = game_of(more), finished(more, "1-0", "resigned")
+    for game in (later_white, later_black):
+        game.events.extend(withdrawn.events)
+    white.recorded(later_white)
+    white.receive("record", black.recorded(later_black), now=4.0)
+    assert white.result_call(later_white).action == "take"
+
+
+def test_a_forged_withdrawal_never_reopens_a_finished_game():
+    """Black resigned and both boards hold 1-0. A record on white's seat (white's
+    password) with no result and a withdrawal, then one with 0-1: black's board keeps
+    1-0 and shows each as a claim to its arbiter."""
+    white, black, moves = agreed_pair()
+    resigned = finished(moves, "1-0", "resigned")
+    white.receive("record", black.recorded(resigned), now=1.0)
     taken = finished(moves, "1-0", "resigned")
-    white.recorded(taken)
-    withdrawn = withdrawn_by_arbiter(white, taken)
-    assert "black's board holds 1-0 (its withdrawals: 0)" in withdrawn.events[-1].text
-    white.recorded(withdrawn)
-    steps = [("before black follows", None)]
-    black_game.add_event("result-withdrawn", "result 1-0 withdrawn: Anna's board gave it up")
-    black_game.set_result("*")
-    steps.append(("black followed", black.recorded(black_game)))
-    black_game.set_result("1-0", "resigned")
-    steps.append(("black resigned again", black.recorded(black_game)))
-    expected = {"before black follows": "claim", "black followed": None,
-                "black resigned again": "take"}
-    for name, payload in steps:
-        if payload is not None:
-            white.receive("record", payload, now=2.0)
-        call = white.result_call(withdrawn)
-        fresh = restarted(white, withdrawn)
-        fresh_call = fresh.result_call(withdrawn)
-        assert call == fresh_call, name
-        assert (call.action if call is not None else None) == expected[name], name
+    black.receive("record", white.recorded(taken), now=1.5)
+    forged = MatchRecord("m1", "white", "Anna", "russian", START,
+                         {k: v for k, v in TAGS.items() if k != "White"},
+                         white.ours, None, "", "", (4,))
+    black.receive("record", forged.to_json(), now=2.0)
+    call = black.result_call(resigned)
+    assert (call.action, call.result) == ("claim-withdrawal", "1-0")
+    forged = MatchRecord("m1", "white", "Anna", "russian", START,
+                         {k: v for k, v in TAGS.items() if k != "White"},
+                         white.ours, "0-1", "resigned", "arbiter", (4,))
+    black.receive("record", forged.to_json(), now=3.0)
+    assert black.result_call(resigned).action == "claim"
 
 
-def test_a_withdrawal_of_a_result_the_other_board_never_held_says_nothing_more():
+def test_a_withdrawal_is_a_typed_field_refused_in_one_line_when_bad():
     white, black, moves = agreed_pair()
-    claim = finished(moves, "1-0", "flag")
-    black.receive("record", white.recorded(claim), now=1.0)  # a claim there, never held
-    text = white.withdrawal_text(claim, "result 1-0 withdrawn by the arbiter")
-    assert text == "result 1-0 withdrawn by the arbiter"
+    record = json.loads(black.record().to_json())
+    for bad in ([-1], [True], ["4"], [5, 3], 1, "4", [5000]):
+        record["withdrawn"] = bad
+        refusal = white.receive("record", json.dumps(record).encode(), now=1.0)
+        assert refusal is not None and "withdrawn" in refusal and "\n" not in refusal
+    assert white.theirs.withdrawn == ()
+
+
+def test_a_record_of_version_1_is_refused_in_one_line():
+    white, black, moves = agreed_pair()
+    record = json.loads(black.record().to_json())
+    record["v"] = 1
+    refusal = white.receive("record", json.dumps(record).encode(), now=1.0)
+    assert refusal is not None and "older release" in refusal and "\n" not in refusal
+
+
+def test_a_ply_is_the_same_ply_whatever_the_precision_of_its_clocks():
+    """Black's board restarted and wrote its clocks rounded to milliseconds; white's
+    holds the full float: the same plies, so black's resignation crosses; on the wire
+    both are written at one precision."""
+    white, black = states()
+    moves = first_moves(4)
+    full = [(600.0, 600.0), (600.0, 603.4235024889999), (601.25, 603.4235024889999),
+            (601.25, 604.5)]
+    rounded = [(a, round(b, 3)) for a, b in full]
+    white_game = game_of(moves, full)
+    white.recorded(white_game)
+    white.receive("record", black.recorded(finished_with(moves, rounded, "1-0")), now=1.0)
+    call = white.result_call(white_game)
+    assert call is not None and (call.action, call.result) == ("take", "1-0")
+    sent = json.loads(MatchState("m1", "white", "Anna", "russian", START, TAGS)
+                      .recorded(game_of(moves, full)))
+    assert sent["plies"][1]["clock"] == [600.0, 603.424]
+
+
+def finished_with(moves: list[str], clocks, result: str) -> Game:
+    game = game_of(moves, clocks)
+    game.set_result(result, "resigned")
+    return game
+
+
+def test_a_board_that_stops_says_so_and_the_other_stops_with_the_same_line():
+    """A record on black's seat holds a white move white's board never recorded: white's
+    board stops, its record says so, and black's board (which believed the move) stops
+    with the same line."""
+    moves = first_moves(3)
+    white, black = states()
+    white.recorded(game_of(moves[:2]))
+    black.recorded(game_of(moves[:3]))  # (the forged white move carried out there)
+    white.receive("record", black.record().to_json(), now=1.0)
+    assert white.conflict is not None
+    said = json.loads(white.unpublished())
+    assert said["stop"] == white.conflict
+    assert black.receive("record", json.dumps(said).encode(), now=2.0) == white.conflict
+    assert black.conflict == white.conflict and "\n" not in black.conflict
+    with pytest.raises(MatchConflict):
+        black.next_move(game_of(moves[:3]).position)
+    # both found a reason at once: the white board's line stands on both
+    white, black = states()
+    white.recorded(game_of(moves[:2]))
+    black.recorded(game_of(moves[:2]))
+    white.conflict, black.conflict = "white's reason", "black's reason"
+    white.receive("record", black.record().to_json(), now=1.0)
+    black.receive("record", white.record().to_json(), now=1.0)
+    assert white.conflict == black.conflict == "white's reason"
 
 
 def test_an_older_record_does_not_undo_a_result():
@@ -447,16 +450,6 @@ def test_an_older_record_does_not_undo_a_result():
     white.receive("record", black.recorded(finished(moves, "0-1", "resigned")), now=1.0)
     white.receive("record", before, now=1.5)  # late: the record before the resignation
     assert white.theirs.result == "0-1"
-
-
-def test_a_declined_result_that_is_not_one_is_refused_in_one_line():
-    white, black, moves = agreed_pair()
-    record = json.loads(black.record().to_json())
-    for bad in (["1-0"], ["1-0", -1], ["1-0", True], [5, 0], ["x" * 11, 0], "1-0"):
-        record["declined"] = bad
-        refusal = white.receive("record", json.dumps(record).encode(), now=1.0)
-        assert refusal is not None and "declined" in refusal and "\n" not in refusal
-    assert white.theirs.declined is None
 
 
 def test_a_result_the_variant_does_not_have_is_refused():
@@ -495,7 +488,7 @@ def test_a_finished_game_under_the_name_refuses_a_new_game_on_both_boards():
     assert json.loads(said)["refused"]
     fresh_white, _ = states()
     fresh_white.recorded(game_of([]))
-    assert "refuses the match" in fresh_white.receive("record", said, now=6.0)
+    assert fresh_white.receive("record", said, now=6.0) == fresh_black.conflict
 
 
 def test_fuzzed_results_never_raise_and_never_take_a_win_for_the_publisher():
@@ -507,7 +500,7 @@ def test_fuzzed_results_never_raise_and_never_take_a_win_for_the_publisher():
         data["result"] = rng.choice(["1-0", "0-1", "1-1", "2-0", "", None, 3, "1/2-1/2"])
         data["reason"] = rng.choice(["resigned", "", "x" * 300, "a\nb", 5])
         data["by"] = rng.choice(["rules", "arbiter", "match", "hall", None])
-        data["withdrawn"] = rng.choice([0, 1, -1, True, 5000])
+        data["withdrawn"] = rng.choice([[], [4], [-1], [True], 5000, None])
         refusal = white.receive("record", json.dumps(data).encode(), now=1.0)
         assert refusal is None or "\n" not in refusal
         call = white.result_call(game_of(moves))
@@ -523,6 +516,21 @@ def test_a_sent_clock_is_believed_for_its_mover_only_and_never_above_had_plus_in
     assert believed_clocks(own, (247.1, 280.0), "white", 245.0, 2.0) is None
     assert believed_clocks(own, (9.0, 3600.0), "black", 270.0, 0.0) is None
     assert believed_clocks(own, (9.0, 200.0), "black", 270.0, 0.0) == (250.0, 200.0)
+
+
+def test_no_time_used_is_not_believed_after_this_board_watched_the_mover_think():
+    """White had 245 s; this board watched White think 34 s: a figure above
+    245 - (34 - LINK_TOLERANCE) + 2 is refused (this board's own then stands)."""
+    from draughtsboard.opponents.match_state import LINK_TOLERANCE, believed_clocks
+    own = (211.0 + 2.0, 280.0)
+    assert believed_clocks(own, (247.0, 280.0), "white", 245.0, 2.0, 34.0) is None
+    bound = 245.0 - (34.0 - LINK_TOLERANCE) + 2.0
+    assert believed_clocks(own, (bound, 280.0), "white", 245.0, 2.0, 34.0) == \
+        (bound, 280.0)
+    assert believed_clocks(own, (bound + 0.01, 280.0), "white", 245.0, 2.0, 34.0) is None
+    # within the link's tolerance: believed as it says
+    assert believed_clocks(own, (247.0, 280.0), "white", 245.0, 2.0, 1.5) == \
+        (247.0, 280.0)
 
 
 def test_a_record_holding_a_move_of_this_boards_own_seat_stops_the_match_at_once():
@@ -544,3 +552,19 @@ def test_a_record_holding_a_move_of_this_boards_own_seat_stops_the_match_at_once
     honest.recorded(game_of(moves[:3]))
     assert black.receive("record", honest.record().to_json(), now=1.0) is None
     assert black.next_move(game_of(moves[:2]).position) is not None
+
+
+def test_what_this_board_cannot_count_as_the_other_sides_thinking():
+    """From our ply recorded until the other board's record holds it (it carries our
+    move out on a clock that stands), and the silence before its move arrived (a link
+    slow for less than the pause's delay): neither is its thinking here."""
+    white, black = states()
+    moves = first_moves(2)
+    white.recorded(game_of(moves[:1]), now=10.0)
+    assert white.unmeasured() is None
+    white.receive("beat", encode_beat(1), now=10.5)  # received, not yet carried out
+    white.receive("record", black.recorded(game_of(moves[:1])), now=13.0)  # carried out
+    white.receive("beat", encode_beat(1), now=14.0)
+    assert white.unmeasured() is None  # its move has not come
+    white.receive("record", black.recorded(game_of(moves[:2])), now=20.5)  # 6.5 s quiet
+    assert white.unmeasured() == pytest.approx(3.0 + 6.5)

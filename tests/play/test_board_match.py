@@ -609,10 +609,11 @@ def test_a_board_restarted_after_a_result_was_agreed_takes_nothing_again(tmp_pat
 def test_a_board_restarted_after_its_arbiter_withdrew_the_others_result_does_not_retake_it(
         tmp_path):
     """Black resigns, white's board takes it, white's arbiter withdraws it, and white's
-    board restarts before black's board has followed: the journal says the result was
-    withdrawn while black's board held it, so the restarted board shows it as a claim,
-    never takes it again; black's board then gives up the win it never had, play goes
-    on, and a new resignation is taken."""
+    board restarts before black's board has looked: the journal says the result was
+    withdrawn at this ply, so the restarted board shows black's 1-0 as a claim, never
+    takes it again; black's board shows the withdrawal as a claim (results go one way:
+    never carried out by itself) until black's arbiter withdraws it too; play goes on,
+    and a new resignation is taken."""
     wire = Wire()
     white = board(tmp_path, wire, "white", "Anna")
     black = board(tmp_path, wire, "black", "Boris")
@@ -624,13 +625,18 @@ def test_a_board_restarted_after_its_arbiter_withdrew_the_others_result_does_not
     assert games(white, black)[0].result == "1-0"  # taken
     white.arbiter.withdraw_result()  # (before black's board has even looked)
     white = restart(tmp_path, wire, white, "white", "Anna")
-    view = white.wait(STEP)  # (black's retained record says 1-0; black has not followed)
+    view = white.wait(STEP)  # (black's retained record says 1-0)
     assert games(white, black)[0].result is None
     assert view["opponent"]["claim"]["params"]["result"] == "1-0"
     black.wait(STEP)
     settle_both(white, black)
-    assert games(white, black)[1].result is None  # black followed: both open again
+    view = black.wait(STEP)
+    assert games(white, black)[1].result == "1-0"  # not by itself: shown as a claim
+    assert view["opponent"]["claim"]["id"] == "match.flag.claim_withdrawal"
+    black.arbiter.withdraw_result()  # black's arbiter agrees
+    settle_both(white, black)
     white.wait(STEP)
+    assert games(white, black)[1].result is None  # both open again
     for play in (white, black):
         assert play.wait(STEP)["opponent"]["claim"] is None
     play_plies(white, black, 2, seed=8)
@@ -646,7 +652,7 @@ def test_a_board_restarted_after_its_arbiter_withdrew_the_others_result_does_not
 
 def test_a_board_restarted_after_following_the_others_withdrawal_plays_on(tmp_path):
     """White's board claims a win, black's arbiter accepts it, white's arbiter withdraws
-    it and black's board follows; black's board restarted then resumes the open game,
+    it and black's arbiter follows; black's board restarted then resumes the open game,
     takes nothing, and the match goes on to one result on both boards."""
     wire = Wire()
     white = board(tmp_path, wire, "white", "Anna")
@@ -660,6 +666,10 @@ def test_a_board_restarted_after_following_the_others_withdrawal_plays_on(tmp_pa
     settle_both(white, black)
     black.wait(STEP)
     white.arbiter.withdraw_result()
+    settle_both(white, black)
+    black.wait(STEP)
+    assert games(white, black)[1].result == "1-0"  # a claim there, until its arbiter
+    black.arbiter.withdraw_result()  # agrees
     settle_both(white, black)
     black.wait(STEP)
     assert games(white, black)[1].result is None  # followed
@@ -701,7 +711,7 @@ def test_a_finished_board_restarted_while_the_other_withdraws_stops_in_one_line(
     settle_both(white, black)
     error = black.view()["opponent"]["error"]
     assert error["id"] == "opponent.error.protocol"
-    assert "holds 4 plies, this one 0" in error["params"]["detail"]
+    assert "holds 4 plies, black's board 0" in error["params"]["detail"]
     assert black.view()["moves"] == []
     white.close()
     black.close()

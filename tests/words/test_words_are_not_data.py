@@ -33,11 +33,6 @@ STRING_TESTS = {"startswith", "endswith", "find", "index", "partition", "rpartit
                 "split", "rsplit", "count"}
 RENDERERS = {"say", "english", "render", "english_comment", "words"}
 
-# Files owned by the match rework (issue 44) that still read a withdrawal's English text
-# (``DECLINED_RE`` over the event's text, for a declined result that is now the typed
-# ``GameEvent.declined``). The coordinator empties this once that rework is merged.
-PENDING_MATCH_REWORK = {"draughtsboard/opponents/match_state.py"}
-
 
 def _is_text(node: ast.AST) -> bool:
     """``x.text``: an event's, a record's, an entry's words."""
@@ -91,18 +86,10 @@ def package_findings() -> dict[str, list[tuple[int, str]]]:
 
 
 def test_no_code_reads_what_happened_out_of_words():
-    found = {path: lines for path, lines in package_findings().items()
-             if path not in PENDING_MATCH_REWORK}
+    found = package_findings()
     assert found == {}, "words read back as data (give the record a typed field): " \
         + "; ".join(f"{path}:{line} {what}" for path, lines in found.items()
                     for line, what in lines)
-
-
-def test_the_pending_list_names_only_files_that_still_need_it():
-    """Once the match rework is merged, its file leaves the list (and stays clean)."""
-    found = package_findings()
-    assert all(path in found for path in PENDING_MATCH_REWORK), \
-        "empty PENDING_MATCH_REWORK: the file no longer reads words"
 
 
 def test_the_scan_finds_each_way_of_reading_words():

@@ -666,7 +666,7 @@ function setUpForms() {
   $("setup").addEventListener("click", () => hand([["setup", null]]));
   $("opponent-continue").addEventListener("click", () => {
     const level = Number($("opponent-continue-level").value);
-    post("/api/opponent/continue", { level }).then(() => say(""),
+    post("/api/opponent/continue", { level }, !!token).then(() => say(""),
       (e) => say(e.message, true, e.network ? "network" : "action"));
   });
   $("labels").addEventListener("change", () => {
