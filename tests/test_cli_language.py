@@ -104,10 +104,10 @@ def test_the_session_logs_and_exports_in_its_language_and_records_as_ever(
     session = start_session(fen=after.fen(), data=data, language="ru")
     assert session.language == "ru"
     assert f"продолжаем партию {game_id} с полухода 1" in caplog.text
-    assert "нарушения правил: fmjd" in caplog.text
+    assert "неправильные ходы: fmjd" in caplog.text
     pdn = session.export_pdn()
-    assert "{неправильный ход (FMJD, приложение 1, п. 5.4): шашка пошла не по правилам; " \
-        "оставлен в силе [%fen " in pdn
+    assert "{неправильный ход (ФМЖД, приложение 1, п. 5.4): шашка пошла не по правилам; " \
+        "ход оставлен в силе [%fen " in pdn
     assert '[Result "*"]' in pdn and "1. c3-e5" in pdn
     session.stop()
     # the journal keeps what it always kept: in English without a language, as before
@@ -157,7 +157,7 @@ def test_play_speaks_russian_on_the_command_line(tmp_path):
     first = run_play(data)
     assert "запущен симулятор (играйте на веб-странице)" in first
     assert re.search(r"новая партия \S+: russian, режим tournament", first)
-    assert f"токен арбитра: {TOKEN}" in first
+    assert f"ключ судьи: {TOKEN}" in first
     assert "сигнал SIGINT: остановка" in first
     assert f"остановлено; журнал записан в {data}" in first
     for english in ("the board's page", "arbiter token:", "using the simulator", "stopped;"):

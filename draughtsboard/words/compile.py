@@ -8,7 +8,8 @@ reads each ``catalogs/<language>.po`` and gives the language's plural rule and C
 this writes what `catalog.load_catalog` reads. The checks (also run by the tests): every
 catalog has every message id of the English one and no other, with the same placeholders,
 the same kind (plural or not) and every plural form filled; each gettext plural form
-matches one CLDR plural category, so Python and the browser pick the same form.
+matches one CLDR plural category, so Python and the browser pick the same form; and each
+language keeps to its glossary (``glossary.toml``: one word for each thing).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from babel import Locale
 from babel.messages.pofile import read_po
 
 from .catalog import SOURCE_LANGUAGE
+from .glossary import catalog_problems, load_glossary
 
 CATALOGS = pathlib.Path(__file__).resolve().parent / "catalogs"
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -155,6 +157,7 @@ def check_all() -> list[str]:
     for language in source_languages():
         source = reference if language == SOURCE_LANGUAGE else read_source(language)
         found += problems(source, reference)
+        found += catalog_problems(load_glossary(), language, source.messages)
         try:
             text = compiled_text(source)
         except CatalogProblem as problem:

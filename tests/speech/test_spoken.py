@@ -47,7 +47,7 @@ def test_a_whole_russian_game_is_said_in_russian_with_no_latin_letter():
     for text in texts:
         assert not LATIN.search(text), text
     assert texts[:3] == ["цэ 3 — дэ 4.", "дэ 6 — цэ 5.",
-                         "Неправильный ход. Исправьте поля цэ 3 и бэ 2."]
+                         "Недопустимый ход. Исправьте поля цэ 3 и бэ 2."]
     assert "Ход соперника: бэ 6 — а 5. Сделайте его на доске." in texts
     assert "Бить обязательно: дэ 4." in texts
     assert "дэ 4 бьёт бэ 6, одна шашка." in texts
