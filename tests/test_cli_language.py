@@ -78,7 +78,7 @@ def test_the_backend_notice_is_in_the_boards_language(monkeypatch, caplog):
     parsed = cli.build_parser().parse_args(["play"])
     with caplog.at_level(logging.WARNING):
         assert cli.choose_backend(parsed, logging.getLogger("t"), words_for("ru")) == "sim"
-    assert "бэкенд auto: здесь нет GPIO-чипа: запущен симулятор" in caplog.text
+    assert "--backend auto: GPIO-чипа нет, запущен симулятор" in caplog.text
 
 
 def record_an_irregular_move(data):
