@@ -27,9 +27,10 @@ from babel.messages.pofile import read_po
 
 from .catalog import SOURCE_LANGUAGE
 from .glossary import catalog_problems, load_glossary
+from .numbers import NumberSpecError, check_spec
 
 CATALOGS = pathlib.Path(__file__).resolve().parent / "catalogs"
-PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([a-z-]+))?\}")
 # the counts on which plural forms and CLDR categories must agree (French has a form for
 # whole millions)
 SAMPLES = (*range(0, 1001), 1_000_000, 1_000_001, 2_000_000, 10_000_000)
@@ -79,7 +80,21 @@ def read_source(language: str) -> SourceCatalog:
 
 def placeholders(entry: str | tuple[str, ...]) -> set[str]:
     forms = entry if isinstance(entry, tuple) else (entry,)
-    return {name for form in forms for name in PLACEHOLDER.findall(form)}
+    return {name for form in forms for name, _ in PLACEHOLDER.findall(form)}
+
+
+def spec_problems(key: str, entry: str | tuple[str, ...]) -> list[str]:
+    """A placeholder's number spec that says no gender and case (numbers.py)."""
+    forms = entry if isinstance(entry, tuple) else (entry,)
+    found = []
+    for form in forms:
+        for _, spec in PLACEHOLDER.findall(form):
+            try:
+                if spec:
+                    check_spec(spec)
+            except NumberSpecError as error:
+                found.append(f"{key}: {error}")
+    return found
 
 
 def plural_categories(language: str, num_plurals: int, expression: str) -> tuple[str, ...]:
@@ -118,6 +133,7 @@ def problems(source: SourceCatalog, reference: SourceCatalog) -> list[str]:
             found.append(f"{name}: {key} has placeholders {sorted(placeholders(entry))}, "
                          f"English {sorted(placeholders(model))}")
         forms = entry if isinstance(entry, tuple) else (entry,)
+        found += [f"{name}: {problem}" for problem in spec_problems(key, entry)]
         if isinstance(entry, tuple) and len(entry) != source.num_plurals:
             found.append(f"{name}: {key} has {len(entry)} plural forms, the language "
                          f"{source.num_plurals}")
