@@ -350,9 +350,10 @@ def _add_hall(subparsers) -> None:
                         help="where the hall keeps its games (default ./hall-data)")
     parser.add_argument("--delay", type=float, default=0.0, metavar="MINUTES",
                         help="the broadcast feed shows each game as it stood this long ago")
-    parser.add_argument("--language", default="en", metavar="CODE",
+    parser.add_argument("--language", metavar="CODE",
                         help="the venue's language: the projector's, and a page's whose "
-                        "browser asks for none with a catalog (en, ru, nl, fr; default en)")
+                        "browser asks for none with a catalog (en, ru, nl, fr; default: "
+                        "venue --language's, found beside the hall's password file, or en)")
     parser.add_argument("--mirror", metavar="URL",
                         help="publish each game as it stood --mirror-delay ago for a public "
                         "mirror, as mqtt://mirror@HOST:PORT (the event's broker; password "
@@ -391,15 +392,20 @@ def _hall(args) -> int:
     from draughtsboard.hall.rooms import RoomError, parse_rooms
     from draughtsboard.hall.server import serve
     from draughtsboard.hall.service import HallService, hall_client_id
-    from draughtsboard.hall.venue import plain_host
-    from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
+    from draughtsboard.hall.venue import VenueError, plain_host, venue_language
+    from draughtsboard.hall_protocol.broker import (
+        ENV_PASSWORD_FILE,
+        BrokerURLError,
+        parse_broker_url,
+    )
     from draughtsboard.http_limits import ascii_number
     from draughtsboard.play.token import ArbiterToken
     from draughtsboard.recording import DataDirLock
     from draughtsboard.words import UnknownLanguageError, check_language
     try:
-        language = check_language(args.language)
-    except UnknownLanguageError as error:
+        language = check_language(args.language or venue_language(
+            os.environ.get(ENV_PASSWORD_FILE)) or "en")
+    except (UnknownLanguageError, VenueError) as error:
         print(f"draughtsboard hall: --language: {error}", file=sys.stderr)
         return 2
     host, _, port_text = args.listen.rpartition(":")
@@ -525,6 +531,10 @@ def _add_venue(subparsers) -> None:
     parser.add_argument("--out", required=True, metavar="DIR")
     parser.add_argument("--listen", default="0.0.0.0:1883", metavar="HOST:PORT",
                         help="the broker's listener (default 0.0.0.0:1883)")
+    parser.add_argument("--language", metavar="CODE",
+                        help="the venue's language (en, ru, nl, fr): the hall started with "
+                        "this venue's hall.password speaks it unless hall --language says "
+                        "another")
     _add_room_options(parser)
     parser.add_argument("--match", metavar="MATCH",
                         help="write a town's broker of a match between towns instead (play "
@@ -698,8 +708,15 @@ def _run_venue(args) -> int:
         print("draughtsboard venue: --listen HOST:PORT (an address or a host name, a port "
               "1-65535) and --boards 1-9999", file=sys.stderr)
         return 2
+    from draughtsboard.words import UnknownLanguageError, check_language
     try:
-        venue = write_venue(args.out, args.boards, host=host, port=int(port_text))
+        language = None if args.language is None else check_language(args.language)
+    except UnknownLanguageError as error:
+        print(f"draughtsboard venue: --language: {error}", file=sys.stderr)
+        return 2
+    try:
+        venue = write_venue(args.out, args.boards, host=host, port=int(port_text),
+                            language=language)
     except UnreachableVenueError as error:  # a bad --out, refused before anything is written
         print(f"draughtsboard venue: {error}", file=sys.stderr)
         return 2
