@@ -165,8 +165,10 @@ class HallService:
         self._notify()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
-        if self.connected:
+        if self.connected and reason_failed(reason_code):
             log.warning("hall: lost the broker (%s); reconnecting", reason_code)
+        elif self.connected:  # a normal disconnection: the hall's own stop
+            log.info("hall: disconnected from the broker (%s)", reason_code)
         self.connected = False
         self._notify()
 

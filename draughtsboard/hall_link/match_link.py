@@ -90,9 +90,11 @@ class MatchLink:
         client.publish(self.topics["presence"], b"online", qos=1, retain=True)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
-        if self._connected.is_set():
+        if self._connected.is_set() and reason_failed(reason_code):
             log.warning("match %s: lost the broker (%s); trying again", self.match,
                         reason_code)
+        elif self._connected.is_set():  # a normal disconnection: this board's own stop
+            log.info("match %s: disconnected from the broker (%s)", self.match, reason_code)
         self._connected.clear()
 
     def _on_message(self, client, userdata, message) -> None:
