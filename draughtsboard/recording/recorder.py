@@ -412,10 +412,12 @@ class Recorder:
 
     def record_takeback_to(self, game_id: str, ply: int, text: str,
                            t_monotonic: float | None = None,
-                           t_wall: float | None = None) -> None:
-        """The arbiter takes the game back to ``ply`` (0: the start)."""
+                           t_wall: float | None = None, *,
+                           message: Message | None = None) -> None:
+        """The arbiter takes the game back to ``ply`` (0: the start; ``message``: as
+        `record_illegal`)."""
         self._append(game_id, {"type": "takeback_to", "ply": ply, "text": text,
-                               "t_mono": t_monotonic, "t_wall": t_wall})
+                               "t_mono": t_monotonic, "t_wall": t_wall, **_said(message)})
 
     def record_result(self, game_id: str, result: str, reason: str = "",
                       t_monotonic: float | None = None, t_wall: float | None = None) -> None:

@@ -1,5 +1,5 @@
 """The clock's PDN comments (the clock started by the first move or by the judge,
-paused, resumed, a flag fall) are written in the board's language: the journal keeps
+paused, resumed, a flag fall) and the judge's takeback are written in the board's language: the journal keeps
 each as English text with its message beside it, and a Russian file says them in
 Russian."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.play.game_clock import GameClock
 from draughtsboard.recording import Recorder
@@ -68,3 +69,16 @@ def test_a_flag_fall_is_said_in_the_boards_language(tmp_path):
     russian = comments(recorder.export_pdn(game_id, say=words_for("ru")))
     assert any("У чёрных упал флажок" in c for c in russian), russian
     assert not [c for c in russian if "flag fell" in c]
+
+
+def test_the_judges_takeback_is_said_in_the_boards_language(tmp_path):
+    recorder = Recorder(tmp_path, sync=False)
+    game_id = recorder.start_game(RUSSIAN, {}, mode="tournament")
+    recorder.record_move(game_id, "c3-d4", 1.0, 1_000_001.0)
+    recorder.record_move(game_id, "f6-g5", 2.0, 1_000_002.0)
+    recorder.record_takeback_to(game_id, 1, "taken back by the arbiter to ply 1 (from ply 2)",
+                                3.0, 1_000_003.0,
+                                message=Message.of("log.taken_back_to", ply=1, before=2))
+    russian = comments(recorder.export_pdn(game_id, say=words_for("ru")))
+    assert any("судья вернул партию к полуходу 1 (с полухода 2)" in c for c in russian), \
+        russian
