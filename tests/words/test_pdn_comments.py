@@ -1,7 +1,7 @@
 """The clock's PDN comments (the clock started by the first move or by the judge,
-paused, resumed, a flag fall) and the judge's takeback are written in the board's language: the journal keeps
-each as English text with its message beside it, and a Russian file says them in
-Russian."""
+paused, resumed, a flag fall) and the judge's takeback are written in the board's
+language: the journal keeps each as English text with its message beside it, and a
+Russian file says them in Russian."""
 
 from __future__ import annotations
 
