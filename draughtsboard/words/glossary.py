@@ -146,3 +146,19 @@ def doc_problems(glossary: Glossary, language: str, name: str, markdown: str) ->
         for word in forbidden_words(glossary, language, line):
             found.append(f"{name}: {word}: {line.strip()[:80]}")
     return found
+
+
+def markdown_table(glossary: Glossary, languages: tuple[str, ...] = ("ru", "nl", "fr"),
+                   names: tuple[str, ...] = ("Russian", "Dutch", "French")) -> str:
+    """The glossary as docs/languages.md shows it: a row per thing, each language's word
+    and the synonyms it must not use (a test keeps the page and this file the same)."""
+    def cell(language: str, thing: str) -> str:
+        term = glossary.terms[language][thing]
+        avoided = ", ".join(word.replace("\\b", "") for word in term.forbidden)
+        return term.word + (f" (not: {avoided})" if avoided else "")
+
+    rows = ["| thing | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    rows += [f"| {thing.replace('_', ' ')} | "
+             + " | ".join(cell(language, thing) for language in languages) + " |"
+             for thing in glossary.things]
+    return "\n".join(rows) + "\n"

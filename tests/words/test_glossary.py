@@ -13,6 +13,7 @@ from draughtsboard.words.glossary import (
     catalog_problems,
     doc_problems,
     load_glossary,
+    markdown_table,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,3 +82,8 @@ def test_a_doc_is_read_without_its_code():
            "[ссылка](арбитр.md)\n"
     assert doc_problems(glossary, "ru", "page.md", page) == []
     assert doc_problems(glossary, "ru", "page.md", "Арбитр вводит токен по FMJD.\n")
+
+
+def test_the_glossary_table_of_the_languages_page_is_the_data_file():
+    page = (ROOT / "docs" / "languages.md").read_text(encoding="utf-8")
+    assert markdown_table(load_glossary()) in page
