@@ -78,7 +78,7 @@ def test_the_backend_notice_is_in_the_boards_language(monkeypatch, caplog):
     parsed = cli.build_parser().parse_args(["play"])
     with caplog.at_level(logging.WARNING):
         assert cli.choose_backend(parsed, logging.getLogger("t"), words_for("ru")) == "sim"
-    assert "выбор доски: здесь нет GPIO-чипа: запущен симулятор" in caplog.text
+    assert "--backend auto: GPIO-чипа нет, запущен симулятор" in caplog.text
 
 
 def record_an_irregular_move(data):
@@ -104,10 +104,10 @@ def test_the_session_logs_and_exports_in_its_language_and_records_as_ever(
     session = start_session(fen=after.fen(), data=data, language="ru")
     assert session.language == "ru"
     assert f"продолжаем партию {game_id} с полухода 1" in caplog.text
-    assert "нарушения правил: по правилам ФМЖД (решает соперник)" in caplog.text
+    assert "неправильные ходы: по правилам ФМЖД (решает соперник)" in caplog.text
     pdn = session.export_pdn()
-    assert "{неправильный ход (FMJD, приложение 1, п. 5.4): шашка пошла не по правилам; " \
-        "оставлен в силе [%fen " in pdn
+    assert "{неправильный ход (ФМЖД, приложение 1, п. 5.4): шашка пошла не по правилам; " \
+        "ход оставлен в силе [%fen " in pdn
     assert '[Result "*"]' in pdn and "1. c3-e5" in pdn
     session.stop()
     # the journal keeps what it always kept: in English without a language, as before

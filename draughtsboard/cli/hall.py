@@ -36,9 +36,10 @@ def add_parser(subparsers) -> None:
                         help="where the hall keeps its games (default ./hall-data)")
     parser.add_argument("--delay", type=float, default=0.0, metavar="MINUTES",
                         help="the broadcast feed shows each game as it stood this long ago")
-    parser.add_argument("--language", default="en", metavar="CODE",
+    parser.add_argument("--language", metavar="CODE",
                         help="the venue's language: the projector's, and a page's whose "
-                        "browser asks for none with a catalog (en, ru, nl, fr; default en)")
+                        "browser asks for none with a catalog (en, ru, nl, fr; default: "
+                        "venue --language's, found beside the hall's password file, or en)")
     parser.add_argument("--mirror", metavar="URL",
                         help="publish each game as it stood --mirror-delay ago for a public "
                         "mirror, as mqtt://mirror@HOST:PORT (the event's broker; password "
@@ -80,7 +81,8 @@ def hall_settings(args, environ: Mapping[str, str] | None = None) -> HallSetting
     from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
 
     env = os.environ if environ is None else environ
-    language = language_option(args.language)
+    language = language_option(args.language) if args.language is not None \
+        else _venue_language(env)
     listen = address_option(args.listen, "--listen", any_port=True)
     if not math.isfinite(args.delay) or args.delay < 0:
         raise UsageError(Message.of("cli.error.minutes", option="--delay"))
@@ -99,6 +101,20 @@ def hall_settings(args, environ: Mapping[str, str] | None = None) -> HallSetting
     return HallSettings(broker=broker, listen=listen, data=args.data, delay=args.delay * 60,
                         language=language, rooms=tuple(rooms), public=args.public,
                         mirror=mirror, mirror_delay=mirror_delay * 60, token=token)
+
+
+def _venue_language(env: Mapping[str, str]) -> str:
+    """The venue's language (``venue --language`` writes it beside the hall's password
+    file, `hall.venue.venue_language`), or English when the venue names none."""
+    from draughtsboard.hall.venue import VENUE_FILE, VenueError, venue_language
+    from draughtsboard.hall_protocol.broker import ENV_PASSWORD_FILE
+
+    try:
+        found = venue_language(env.get(ENV_PASSWORD_FILE))
+    except VenueError as error:
+        raise SettingError(Message.of("cli.error.option", option=VENUE_FILE,
+                                      reason=str(error))) from None
+    return language_option(found, VENUE_FILE) if found is not None else "en"
 
 
 def _mirror(args, broker, env: Mapping[str, str]):

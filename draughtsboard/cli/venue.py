@@ -30,7 +30,9 @@ def add_parser(subparsers) -> None:
                         help="the broker's listener (default 0.0.0.0:1883)")
     _add_room_options(parser)
     parser.add_argument("--language", default="en", metavar="CODE",
-                        help="the language of what venue prints (en, ru, nl, fr; default en)")
+                        help="the venue's language (en, ru, nl, fr; default en): what venue "
+                        "prints, and the hall's and its projector's when the hall is started "
+                        "with this venue's hall.password, unless hall --language says another")
     parser.add_argument("--match", metavar="MATCH",
                         help="write a town's broker of a match between towns instead (play "
                         "--opponent board:MATCH; docs/hall.md, \"A match between towns\")")
@@ -183,7 +185,7 @@ def _single(settings: VenueSettings) -> Message:
     from draughtsboard.hall.venue import write_venue
 
     venue = write_venue(settings.out, settings.boards, host=settings.listen.host,
-                        port=settings.listen.port)
+                        port=settings.listen.port, language=settings.language)
     return Message.of("cli.venue.wrote.single", config=str(venue.config),
                       boards=settings.boards)
 

@@ -59,7 +59,7 @@ from .room_links import RoomLinks
 from .rooms import Room
 from .said import HallError, said, shown
 from .store import HallStore
-from .views import board_detail, board_summary
+from .views import BOTH_LOSE, board_detail, board_summary
 
 log = logging.getLogger("draughtsboard.hall")
 
@@ -169,8 +169,10 @@ class HallService:
         self._notify()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
-        if self.connected:
+        if self.connected and reason_failed(reason_code):
             log.warning("hall: lost the broker (%s); reconnecting", reason_code)
+        elif self.connected:  # a normal disconnection: the hall's own stop
+            log.info("hall: disconnected from the broker (%s)", reason_code)
         self.connected = False
         self._notify()
 
@@ -442,10 +444,11 @@ class HallService:
             self._check_known(board)
             game_id = game_id or self._current_game(board)
             variant = self._arbiters_game(board, game_id).game.variant
-            if result not in variant.results:
+            results = (*variant.results, BOTH_LOSE)  # 0-0: both lose, in every variant
+            if result not in results:
                 raise HallError(said("console.error.not_a_result", result=result[:20],
                                      variant=said("hall.variant." + variant.name.replace("-", "_")),
-                                     results=Listed(tuple(variant.results), "or")))
+                                     results=Listed(results, "or")))
             self.ingest.arbiter_result(board, game_id, result, reason, self.wall())
             self.version += 1
         self._notify()

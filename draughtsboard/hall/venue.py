@@ -29,6 +29,7 @@ import re
 import secrets
 import shutil
 import subprocess
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from draughtsboard.hall_protocol.topics import BOARD_KINDS, COMMAND, ROOT
 from draughtsboard.words import english
 
 HALL_USER = "hall"
+VENUE_FILE = "venue.toml"  # what the hall reads of the venue's files: its language
 MESSAGE_SIZE_LIMIT = MAX_PAYLOAD + 4096  # the protocol's largest message, with room for
 # MQTT's own bytes: anything bigger the broker refuses before anyone holds it
 MAX_QUEUED_BYTES = 32 * 1024 * 1024  # per absent client; with the count above, the bound
@@ -267,8 +269,10 @@ def _give_to(account: BrokerAccount | None, path: Path, mode: int) -> None:
 
 def write_venue(directory: Path | str, boards: int, *, host: str = "127.0.0.1",
                 port: int = 1883, log_file: Path | None = None,
-                autosave_interval: int = 5, run_as: str | None = None) -> Venue:
-    """Write the broker's files for ``boards`` boards (numbers 1..boards)."""
+                autosave_interval: int = 5, run_as: str | None = None,
+                language: str | None = None) -> Venue:
+    """Write the broker's files for ``boards`` boards (numbers 1..boards), and with a
+    ``language`` the venue's `VENUE_FILE`."""
     if not plain_host(host) or not 1 <= port <= 65535:
         raise VenueError(f"listener {host!r}:{port}: expected an address or a host name and "
                          "a port 1-65535")
@@ -300,7 +304,30 @@ def write_venue(directory: Path | str, boards: int, *, host: str = "127.0.0.1",
     (directory / "mosquitto.conf").write_text(
         mosquitto_conf(directory, host, port, log_file=log_file,
                        autosave_interval=autosave_interval, run_as=run_as))
+    if language is not None:
+        (directory / VENUE_FILE).write_text(f'language = "{language}"\n', encoding="utf-8")
     return Venue(directory, host, port, hall_password, passwords)
+
+
+def venue_language(password_file: str | Path | None) -> str | None:
+    """The venue's language, from the `VENUE_FILE` beside the hall's password file
+    (``venue --language`` writes it; the hall is started with that file as
+    ``DRAUGHTSBOARD_HALL_PASSWORD_FILE``): the hall's and its projector's language unless
+    ``hall --language`` says another. ``None`` when there is no such file or it names
+    none; a file that cannot be read is a `VenueError`."""
+    if not password_file:
+        return None
+    path = Path(password_file).parent / VENUE_FILE
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise VenueError(f"{path}: {error}") from None
+    language = data.get("language")
+    if language is not None and not isinstance(language, str):
+        raise VenueError(f"{path}: language: expected a language code such as \"ru\"")
+    return language
 
 
 def write_broker_files(directory: Path, users: dict[str, str], acl: str, config: str,

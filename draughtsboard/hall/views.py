@@ -20,6 +20,7 @@ from .said import said, shown
 from .store import HallGame
 
 NEEDS_ARBITER_FLAGS = ("illegal", "disturbed", "ambiguous")
+BOTH_LOSE = "0-0"  # a result of every variant besides its own three (a double forfeit)
 CLAIM_KINDS_SHOWN = ("result", "moves", "tags", "game", "round")  # hall.need.claim.<kind>
 
 
@@ -210,5 +211,5 @@ def board_detail(board: int, live: BoardLive, hall_game: HallGame | None,
         out["moves"] = [p.text for p in hall_game.game.moves]
         out["numbered_moves"] = numbered_moves(hall_game.game)
         out["tags"] = dict(hall_game.game.tags)
-        out["results"] = list(hall_game.game.variant.results)
+        out["results"] = [*hall_game.game.variant.results, BOTH_LOSE]  # as the board's page
     return out

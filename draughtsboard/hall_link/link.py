@@ -150,9 +150,11 @@ class HallLink:
         self._wake.set()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
-        if self._connected:
+        if self._connected and reason_failed(reason_code):
             log.warning("board %d: lost the broker (%s); play goes on, the journal keeps "
                         "every move", self.board, reason_code)
+        elif self._connected:  # a normal disconnection: the board's own stop
+            log.info("board %d: disconnected from the broker (%s)", self.board, reason_code)
         self._connected = False
 
     def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:

@@ -103,9 +103,11 @@ class MatchLink:
             log.error("match %s: another login took the %s seat's session over (client id "
                       "%s): the broker's passwords may be known to someone else", self.match,
                       self.seat, self.client_id)
-        elif self._connected.is_set():
+        elif self._connected.is_set() and reason_failed(reason_code):
             log.warning("match %s: lost the broker (%s); trying again", self.match,
                         reason_code)
+        elif self._connected.is_set():  # a normal disconnection: this board's own stop
+            log.info("match %s: disconnected from the broker (%s)", self.match, reason_code)
         self._connected.clear()
 
     def _on_message(self, client, userdata, message) -> None:

@@ -153,7 +153,8 @@ class GameClock:
             return reading.with_left(mover, reading.left(mover) - self._spent(now))
         if reading.status == "waiting":
             recorder.record_clock(game_id, "start", (reading.white, reading.black),
-                                  "clock started with the first move", now, self.wall())
+                                  "clock started with the first move", now, self.wall(),
+                                  message=Message.of("pdn.text.clock_first_move"))
             self._start_now(now)
             started = self.reading(recorder.game(game_id))
             assert started is not None  # the game had a clock a moment ago; it still has
@@ -193,7 +194,8 @@ class GameClock:
         if reading.status == "paused" and reading.resumes_by_itself and board_matches:
             text = "clock resumed: the board shows the recorded position"
             recorder.record_clock(game_id, "resume", (reading.white, reading.black), text,
-                                  now, self.wall())
+                                  now, self.wall(),
+                                  message=Message.of("clock.resumed_by_board"))
             self._start_now(now)
             return ClockNote("clock", Message.of("clock.resumed_by_board"))
         side = reading.running
@@ -210,10 +212,11 @@ class GameClock:
         number = move_number(game.start.white_to_move, game.ply)
         text = (f"{side.capitalize()}'s flag fell: time ({reading.control}) ran out at "
                 f"move {number}; play goes on until the arbiter rules")
+        said = Message.of(f"clock.flag_fell.{side}", control=str(reading.control),
+                          number=number)
         recorder.record_flag_fall(game_id, reading.with_left(side, 0.0), text, now,
-                                  self.wall())
-        return ClockNote("flag", Message.of(f"clock.flag_fell.{side}",
-                                            control=str(reading.control), number=number))
+                                  self.wall(), message=said)
+        return ClockNote("flag", said)
 
     # -- the arbiter ------------------------------------------------------------------------
 
@@ -229,7 +232,8 @@ class GameClock:
             if reading.status != "waiting":
                 raise ClockActionError(f"the clock has already started ({reading.status})")
             recorder.record_clock(game_id, "start", (reading.white, reading.black),
-                                  "clock started by the arbiter", now, self.wall())
+                                  "clock started by the arbiter", now, self.wall(),
+                                  message=Message.of("log.clock.start"))
             self._start_now(now)
             return "clock started"
         if action == "pause":
@@ -239,14 +243,15 @@ class GameClock:
             assert side is not None  # a running clock runs for a side
             clocks = reading.with_left(side, reading.left(side) - self._spent(now))
             recorder.record_clock(game_id, "pause", clocks, "clock paused by the arbiter",
-                                  now, self.wall())
+                                  now, self.wall(), message=Message.of("log.clock.pause"))
             self.since = None
             return "clock paused"
         if action == "resume":
             if reading.status != "paused":
                 raise ClockActionError(f"the clock is not paused ({reading.status})")
             recorder.record_clock(game_id, "resume", (reading.white, reading.black),
-                                  "clock resumed by the arbiter", now, self.wall())
+                                  "clock resumed by the arbiter", now, self.wall(),
+                                  message=Message.of("log.clock.resume"))
             self._start_now(now)
             return "clock resumed"
         raise ClockActionError(f"clock action {action!r}: expected start, pause or resume")

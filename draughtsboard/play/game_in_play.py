@@ -687,12 +687,13 @@ class GameInPlay:
     def take_back_to(self, ply: int, text: str) -> Position:
         """The game taken back to ``ply``; the position play goes on from."""
         before = self.recorded_game().ply
-        self.recorder.record_takeback_to(self.game_id, ply, text, self.clock(), self.wall())
+        said = Message.of("log.taken_back_to", ply=ply, before=before)
+        self.recorder.record_takeback_to(self.game_id, ply, text, self.clock(), self.wall(),
+                                         message=said)
         game = self.recorded_game()
         self.controller.accept(game.position, self.clock())
         self.moves_recorded = game.ply
-        self.arbiter_log.note("takeback", Message.of("log.taken_back_to", ply=ply,
-                                                     before=before))
+        self.arbiter_log.note("takeback", said)
         self.follow_opponent()
         return game.position
 

@@ -360,27 +360,29 @@ class Recorder:
 
     def record_clock(self, game_id: str, action: str, clock: tuple[float, float],
                      text: str = "", t_monotonic: float | None = None,
-                     t_wall: float | None = None) -> None:
+                     t_wall: float | None = None, *, message: Message | None = None) -> None:
         """The game clock started, paused or resumed (``action``), with both clocks'
-        remaining seconds at that moment."""
+        remaining seconds at that moment (``message``: as `record_illegal`)."""
         if action not in CLOCK_ACTIONS:
             raise ValueError(f"clock action {action!r}: expected one of "
                              f"{', '.join(CLOCK_ACTIONS)}")
         self._clock_event(game_id, CLOCK_ACTIONS[action], clock, text or f"clock {action}",
-                          t_monotonic, t_wall)
+                          t_monotonic, t_wall, message)
 
     def record_flag_fall(self, game_id: str, clock: tuple[float, float], text: str,
                          t_monotonic: float | None = None,
-                         t_wall: float | None = None) -> None:
+                         t_wall: float | None = None, *,
+                         message: Message | None = None) -> None:
         """The side to move ran out of time (its flag fell). The game goes on: the
         arbiter rules on it."""
-        self._clock_event(game_id, RecordKind.FLAG, clock, text, t_monotonic, t_wall)
+        self._clock_event(game_id, RecordKind.FLAG, clock, text, t_monotonic, t_wall, message)
 
     def _clock_event(self, game_id: str, kind: RecordKind, clock: tuple[float, float],
-                     text: str, t_monotonic: float | None, t_wall: float | None) -> None:
+                     text: str, t_monotonic: float | None, t_wall: float | None,
+                     message: Message | None = None) -> None:
         both = (round(float(clock[0]), 3), round(float(clock[1]), 3))
         _, game = self._journal(game_id)
-        self._append(game_id, ClockEvent(kind, game.ply, both, text, None,
+        self._append(game_id, ClockEvent(kind, game.ply, both, text, message,
                                          Times(t_monotonic, t_wall)))
 
     def record_draw_offer(self, game_id: str, text: str, t_monotonic: float | None = None,
@@ -428,9 +430,11 @@ class Recorder:
 
     def record_takeback_to(self, game_id: str, ply: int, text: str,
                            t_monotonic: float | None = None,
-                           t_wall: float | None = None) -> None:
-        """The arbiter takes the game back to ``ply`` (0: the start)."""
-        self._append(game_id, TakebackTo(ply, text, None, Times(t_monotonic, t_wall)))
+                           t_wall: float | None = None, *,
+                           message: Message | None = None) -> None:
+        """The arbiter takes the game back to ``ply`` (0: the start; ``message``: as
+        `record_illegal`)."""
+        self._append(game_id, TakebackTo(ply, text, message, Times(t_monotonic, t_wall)))
 
     def record_result(self, game_id: str, result: str, reason: str = "",
                       t_monotonic: float | None = None, t_wall: float | None = None, *,

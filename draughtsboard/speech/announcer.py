@@ -72,7 +72,7 @@ class Announcer:
         self.voice = voice
         self.level = level
         self.language = language
-        self.words = words_for(language)
+        self.words = words_for(language).spoken()  # numbers said in words
         self.heard: Heard | None = None
         self._lock = threading.Lock()
         self._hint_wanted: tuple[str, int] | None = None  # (game id, ply) asked in

@@ -21,7 +21,9 @@ still speaking after a short grace, so a board that stops leaves no engine behin
 
 With a directory (``play --speech-to DIR``) each announcement is written to a numbered
 WAV file (``espeak-ng -w``) instead of played, and ``announcements.jsonl`` there lists
-each one: its text and its delay. For tests, and for anyone without speakers. A list
+each one: its text and its delay. For tests, and for anyone without speakers. The
+engine is given the text with the words it would stress wrongly in its phoneme input
+(`pronounce`); the list keeps the words. A list
 that cannot be written (a full or read-only disk) is said once in the log too.
 
 The process runner and the clock are injected: the tests run a fake engine (one that
@@ -45,6 +47,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from draughtsboard.words import words_for
+
+from .pronounce import for_engine
 
 PROGRAM = "espeak-ng"
 TIMEOUT = 30.0  # seconds one announcement may take before its engine is killed
@@ -175,7 +179,7 @@ class Speaker:
         self.runner: Runner = runner if runner is not None else EngineRunner()
         self.clock = clock
         self.timeout = timeout
-        self.words = words_for(language)
+        self.words = words_for(language).spoken()  # what it says: numbers in words
         self.spoken: deque[Spoken] = deque(maxlen=KEPT)
         self.dropped = 0
         self.working = runner is not None or shutil.which(program) is not None
@@ -284,7 +288,8 @@ class Speaker:
         started = self.clock()
         ok = False
         try:
-            status, output = self.runner(argv, text, self.timeout)
+            status, output = self.runner(argv, for_engine(text, self.language),
+                                         self.timeout)
         except FileNotFoundError:
             self._complain("missing", "speech.engine_missing", program=self.program)
         except subprocess.TimeoutExpired:

@@ -173,7 +173,7 @@ async def ask(request: Request) -> Response:
     if speak:
         spoken = False
         if voice is not None:
-            spoken = bool(voice.say(spoken_text(words_for(voice.language), message),
+            spoken = bool(voice.say(spoken_text(words_for(voice.language).spoken(), message),
                                     answer=True))
             if message.id == "ask.hint.thinking" and hasattr(voice, "want_hint"):
                 voice.want_hint()  # said when the coach has it

@@ -8,7 +8,8 @@ reads each ``catalogs/<language>.po`` and gives the language's plural rule and C
 this writes what `catalog.load_catalog` reads. The checks (also run by the tests): every
 catalog has every message id of the English one and no other, with the same placeholders,
 the same kind (plural or not) and every plural form filled; each gettext plural form
-matches one CLDR plural category, so Python and the browser pick the same form.
+matches one CLDR plural category, so Python and the browser pick the same form; and each
+language keeps to its glossary (``glossary.toml``: one word for each thing).
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ from babel import Locale
 from babel.messages.pofile import read_po
 
 from .catalog import SOURCE_LANGUAGE
+from .glossary import catalog_problems, load_glossary
+from .numbers import NumberSpecError, check_spec
 
 CATALOGS = pathlib.Path(__file__).resolve().parent / "catalogs"
-PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([a-z-]+))?\}")
 # the counts on which plural forms and CLDR categories must agree (French has a form for
 # whole millions)
 SAMPLES = (*range(0, 1001), 1_000_000, 1_000_001, 2_000_000, 10_000_000)
@@ -80,7 +83,21 @@ def read_source(language: str) -> SourceCatalog:
 
 def placeholders(entry: str | tuple[str, ...]) -> set[str]:
     forms = entry if isinstance(entry, tuple) else (entry,)
-    return {name for form in forms for name in PLACEHOLDER.findall(form)}
+    return {name for form in forms for name, _ in PLACEHOLDER.findall(form)}
+
+
+def spec_problems(key: str, entry: str | tuple[str, ...]) -> list[str]:
+    """A placeholder's number spec that says no gender and case (numbers.py)."""
+    forms = entry if isinstance(entry, tuple) else (entry,)
+    found = []
+    for form in forms:
+        for _, spec in PLACEHOLDER.findall(form):
+            try:
+                if spec:
+                    check_spec(spec)
+            except NumberSpecError as error:
+                found.append(f"{key}: {error}")
+    return found
 
 
 def plural_categories(language: str, num_plurals: int, expression: str) -> tuple[str, ...]:
@@ -119,6 +136,7 @@ def problems(source: SourceCatalog, reference: SourceCatalog) -> list[str]:
             found.append(f"{name}: {key} has placeholders {sorted(placeholders(entry))}, "
                          f"English {sorted(placeholders(model))}")
         forms = entry if isinstance(entry, tuple) else (entry,)
+        found += [f"{name}: {problem}" for problem in spec_problems(key, entry)]
         if isinstance(entry, tuple) and len(entry) != source.num_plurals:
             found.append(f"{name}: {key} has {len(entry)} plural forms, the language "
                          f"{source.num_plurals}")
@@ -158,6 +176,7 @@ def check_all() -> list[str]:
     for language in source_languages():
         source = reference if language == SOURCE_LANGUAGE else read_source(language)
         found += problems(source, reference)
+        found += catalog_problems(load_glossary(), language, source.messages)
         try:
             text = compiled_text(source)
         except CatalogProblem as problem:

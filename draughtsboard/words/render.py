@@ -2,7 +2,9 @@
 
 The browser's ``words.js`` does exactly the same with the same catalog (placeholders
 ``{name}``, the plural form picked by the parameter ``count``, lists joined by CLDR's
-patterns); `tests/words/` holds both to the same cases.
+patterns); `tests/words/` holds both to the same cases. What the board says aloud is
+rendered by `Words.spoken`: a placeholder with a spec (``{count:f}``) says its number
+in words, in the spec's gender and case (`numbers`); a page shows the digits.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from functools import cache
 from draughtsboard.board.message import Listed, Message, Param
 
 from .catalog import SOURCE_LANGUAGE, Catalog, load_catalog
+from .numbers import spell, spoken_number
 
-PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+# {name}, or {name:spec} (a number said in words in speech: numbers.py)
+PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([a-z-]+))?\}")
 PLURAL_PARAM = "count"
 
 
@@ -23,10 +27,20 @@ class Words:
     catalog lacks falls back to the source language, then to the id itself (a test keeps
     every catalog complete, so neither happens in a release)."""
 
-    def __init__(self, catalog: Catalog, fallback: Catalog | None = None) -> None:
+    def __init__(self, catalog: Catalog, fallback: Catalog | None = None, *,
+                 spelled: bool = False) -> None:
         self.catalog = catalog
         self._fallback = fallback
         self._plural_index = catalog.plural_index
+        self.spelled = spelled
+        self._spoken: Words | None = self if spelled else None
+
+    def spoken(self) -> Words:
+        """This language's renderer for speech: numbers of placeholders with a spec said
+        in words ("взяты {count:f} шашки": «взяты две шашки»)."""
+        if self._spoken is None:
+            self._spoken = Words(self.catalog, self._fallback, spelled=True)
+        return self._spoken
 
     @property
     def language(self) -> str:
@@ -46,18 +60,25 @@ class Words:
             entry = entry[min(index, len(entry) - 1)]
         params = message.mapping
         return PLACEHOLDER.sub(
-            lambda m: self.param(params[m.group(1)]) if m.group(1) in params else m.group(0),
+            lambda m: self.param(params[m.group(1)], m.group(2) or "")
+            if m.group(1) in params else m.group(0),
             entry)
 
     def text(self, message_id: str, /, **params: Param | list | tuple) -> str:
         """``words.text("side.white")``: a message made and rendered at once."""
         return self(Message.of(message_id, **params))
 
-    def param(self, value: Param) -> str:
+    def param(self, value: Param, spec: str = "") -> str:
+        """A parameter in words; with a ``spec`` in speech, a number in words (each of a
+        list's numbers too)."""
         if isinstance(value, Message):
             return self(value)
         if isinstance(value, Listed):
-            return self.join([self.param(item) for item in value.items], value.style)
+            return self.join([self.param(item, spec) for item in value.items], value.style)
+        if spec and self.spelled:
+            number = spoken_number(value)
+            if number is not None:
+                return spell(number, self.language, spec)
         return str(value)
 
     def join(self, items: list[str], style: str = "and") -> str:

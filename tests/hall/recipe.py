@@ -34,21 +34,22 @@ MATCH_MARK = "<!-- recipe: tests/hall/recipe.py runs this block line by line (ma
 MATCH_PORTS = ("1888", "1889", "8084", "8085")
 
 
-def recipe_lines(mark: str = MARK) -> list[str]:
+def recipe_lines(mark: str = MARK, doc: Path = DOC) -> list[str]:
     """The commands of the doc's recipe block (the one after ``mark``), as written."""
-    text = DOC.read_text(encoding="utf-8")
+    text = doc.read_text(encoding="utf-8")
     block = text[text.index(mark):].split("```sh\n", 1)[1].split("```", 1)[0]
     return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
 
 
 class Recipe:
-    def __init__(self, mark: str = MARK, ports: tuple[str, ...] = PORTS) -> None:
+    def __init__(self, mark: str = MARK, ports: tuple[str, ...] = PORTS,
+                 doc: Path = DOC) -> None:
         # a directory the mosquitto user can enter, as /srv is
         self.root = Path(tempfile.mkdtemp(prefix="draughtsboard-recipe-"))
         os.chmod(self.root, 0o755)
         self.ports = {port: str(free_port()) for port in ports}
         lines = []
-        for line in recipe_lines(mark):
+        for line in recipe_lines(mark, doc):
             line = line.replace("/srv/draughtsboard", str(self.root / "srv"))
             for doc_port, port in self.ports.items():
                 line = re.sub(rf":{doc_port}\b", f":{port}", line)

@@ -69,6 +69,9 @@ def test_results_corrections_and_the_clock_from_the_console(hall, boards):
     assert not service.ingest.claims.of(1) and not service.summaries()[1][1]["needs"]
     text = service.detail(1)
     assert text["numbered_moves"][-1]["number"] == 2 and text["results"][1] == "1/2-1/2"
+    assert text["results"][-1] == "0-0"  # both lose: in the hall's list as in the board's
+    answer = service.declare_result(1, "0-0", "both forfeited")
+    assert answer["ok"] is True and one.session.published()[1].result == "0-0"
 
 
 def test_a_refusal_stays_on_the_card_until_seen_and_an_unknown_board_is_refused(hall, boards):

@@ -145,7 +145,7 @@ def test_a_column_is_named_in_russian_as_the_object_with_the_right_plural():
     lasca = get_variant("lasca")
     position = parse_fen(lasca, "W:d4=wbB,a7=b")
     assert rendered(restore_steps(position, board(position, lift=[13])), "ru") == (
-        "Поставьте башню (шашек: 3; сверху вниз: белая, чёрная и чёрная дамка) на d4",)
+        "Поставьте башню из 3 шашек (сверху вниз: белая, чёрная и чёрная дамка) на d4",)
 
 
 def test_the_must_capture_flag_in_russian():
@@ -153,14 +153,14 @@ def test_the_must_capture_flag_in_russian():
     words = guidance(position, "ready", {"must_capture": (22,)}, position.occupancy())
     assert rendered(words.headline, "ru") == "Ход белых"
     assert rendered([(f.title, f.steps) for f in words.flags], "ru") == [
-        ("Бить обязательно: бьют белые", ("Бейте шашкой с c3",))]
+        ("Белые обязаны бить", ("Бейте шашкой с c3",))]
     words = guidance(position, "moving", {"must_capture": (22, 24), "path": (15,)},
                      board(position, lift=[22]))
     assert rendered(words.headline, "ru") == "Белые делают ход"
     assert rendered([f.steps for f in words.flags], "ru") == [
-        ("Бейте одной из них (шашек: 2): c3 или g3",), ("Следующее поле боя: e5",)]
+        ("Бейте одной из 2 шашек: c3 или g3",), ("Следующее поле боя: e5",)]
     black = parse_fen(RUSSIAN, "B:W18,19,20:B13,14,15,22,23,24")  # five can capture
     flag = guidance(black, "ready", {"must_capture": (13, 14, 15, 22, 23)},
                     black.occupancy()).flags[0]
-    assert rendered(flag.title, "ru") == "Бить обязательно: бьют чёрные"
-    assert rendered(flag.steps[0], "ru") == "Бейте одной из них (шашек: 5): a5, c5, e5, c3 или e3"
+    assert rendered(flag.title, "ru") == "Чёрные обязаны бить"
+    assert rendered(flag.steps[0], "ru") == "Бейте одной из 5 шашек: a5, c5, e5, c3 или e3"

@@ -137,7 +137,7 @@ def test_a_flag_is_recorded_with_its_text_and_its_message_and_logged_as_the_mess
     entries = record_tracker_event(recorder, game_id, flag, 0.0)
     assert [(e.kind, e.text) for e in entries] == [("illegal", said)]
     assert rendered(entries[0].text, "ru") == \
-        "недопустимый ход a3-a5: шашка сходила не по правилам"
+        "недопустимый ход a3-a5: шашка пошла не по правилам"
     record = load_journal(recorder.path_of(game_id)).records[-1]
     # the English text as PDN comments show it, and the message beside it
     assert record["text"] == "illegal move a3-a5: a piece moved irregularly"

@@ -57,7 +57,7 @@ def publications(recorded: Game) -> list[tuple[Game, dict[str, Any]]]:
 
 def heard(recorded: Game, language: str) -> list[tuple[Announcement, str]]:
     """Every announcement of the game and its text in ``language``."""
-    words = words_for(language)
+    words = words_for(language).spoken()  # as the speaker says it
     before: Heard | None = None
     said: list[tuple[Announcement, str]] = []
     for game, view in publications(recorded):

@@ -66,7 +66,7 @@ def test_in_training_it_says_it_speaks_then_each_move_with_its_recording_time():
     announcer.check()
     session.publish(intents={"must_capture": [22]})  # a flag: not at the level "moves"
     announcer.check()
-    assert voice.said == [("Доска говорит.", None), ("цэ 3 — дэ 4.", 5.0)]
+    assert voice.said == [("Доска говорит.", None), ("цэ три — дэ четыре.", 5.0)]
 
 
 def test_a_tournament_game_is_silent_unless_speech_was_asked_for():
@@ -140,7 +140,7 @@ def test_a_hint_asked_while_the_coach_thinks_is_said_once_when_it_comes():
                     draw_claim=None)
     announcer.check()
     assert voice.said == [("Доска говорит.", None),
-                          ("Подсказка: ходите шашкой с поля цэ 3.", "answer")]
+                          ("Подсказка: ходите шашкой с цэ три.", "answer")]
 
 
 def test_a_hint_wanted_is_forgotten_when_the_position_moves_on():

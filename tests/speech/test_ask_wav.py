@@ -36,7 +36,7 @@ def test_an_asked_position_is_said_into_a_wav_file(tmp_path):
             return len(lines) >= 2 and lines
 
         lines = wait_until(said, timeout=30, what="the answer said")
-        assert lines[1]["text"] == "Белые: минут: 5. Чёрные: минут: 5."
+        assert lines[1]["text"] == "У белых пять минут, у чёрных пять минут."
         assert lines[1]["ok"] is True
     stat = sox_stat(out / lines[1]["file"])
     assert 1.0 <= stat["Length (seconds)"] <= 10.0

@@ -27,6 +27,12 @@ from draughtsboard.words import words_for
 
 from .games import INTERNATIONAL, RUSSIAN, heard, recorded_game
 
+
+def spoken_words(language):
+    """A language's renderer as the speaker says it (numbers in words)."""
+    return words_for(language).spoken()
+
+
 LATIN = re.compile(r"[A-Za-z]")
 # What a text must never hold: a placeholder or a message id left, an empty sentence.
 GAP = re.compile(r"\{|\}|spoken\.|speech\.|\.\s*\.|,\s*[,.]|\s{2,}|^\s*\.|\(\s*\)")
@@ -46,13 +52,15 @@ def test_a_whole_russian_game_is_said_in_russian_with_no_latin_letter():
     texts = check_whole(heard(recorded, "ru"), recorded)
     for text in texts:
         assert not LATIN.search(text), text
-    assert texts[:3] == ["цэ 3 — дэ 4.", "дэ 6 — цэ 5.",
-                         "Неправильный ход. Исправьте поля цэ 3 и бэ 2."]
-    assert "Ход соперника: бэ 6 — а 5. Сделайте его на доске." in texts
-    assert "Бить обязательно: дэ 4." in texts
-    assert "дэ 4 бьёт бэ 6, одна шашка." in texts
-    assert any(re.search(r"бьёт \S+ \d+ и \S+ \d+, взято шашек: 2\.", t) for t in texts)
-    assert "гэ 7 — эф 8. Шашка проходит в дамки." in texts
+    assert texts[:3] == ["цэ три — дэ четыре.", "дэ шесть — цэ пять.",
+                         "Недопустимый ход. Исправьте поля цэ три и бэ два."]
+    assert "Ход соперника: бэ шесть — а пять. Сделайте его на доске." in texts
+    assert "Бить обязательно: дэ четыре." in texts
+    assert "дэ четыре бьёт бэ шесть, взята одна шашка." in texts
+    assert any(re.search(r"бьёт \S+ \S+ и \S+ \S+, взяты две шашки\.", t) for t in texts)
+    for text in texts:
+        assert not re.search(r"\d", text), text  # every number said as a word
+    assert "гэ семь — эф восемь. Шашка проходит в дамки." in texts
     assert "Можно заявить ничью." in texts
     assert texts[-1] == "Победа чёрных."
 
@@ -75,7 +83,8 @@ def test_a_whole_russian_game_in_english_dutch_and_french():
 
 @pytest.mark.parametrize(("language", "step", "capture", "crowned", "result"), [
     ("en", "32 to 28.", "28 takes 17, 1 piece.", "The piece becomes a king.", "White wins."),
-    ("ru", "32 — 28.", "28 бьёт 17, одна шашка.", "Шашка проходит в дамки.", "Победа белых."),
+    ("ru", "тридцать два — двадцать восемь.", "двадцать восемь бьёт семнадцать, взята одна "
+     "шашка.", "Шашка проходит в дамки.", "Победа белых."),
     ("nl", "32 naar 28.", "28 slaat 17, 1 schijf.", "De schijf wordt dam.", "Wit wint."),
     ("fr", "32 va en 28.", "28 prend 17, une pièce prise.", "Le pion va à dame.",
      "Les blancs gagnent."),
@@ -86,23 +95,26 @@ def test_a_whole_international_game_says_its_numbered_squares(language, step, ca
     texts = check_whole(heard(recorded, language), recorded)
     assert texts[0] == step and capture in texts and texts[-1] == result
     assert any(text.endswith(crowned) for text in texts)
-    assert any(re.search(r"\b17\b.*\b28\b", t) for t in texts if t not in (step, capture))
+    seventeen, twenty_eight = {"ru": ("семнадцать", "двадцать восемь")}.get(language,
+                                                                          ("17", "28"))
+    assert any(re.search(rf"\b{seventeen}\b.*\b{twenty_eight}\b", t)
+               for t in texts if t not in (step, capture))
     if language == "ru":
         for text in texts:
             assert not LATIN.search(text), text
 
 
 @pytest.mark.parametrize(("count", "russian", "french"), [
-    (1, "одна шашка", "une pièce prise"), (2, "взято шашек: 2", "2 pièces prises"),
-    (5, "взято шашек: 5", "5 pièces prises")])
+    (1, "взята одна шашка", "une pièce prise"), (2, "взяты две шашки", "deux pièces prises"),
+    (5, "взято пять шашек", "cinq pièces prises")])
 def test_a_capture_says_how_many_pieces_it_takes(count, russian, french):
     variant = get_variant("russian")
     number = variant.geometry.number_of_name
     path = tuple(number(n) for n in ("c1", "e3", "g5", "e7", "c5", "a3")[:count + 1])
     move = Move(path, tuple(range(1, count + 1)))
-    assert words_for("ru")(spoken_move(variant, move)).endswith(russian)
-    assert words_for("fr")(spoken_move(variant, move)).endswith(french)
-    english = words_for("en")(spoken_move(variant, move))
+    assert spoken_words("ru")(spoken_move(variant, move)).endswith(russian)
+    assert spoken_words("fr")(spoken_move(variant, move)).endswith(french)
+    english = spoken_words("en")(spoken_move(variant, move))
     assert english.endswith(f"{count} piece" + ("s" if count > 1 else ""))
 
 
@@ -136,7 +148,7 @@ def test_the_levels_keep_what_they_speak_and_tournament_mode_is_silent_unasked()
     assert level_for_mode(None, "tournament") == "off"
     assert level_for_mode(None, "training") == "moves"
     assert level_for_mode("all", "tournament") == "all"
-    assert text_of(words_for("en"), everything) == (
+    assert text_of(spoken_words("en"), everything) == (
         "Draw. Capture is required: c3. A draw can be claimed.")
 
 
@@ -154,12 +166,12 @@ def test_a_move_amended_in_place_is_said_as_changed_in_every_language():
     amended.play(Move((29, 22)), t_monotonic=2.0)
     heard_now, _ = what_changed(None, "a", Game(variant, start=start), {})
     heard_now, said = what_changed(heard_now, "a", first.read_only_copy(), {})
-    assert text_of(words_for("ru"), said[0]) == "а 1 — бэ 2."
+    assert text_of(spoken_words("ru"), said[0]) == "а один — бэ два."
     heard_now, said = what_changed(heard_now, "a", amended.read_only_copy(), {})
     assert [a.kind for a in said] == [MOVE] and said[0].recorded_at == 2.0
-    assert {language: text_of(words_for(language), said[0])
+    assert {language: text_of(spoken_words(language), said[0])
             for language in ("en", "ru", "nl", "fr")} == {
-        "en": "Move changed. a1 to c3.", "ru": "Ход изменён. а 1 — цэ 3.",
+        "en": "Move changed. a1 to c3.", "ru": "Ход изменён. а один — цэ три.",
         "nl": "Zet gewijzigd. a1 naar c3.", "fr": "Coup modifié. a1 va en c3."}
     heard_now, said = what_changed(heard_now, "a", amended.read_only_copy(), {})
     assert said == []  # said once
@@ -175,9 +187,9 @@ def test_two_moves_amended_say_how_many_changed():
     for move in ("c3-b4", "f6-e5", "b4-a5"):
         other.play(move)
     _, said = what_changed(heard_now, "a", other.read_only_copy(), {})
-    assert text_of(words_for("ru"), said[0]) == (
-        "Изменено ходов: 2. цэ 3 — бэ 4. эф 6 — е 5. бэ 4 — а 5.")
-    assert text_of(words_for("en"), said[0]).startswith("2 moves changed. c3 to b4.")
+    assert text_of(spoken_words("ru"), said[0]) == (
+        "Изменены два хода. цэ три — бэ четыре. эф шесть — е пять. бэ четыре — а пять.")
+    assert text_of(spoken_words("en"), said[0]).startswith("2 moves changed. c3 to b4.")
 
 
 @pytest.mark.parametrize("state", ["disturbed", "setup", "ready"])
@@ -197,10 +209,10 @@ def test_squares_to_put_right_are_said_without_an_illegal_move_once_per_change(s
     said_all = []
     for squares in [(c3,), (c3,), (c3, e5), (e5,), (), (e5,)]:
         heard_now, said = what_changed(heard_now, "a", game, view(*squares))
-        said_all.append([text_of(words_for("ru"), a) for a in said])
+        said_all.append([text_of(spoken_words("ru"), a) for a in said])
         assert all(a.kind == FLAG for a in said)
-    assert said_all == [["Исправьте поле цэ 3."], [], ["Исправьте поля е 5 и цэ 3."], [],
-                        [], ["Исправьте поле е 5."]]
+    assert said_all == [["Исправьте поле цэ три."], [], ["Исправьте поля е пять и цэ три."],
+                        [], [], ["Исправьте поле е пять."]]
     _, said = what_changed(None, "a", game, view())
     _, said = what_changed(_, "a", game, view(c3, e5))
-    assert text_of(words_for("en"), said[0]) == "Put right squares e5 and c3."
+    assert text_of(spoken_words("en"), said[0]) == "Put right squares e5 and c3."

@@ -101,14 +101,14 @@ def test_get_answers_in_the_readers_language_and_says_nothing():
     with client_for(session, voice=voice) as client:
         last = client.get("/api/ask/last-move?lang=ru")
         assert last.status_code == 200
-        assert last.json()["text"] == "Последний ход белых: е 5 бьёт цэ 7, одна шашка"
+        assert last.json()["text"] == "Последний ход белых: е 5 бьёт цэ 7, взята 1 шашка"
         assert last.json()["message"]["id"] == "ask.last_move.white"
         english = client.get("/api/ask/position", headers={"accept-language": "en-GB,ru;q=0.5"})
         assert english.json()["text"] == (
             "Black to move. White: 1 king: c3; 4 men: a1, c1, c7, and g7. Black: 1 man: h8")
         session.now = 1004.0
         clocks = client.get("/api/ask/clocks", headers={"accept-language": "ru"})
-        assert clocks.json()["text"] == "Белые: минут: 4, секунд: 6. Чёрные: секунд: 57"
+        assert clocks.json()["text"] == "У белых 4 минуты 6 секунд, у чёрных 57 секунд"
         assert clocks.headers["content-language"] == "ru"
         assert client.get("/api/ask/clocks").json()["text"].startswith("White: 4 minutes")
     assert voice.said == []
@@ -126,7 +126,7 @@ def test_post_says_the_answer_on_the_board_in_the_speakers_language():
         answer = client.post("/api/ask/clocks?lang=en")
         assert answer.json()["spoken"] is True
         assert answer.json()["text"] == "White: 4 minutes 6 seconds. Black: 1 minute 1 second"
-    assert voice.said == ["Белые: минут: 4, секунд: 6. Чёрные: минут: 1, секунд: 1."]
+    assert voice.said == ["У белых четыре минуты шесть секунд, у чёрных одна минута одна секунда."]
     with client_for(Published()) as client:  # a board that does not speak
         assert client.post("/api/ask/position").json()["spoken"] is False
 
@@ -136,12 +136,12 @@ def test_the_hint_get_tells_the_standing_hint_and_post_asks_the_coach():
     coach = Coach(session.game.position)
     with client_for(session, coach=coach, voice=voice) as client:
         standing = client.get("/api/ask/hint?lang=ru")
-        assert standing.json()["text"] == "Подсказка: ходите шашкой с поля е 5"
+        assert standing.json()["text"] == "Подсказка: ходите шашкой с е 5"
         assert coach.asked == 0 and session.calls == 0  # GET changes nothing
         asked = client.post("/api/ask/hint?lang=en")
         assert asked.status_code == 200 and coach.asked == 1
         assert asked.json()["text"] == "Hint: move the piece on e5"
-    assert voice.said == ["Подсказка: ходите шашкой с поля е 5."]
+    assert voice.said == ["Подсказка: ходите шашкой с е пять."]
 
 
 def test_a_hint_in_tournament_mode_is_refused_as_the_coach_refuses_it():

@@ -106,7 +106,7 @@ def test_the_walk_in_russian(browser, tmp_path, expect):
         "lifted": {"#status": "Белые делают ход", "#inspect": "c3: белая простая, поднята"},
         "illegal": {"#status": "Недопустимый ход: верните позицию",
                     "#flags": "Недопустимый ходВерните шашку с a5 на a3",
-                    "#log": "нарушение: недопустимый ход a3-a5: шашка сходила не по правилам"},
+                    "#log": "недопустимо: недопустимый ход a3-a5: шашка пошла не по правилам"},
         "capture": {"#status": "Чёрные делают ход"},
         "arbiter": {"#token-status": "принят"},
         "confirm": {"#confirm-title": "Объявить 0-1 (победа чёрных)?"},
@@ -128,6 +128,6 @@ def test_the_walk_in_russian(browser, tmp_path, expect):
         page = open_in(browser, play, "ru")
         flag = page.locator("#flags .flag-error")
         expect(flag.locator("strong")).to_have_text("Журнал партии повреждён")
-        expect(flag).to_contain_text("первые 2 записи целы (полуход 1)")
+        expect(flag).to_contain_text("в начале целы 2 записи (до полухода 1)")
         expect(flag).to_contain_text("Судья продолжает с последней целой записи или начинает "
                                      "новую партию")

@@ -23,6 +23,9 @@ CASES = [
     Message.of("count.moves", count=Message.of("side.black")),
     Message("language.choose", (("unused", Listed(("c3", "e5", "g7"), "or")),)),
     Message.of("no.such.id"),
+    # a number with a spec ({count:f}): said in words, shown as digits on a page
+    *(Message.of("ask.minutes", count=n) for n in (1, 2, 5, 21)),
+    Message.of("spoken.move.capture", start="32", landings=Listed(("21", "12")), count=2),
 ]
 
 

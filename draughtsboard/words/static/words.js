@@ -80,7 +80,9 @@ const Words = (() => {
     if (entry === undefined) return message.id;
     const params = message.params || {};
     if (Array.isArray(entry)) entry = pluralForm(entry, params.count);
-    return entry.replace(/\{([a-z_][a-z0-9_]*)\}/g, (whole, name) =>
+    // {name:spec}: a number said in words in speech (draughtsboard/words/numbers.py);
+    // a page shows its digits
+    return entry.replace(/\{([a-z_][a-z0-9_]*)(?::[a-z-]+)?\}/g, (whole, name) =>
       Object.prototype.hasOwnProperty.call(params, name) ? param(params[name]) : whole);
   }
 

@@ -41,9 +41,9 @@ def test_a_game_written_in_any_language_reads_back_the_same(language):
 def test_russian_comments_are_russian_and_the_standard_stays_standard():
     game = a_game_with_every_comment()
     text = write_game(game, say=words_for("ru"))
-    assert "неправильный ход (FMJD, приложение 1, п. 5.4): шашка пошла не по правилам; " \
-        "оставлен в силе [%fen " in text
-    assert "{исправление арбитра в 22:13:20 UTC: position accepted by the arbiter " \
+    assert "неправильный ход (ФМЖД, приложение 1, п. 5.4): шашка пошла не по правилам; " \
+        "ход оставлен в силе [%fen " in text
+    assert "{исправление судьи в 22:13:20 UTC: position accepted by the arbiter " \
         "[%setup W:W21-32:B1-12]}" in text
     assert "{часы в 22:15:00 UTC: clock started}" in text
     for english_word in ("allowed to stand", "irregular (", "arbiter correction", "{clock "):
@@ -103,5 +103,5 @@ def test_a_game_read_back_keeps_its_comment_when_written_in_another_language():
     russian = write_game(a_game_with_every_comment(), say=words_for("ru"))
     again = read_pdn(russian).games[0].game
     in_dutch = write_game(again, say=words_for("nl"))
-    assert "шашка пошла не по правилам; оставлен в силе [%fen " in in_dutch
+    assert "шашка пошла не по правилам; ход оставлен в силе [%fen " in in_dutch
     assert "pdn.irregular" not in in_dutch
