@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from draughtsboard.board.game.codec import RecordFormatError
+from draughtsboard.board.game.codec import RecordFormatError, decode_reason, encode_reason
 from draughtsboard.board.game.records import Result, Setter, Start, Times
 from draughtsboard.board.mode import Mode
 from draughtsboard.hall_protocol.messages import MessageError, MoveRecord
@@ -126,7 +126,7 @@ def encode(record: HallStart | HallRecord) -> dict[str, Any]:
                 "received": record.received, "by": record.by}
     if isinstance(record, HallResult):
         return {"type": "result", "result": record.result.result,
-                "reason": record.result.reason, "received": record.received,
+                **encode_reason(record.result.reason), "received": record.received,
                 "source": record.result.by.value}
     if isinstance(record, Confirmed):
         return {"type": "confirmed", "count": record.count}
@@ -213,7 +213,8 @@ def decode(data: Mapping[str, Any]) -> HallRecord:
         except ValueError:
             raise RecordFormatError("hall result record: source: expected who set it") \
                 from None
-        return HallResult(Result(_text(data, "result"), _text(data, "reason", ""), source),
+        return HallResult(Result(_text(data, "result"), decode_reason(data, "hall result"),
+                                 source),
                           _number(data, "received"))
     if kind == "confirmed":
         return Confirmed(_whole(data, "count"))

@@ -38,6 +38,7 @@ from draughtsboard.board.game.record import Game, normalise_result
 from draughtsboard.board.game.records import Result, Setter
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules import parse_fen
+from draughtsboard.board.rules.draws import Reason
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.position import Move
 from draughtsboard.hall_protocol.games import (
@@ -302,8 +303,8 @@ class HallStore:
         differs from the one the result closed)."""
         self._write(hall_game, Reopen(received))
 
-    def set_result(self, hall_game: HallGame, result: str, reason: str, received: float,
-                   source: str) -> None:
+    def set_result(self, hall_game: HallGame, result: str, reason: Reason | str,
+                   received: float, source: str) -> None:
         """Close the game with ``result`` (``*``: closed unfinished), checked for the
         variant before anything is written."""
         normalise_result(hall_game.game.variant, result)  # InvalidResultError

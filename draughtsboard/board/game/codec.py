@@ -17,6 +17,10 @@ switched off for this game"); `LEGACY_SWITCHES` reads those four fixed sentences
 `CoachSwitch` once, here at the edge, and only for a coach record without the
 ``switch`` field: every coach record written now carries it (``null`` for a coach's
 note that switches nothing), so no record written now is ever read by its words.
+A result's reason is the same: the rules' reasons are typed (``rule``: a code and its
+count, beside the English ``reason`` PDN shows and the release before reads), ``null``
+for a person's words; a result record without ``rule`` is the release before's, and
+only then are its words looked up among the rules' sentences (`reasons.OLD_WORDS`).
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ from typing import Any
 
 from ..message import Message
 from ..mode import Mode
+from ..rules.draws import Reason, ReasonCode
 from ..rules.errors import DraughtsError
+from . import reasons
 from .records import (
     CLOCK_KINDS,
     EVENT_KINDS,
@@ -100,15 +106,11 @@ def encode(record: AnyRecord) -> dict[str, Any]:
                 "captures": list(record.captures), "text": record.text, **_times(record.at),
                 "clock": list(record.clock) if record.clock else None}
     if isinstance(record, Result):
-        data = {"type": "result", "result": record.result, "reason": record.reason,
-                **_times(record.at)}
-        if record.by is not Setter.UNKNOWN:
-            data["by"] = record.by.value
-        return data
+        return encode_result(record)
     if isinstance(record, TakebackTo):
         return {"type": "takeback_to", "ply": record.ply, "text": record.text,
                 **_times(record.at), **_said(record.message)}
-    data = {"type": record.kind.value}
+    data: dict[str, Any] = {"type": record.kind.value}
     if isinstance(record, Takeback):
         data["kind"] = record.what.value
     data.update(ply=record.ply, text=record.text, **_times(record.at))
@@ -138,6 +140,26 @@ def encode(record: AnyRecord) -> dict[str, Any]:
                                 "withdrawals": declined.withdrawals}
     else:  # Takeback, MatchStop
         data.update(_said(record.message))
+    return data
+
+
+def encode_reason(reason: Reason | str) -> dict[str, Any]:
+    """A result's reason as the journal holds it: ``reason``, the English words (what
+    PDN shows and the release before reads), and for a rule's reason ``rule``, the
+    typed reason (its code and count) that is read back."""
+    if isinstance(reason, str):  # null: words, never looked up (`decode_reason`)
+        return {"reason": reason, "rule": None}
+    rule: dict[str, Any] = {"code": reason.code.value}
+    if reason.count is not None:
+        rule["count"] = reason.count
+    return {"reason": reasons.words(reason), "rule": rule}
+
+
+def encode_result(record: Result) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": "result", "result": record.result,
+                            **encode_reason(record.reason), **_times(record.at)}
+    if record.by is not Setter.UNKNOWN:
+        data["by"] = record.by.value
     return data
 
 
@@ -260,6 +282,28 @@ def _switch(fields: _Fields) -> CoachSwitch | None:
         raise fields.fail("switch", "an aid and on or off") from None
 
 
+def decode_reason(data: Mapping[str, Any], kind: str = "result") -> Reason | str:
+    """A result's reason: the typed ``rule`` when the record has one, its words when
+    ``rule`` is null (a person's: "resigned"). A record of the release before has no
+    ``rule``: its words are read as the rule's reason they were when they are one of
+    the rules' sentences (`reasons.OLD_WORDS`; here and only here), else as words."""
+    fields = _Fields(data, kind)
+    text = fields.text("reason", "")
+    if "rule" not in data:  # a record of the release before the typed reason
+        return reasons.OLD_WORDS.get(text, text)
+    rule = data["rule"]
+    if rule is None:
+        return text
+    if not isinstance(rule, dict):
+        raise fields.fail("rule", "a rule's reason")
+    inner = _Fields(rule, fields.kind + " rule")
+    try:
+        code = ReasonCode(inner.text("code"))
+    except ValueError:
+        raise fields.fail("rule", "a rule's reason") from None
+    return Reason(code, inner.optional_whole("count"))
+
+
 def _declined(fields: _Fields) -> Declined | None:
     value = fields.data.get("declined")
     if value is None:
@@ -298,7 +342,7 @@ def decode(data: Mapping[str, Any]) -> AnyRecord:
             by = Setter(fields.text("by", ""))
         except ValueError:
             raise fields.fail("by", "who set the result") from None
-        return Result(fields.text("result"), fields.text("reason", ""), by, at)
+        return Result(fields.text("result"), decode_reason(data), by, at)
     if kind is RecordKind.TAKEBACK_TO:
         return TakebackTo(fields.whole("ply"), fields.text("text", ""), fields.message(), at)
     ply = fields.optional_whole("ply")
