@@ -171,9 +171,11 @@ def to_json(record: AnyRecord) -> str:
 # -- reading ------------------------------------------------------------------------------
 
 
-class _Fields:
+class Fields:
     """A record's fields read with their types checked (`RecordFormatError` naming the
-    record's kind and the field)."""
+    record's kind and the field). Public for the views that keep their own fields
+    around the model's records (the hall store's envelope: when it heard each record,
+    what is confirmed), so every field read from a file is read one way."""
 
     def __init__(self, data: Mapping[str, Any], kind: str) -> None:
         self.data, self.kind = data, kind
@@ -250,7 +252,9 @@ class _Fields:
             return None
 
 
-def _version(data: Mapping[str, Any], key: str) -> int:
+def check_version(data: Mapping[str, Any], key: str = "v") -> int:
+    """The record's format (``key``: ``version`` on a start, ``v`` on any other record;
+    absent: 1); `NewerRecordError` for a format newer than this release reads."""
     version = data.get(key, 1)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise RecordFormatError(f"{data.get('type')} record: {key}: expected a version "
@@ -270,7 +274,7 @@ def _kind(data: Mapping[str, Any]) -> RecordKind:
         raise RecordFormatError(f"unknown record type {str(kind)[:40]!r}") from None
 
 
-def _switch(fields: _Fields) -> CoachSwitch | None:
+def _switch(fields: Fields) -> CoachSwitch | None:
     if "switch" not in fields.data:  # a record of the release before the model
         return LEGACY_SWITCHES.get(fields.data.get("text", ""))
     value = fields.data["switch"]
@@ -287,7 +291,7 @@ def decode_reason(data: Mapping[str, Any], kind: str = "result") -> Reason | str
     ``rule`` is null (a person's: "resigned"). A record of the release before has no
     ``rule``: its words are read as the rule's reason they were when they are one of
     the rules' sentences (`reasons.OLD_WORDS`; here and only here), else as words."""
-    fields = _Fields(data, kind)
+    fields = Fields(data, kind)
     text = fields.text("reason", "")
     if "rule" not in data:  # a record of the release before the typed reason
         return reasons.OLD_WORDS.get(text, text)
@@ -296,7 +300,7 @@ def decode_reason(data: Mapping[str, Any], kind: str = "result") -> Reason | str
         return text
     if not isinstance(rule, dict):
         raise fields.fail("rule", "a rule's reason")
-    inner = _Fields(rule, fields.kind + " rule")
+    inner = Fields(rule, fields.kind + " rule")
     try:
         code = ReasonCode(inner.text("code"))
     except ValueError:
@@ -304,13 +308,13 @@ def decode_reason(data: Mapping[str, Any], kind: str = "result") -> Reason | str
     return Reason(code, inner.optional_whole("count"))
 
 
-def _declined(fields: _Fields) -> Declined | None:
+def _declined(fields: Fields) -> Declined | None:
     value = fields.data.get("declined")
     if value is None:
         return None
     if not isinstance(value, dict):
         raise fields.fail("declined", "a match result declined")
-    inner = _Fields(value, fields.kind + " declined")
+    inner = Fields(value, fields.kind + " declined")
     return Declined(inner.text("match"), inner.text("seat"), inner.text("result"),
                     inner.whole("withdrawals"))
 
@@ -322,16 +326,16 @@ def decode(data: Mapping[str, Any]) -> AnyRecord:
     if not isinstance(data, Mapping):
         raise RecordFormatError("a record is a JSON object")
     kind = _kind(data)
-    fields = _Fields(data, kind.value)
+    fields = Fields(data, kind.value)
     if kind is RecordKind.START:
-        version = _version(data, "version")
+        version = check_version(data, "version")
         try:
             mode = Mode.parse(fields.optional_text("mode"))
         except ValueError as error:
             raise RecordFormatError(f"start record: {error}") from None
         return Start(fields.text("variant"), fields.tags() or {}, fields.optional_text("fen"),
                      mode, fields.optional_text("draw_preset"), fields.times(), version)
-    _version(data, "v")
+    check_version(data, "v")
     at = fields.times()
     if kind is RecordKind.MOVE:
         return MoveMade(fields.whole("ply"), fields.squares("path"),
