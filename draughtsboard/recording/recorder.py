@@ -437,8 +437,8 @@ class Recorder:
                       t_monotonic: float | None = None, t_wall: float | None = None, *,
                       by: Setter = Setter.UNKNOWN) -> None:
         """The result (any common spelling; ``*`` for an abandoned game), why (a rule's
-        typed `Reason`, or a person's words), and who set it when the caller knows. The journal is closed after it; the game stays readable
-        (`game`)."""
+        typed `Reason`, or a person's words), and who set it when the caller knows. The
+        journal is closed after it; the game stays readable (`game`)."""
         game = self._append(game_id, Result(result, reason, by, Times(t_monotonic, t_wall)))
         journal, _ = self._open.pop(game_id)
         journal.close()

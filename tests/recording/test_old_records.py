@@ -112,10 +112,11 @@ def test_the_record_model_writes_the_old_journals_again(tmp_path):
     """The same calls on the recorder now write the records the old code wrote, field for
     field, but for the coach's records, which now say as data whether they switch an aid
     (``switch``), and the results, which say as data which rule's reason they give
-    (``rule``, null for a person's words): the journal's format did not change under the model, so a journal
-    written now reads in the release before too. Hall journals: the same typed records,
-    and every field the old store wrote, as it wrote it (the codec adds its own: the
-    start's ``version``, a result's ``by`` and ``rule``, a correction's ``text``)."""
+    (``rule``, null for a person's words): the journal's format did not change under
+    the model, so a journal written now reads in the release before too. Hall journals:
+    the same typed records, and every field the old store wrote, as it wrote it (the
+    codec adds its own: the start's ``version``, a result's ``by`` and ``rule``, a
+    correction's ``text``)."""
     make(tmp_path)
     for path in sorted((FIXTURES / "board" / "games").glob("*.jsonl")):
         new = _records(tmp_path / "board" / "games" / path.name)

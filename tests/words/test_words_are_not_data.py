@@ -139,7 +139,7 @@ def _sentence_readers(tree: ast.AST) -> list[tuple[int, str]]:
         if not tainted:
             continue
 
-        def uses(node: ast.AST) -> bool:
+        def uses(node: ast.AST, tainted: set[str] = tainted) -> bool:
             return any(isinstance(n, ast.Name) and n.id in tainted for n in ast.walk(node))
 
         nodes = sorted((n for n in ast.walk(function) if hasattr(n, "lineno")),

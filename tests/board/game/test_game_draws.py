@@ -9,8 +9,8 @@ times, so that no other rule can be the cause.
 import pytest
 
 import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant first)
-from draughtsboard.board.game.record import Game
 from draughtsboard.board.game.reasons import words
+from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules.draws import Reason, ReasonCode, UnknownDrawRulesError, draw_rules
 from draughtsboard.board.rules.variants import get_variant
 
@@ -98,7 +98,8 @@ CASES = [
     ("international", "fmjd", "W:WK28,36,45:BK3", 16, ReasonCode.THREE_WITH_KING, None,
      None),
     ("international", "fmjd", "W:WK28,36:BK3", 5, ReasonCode.TWO_AGAINST_KING, None, None),
-    ("international", "seed-2008", "W:WK46,K47,K48:BK3,K4,K5", 15, ReasonCode.KINGS_ONLY, None, None),
+    ("international", "seed-2008", "W:WK46,K47,K48:BK3,K4,K5", 15, ReasonCode.KINGS_ONLY, None,
+     None),
     ("international", "seed-2008", "W:WK28,K33,36:BK3", 20, ReasonCode.KING_AND_MEN, None, 20),
 ]
 

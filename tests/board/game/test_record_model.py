@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from draughtsboard.board.game.apply import RecordMismatchError, apply, rebuild, start_of
-from draughtsboard.board.game.reasons import OLD_WORDS, message, words
 from draughtsboard.board.game.codec import (
     MAX_BYTES,
     NewerRecordError,
@@ -20,6 +19,7 @@ from draughtsboard.board.game.codec import (
     from_json,
     to_json,
 )
+from draughtsboard.board.game.reasons import OLD_WORDS, message, words
 from draughtsboard.board.game.records import (
     CLOCK_KINDS,
     EVENT_KINDS,
