@@ -193,3 +193,24 @@ def test_the_coach_switch_and_a_declined_result_reach_the_game_as_data():
     assert [(e.kind, e.switch, e.declined) for e in game.events] == [
         ("coach", CoachSwitch(CoachAid.HINTS, False), None),
         ("result-withdrawn", None, declined)]
+
+
+def test_a_match_stop_has_its_own_label_in_pdn_in_every_language():
+    """A match stop is labelled as one in PDN (before, its kind was written as the
+    label: "match-stop"), in each catalog; the Russian says «судья» for the arbiter."""
+    from draughtsboard.board.game.pdn_writer import EVENT_LABELS, write_game
+    from draughtsboard.words import catalog_languages, load_catalog, words_for
+
+    assert EVENT_LABELS[RecordKind.MATCH_STOP] == "pdn.event.match_stop"
+    game = rebuild(start_of(RUSSIAN, {}, None, "tournament", None, Times()), [
+        MoveMade(0, (22, 18), (), "c3-d4"),
+        MatchStop(1, "the boards hold different games", at=Times(5.0, 1_700_000_000.0)),
+    ])
+    assert "{match stopped, for the arbiter at 22:13:20 UTC: the boards hold different " \
+        "games}" in write_game(game)
+    assert "match-stop" not in write_game(game)
+    for language in catalog_languages():
+        assert "pdn.event.match_stop" in load_catalog(language).messages, language
+    assert "судья" in load_catalog("ru").messages["pdn.event.match_stop"]
+    assert "{матч остановлен, решает судья в 22:13:20 UTC: the boards hold different " \
+        "games}" in write_game(game, say=words_for("ru"))
