@@ -12,6 +12,10 @@ consecutive plies since the first position in which the predicate held without a
 side, so a rule of N moves fires when its counter reaches 2N plies. Counting plies rather
 than one side's moves makes the threshold the same whichever side was to move when the
 material arose.
+
+Why the rules end a game or allow a draw is typed here (`Reason`: a `ReasonCode` and, for
+a counting rule, its moves), never a sentence: the words, in any language and the English
+PDN shows, are rendered at the edge (`draughtsboard.board.game.reasons`).
 """
 
 from __future__ import annotations
