@@ -1,12 +1,20 @@
 """The hall store's journal records, typed: the record model's records of a game with
-what is the hall's own beside them.
+what is the hall's own beside them, written and read by the model's one codec.
 
 What a record does to a game is the record model's (`draughtsboard.board.game.records`):
 the start is its `Start`, the moves its `MoveMade`s (as the hall's wire carries them,
 `MoveRecord`), a correction its `Correction`, a result its `Result` (with who set it, a
-`Setter`). What the hall adds is when it heard each (``received``, the hall's clock), the
-board's change count, and what it has confirmed. `encode` writes each as the store has
-always written it (so an old store reads and a new one is the same file); `decode` reads
+`Setter`, and a rule's reason typed). What the hall adds is its envelope: when it heard
+each (``received``, the hall's clock), the board's change count, what it has confirmed.
+
+Every record goes through the model's codec (`draughtsboard.board.game.codec`): the
+start, the correction and the result are the codec's own JSON with the envelope's
+fields beside them; the hall's own kinds (``moves``, ``truncate``, ``tags``,
+``confirmed``, ``reopen``) are read with the codec's typed `Fields`. So the hall's
+journal has the model's versions too: the start carries ``version``, any other record
+may carry ``v``, and a record of a newer format is a `NewerRecordError`, one line (the
+store leaves that journal as it is). Every field the store wrote before reads as it
+did (the result's ``source`` is written too, for the release before); `decode` reads
 one, `RecordFormatError` (one line) when it does not.
 """
 
@@ -17,9 +25,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from draughtsboard.board.game.codec import RecordFormatError
-from draughtsboard.board.game.records import Result, Setter, Start, Times
-from draughtsboard.board.mode import Mode
+from draughtsboard.board.game import codec
+from draughtsboard.board.game.codec import Fields, RecordFormatError, check_version
+from draughtsboard.board.game.records import Correction, Result, Setter, Start
 from draughtsboard.hall_protocol.messages import MessageError, MoveRecord
 
 # Who may set a hall game's result (the model's `Setter`s the hall takes).
@@ -105,11 +113,14 @@ HallRecord = (Moves | Truncate | TagsSet | HallCorrection | HallResult | Confirm
 def encode(record: HallStart | HallRecord) -> dict[str, Any]:
     """The record as the store's journal holds it (without the journal's ``seq``)."""
     if isinstance(record, HallStart):
-        start = record.start
-        return {"type": "start", "game": record.game, "variant": start.variant,
-                "fen": start.fen, "tags": dict(start.tags), "mode": start.mode.value,
-                "t_mono": start.at.mono, "t_wall": start.at.wall,
+        return {**codec.encode(record.start), "game": record.game,
                 "received": record.received}
+    if isinstance(record, HallResult):
+        return {**codec.encode(record.result), "received": record.received,
+                "source": record.result.by.value}
+    if isinstance(record, HallCorrection):
+        return {**codec.encode(Correction(record.ply, record.fen, "")),
+                "received": record.received, "by": record.by}
     if isinstance(record, Moves):
         if record.first is None:
             raise ValueError("a move record of the earlier format is read, never written")
@@ -121,42 +132,19 @@ def encode(record: HallStart | HallRecord) -> dict[str, Any]:
                 "received": record.received, "by": record.by}
     if isinstance(record, TagsSet):
         return {"type": "tags", "tags": dict(record.tags)}
-    if isinstance(record, HallCorrection):
-        return {"type": "correction", "ply": record.ply, "fen": record.fen,
-                "received": record.received, "by": record.by}
-    if isinstance(record, HallResult):
-        return {"type": "result", "result": record.result.result,
-                "reason": record.result.reason, "received": record.received,
-                "source": record.result.by.value}
     if isinstance(record, Confirmed):
         return {"type": "confirmed", "count": record.count}
     return {"type": "reopen", "received": record.received}
 
 
-def _number(data: Mapping[str, Any], key: str) -> float:
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise RecordFormatError(f"hall {data.get('type')} record: {key}: expected a number")
-    return float(value)
+class _Envelope(Fields):
+    """The hall's fields of a record, read by the codec's typed readers."""
 
-
-def _whole(data: Mapping[str, Any], key: str) -> int:
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordFormatError(f"hall {data.get('type')} record: {key}: expected a whole "
-                                "number")
-    return value
-
-
-def _text(data: Mapping[str, Any], key: str, default: str | None = None) -> str:
-    value = data.get(key, default)
-    if not isinstance(value, str):
-        raise RecordFormatError(f"hall {data.get('type')} record: {key}: expected text")
-    return value
-
-
-def _optional(data: Mapping[str, Any], key: str) -> float | None:
-    return None if data.get(key) is None else _number(data, key)
+    def received(self) -> float:
+        value = self.number("received")
+        if value is None:
+            raise self.fail("received", "a number")
+        return value
 
 
 def _move(data: Any) -> MoveRecord:
@@ -167,56 +155,57 @@ def _move(data: Any) -> MoveRecord:
 
 
 def decode_start(data: Mapping[str, Any]) -> HallStart:
-    """A store's start record (`RecordFormatError` when it is not one)."""
-    if data.get("type") != "start":
+    """A store's start record (`RecordFormatError` when it is not one,
+    `NewerRecordError` when it is of a newer format)."""
+    if not isinstance(data, Mapping) or data.get("type") != "start":
         raise RecordFormatError("no start record")
-    tags = data.get("tags") or {}
-    if not isinstance(tags, dict):
-        raise RecordFormatError("hall start record: tags: expected an object")
-    try:
-        mode = Mode.parse(data.get("mode") or "tournament")
-    except ValueError as error:
-        raise RecordFormatError(f"hall start record: {error}") from None
-    fen = data.get("fen")
-    start = Start(_text(data, "variant"), {str(k): str(v) for k, v in tags.items()},
-                  None if fen is None else _text(data, "fen"), mode, None,
-                  Times(_optional(data, "t_mono"), _optional(data, "t_wall")))
-    return HallStart(_text(data, "game"), start, _number(data, "received"))
+    start = codec.decode(data)
+    assert isinstance(start, Start)  # the codec reads a "start" as its Start
+    envelope = _Envelope(data, "hall start")
+    return HallStart(envelope.text("game"), start, envelope.received())
 
 
 def decode(data: Mapping[str, Any]) -> HallRecord:
-    """A store's record after its start (`RecordFormatError` when it does not read)."""
+    """A store's record after its start (`RecordFormatError` when it does not read,
+    `NewerRecordError` when it is of a newer format)."""
+    if not isinstance(data, Mapping):
+        raise RecordFormatError("a record is a JSON object")
     kind = data.get("type")
+    check_version(data)
+    envelope = _Envelope(data, f"hall {str(kind)[:20]}")
+    if kind == "result":
+        result = codec.decode(data)
+        assert isinstance(result, Result)
+        if "by" not in data:  # a store of the release before said only its source
+            try:
+                result = Result(result.result, result.reason,
+                                Setter(envelope.text("source", "board")), result.at)
+            except ValueError:
+                raise envelope.fail("source", "who set it") from None
+        return HallResult(result, envelope.received())
+    if kind == "correction":
+        correction = codec.decode(data)
+        assert isinstance(correction, Correction)
+        return HallCorrection(envelope.whole("ply"), correction.fen, envelope.received(),
+                              envelope.text("by", "arbiter"))
     if kind == "moves":
         moves = data.get("moves")
         if not isinstance(moves, list):
-            raise RecordFormatError("hall moves record: moves: expected a list")
-        return Moves(_whole(data, "first"), tuple(map(_move, moves)),
-                     _whole(data, "changes"), _number(data, "received"))
+            raise envelope.fail("moves", "a list")
+        return Moves(envelope.whole("first"), tuple(map(_move, moves)),
+                     envelope.whole("changes"), envelope.received())
     if kind == "move":  # the format before ``moves``: one move, numbered by file order
-        return Moves(None, (_move(data),), _whole(data, "changes"),
-                     _number(data, "received"))
+        return Moves(None, (_move(data),), envelope.whole("changes"), envelope.received())
     if kind == "truncate":
-        return Truncate(_whole(data, "keep"), _whole(data, "changes"),
-                        _number(data, "received"), _text(data, "by", "board"))
+        return Truncate(envelope.whole("keep"), envelope.whole("changes"),
+                        envelope.received(), envelope.text("by", "board"))
     if kind == "tags":
-        tags = data.get("tags")
-        if not isinstance(tags, dict):
-            raise RecordFormatError("hall tags record: tags: expected an object")
-        return TagsSet({str(k): str(v) for k, v in tags.items()})
-    if kind == "correction":
-        return HallCorrection(_whole(data, "ply"), _text(data, "fen"),
-                              _number(data, "received"), _text(data, "by", "arbiter"))
-    if kind == "result":
-        try:
-            source = Setter(_text(data, "source", "board"))
-        except ValueError:
-            raise RecordFormatError("hall result record: source: expected who set it") \
-                from None
-        return HallResult(Result(_text(data, "result"), _text(data, "reason", ""), source),
-                          _number(data, "received"))
+        tags = envelope.tags()
+        if tags is None:
+            raise envelope.fail("tags", "an object")
+        return TagsSet(tags)
     if kind == "confirmed":
-        return Confirmed(_whole(data, "count"))
+        return Confirmed(envelope.whole("count"))
     if kind == "reopen":
-        return Reopen(_number(data, "received"))
+        return Reopen(envelope.received())
     raise RecordFormatError(f"unknown record type {str(kind)[:40]!r}")

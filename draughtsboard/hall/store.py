@@ -20,7 +20,9 @@ board) and ``confirmed`` (how many moves the board's whole game or the arbiter
 confirmed: the feed's). Each carries ``received``, the hall's wall-clock time: the
 broadcast's delay is counted on the hall's clock, which a board's clock cannot upset.
 Journals written before the ``moves`` record (``move`` records, whose number the
-journal's ``seq`` had overwritten) are read in file order.
+journal's ``seq`` had overwritten) are read in file order. The records go through the
+record model's codec (`records`), with its versions: a journal holding a record of a
+newer format than this release reads is not read, and left as it is (one line).
 """
 
 from __future__ import annotations
@@ -34,10 +36,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from draughtsboard.board.game.apply import close, game_of_start, take_back_to
+from draughtsboard.board.game.codec import NewerRecordError
 from draughtsboard.board.game.record import Game, normalise_result
 from draughtsboard.board.game.records import Result, Setter
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules import parse_fen
+from draughtsboard.board.rules.draws import Reason
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.position import Move
 from draughtsboard.hall_protocol.games import (
@@ -157,6 +161,9 @@ class HallStore:
                     continue
                 try:
                     hall_game = self._replay(board, path)
+                except NewerRecordError as error:
+                    self._newer(board, path, str(error))
+                    continue
                 except (JournalError, DraughtsError, MessageError, KeyError, TypeError,
                         ValueError, IndexError) as error:
                     self._set_aside(board, path, str(error))
@@ -164,6 +171,14 @@ class HallStore:
                 self.games.setdefault(board, {})[hall_game.game_id] = hall_game
                 count += 1
         return count
+
+    def _newer(self, board: int, path: Path, why: str) -> None:
+        """A journal holding a record of a newer format: one line, and the file is left
+        as it is (a newer release reads it whole); its game is noted like one set aside
+        (the arbiter sees why, the board is asked for the game). Should the board send
+        it, `create` sets this file aside under a new name, its bytes kept."""
+        log.error("board %d: hall journal %s not read: %s", board, path.name, why)
+        self.set_aside_games[(board, path.stem)] = why[:200]
 
     def _set_aside(self, board: int, path: Path, why: str) -> None:
         try:
@@ -302,8 +317,8 @@ class HallStore:
         differs from the one the result closed)."""
         self._write(hall_game, Reopen(received))
 
-    def set_result(self, hall_game: HallGame, result: str, reason: str, received: float,
-                   source: str) -> None:
+    def set_result(self, hall_game: HallGame, result: str, reason: Reason | str,
+                   received: float, source: str) -> None:
         """Close the game with ``result`` (``*``: closed unfinished), checked for the
         variant before anything is written."""
         normalise_result(hall_game.game.variant, result)  # InvalidResultError

@@ -26,6 +26,9 @@ from draughtsboard.board.rules.variants import Variant
 class OpponentError(RuntimeError):
     """An opponent that cannot go on; the message is one line."""
 
+    #: the message already names the opponent, so whoever passes it on adds no name
+    names_the_opponent: bool = False
+
 
 class OpponentUnsupportedError(OpponentError, ValueError):
     """An opponent kind asked for a variant (or a feature) it does not support."""

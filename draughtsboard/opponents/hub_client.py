@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 from draughtsboard.board.rules.position import Move, Position
 from draughtsboard.board.rules.variants import Variant
@@ -154,13 +155,13 @@ class HubConversation:
         if param is None or not values:
             if wanted == "normal":
                 return []
-            raise OpponentUnsupportedError(
+            raise _naming(OpponentUnsupportedError(
                 f"{self.display_name()} declares no variants: it plays only international "
-                f"draughts, not {self.variant.title}")
+                f"draughts, not {self.variant.title}"))
         if wanted not in values:
-            raise OpponentUnsupportedError(
+            raise _naming(OpponentUnsupportedError(
                 f"{self.display_name()} does not play {self.variant.title} (its variants: "
-                f"{' '.join(values)[:80]}; ours is called {wanted!r})")
+                f"{' '.join(values)[:80]}; ours is called {wanted!r})"))
         if param.get("value") == wanted:
             return []
         return [format_line("set-param", name="variant", value=wanted)]
@@ -169,12 +170,22 @@ class HubConversation:
         if self.level is None:
             return []
         if "level" not in self.params:
-            raise OpponentUnsupportedError(f"{self.display_name()} has no level parameter")
+            raise _naming(OpponentUnsupportedError(
+                f"{self.display_name()} has no level parameter"))
         return [format_line("set-param", name="level", value=str(self.level))]
 
     def display_name(self) -> str:
         name = " ".join(filter(None, (self.engine_name, self.engine_version)))
         return f"the Hub engine {name!r}" if name else "the Hub engine"
+
+OpponentErrorT = TypeVar("OpponentErrorT", bound=OpponentError)
+
+
+def _naming(error: OpponentErrorT) -> OpponentErrorT:
+    """``error``, marked as naming the engine already (its message starts with the
+    conversation's `display_name`)."""
+    error.names_the_opponent = True
+    return error
 
 
 class HubOpponent:
@@ -297,10 +308,9 @@ class HubOpponent:
             return self._conversation.receive(text, position)
         except OpponentError as error:
             self.close()
-            text = str(error)
-            if text.startswith("the Hub engine"):
+            if error.names_the_opponent:
                 raise
-            raise type(error)(f"{self._conversation.display_name()} {text}") from None
+            raise _naming(type(error)(f"{self._conversation.display_name()} {error}")) from None
 
     def _send(self, lines: list[str]) -> None:
         process = self._process

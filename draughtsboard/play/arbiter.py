@@ -16,6 +16,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from draughtsboard.board.game.reasons import words
 from draughtsboard.board.game.record import normalise_result
 from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.message import Message
@@ -140,7 +141,8 @@ class ArbiterDesk:
             if not reasons:
                 raise ArbiterError(Message.of("arbiter.refused.no_draw"))
             draw = recorded.variant.results[1]
-            self._record_result(draw, "; ".join(reasons) + " (accepted by the arbiter)")
+            self._record_result(draw, "; ".join(map(words, reasons))
+                                + " (accepted by the arbiter)")
             return draw
 
         return self.run(action)

@@ -16,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from draughtsboard.board.game import reasons
 from draughtsboard.board.game.record import STANDARD_TAGS, Game
 from draughtsboard.board.message import Message, is_message_json
 from draughtsboard.board.ports import LedFrame, squares_from_mask
+from draughtsboard.board.rules.draws import Reason
 from draughtsboard.board.tracker import State, Tracker
 from draughtsboard.recording import DamagedGame
 from draughtsboard.recording.reasons import reason_message
@@ -82,10 +84,10 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         flags.append(f"board link: {link_problem}")
     expected = tracker.expected_move
     playing = opponent is not None and game.result is None and tracker.is_opponents_turn
-    result_reason = said(reason_message(game.result_reason)) if game.result_reason else ""
+    result_reason = said(reason_message(game.result_why)) if game.result_reason else ""
     words = guidance(position, tracker.state.value, tracker.intents, occupied,
                      result=game.result_text() if game.result is not None else None,
-                     result_reason=reason_message(game.result_reason),
+                     result_reason=reason_message(game.result_why),
                      irregularity=(tracker.pending_irregularity.message
                                    if tracker.pending_irregularity is not None else None),
                      opponent=opponent_name(opponent["name"])
@@ -174,10 +176,10 @@ def opponent_name(name: Any) -> Message | str:
     return str(name)
 
 
-def plain_reason(reason: str) -> str:
-    """A draw rule's reason without its ``draw:`` prefix ("threefold repetition"), for
-    sentences that already say it is a draw."""
-    return reason.removeprefix("draw: ")
+def plain_reason(reason: Reason) -> str:
+    """A draw rule's reason in English without its ``draw:`` ("threefold repetition"),
+    for sentences that already say it is a draw."""
+    return reasons.plain_words(reason)
 
 
 def ordered_tags(tags) -> dict[str, str]:

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from draughtsboard.board.game import reasons
 from draughtsboard.board.game.records import Setter
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules.errors import DraughtsError
@@ -36,7 +37,6 @@ from draughtsboard.board.tracker.events import (
     TrackerEvent,
 )
 
-from .reasons import reason_message
 from .recorder import Recorder
 
 log = logging.getLogger("draughtsboard.play")
@@ -150,9 +150,9 @@ def event_steps(recorder: Recorder, game_id: str, event: TrackerEvent, t_wall: f
                 return []
             recorder.record_result(game_id, outcome[0], outcome[1], event.t, t_wall,
                                    by=Setter.RULES)
-            log.info("game over: %s (%s)", *outcome)
+            log.info("game over: %s (%s)", outcome[0], reasons.words(outcome[1]))
             return [LogEntry("result", Message.of("log.result", result=outcome[0],
-                                                  reason=reason_message(outcome[1])))]
+                                                  reason=reasons.message(outcome[1])))]
         return [game_over]
     return []
 

@@ -151,6 +151,35 @@ def test_a_journal_of_the_earlier_format_is_read_back(tmp_path):
     store.close()
 
 
+def test_a_hall_record_of_a_newer_format_is_one_line_and_the_journal_is_kept(tmp_path):
+    """The hall's journal has the record model's versions: a record of a newer format
+    is one line, and the journal is left as it is, nothing lost."""
+    import json
+    import zlib
+
+    store = HallStore(tmp_path)
+    ingest = Ingest(store)
+    board = Board(ingest)
+    board.state()
+    board.play("c3-d4", "f6-g5")
+    store.close()
+    path = tmp_path / "boards" / "1" / f"{GID}.jsonl"
+    lines = path.read_bytes().splitlines(keepends=True)
+    record = json.loads(lines[-1].split(b" ", 1)[1])
+    record["v"] = 2
+    body = json.dumps(record, separators=(",", ":")).encode()
+    lines[-1] = f"{zlib.crc32(body):08x} ".encode() + body + b"\n"
+    path.write_bytes(b"".join(lines))
+    before = path.read_bytes()
+    again = HallStore(tmp_path)
+    assert again.load() == 0
+    why = again.set_aside_games[(1, GID)]
+    assert "format 2, newer than this release reads (format 1)" in why and "\n" not in why
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    assert path.read_bytes() == before
+    again.close()
+
+
 def test_a_journal_set_aside_is_asked_for_again_and_shown(tmp_path):
     board_dir = tmp_path / "boards" / "1"
     board_dir.mkdir(parents=True)

@@ -8,7 +8,7 @@ import pytest
 
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules import get_variant
-from draughtsboard.board.rules.draws import draw_rules
+from draughtsboard.board.rules.draws import REPETITION, draw_rules
 from draughtsboard.play import ArbiterError
 from draughtsboard.recording import Recorder
 
@@ -70,7 +70,7 @@ def test_the_rules_draw_is_not_the_result_of_a_game_read_back():
     game = Game.from_fen(get_variant("russian"), KINGS)
     for start, end in SHUTTLE * 2:
         game.play(f"{start}-{end}")
-    assert game.draw_reason() == "draw: threefold repetition"
+    assert game.draw_reason() == REPETITION
     assert game.result_text() == "*"
 
 

@@ -101,7 +101,7 @@ def annotated(game: Game, verdicts: Sequence[MoveVerdict]) -> Game:
         moves.append(replace(played, comment=comment,
                              annotation=verdict.mark or played.annotation))
     copy = Game(game.variant, game.start, tags=dict(game.tags), draw_preset=game.draw_preset,
-                moves=moves, result=game.result, result_reason=game.result_reason,
+                moves=moves, result=game.result, result_why=game.result_why,
                 comment=game.comment, mode=game.mode, start_monotonic=game.start_monotonic,
                 start_wall=game.start_wall, events=list(game.events))
     return copy

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..mode import Mode
+from ..rules.draws import Reason
 from ..rules.errors import DraughtsError
 from ..rules.fen import format_fen, initial_position, parse_fen
 from ..rules.position import Move
@@ -67,12 +68,12 @@ def game_of_start(start: Start) -> Game:
     return game
 
 
-def close(game: Game, result: str, reason: str) -> None:
+def close(game: Game, result: str, reason: Reason | str) -> None:
     """Give the game its result; ``*`` closes it unfinished, "abandoned" unless a reason
     says otherwise."""
     game.set_result(result, reason)
     if game.result is None:
-        game.result_reason = reason or ABANDONED
+        game.close_unfinished(reason or ABANDONED)
 
 
 def take_back_to(game: Game, ply: int) -> None:

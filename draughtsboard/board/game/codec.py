@@ -17,6 +17,10 @@ switched off for this game"); `LEGACY_SWITCHES` reads those four fixed sentences
 `CoachSwitch` once, here at the edge, and only for a coach record without the
 ``switch`` field: every coach record written now carries it (``null`` for a coach's
 note that switches nothing), so no record written now is ever read by its words.
+A result's reason is the same: the rules' reasons are typed (``rule``: a code and its
+count, beside the English ``reason`` PDN shows and the release before reads), ``null``
+for a person's words; a result record without ``rule`` is the release before's, and
+only then are its words looked up among the rules' sentences (`reasons.OLD_WORDS`).
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ from typing import Any
 
 from ..message import Message
 from ..mode import Mode
+from ..rules.draws import Reason, ReasonCode
 from ..rules.errors import DraughtsError
+from . import reasons
 from .records import (
     CLOCK_KINDS,
     EVENT_KINDS,
@@ -100,15 +106,11 @@ def encode(record: AnyRecord) -> dict[str, Any]:
                 "captures": list(record.captures), "text": record.text, **_times(record.at),
                 "clock": list(record.clock) if record.clock else None}
     if isinstance(record, Result):
-        data = {"type": "result", "result": record.result, "reason": record.reason,
-                **_times(record.at)}
-        if record.by is not Setter.UNKNOWN:
-            data["by"] = record.by.value
-        return data
+        return encode_result(record)
     if isinstance(record, TakebackTo):
         return {"type": "takeback_to", "ply": record.ply, "text": record.text,
                 **_times(record.at), **_said(record.message)}
-    data = {"type": record.kind.value}
+    data: dict[str, Any] = {"type": record.kind.value}
     if isinstance(record, Takeback):
         data["kind"] = record.what.value
     data.update(ply=record.ply, text=record.text, **_times(record.at))
@@ -141,6 +143,26 @@ def encode(record: AnyRecord) -> dict[str, Any]:
     return data
 
 
+def encode_reason(reason: Reason | str) -> dict[str, Any]:
+    """A result's reason as the journal holds it: ``reason``, the English words (what
+    PDN shows and the release before reads), and for a rule's reason ``rule``, the
+    typed reason (its code and count) that is read back."""
+    if isinstance(reason, str):  # null: words, never looked up (`decode_reason`)
+        return {"reason": reason, "rule": None}
+    rule: dict[str, Any] = {"code": reason.code.value}
+    if reason.count is not None:
+        rule["count"] = reason.count
+    return {"reason": reasons.words(reason), "rule": rule}
+
+
+def encode_result(record: Result) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": "result", "result": record.result,
+                            **encode_reason(record.reason), **_times(record.at)}
+    if record.by is not Setter.UNKNOWN:
+        data["by"] = record.by.value
+    return data
+
+
 def to_json(record: AnyRecord) -> str:
     """The record as one line of JSON."""
     return json.dumps(encode(record), ensure_ascii=False, separators=(",", ":"))
@@ -149,9 +171,11 @@ def to_json(record: AnyRecord) -> str:
 # -- reading ------------------------------------------------------------------------------
 
 
-class _Fields:
+class Fields:
     """A record's fields read with their types checked (`RecordFormatError` naming the
-    record's kind and the field)."""
+    record's kind and the field). Public for the views that keep their own fields
+    around the model's records (the hall store's envelope: when it heard each record,
+    what is confirmed), so every field read from a file is read one way."""
 
     def __init__(self, data: Mapping[str, Any], kind: str) -> None:
         self.data, self.kind = data, kind
@@ -228,7 +252,9 @@ class _Fields:
             return None
 
 
-def _version(data: Mapping[str, Any], key: str) -> int:
+def check_version(data: Mapping[str, Any], key: str = "v") -> int:
+    """The record's format (``key``: ``version`` on a start, ``v`` on any other record;
+    absent: 1); `NewerRecordError` for a format newer than this release reads."""
     version = data.get(key, 1)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise RecordFormatError(f"{data.get('type')} record: {key}: expected a version "
@@ -248,7 +274,7 @@ def _kind(data: Mapping[str, Any]) -> RecordKind:
         raise RecordFormatError(f"unknown record type {str(kind)[:40]!r}") from None
 
 
-def _switch(fields: _Fields) -> CoachSwitch | None:
+def _switch(fields: Fields) -> CoachSwitch | None:
     if "switch" not in fields.data:  # a record of the release before the model
         return LEGACY_SWITCHES.get(fields.data.get("text", ""))
     value = fields.data["switch"]
@@ -260,13 +286,35 @@ def _switch(fields: _Fields) -> CoachSwitch | None:
         raise fields.fail("switch", "an aid and on or off") from None
 
 
-def _declined(fields: _Fields) -> Declined | None:
+def decode_reason(data: Mapping[str, Any], kind: str = "result") -> Reason | str:
+    """A result's reason: the typed ``rule`` when the record has one, its words when
+    ``rule`` is null (a person's: "resigned"). A record of the release before has no
+    ``rule``: its words are read as the rule's reason they were when they are one of
+    the rules' sentences (`reasons.OLD_WORDS`; here and only here), else as words."""
+    fields = Fields(data, kind)
+    text = fields.text("reason", "")
+    if "rule" not in data:  # a record of the release before the typed reason
+        return reasons.OLD_WORDS.get(text, text)
+    rule = data["rule"]
+    if rule is None:
+        return text
+    if not isinstance(rule, dict):
+        raise fields.fail("rule", "a rule's reason")
+    inner = Fields(rule, fields.kind + " rule")
+    try:
+        code = ReasonCode(inner.text("code"))
+    except ValueError:
+        raise fields.fail("rule", "a rule's reason") from None
+    return Reason(code, inner.optional_whole("count"))
+
+
+def _declined(fields: Fields) -> Declined | None:
     value = fields.data.get("declined")
     if value is None:
         return None
     if not isinstance(value, dict):
         raise fields.fail("declined", "a match result declined")
-    inner = _Fields(value, fields.kind + " declined")
+    inner = Fields(value, fields.kind + " declined")
     return Declined(inner.text("match"), inner.text("seat"), inner.text("result"),
                     inner.whole("withdrawals"))
 
@@ -278,16 +326,16 @@ def decode(data: Mapping[str, Any]) -> AnyRecord:
     if not isinstance(data, Mapping):
         raise RecordFormatError("a record is a JSON object")
     kind = _kind(data)
-    fields = _Fields(data, kind.value)
+    fields = Fields(data, kind.value)
     if kind is RecordKind.START:
-        version = _version(data, "version")
+        version = check_version(data, "version")
         try:
             mode = Mode.parse(fields.optional_text("mode"))
         except ValueError as error:
             raise RecordFormatError(f"start record: {error}") from None
         return Start(fields.text("variant"), fields.tags() or {}, fields.optional_text("fen"),
                      mode, fields.optional_text("draw_preset"), fields.times(), version)
-    _version(data, "v")
+    check_version(data, "v")
     at = fields.times()
     if kind is RecordKind.MOVE:
         return MoveMade(fields.whole("ply"), fields.squares("path"),
@@ -298,7 +346,7 @@ def decode(data: Mapping[str, Any]) -> AnyRecord:
             by = Setter(fields.text("by", ""))
         except ValueError:
             raise fields.fail("by", "who set the result") from None
-        return Result(fields.text("result"), fields.text("reason", ""), by, at)
+        return Result(fields.text("result"), decode_reason(data), by, at)
     if kind is RecordKind.TAKEBACK_TO:
         return TakebackTo(fields.whole("ply"), fields.text("text", ""), fields.message(), at)
     ply = fields.optional_whole("ply")

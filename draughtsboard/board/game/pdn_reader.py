@@ -25,6 +25,16 @@ it is not the legal move that makes FEN, and play goes on from FEN; a comment wi
 ``[%setup FEN]`` is an arbiter correction, and play goes on from FEN. A move that is not
 legal without such a comment is an error as before. Neither needs the comment's words,
 so a file our writer wrote in any language reads back the same.
+
+PDN is a view of the record model both ways (docs/architecture.md, "The record model"):
+the writer writes the game the model's records built, and the reader reads a file into
+those records (a `Start` from the tags, a `MoveMade` for each move with the clocks of
+its comments, an `IrregularMove` for a ``[%fen]``, a `Correction` for a ``[%setup]``, a
+`Result`) and builds the game with the model's one `apply`, keeping them on the
+`PdnGame`. What PDN holds and the model has no kind for is the reader's extras, put on
+the game beside them: strength marks and NAGs, comments (before the first move and
+after a move), variations (checked on a scratch game from the position before their
+move, kept as text).
 """
 
 from __future__ import annotations
@@ -33,12 +43,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..mode import Mode
 from ..rules.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError
-from ..rules.fen import parse_fen
+from ..rules.fen import format_fen, parse_fen
 from ..rules.notation import format_move, parse_move, split_move
-from ..rules.position import Move, Position
+from ..rules.position import Position
 from ..rules.variants import VARIANTS, Variant
+from .apply import apply, game_of_start
 from .record import DERIVED_TAGS, Game, InvalidResultError, move_number, normalise_result
+from .records import Correction, IrregularMove, MoveMade, Record, Result, Start
 
 
 class PdnError(DraughtsError):
@@ -64,11 +77,16 @@ class PdnError(DraughtsError):
 
 @dataclass
 class PdnGame:
-    """A game read from a text: its number in the file, where it starts, the game."""
+    """A game read from a text: its number in the file, where it starts, the game; and
+    what the file says happened as the record model's records (``start`` and
+    ``records``, in order), which the game was built by (`apply`). The game holds the
+    reader's extras too (comments, marks, variations: docs/architecture.md)."""
 
     number: int
     line: int
     game: Game
+    start: Start | None = None
+    records: tuple[Record, ...] = ()
 
 
 @dataclass
@@ -287,6 +305,9 @@ def variant_of_tags(tags: dict[str, str], default: Variant | None) -> Variant:
 class _Reader:
     def __init__(self, text: str, source: str, default: Variant | None,
                  draw_preset: str | None) -> None:
+        self.start: Start | None = None  # the game being read: its start, game, records
+        self.main: Game | None = None
+        self.records: list[Record] = []
         self.text = text
         self.source = source
         self.default = default
@@ -345,7 +366,7 @@ class _Reader:
             yield self.error(problem.message, problem.token, first)
         else:
             line = self.lines.locate(tokens[0].offset)[0]
-            yield PdnGame(self.number, line, game)
+            yield PdnGame(self.number, line, game, self.start, tuple(self.records))
 
     def build(self, tokens: list[Token], cut_short: bool = False) -> Game:
         tags: dict[str, str] = {}
@@ -359,12 +380,14 @@ class _Reader:
         except DraughtsError as error:
             raise _GameError(str(error), head) from None
         fen = tags.get("FEN", "").strip()
+        start = Start(variant.name, {k: v for k, v in tags.items() if k not in DERIVED_TAGS},
+                      fen or None, Mode.TOURNAMENT, self.draw_preset)
         try:
-            game = Game.from_fen(variant, fen or None, draw_preset=self.draw_preset,
-                                 tags={k: v for k, v in tags.items() if k not in DERIVED_TAGS})
+            game = game_of_start(start)
         except DraughtsError as error:
             fen_token = next((t for t in tokens if t.kind == "tag" and t.text == "FEN"), head)
             raise _GameError(str(error), fen_token) from None
+        self.start, self.main, self.records = start, game, []
         body = tokens[index:]
         self.white_starts = game.start.white_to_move
         if cut_short:
@@ -390,8 +413,8 @@ class _Reader:
             result = normalise_result(game.variant, text)
         except InvalidResultError as error:
             raise _GameError(str(error), marker) from None
-        if result is not None:
-            game.result = result  # as written: a game may be adjourned or resigned
+        if result is not None:  # as written: a game may be adjourned or resigned
+            self.apply(game, Result(result))
 
     def read_moves(self, game: Game, tokens: list[Token], top: bool,
                    ply_offset: int = 0, depth: int = 0) -> list[str]:
@@ -405,7 +428,8 @@ class _Reader:
             token = tokens[index]
             kind = token.kind
             if kind == "move":
-                self.play(game, token, _position_after(tokens, index))
+                self.play(game, token, _position_after(tokens, index),
+                          _clock_after(tokens, index))
                 out.append(self.numbered(game, ply_offset, follows_move))
                 follows_move = True
                 extras = 0
@@ -467,10 +491,12 @@ class _Reader:
                                 depth=depth)
         return " ".join(items)
 
-    def play(self, game: Game, token: Token, after: tuple[str, Token] | None) -> None:
-        """Play a move: the legal move its text names; or, when a comment gives the
+    def play(self, game: Game, token: Token, after: tuple[str, Token] | None,
+             clock: tuple[float, float] | None = None) -> None:
+        """Play a move, as the model's record applied: the legal move its text names
+        (`MoveMade`, with the clocks its comments give); or, when a comment gives the
         position after it (``after``: the FEN and its comment) and that is not what the
-        legal move makes, the irregular move that stood."""
+        legal move makes, the irregular move that stood (`IrregularMove`)."""
         position: Position = game.position
         try:
             move = parse_move(position, token.text)
@@ -490,7 +516,8 @@ class _Reader:
                 self.play_irregular(game, token, made)
                 return
         assert move is not None  # no legal move is read only with `after`, handled above
-        game.play(move)
+        self.apply(game, MoveMade(game.ply, move.path, move.captures,
+                                  format_move(position, move), clock=clock))
 
     def play_irregular(self, game: Game, token: Token, after: Position) -> None:
         """An irregular move that stood: its squares from the text, the pieces it took off
@@ -510,7 +537,8 @@ class _Reader:
         removed = tuple(square for square in range(1, gone.bit_length() + 1)
                         if gone >> (square - 1) & 1 and square != start)
         try:
-            game.play_irregular(Move(tuple(squares), removed), after, text, IRREGULAR, "")
+            self.apply(game, IrregularMove(game.ply, tuple(squares), removed, text,
+                                           IRREGULAR, "", format_fen(after)))
         except DraughtsError as error:
             raise _GameError(str(error), token) from None
 
@@ -518,36 +546,41 @@ class _Reader:
         """An arbiter correction: play goes on from the position of its ``[%setup]``."""
         command = _SETUP_COMMAND.search(token.text)
         assert command is not None  # called only for a comment with a [%setup]
+        text = token.text[:command.start()] + token.text[command.end():]
         try:
-            position = parse_fen(game.variant, command.group(1))
-            text = token.text[:command.start()] + token.text[command.end():]
-            game.correct(position, _CORRECTION_LABEL.sub("", " ".join(text.split())))
+            self.apply(game, Correction(game.ply, command.group(1),
+                                        _CORRECTION_LABEL.sub("", " ".join(text.split()))))
         except DraughtsError as error:
             raise _GameError(f"[%setup]: {error}", token) from None
+
+    def apply(self, game: Game, record: Record) -> None:
+        """Apply a record read from the file (the model's one `apply`); the game's own
+        records are kept for `PdnGame` (a variation's are checked on a scratch game and
+        become its text)."""
+        apply(game, record)
+        if game is self.main:
+            self.records.append(record)
 
     def numbered(self, game: Game, ply_offset: int, follows_move: bool) -> str:
         before = game.positions[-2]
         played = game.moves[-1]
-        text = played.text if played.after is not None else format_move(before, played.move)
+        text = played.text  # a legal move's is `format_move`'s, in the position before it
         number = move_number(self.white_starts, ply_offset + game.ply - 1)
         if before.white_to_move:
             return f"{number}. {text}"
         return text if follows_move else f"{number}... {text}"
 
     def add_comment(self, game: Game, text: str) -> None:
+        """A comment on the last move: one of the reader's extras (its clocks and
+        position are the move's record's, read already)."""
         last = game.moves[-1]
         text = _FEN_COMMAND.sub("", text)  # the position after the move: played already
         clock = _CLOCK.search(text)
-        changes: dict = {}
-        if clock:
-            h1, m1, s1, h2, m2, s2 = (int(x) for x in clock.groups())
-            changes["clock"] = (h1 * 3600 + m1 * 60 + s1, h2 * 3600 + m2 * 60 + s2)
+        if clock:  # the move's clocks: in its record (`_clock_after`)
             text = text[:clock.start()] + text[clock.end():]
         text = text.strip()
         if text:
-            changes["comment"] = f"{last.comment} {text}".strip()
-        if changes:
-            game.replace_last(**changes)
+            game.replace_last(comment=f"{last.comment} {text}".strip())
 
 
 def _games(tokens: Iterator[Token]) -> Iterator[tuple[list[Token], Token | None]]:
@@ -609,6 +642,31 @@ def _position_after(tokens: list[Token], index: int) -> tuple[str, Token] | None
         elif token.kind != "nag":
             break
     return None
+
+
+def _clock_after(tokens: list[Token], index: int) -> tuple[float, float] | None:
+    """The clocks of the move at ``index``: the last ``[%clock]`` of the comments that
+    belong to it (every comment of its line before the line's next move; its
+    variations' comments are theirs)."""
+    clock = None
+    depth = 0
+    for later in range(index + 1, len(tokens)):  # (no slice: linear in the game)
+        token = tokens[later]
+        if token.kind == "open":
+            depth += 1
+        elif token.kind == "close":
+            depth -= 1
+            if depth < 0:
+                break
+        elif depth == 0 and token.kind == "move":
+            break
+        elif depth == 0 and token.kind == "comment" \
+                and not _SETUP_COMMAND.search(token.text):  # a correction's is not
+            found = _CLOCK.search(token.text)  # the first of a comment
+            if found:
+                h1, m1, s1, h2, m2, s2 = (int(x) for x in found.groups())
+                clock = (h1 * 3600 + m1 * 60 + s1, h2 * 3600 + m2 * 60 + s2)
+    return clock
 
 
 def _matching(tokens: list[Token], open_index: int) -> int:

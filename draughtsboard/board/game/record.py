@@ -18,12 +18,13 @@ from typing import cast
 
 from ..message import Message
 from ..mode import Mode
-from ..rules.draws import Counters, DrawRules, draw_rules
+from ..rules.draws import NO_MOVE, REPETITION, Counters, DrawRules, Reason, draw_rules
 from ..rules.errors import DraughtsError
 from ..rules.fen import format_fen, initial_position, parse_fen
 from ..rules.notation import format_move, parse_move
 from ..rules.position import Move, Position
 from ..rules.variants import Variant
+from .reasons import words
 from .records import CoachSwitch, Declined
 
 # Tags in the order the writer puts them (PDN's seven-tag roster, then ours).
@@ -135,7 +136,9 @@ class Game:
     moves: list[PlayedMove] = field(default_factory=list)
     events: list[GameEvent] = field(default_factory=list)
     result: str | None = None
-    result_reason: str = ""
+    # why the game has its result: a rule's typed reason, or a person's words (an
+    # arbiter's "resigned"); ``result_reason`` renders it in English for PDN
+    result_why: Reason | str = ""
     comment: str = ""  # comment before the first move
     mode: Mode = Mode.TOURNAMENT  # a name is read as the mode it names (`Mode.parse`)
     start_monotonic: float | None = None  # when the game started (thinking time of move 1)
@@ -216,12 +219,12 @@ class Game:
         included."""
         return self._seen[self.position if position is None else position]
 
-    def draw_reasons(self) -> list[str]:
+    def draw_reasons(self) -> list[Reason]:
         """Every reason the rules declare the current position drawn (often none)."""
-        repeated = ["draw: threefold repetition"] if self.repetitions() >= 3 else []
+        repeated = [REPETITION] if self.repetitions() >= 3 else []
         return repeated + self.rules.reasons(self._counters[-1])
 
-    def draw_reason(self) -> str | None:
+    def draw_reason(self) -> Reason | None:
         """Why the rules declare the current position drawn, or ``None``."""
         reasons = self.draw_reasons()
         return reasons[0] if reasons else None
@@ -231,13 +234,11 @@ class Game:
         """Plies counted so far by each counting rule (``None``: rule not applicable)."""
         return self._counters[-1]
 
-    def outcome(self) -> tuple[str, str] | None:
+    def outcome(self) -> tuple[str, Reason] | None:
         """The result the rules impose now (no legal move, a draw rule) and why."""
         if self.position.is_game_over():
             white_lost = self.position.white_to_move
-            result = self.variant.results[2 if white_lost else 0]
-            loser = "White" if white_lost else "Black"
-            return result, f"{loser} has no legal move"
+            return self.variant.results[2 if white_lost else 0], NO_MOVE[white_lost]
         reason = self.draw_reason()
         if reason is not None:
             return self.variant.results[1], reason
@@ -386,11 +387,29 @@ class Game:
         self._check_writable()
         self.tags.update(tags)
 
-    def set_result(self, result: str, reason: str = "") -> None:
-        """Record the result (any common spelling); ``*`` clears it."""
+    def set_result(self, result: str, reason: Reason | str = "") -> None:
+        """Record the result (any common spelling) and why: a rule's `Reason` or a
+        person's words; ``*`` clears it."""
         self._check_writable()
         self.result = normalise_result(self.variant, result)
-        self.result_reason = reason if self.result is not None else ""
+        self.result_why = reason if self.result is not None else ""
+
+    def close_unfinished(self, reason: Reason | str) -> None:
+        """Close the game without a result (``*``), saying why (`apply.close`)."""
+        self._check_writable()
+        self.result, self.result_why = None, reason
+
+    @property
+    def result_reason(self) -> str:
+        """Why the game has its result, in the English PDN comments show (a rule's
+        reason rendered, a person's words as they are)."""
+        why = self.result_why
+        return words(why) if isinstance(why, Reason) else why
+
+    @result_reason.setter
+    def result_reason(self, text: str) -> None:
+        """A person's words as the reason (what a board's wire record said)."""
+        self.result_why = text
 
     # -- times ------------------------------------------------------------------------
 

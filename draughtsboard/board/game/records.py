@@ -23,6 +23,7 @@ from types import MappingProxyType
 
 from ..message import Message
 from ..mode import Mode
+from ..rules.draws import Reason
 
 Clock = tuple[float, float]  # White's and Black's remaining seconds
 ABANDONED = "abandoned"  # the reason of a game closed unfinished that gave none
@@ -259,11 +260,12 @@ class ClockEvent:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """The game's result (any common spelling; ``*`` closes it unfinished), why, and who
-    set it."""
+    """The game's result (any common spelling; ``*`` closes it unfinished), why (a
+    rule's typed `Reason`, or a person's words: an arbiter's "resigned"), and who set
+    it."""
 
     result: str
-    reason: str = ""
+    reason: Reason | str = ""
     by: Setter = Setter.UNKNOWN
     at: Times = NO_TIME
 

@@ -12,12 +12,17 @@ consecutive plies since the first position in which the predicate held without a
 side, so a rule of N moves fires when its counter reaches 2N plies. Counting plies rather
 than one side's moves makes the threshold the same whichever side was to move when the
 material arose.
+
+Why the rules end a game or allow a draw is typed here (`Reason`: a `ReasonCode` and, for
+a counting rule, its moves), never a sentence: the words, in any language and the English
+PDN shows, are rendered at the edge (`draughtsboard.board.game.reasons`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from .errors import DraughtsError
 from .position import Move, Position
@@ -59,11 +64,45 @@ class Material:
 Predicate = Callable[[Position, Material], bool]
 
 
+class ReasonCode(StrEnum):
+    """Why the rules end a game or let it be drawn. The value names the reason's message
+    (``guide.reason.<value>`` in the catalogs); the words are rendered at the edge
+    (`draughtsboard.board.game.reasons`), never kept or compared here."""
+
+    NO_MOVE_WHITE = "no_move.white"  # White has no legal move: Black wins
+    NO_MOVE_BLACK = "no_move.black"
+    REPETITION = "repetition"  # threefold, counted by the game record
+    KINGS_ONLY = "kings_only"
+    LONE_KING_3_KINGS = "lone_king_3_kings"
+    KINGS_4_5 = "kings_4_5"
+    KINGS_6_7 = "kings_6_7"
+    MAIN_ROAD = "main_road"
+    TWO_AGAINST_KING = "two_against_king"
+    THREE_WITH_KING = "three_with_king"
+    KING_AND_MEN = "king_and_men"
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """A rule's reason, typed: its code and, for a counting rule, its count of moves."""
+
+    code: ReasonCode
+    count: int | None = None
+
+    @property
+    def is_draw(self) -> bool:
+        return self.code not in (ReasonCode.NO_MOVE_WHITE, ReasonCode.NO_MOVE_BLACK)
+
+
+NO_MOVE = {True: Reason(ReasonCode.NO_MOVE_WHITE), False: Reason(ReasonCode.NO_MOVE_BLACK)}
+REPETITION = Reason(ReasonCode.REPETITION)
+
+
 @dataclass(frozen=True, slots=True)
 class DrawRule:
     """One counting rule: it fires after ``moves`` moves by each side (2N plies)."""
 
-    name: str
+    code: ReasonCode
     moves: int
     applies: Predicate
     resets_on_man_move: bool = False  # the kings-only rule; material rules reset on captures
@@ -135,30 +174,30 @@ def _seed_2008_endings(position: Position, material: Material) -> bool:
 
 # -- families ---------------------------------------------------------------------------
 
-_KINGS_ONLY = "moves with kings only, no man moved and no capture"
+_KINGS_ONLY = ReasonCode.KINGS_ONLY
 
 FAMILIES: dict[str, dict[str, tuple[DrawRule, ...]]] = {
     "russian": {"fmjd-64": (
         DrawRule(_KINGS_ONLY, 15, _always, resets_on_man_move=True),  # 7.2.5
-        DrawRule("three or more kings against a lone king", 15,
+        DrawRule(ReasonCode.LONE_KING_3_KINGS, 15,
                  _lone_king_against(-3, kings_only=True)),  # 7.2.4
-        DrawRule("kings on both sides, 4 or 5 pieces", 30, _kings_on_both_sides((4, 5))),
-        DrawRule("kings on both sides, 6 or 7 pieces", 60, _kings_on_both_sides((6, 7))),
-        DrawRule("three pieces against a lone king on the main road", 5, _on_main_road),
-        DrawRule("two pieces or fewer against a lone king", 5,
+        DrawRule(ReasonCode.KINGS_4_5, 30, _kings_on_both_sides((4, 5))),
+        DrawRule(ReasonCode.KINGS_6_7, 60, _kings_on_both_sides((6, 7))),
+        DrawRule(ReasonCode.MAIN_ROAD, 5, _on_main_road),
+        DrawRule(ReasonCode.TWO_AGAINST_KING, 5,
                  _up_to_two_against_lone_king(needs_king=True)),  # 7.2.8
     )},
     "international": {
         "fmjd": (
             DrawRule(_KINGS_ONLY, 25, _always, resets_on_man_move=True),
-            DrawRule("three pieces including a king against a lone king", 16,
+            DrawRule(ReasonCode.THREE_WITH_KING, 16,
                      _lone_king_against(3, needs_king=True)),
-            DrawRule("two pieces or fewer against a lone king", 5,
+            DrawRule(ReasonCode.TWO_AGAINST_KING, 5,
                      _up_to_two_against_lone_king(needs_king=True)),
         ),
         "seed-2008": (
             DrawRule(_KINGS_ONLY, 15, _always, resets_on_man_move=True),
-            DrawRule("two kings and a man, or a king and two men, against a king", 20,
+            DrawRule(ReasonCode.KING_AND_MEN, 20,
                      _seed_2008_endings),
         ),
     },
@@ -208,14 +247,14 @@ class DrawRules:
                 out.append(count + 1)
         return tuple(out)
 
-    def reasons(self, counters: Counters) -> list[str]:
-        """Every rule whose count is reached, as sentences for the record (several rules
-        can fire together: three kings against one is also a kings-only ending)."""
-        return [f"draw: {rule.moves} {rule.name}"
+    def reasons(self, counters: Counters) -> list[Reason]:
+        """Every rule whose count is reached, each a typed reason with its moves (several
+        rules can fire together: three kings against one is also a kings-only ending)."""
+        return [Reason(rule.code, rule.moves)
                 for rule, count in zip(self.rules, counters, strict=True)
                 if count is not None and count >= rule.plies]
 
-    def reason(self, counters: Counters) -> str | None:
+    def reason(self, counters: Counters) -> Reason | None:
         """The first rule whose count is reached."""
         fired = self.reasons(counters)
         return fired[0] if fired else None

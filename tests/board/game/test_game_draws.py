@@ -9,8 +9,9 @@ times, so that no other rule can be the cause.
 import pytest
 
 import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant first)
+from draughtsboard.board.game.reasons import words
 from draughtsboard.board.game.record import Game
-from draughtsboard.board.rules.draws import UnknownDrawRulesError, draw_rules
+from draughtsboard.board.rules.draws import Reason, ReasonCode, UnknownDrawRulesError, draw_rules
 from draughtsboard.board.rules.variants import get_variant
 
 
@@ -86,35 +87,37 @@ def off_main_road(game, move):
 
 
 CASES = [
-    # variant, preset, FEN, moves of the rule, words of the reason, allow, men_every
-    ("russian", None, "W:WK29,K30,K31:BK2,K3,K4", 15, "kings only", None, None),
-    ("russian", None, "W:WK29,K31,K32:BK2", 15, "three or more kings", off_main_road, None),
-    ("russian", None, "W:WKd4,a3,h2:BKb8,h6", 30, "4 or 5 pieces", None, 20),
-    ("russian", None, "W:WKd4,a3,h2,c1:BKb8,h6,a7", 60, "6 or 7 pieces", None, 20),
-    ("russian", None, "W:WK1,K2,K3:BK18", 5, "main road", on_main_road, None),
-    ("russian", None, "W:WK1,K2:BK17", 5, "two pieces or fewer", None, None),
-    ("international", None, "W:WK46,K47,K48:BK3,K4,K5", 25, "kings only", None, None),
-    ("international", "fmjd", "W:WK28,36,45:BK3", 16, "three pieces including a king", None,
+    # variant, preset, FEN, moves of the rule, the reason's code, allow, men_every
+    ("russian", None, "W:WK29,K30,K31:BK2,K3,K4", 15, ReasonCode.KINGS_ONLY, None, None),
+    ("russian", None, "W:WK29,K31,K32:BK2", 15, ReasonCode.LONE_KING_3_KINGS, off_main_road, None),
+    ("russian", None, "W:WKd4,a3,h2:BKb8,h6", 30, ReasonCode.KINGS_4_5, None, 20),
+    ("russian", None, "W:WKd4,a3,h2,c1:BKb8,h6,a7", 60, ReasonCode.KINGS_6_7, None, 20),
+    ("russian", None, "W:WK1,K2,K3:BK18", 5, ReasonCode.MAIN_ROAD, on_main_road, None),
+    ("russian", None, "W:WK1,K2:BK17", 5, ReasonCode.TWO_AGAINST_KING, None, None),
+    ("international", None, "W:WK46,K47,K48:BK3,K4,K5", 25, ReasonCode.KINGS_ONLY, None, None),
+    ("international", "fmjd", "W:WK28,36,45:BK3", 16, ReasonCode.THREE_WITH_KING, None,
      None),
-    ("international", "fmjd", "W:WK28,36:BK3", 5, "two pieces or fewer", None, None),
-    ("international", "seed-2008", "W:WK46,K47,K48:BK3,K4,K5", 15, "kings only", None, None),
-    ("international", "seed-2008", "W:WK28,K33,36:BK3", 20, "two kings and a man", None, 20),
+    ("international", "fmjd", "W:WK28,36:BK3", 5, ReasonCode.TWO_AGAINST_KING, None, None),
+    ("international", "seed-2008", "W:WK46,K47,K48:BK3,K4,K5", 15, ReasonCode.KINGS_ONLY, None,
+     None),
+    ("international", "seed-2008", "W:WK28,K33,36:BK3", 20, ReasonCode.KING_AND_MEN, None, 20),
 ]
 
 
-@pytest.mark.parametrize("variant, preset, fen, moves, words, allow, men_every", CASES,
-                         ids=[f"{c[0]}-{c[1] or 'default'}-{c[4]}" for c in CASES])
-def test_rule_fires_exactly_at_its_count(variant, preset, fen, moves, words, allow,
+@pytest.mark.parametrize("variant, preset, fen, moves, code, allow, men_every", CASES,
+                         ids=[f"{c[0]}-{c[1] or 'default'}-{c[4].value}" for c in CASES])
+def test_rule_fires_exactly_at_its_count(variant, preset, fen, moves, code, allow,
                                          men_every):
     game = game_from(variant, fen, preset)
     kwargs = {"men_every": men_every}
     if allow is not None:
         kwargs["allow"] = allow
-    walk(game, 2 * moves, last=lambda game: any(words in r for r in game.draw_reasons()),
+    walk(game, 2 * moves, last=lambda game: any(r.code is code for r in game.draw_reasons()),
          **kwargs)
     assert game.ply == 2 * moves
-    reason = next(r for r in game.draw_reasons() if words in r)
-    assert reason.startswith(f"draw: {moves} ")
+    reason = next(r for r in game.draw_reasons() if r.code is code)
+    assert reason == Reason(code, moves) and reason.is_draw
+    assert words(reason).startswith(f"draw: {moves} ")
     assert game.outcome() == (game.variant.results[1], game.draw_reason()) and game.is_over
     last = game.moves[-1]
     game.undo()
@@ -145,13 +148,15 @@ def test_threefold_repetition():
     assert game.draw_reason() is None
     game.play(shuffle[3])
     assert game.repetitions() == 3
-    assert game.draw_reason() == "draw: threefold repetition"
+    assert game.draw_reason() == Reason(ReasonCode.REPETITION)
+    assert words(game.draw_reason()) == "draw: threefold repetition"
 
 
 def test_no_legal_move_loses():
     game = game_from("russian", "W:Wa1:Bb2,c3")  # a1 blocked by b2, which c3 guards
     assert game.position.is_game_over()
-    assert game.outcome() == ("0-1", "White has no legal move")
+    assert game.outcome() == ("0-1", Reason(ReasonCode.NO_MOVE_WHITE))
+    assert words(game.outcome()[1]) == "White has no legal move"
     assert game.is_over and game.result_text() == "0-1"
 
 

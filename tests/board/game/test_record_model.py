@@ -19,6 +19,7 @@ from draughtsboard.board.game.codec import (
     from_json,
     to_json,
 )
+from draughtsboard.board.game.reasons import OLD_WORDS, message, words
 from draughtsboard.board.game.records import (
     CLOCK_KINDS,
     EVENT_KINDS,
@@ -43,6 +44,7 @@ from draughtsboard.board.game.records import (
 )
 from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
+from draughtsboard.board.rules.draws import NO_MOVE, Reason, ReasonCode
 from draughtsboard.board.rules.variants import get_variant
 
 texts = st.text(max_size=40)
@@ -55,6 +57,8 @@ messages = st.none() | st.sampled_from([Message.of("pdn.text.resume"),
                                         Message.of("pdn.text.taken_back", move="c3-d4")])
 tags = st.dictionaries(st.sampled_from(["Event", "Round", "White"]), texts, max_size=3)
 switches = st.builds(CoachSwitch, st.sampled_from(list(CoachAid)), st.booleans())
+reasons = texts | st.sampled_from(sorted(OLD_WORDS)) \
+    | st.builds(Reason, st.sampled_from(list(ReasonCode)), st.none() | st.integers(1, 99))
 
 records = st.one_of(
     st.builds(Start, st.sampled_from(["russian", "international", "lasca"]), tags,
@@ -74,7 +78,7 @@ records = st.one_of(
               st.none(), switches),
     st.builds(ClockEvent, st.sampled_from(sorted(CLOCK_KINDS)), st.none() | plies, clocks,
               texts, messages, times),
-    st.builds(Result, st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "2-0"]), texts,
+    st.builds(Result, st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "2-0"]), reasons,
               st.sampled_from(list(Setter)), times),
     st.builds(ResultWithdrawn, st.none() | plies, texts, messages, times,
               st.none() | st.builds(Declined, texts, st.sampled_from(["white", "black"]),
@@ -130,6 +134,34 @@ def test_a_coach_switch_is_data_and_an_old_sentence_reads_as_its_switch():
     assert decode({"type": "coach", "ply": 3, "text": "blunder warning: ..."}).switch is None
 
 
+def test_a_rules_reason_is_typed_and_an_old_sentence_reads_as_its_reason():
+    """A rule's reason is kept as its code and count; its English words are what PDN
+    and the release before read; a journal of that release held only the words, read
+    once by the codec. Words a person gave stay words, even the same words."""
+    kings_only = Reason(ReasonCode.KINGS_ONLY, 15)
+    data = encode(Result("1/2-1/2", kings_only, Setter.ARBITER))
+    assert data["rule"] == {"code": "kings_only", "count": 15}
+    assert data["reason"] == "draw: 15 moves with kings only, no man moved and no capture"
+    assert decode(data).reason == kings_only
+    assert message(kings_only) == Message.of("guide.reason.kings_only", count=15)
+    old = {"type": "result", "result": "1-0", "reason": "Black has no legal move"}
+    assert decode(old).reason == NO_MOVE[False]
+    assert decode({**old, "reason": "resigned"}).reason == "resigned"
+    typed_words = encode(Result("1-0", "Black has no legal move", Setter.ARBITER))
+    assert typed_words["rule"] is None and decode(typed_words).reason == \
+        "Black has no legal move"
+    with pytest.raises(RecordFormatError, match="rule"):
+        decode({**old, "rule": {"code": "checkmate"}})
+
+
+def test_the_rules_reasons_keep_the_words_pdn_has_always_shown():
+    assert words(Reason(ReasonCode.REPETITION)) == "draw: threefold repetition"
+    assert words(Reason(ReasonCode.KING_AND_MEN, 20)) == \
+        "draw: 20 two kings and a man, or a king and two men, against a king"
+    assert words(NO_MOVE[True]) == "White has no legal move"
+    assert all(OLD_WORDS[words(reason)] == reason for reason in OLD_WORDS.values())
+
+
 RUSSIAN = get_variant("russian")
 
 
@@ -161,3 +193,24 @@ def test_the_coach_switch_and_a_declined_result_reach_the_game_as_data():
     assert [(e.kind, e.switch, e.declined) for e in game.events] == [
         ("coach", CoachSwitch(CoachAid.HINTS, False), None),
         ("result-withdrawn", None, declined)]
+
+
+def test_a_match_stop_has_its_own_label_in_pdn_in_every_language():
+    """A match stop is labelled as one in PDN (before, its kind was written as the
+    label: "match-stop"), in each catalog; the Russian says «судья» for the arbiter."""
+    from draughtsboard.board.game.pdn_writer import EVENT_LABELS, write_game
+    from draughtsboard.words import catalog_languages, load_catalog, words_for
+
+    assert EVENT_LABELS[RecordKind.MATCH_STOP] == "pdn.event.match_stop"
+    game = rebuild(start_of(RUSSIAN, {}, None, "tournament", None, Times()), [
+        MoveMade(0, (22, 18), (), "c3-d4"),
+        MatchStop(1, "the boards hold different games", at=Times(5.0, 1_700_000_000.0)),
+    ])
+    assert "{match stopped, for the arbiter at 22:13:20 UTC: the boards hold different " \
+        "games}" in write_game(game)
+    assert "match-stop" not in write_game(game)
+    for language in catalog_languages():
+        assert "pdn.event.match_stop" in load_catalog(language).messages, language
+    assert "судья" in load_catalog("ru").messages["pdn.event.match_stop"]
+    assert "{матч остановлен, решает судья в 22:13:20 UTC: the boards hold different " \
+        "games}" in write_game(game, say=words_for("ru"))
