@@ -9,6 +9,11 @@ pin factory, `pins.resolve_pin_factory`, and the group reads behind it,
 `matrix_pins.open_matrix_pins`), and before that `prepare_lgpio` gives it a folder the
 board owns: the user's runtime folder (platformdirs, as the data folder is found),
 ``$XDG_RUNTIME_DIR/draughtsboard`` or its fallback ``/run/user/<uid>/draughtsboard``.
+Importing lgpio also makes its working folder the process's current folder (lgUtil.c,
+``lguGetWorkDir``), so a relative path the board resolves afterwards would be looked for
+there: `keeping_cwd` puts the current folder back once lgpio is in (lgpio names its own
+pipes by their full path from then on).
+
 A ``LG_WD`` set by whoever started the board is kept, once it is checked to be a folder
 the board can make a file in: otherwise lgpio's import fails with a line of its own on
 stderr and a missing ``.lgd-nfy-3`` that names neither the variable nor the folder, so
@@ -20,7 +25,8 @@ from __future__ import annotations
 import os
 import tempfile
 import warnings
-from collections.abc import MutableMapping
+from collections.abc import Iterator, MutableMapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from .config import ConfigError
@@ -79,3 +85,22 @@ def check_folder(folder: str) -> None:
                           ENV_LG_WD) from None
     os.close(handle)
     os.unlink(probe)
+
+
+@contextmanager
+def keeping_cwd() -> Iterator[None]:
+    """The current folder as it was before the block, whatever lgpio's import did to it
+    (left as lgpio set it when the old one is gone: started from a folder since
+    removed)."""
+    try:
+        before = os.getcwd()
+    except OSError:  # the folder the board was started from is gone
+        before = None
+    try:
+        yield
+    finally:
+        if before is not None:
+            try:
+                os.chdir(before)
+            except OSError:
+                pass

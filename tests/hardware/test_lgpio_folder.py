@@ -153,3 +153,19 @@ def test_a_runtime_folder_that_is_not_there_is_not_made(tmp_path, monkeypatch):
     assert folder.is_dir() and folder.name.startswith("draughtsboard-lgpio-")
     assert folder.stat().st_mode & 0o777 == 0o700
     folder.rmdir()
+
+
+def test_lgpio_leaves_the_current_folder_as_it_was(env, tmp_path):
+    """lgpio's import makes its working folder the process's current one (lgUtil.c,
+    lguGetWorkDir); the board puts it back, so a relative path given on the command line
+    still means the folder it was started from."""
+    started = tmp_path / "started here"
+    started.mkdir()
+    env["GPIOZERO_PIN_FACTORY"] = "lgpio"
+    script = ("import os\nfrom draughtsboard.hardware.pins import resolve_pin_factory\n"
+              "try:\n    resolve_pin_factory(None)\nexcept Exception:\n    pass\n"
+              "import sys\nassert 'lgpio' in sys.modules\nprint(os.getcwd())")
+    result = subprocess.run([sys.executable, "-c", script], cwd=started, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(started)
