@@ -198,9 +198,9 @@ async def events(request: Request) -> EventStream:
 
 
 # -- the broadcast feed ---------------------------------------------------------------------------
-# The round as lidraughts broadcasts it (`broadcast`: every paired board in board order,
-# column games left out) at games.pdn, games.json and <board>.PDN; the hall's own files
-# (`feed`: each board's game as it recorded it, column games too) at hall.pdn and
+# The round as lidraughts broadcasts it (`broadcast`: every board in the place it keeps,
+# a column game by its tags alone) at games.pdn, games.json and <board>.PDN; the hall's
+# own files (`feed`: each board's game as it recorded it, column games too) at hall.pdn and
 # <board>.pdn (docs/hall.md, "Broadcasting on lidraughts").
 
 PDN_TYPE = "application/x-draughts-pdn; charset=utf-8"

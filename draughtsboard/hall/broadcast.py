@@ -5,11 +5,12 @@
 lidraughts' relay polls the round's file and matches each game to a chapter of its
 study by the game's place in the list; a game missing at a place, or one whose static
 tags (Event, Site, Round, White, Black) are another place's, fails the whole sync and no
-game of the round moves on. So once a round's pairings are imported, every paired board
-is listed on every poll, in board order: its game as the hall's feed shows it
-(`feed.game_at`), or, while it has none yet or while the arbiter is asked which game is
-its game, its pairing's tags alone (a game with no moves and the result ``*``, which
-lidraughts takes without touching the moves it already shows).
+game of the round moves on. So every board keeps its place on every poll (`_listed`):
+the paired boards in board order, then the boards that play the round unpaired in the
+order their games came in; each its game as the hall's feed shows it
+(`feed.game_at`), or, while it has none yet, while the arbiter is asked which game is
+its game, or while it plays a column game, its pairing's tags alone (a game with no
+moves, which lidraughts takes without touching the moves it already shows).
 
 What lidraughts reads differently from the board's own PDN, and so is written here as a
 view, the board's PDN writer unchanged:
@@ -23,14 +24,15 @@ view, the board's PDN writer unchanged:
 * The roster tags lidraughts compares (Event, Site, Round, White, Black) always written,
   ``?`` when unknown, so that a board's entry keeps the same static tags before and
   after its game begins.
-* Column games and Lasca left out: lidraughts has no column variant (it would show a
-  column game on a Russian board, and a Lasca game's moves fail on its default board,
-  failing the sync for every game). The hall's own files keep them
-  (`feed.round_games`, ``/round/<n>/hall.pdn``, ``/round/<n>/<board>.pdn``).
+* Column games' and Lasca's moves left out (their board listed by its tags alone):
+  lidraughts has no column variant (it would show a column game on a Russian board, and
+  a Lasca game's moves fail on its default board, failing the sync for every game). The
+  hall's own files keep them (`feed.round_games`, ``/round/<n>/hall.pdn``,
+  ``/round/<n>/<board>.pdn``).
 
 Which game a board without one will play is not known: its entry's GameType is the
-variant of the board's last game the hall took in, else the one most boards last
-played, else international.
+variant of the board's last game the hall took in, else (none, or a column game) the
+one lidraughts can show that most boards last played, else international.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from draughtsboard.board.rules.variants import Variant, get_variant
 
 from .feed import game_at, round_game_of
 from .pairings import Pairing
-from .store import HallStore
+from .store import HallGame, HallStore
 
 # the tags lidraughts compares to keep a game at its chapter (RelayGame.staticTags)
 STATIC_TAGS = ("Event", "Site", "Round", "White", "Black")
@@ -135,24 +137,32 @@ def published_game(game: Game) -> str:
     return "\n".join(_tag_lines(tags)) + "\n\n" + movetext
 
 
-def tags_only(known: Mapping[str, str], variant: Variant) -> str:
-    """A board's entry before its game: its pairing's tags, no moves, the result ``*``."""
-    tags = _tags(known, variant, "*", None)
-    return "\n".join(_tag_lines(tags)) + "\n\n*\n\n"
+def tags_only(known: Mapping[str, str], variant: Variant, result: str = "*") -> str:
+    """A board's entry without a game lidraughts can show: its pairing's tags, no moves,
+    the result (``*`` before its game)."""
+    tags = _tags(known, variant, result, None)
+    return "\n".join(_tag_lines(tags)) + f"\n\n{result}\n\n"
+
+
+def _shows(hall_game: HallGame) -> bool:
+    """Whether lidraughts can show the game (it has no column variant)."""
+    return not hall_game.game.variant.holds_columns
 
 
 def usual_variant(store: HallStore) -> Variant:
-    """The variant most boards last played, else international (lock held)."""
+    """The variant lidraughts can show that most boards last played, else international
+    (lock held)."""
     seen = Counter(game.game.variant.name for game in
-                   (store.newest(board) for board in sorted(store.games)) if game is not None)
+                   (store.newest(board) for board in sorted(store.games))
+                   if game is not None and _shows(game))
     return get_variant(seen.most_common(1)[0][0] if seen else FALLBACK_VARIANT)
 
 
 def expected_variant(store: HallStore, board: int, usual: Callable[[], Variant]) -> Variant:
-    """The game a board will play, as far as the hall can tell (lock held): that of its
-    last game the hall took in, else ``usual()``."""
+    """The game a board will play, as lidraughts can show it (lock held): that of its
+    last game the hall took in, else (none, or a column game) ``usual()``."""
     newest = store.newest(board)
-    return newest.game.variant if newest is not None else usual()
+    return newest.game.variant if newest is not None and _shows(newest) else usual()
 
 
 def _known_tags(store: HallStore, board: int, round_name: str,
@@ -168,31 +178,50 @@ def _known_tags(store: HallStore, board: int, round_name: str,
             if name in tags}
 
 
+def _listed(store: HallStore, round_name: str, cutoff: float | None,
+            paired_boards: Collection[int]) -> list[int]:
+    """The boards of the published round, each in the place it keeps on every poll: the
+    paired boards by board number, then each other board with a game of the round
+    lidraughts can show, in the order the hall took in the first such game (a late board
+    goes after the others instead of moving them). A board once listed stays listed:
+    what it plays later (a column game, a game the arbiter is asked about) changes its
+    entry, never the places."""
+    first: dict[int, float] = {}
+    for board in store.games:
+        if board in paired_boards:
+            continue
+        times = [g.started_received for g in store.board_games(board)
+                 if g.round == round_name and _shows(g)
+                 and (cutoff is None or g.started_received <= cutoff)]
+        if times:
+            first[board] = min(times)
+    return sorted(paired_boards) + sorted(first, key=lambda board: (first[board], board))
+
+
 def broadcast_games(store: HallStore, round_name: str, cutoff: float | None,
                     paired: Mapping[tuple[int, str], str] | None = None,
                     contested: Collection[tuple[int, str]] = (),
                     pairings: Sequence[Pairing] = ()) -> list[Published]:
-    """The round as lidraughts is given it, by board number (call with the store's lock
-    held): every paired board and every board with a game of the round, each its game
-    or its tags alone; column games left out. ``paired`` and ``contested`` as for
-    `feed.round_games`; ``pairings``: the round's imported pairings."""
+    """The round as lidraughts is given it (call with the store's lock held): every
+    board in its place (`_listed`), each its game, or its tags alone while it has none
+    lidraughts can show (none yet, one the arbiter is asked about, a column game).
+    ``paired`` and ``contested`` as for `feed.round_games`; ``pairings``: the round's
+    imported pairings."""
     of_board = {p.board: p for p in pairings if p.round == round_name}
-    with_games = {board for board in store.games
-                  if any(g.round == round_name and (cutoff is None or g.started_received
-                                                    <= cutoff)
-                         for g in store.board_games(board))}
     out = []
     usual = cache(partial(usual_variant, store))  # worked out once, when first needed
-    for board in sorted(set(of_board) | with_games):
+    for board in _listed(store, round_name, cutoff, of_board):
         chosen = None if (board, round_name) in contested else \
             round_game_of(store, board, round_name, paired, cutoff)
-        if chosen is not None:
+        if chosen is not None and _shows(chosen):
             game, _ = game_at(chosen, cutoff)
-            if not game.variant.holds_columns:
-                out.append(Published(board, published_game(game), game.result_text()))
+            out.append(Published(board, published_game(game), game.result_text()))
             continue
+        result = "*"
+        if chosen is not None:  # a column game: its place, its players and its result
+            game, _ = game_at(chosen, cutoff)
+            result = game.result_text()
         variant = expected_variant(store, board, usual)
         known = _known_tags(store, board, round_name, of_board.get(board))
-        if not variant.holds_columns and known:
-            out.append(Published(board, tags_only(known, variant)))
+        out.append(Published(board, tags_only(known, variant, result), result))
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import glob
 import importlib.util
+import os
 from collections.abc import Mapping, Sequence
 
 from gpiozero.exc import BadPinFactory
@@ -46,9 +47,12 @@ def installed_pin_libraries() -> list[str]:
 
 
 def no_gpio_line(chips: Sequence[str], libraries: Sequence[str],
-                 reasons: Mapping[str, str]) -> str:
+                 reasons: Mapping[str, str], denied: bool = False) -> str:
     """The one line: ``reasons`` are gpiozero's, by factory name (``lgpio``: what
-    lgpio said when it was tried)."""
+    lgpio said when it was tried); ``denied``: this user may not open the chip for
+    reading and writing. lgpio does not say so: its error for a chip it cannot open is
+    "can not open gpiochip" whatever the cause (lgGpio.c, ``LG_CANNOT_OPEN_CHIP``), so
+    the chip's permissions are looked at here (`chip_denied`)."""
     if not chips:
         return ("no GPIO chip: there is no /dev/gpiochip* on this machine (not a Raspberry "
                 "Pi, or its GPIO driver is not loaded); without one, --backend sim "
@@ -60,7 +64,7 @@ def no_gpio_line(chips: Sequence[str], libraries: Sequence[str],
     reason = reasons.get(PIN_LIBRARIES.get(name, name), "")
     said = f": {reason}" if reason else ""
     hint = ""
-    if "permission" in reason.lower() or "not permitted" in reason.lower():
+    if denied or "permission" in reason.lower() or "not permitted" in reason.lower():
         hint = (f" (the user needs read and write access to {chips[0]}: the gpio group, "
                 "or a udev rule where there is none, docs/raspberry-pi.md)")
     return f"gpiozero could not use {chips[0]} through {name}{said}{hint}"
@@ -80,5 +84,11 @@ def explain(warned: Sequence[str]) -> NoGpioError:
     """gpiozero's failure to find any pin factory ("Unable to load any default pin
     factory!") as a `NoGpioError` that says why, from this machine's chips and libraries
     and the warnings gpiozero gave on the way."""
-    return NoGpioError(no_gpio_line(gpio_chips(), installed_pin_libraries(),
-                                    fallback_reasons(warned)))
+    chips = gpio_chips()
+    return NoGpioError(no_gpio_line(chips, installed_pin_libraries(),
+                                    fallback_reasons(warned), chip_denied(chips)))
+
+
+def chip_denied(chips: Sequence[str]) -> bool:
+    """Whether this user may not read and write the first GPIO chip."""
+    return bool(chips) and not os.access(chips[0], os.R_OK | os.W_OK)

@@ -25,7 +25,7 @@ from gpiozero.pins import SPI, Factory
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from .config import ConfigError
-from .lgpio_dir import prepare_lgpio
+from .lgpio_dir import keeping_cwd, prepare_lgpio
 from .no_gpio import explain
 
 # Physical pin on the 40-pin header of each BCM GPIO (every Pi since the B+).
@@ -92,7 +92,7 @@ def resolve_pin_factory(pin_factory: Factory | None) -> Factory:
     if pin_factory is not None:
         return pin_factory
     prepare_lgpio()  # gpiozero tries lgpio first: its pipe goes to the board's folder
-    with warnings.catch_warnings(record=True) as warned:
+    with warnings.catch_warnings(record=True) as warned, keeping_cwd():
         warnings.simplefilter("always", PinFactoryFallback)
         try:
             Device.ensure_pin_factory()

@@ -123,7 +123,7 @@ def test_lidraughts_broadcasts_the_whole_round_on_every_poll(hall, fmt, tmp_path
               (5, "Ivy", "Jon"), time_control="5400+30")
     broadcast = Broadcast()
     lidraughts_boards = [(1, "Ann", "Bob"), (2, "Cid", "Dan"), (3, "Eve", "Fay"),
-                         (5, "Ivy", "Jon")]  # board 4 plays column draughts
+                         (4, "Gus", "Hal"), (5, "Ivy", "Jon")]  # board 4: column draughts
     polls = 0
 
     def check(expect_moves: dict[int, list[str]], starts: dict[int, str] | None = None):
@@ -138,7 +138,7 @@ def test_lidraughts_broadcasts_the_whole_round_on_every_poll(hall, fmt, tmp_path
             fen = (starts or {}).get(board)
             if fen is not None:
                 assert chapter["start"] == parse_fen(get_variant("russian"), fen)
-        assert all("Gus" not in (c["white"], c["black"]) for c in shown)
+        assert shown[3]["moves"] == [], "a column game's moves went out"
 
     # boards 1, 3, 4 and 5 begin the round's games (board 3 from a ballot's position, as
     # a micro-match does); board 2 is still off
@@ -148,7 +148,7 @@ def test_lidraughts_broadcasts_the_whole_round_on_every_poll(hall, fmt, tmp_path
     five = Board(hall, 5, "Ivy", "Jon")
     for board in (one, three, four, five):
         board.state()
-    check({1: [], 2: [], 3: [], 5: []}, {3: SET_UP})  # board 2: its pairing alone
+    check({1: [], 2: [], 3: [], 4: [], 5: []}, {3: SET_UP})  # board 2: its pairing alone
     one.play("c3-d4", "f6-e5", "d4:f6", "g7:e5")
     three.play("c3-d4", "h6-g5")
     four.play("c3-d4")
@@ -187,8 +187,8 @@ def test_lidraughts_broadcasts_the_whole_round_on_every_poll(hall, fmt, tmp_path
     claim = hall.ingest.claims.get(3, "result", three.game_id)
     hall.ingest.confirm(3, "result", three.game_id, claim.id, hall.now)
     check({3: ["c3-d4", "h6-g5"]})
-    assert [c["result"] for c in broadcast.shown()] == ["*", "*", "1-0", "*"]
-    assert polls == 8 and len(broadcast.chapters) == 4  # the figures in docs/hall.md
+    assert [c["result"] for c in broadcast.shown()] == ["*", "*", "1-0", "*", "*"]
+    assert polls == 8 and len(broadcast.chapters) == 5  # the figures in docs/hall.md
     # the hall's own file of the round keeps the column game
     own = read_pdn(hall.client.get("/round/1/hall.pdn").text)
     assert own.errors == [] and [g.game.tags["Board"] for g in own.games] == \
@@ -196,7 +196,7 @@ def test_lidraughts_broadcasts_the_whole_round_on_every_poll(hall, fmt, tmp_path
     assert own.games[3].game.variant.name == "column"
     if fmt == "pdn":
         # games.pdn, hall.pdn, the JSON's, <board>.pdn, <board>.PDN
-        assert pdn_check(hall, tmp_path) == 4 + 5 + 4 + 5 + 4
+        assert pdn_check(hall, tmp_path) == 5 + 5 + 5 + 5 + 5
 
 
 def pdn_check(hall: Hall, folder) -> int:
@@ -292,7 +292,10 @@ def test_a_chapter_made_before_its_game_keeps_the_start_it_was_made_with(hall):
 
 
 @pytest.mark.parametrize("variant", ["column", "lasca"])
-def test_column_games_and_lasca_stay_out_of_the_lidraughts_feeds(hall, variant):
+def test_column_games_and_lasca_keep_their_place_without_their_moves(hall, variant):
+    """lidraughts has no column variant: a column game's moves stay out of its feeds, and
+    its board is listed by its players alone, so that the boards after it keep their
+    places whatever it plays."""
     hall.pair((1, "Ann", "Bob"), (2, "Gus", "Hal"), (3, "Eve", "Fay"))
     for number, white, black, plays in ((1, "Ann", "Bob", "russian"),
                                         (2, "Gus", "Hal", variant),
@@ -303,11 +306,70 @@ def test_column_games_and_lasca_stay_out_of_the_lidraughts_feeds(hall, variant):
     for fmt in ("pdn", "json"):
         broadcast = Broadcast()
         shown = poll(hall, broadcast, fmt)
-        assert names(shown) == [("Ann", "Bob"), ("Eve", "Fay")]
+        assert names(shown) == [("Ann", "Bob"), ("Gus", "Hal"), ("Eve", "Fay")]
         assert all(c["variant"] == "russian" for c in shown)
-    assert hall.client.get("/round/1/2.PDN").status_code == 404  # lidraughts' own URL
+        assert [c["moves"] for c in shown] == [["c3-d4"], [], ["c3-d4"]]
+    published = hall.client.get("/round/1/2.PDN")  # lidraughts' own URL: the players
+    assert published.status_code == 200 and read_pdn(published.text).games[0].game.ply == 0
     own = hall.client.get("/round/1/2.pdn")  # the hall's own: the board's game
     assert own.status_code == 200 and read_pdn(own.text).games[0].game.variant.name == variant
+
+
+@pytest.mark.parametrize("first, then", [("column", "russian"), ("russian", "column")])
+def test_a_board_that_changes_variant_keeps_the_places(hall, first, then):
+    """A paired board's last game (another round's) was ``first``; its game of the round
+    is ``then``: the boards after it stay in their places (lidraughts: "Game 3 matches
+    with Chapter 2", "Missing game for Chapter 3")."""
+    Board(hall, 2, "Xan", "Yul", variant=first,
+          tags={"Event": EVENT, "Round": "0", "White": "Xan", "Black": "Yul"}).state()
+    hall.pair((1, "Ann", "Bob"), (2, "Cid", "Dan"), (3, "Eve", "Fay"))
+    for number, white, black in ((1, "Ann", "Bob"), (3, "Eve", "Fay")):
+        board = Board(hall, number, white, black)
+        board.state()
+        board.play("c3-d4")
+    broadcast = Broadcast()
+    assert names(poll(hall, broadcast, "pdn")) == [("Ann", "Bob"), ("Cid", "Dan"),
+                                                  ("Eve", "Fay")]
+    two = Board(hall, 2, "Cid", "Dan", variant=then, game_number=2)
+    two.state()
+    two.play("c3-d4")
+    shown = poll(hall, broadcast, "pdn")
+    assert names(shown) == [("Ann", "Bob"), ("Cid", "Dan"), ("Eve", "Fay")]
+    assert shown[1]["moves"] == ([] if then == "column" else ["c3-d4"])
+
+
+def test_a_board_without_a_pairing_goes_after_the_others(hall):
+    """A board that plays a game of the round without being paired in it (a spare board,
+    a password's game; every board of the public hall, which has no pairings) is listed
+    after those already listed, in the order its game came in: a late board moves no
+    one (lidraughts: "Game 4 matches with Chapter 3")."""
+    hall.pair((1, "Ann", "Bob"), (3, "Eve", "Fay"), (5, "Ivy", "Jon"))
+    for number, white, black in ((1, "Ann", "Bob"), (3, "Eve", "Fay"), (5, "Ivy", "Jon")):
+        board = Board(hall, number, white, black)
+        board.state()
+        board.play("c3-d4")
+    broadcast = Broadcast()
+    poll(hall, broadcast, "json")
+    for number, white in ((7, "Kim"), (4, "Lou")):
+        spare = Board(hall, number, white, "Max")
+        spare.state()
+        spare.play("e3-f4")
+        poll(hall, broadcast, "json")
+    shown = poll(hall, broadcast, "json")
+    assert names(shown) == [("Ann", "Bob"), ("Eve", "Fay"), ("Ivy", "Jon"), ("Kim", "Max"),
+                            ("Lou", "Max")]
+
+
+def test_without_pairings_a_late_board_moves_no_one(hall):
+    """The public hall has no pairings: its boards are listed in the order their games
+    came in, so a late board with a low number goes last."""
+    broadcast = Broadcast()
+    for number, white in ((3, "Eve"), (5, "Ivy"), (1, "Ann")):
+        board = Board(hall, number, white, "Bob")
+        board.state()
+        board.play("c3-d4")
+        poll(hall, broadcast, "pdn")
+    assert names(broadcast.shown()) == [("Eve", "Bob"), ("Ivy", "Bob"), ("Ann", "Bob")]
 
 
 def test_a_bracket_in_a_tag_value_drops_no_tag(hall):

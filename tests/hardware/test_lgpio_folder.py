@@ -126,3 +126,46 @@ def test_without_lg_wd_the_runtime_folder_is_made_and_named(tmp_path, monkeypatc
     folder = prepare_lgpio(environ)
     assert environ["LG_WD"] == folder == str(runtime / "draughtsboard")
     assert Path(folder).is_dir()
+
+
+@pytest.mark.parametrize("given", ["missing", "unwritable"])
+def test_an_lg_wd_lgpio_cannot_use_is_one_line_naming_it(given, unwritable, env, tmp_path):
+    """A ``LG_WD`` naming a folder that is not there, or one this user cannot write to:
+    one line that names the variable and the folder, before lgpio prints its own."""
+    folder = tmp_path / "not-there" if given == "missing" else unwritable
+    env.update(LG_WD=str(folder), GPIOZERO_PIN_FACTORY="lgpio")
+    result = draughtsboard("diag", "--backend", "gpio", "--once", cwd=tmp_path, env=env)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [result.stderr.strip()], result.stderr
+    assert f"LG_WD: {folder}: lgpio makes its pipe there" in result.stderr
+    assert "xCreatePipe" not in result.stderr
+
+
+def test_a_runtime_folder_that_is_not_there_is_not_made(tmp_path, monkeypatch):
+    """``XDG_RUNTIME_DIR`` naming a folder that is not there (mistyped, or the session's
+    gone): the board does not make it and its parents, it takes a private temporary
+    folder."""
+    missing = tmp_path / "run" / "user" / "1000"
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(missing))
+    environ: dict[str, str] = {}
+    folder = Path(prepare_lgpio(environ))
+    assert not (tmp_path / "run").exists()
+    assert folder.is_dir() and folder.name.startswith("draughtsboard-lgpio-")
+    assert folder.stat().st_mode & 0o777 == 0o700
+    folder.rmdir()
+
+
+def test_lgpio_leaves_the_current_folder_as_it_was(env, tmp_path):
+    """lgpio's import makes its working folder the process's current one (lgUtil.c,
+    lguGetWorkDir); the board puts it back, so a relative path given on the command line
+    still means the folder it was started from."""
+    started = tmp_path / "started here"
+    started.mkdir()
+    env["GPIOZERO_PIN_FACTORY"] = "lgpio"
+    script = ("import os\nfrom draughtsboard.hardware.pins import resolve_pin_factory\n"
+              "try:\n    resolve_pin_factory(None)\nexcept Exception:\n    pass\n"
+              "import sys\nassert 'lgpio' in sys.modules\nprint(os.getcwd())")
+    result = subprocess.run([sys.executable, "-c", script], cwd=started, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(started)

@@ -44,6 +44,25 @@ def test_a_chip_lgpio_cannot_open_gives_lgpios_reason_and_the_group():
                     "is none, docs/raspberry-pi.md)")
 
 
+def test_a_chip_the_user_may_not_open_names_the_group_whatever_lgpio_said():
+    """lgpio's error for a chip it cannot open is "can not open gpiochip", whatever the
+    cause (lgGpio.c, LG_CANNOT_OPEN_CHIP): the permission is read from the chip itself."""
+    reasons = fallback_reasons(["Falling back from lgpio: can not open gpiochip"])
+    line = no_gpio_line(["/dev/gpiochip0"], ["lgpio"], reasons, denied=True)
+    assert line == ("gpiozero could not use /dev/gpiochip0 through lgpio: can not open "
+                    "gpiochip (the user needs read and write access to /dev/gpiochip0: the "
+                    "gpio group, or a udev rule where there is none, docs/raspberry-pi.md)")
+    assert "gpio group" not in no_gpio_line(["/dev/gpiochip0"], ["lgpio"], reasons)
+
+
+def test_a_chip_is_denied_when_this_user_cannot_read_and_write_it(tmp_path):
+    chip = tmp_path / "gpiochip0"
+    chip.touch()
+    assert not no_gpio.chip_denied([str(chip)])
+    assert not no_gpio.chip_denied([])
+    assert no_gpio.chip_denied([str(tmp_path / "gone")])
+
+
 @pytest.fixture
 def lookup_fails(monkeypatch, tmp_path):
     """gpiozero's default pin factory lookup fails as it does on a Pi whose chip the user

@@ -173,16 +173,18 @@ def _event_notes(events_here: list[GameEvent], events: bool, say: Say,
 
 def number_prefix(white: bool, number: int, after: str) -> str:
     """The move number written before a move: ``12. `` before White's, and before
-    Black's only as the first move of the movetext (``after == "start"``) or after a
-    variation (``"variation"``), where a reader must be told which move it is.
+    Black's only as the first move of the movetext (``after == "start"``: a game Black
+    begins, where a reader must be told whose move it is).
 
-    Not after a comment (``"comment"``: the clocks after every move, an event): PDN 3.0
-    makes move numbers optional and writes ``23.44-39 {[%clk 1:05:23]} 18-23``, and
-    pydraughts 0.6.7 cannot read a game that repeats its numbers (``7. 32-28 {...}
-    7... 6x17``) once it has ten moves or more (docs/pdn.md)."""
+    Not after a comment (``"comment"``: the clocks after every move, an event) nor after
+    a variation (``"variation"``): PDN 3.0 makes move numbers optional and writes
+    ``23.44-39 {[%clk 1:05:23]} 18-23``, and pydraughts 0.6.7 cannot read a game that
+    repeats a number (``7. 32-28 {...} 7... 6x17``, ``7. 32-28 (7. 33-28) 7... 6x17``):
+    it deletes a repeated ``7.`` from the rest of the text, ``17.`` and ``27.`` with it
+    (docs/pdn.md)."""
     if white:
         return f"{number}. "
-    return f"{number}... " if after in ("start", "variation") else ""
+    return f"{number}... " if after == "start" else ""
 
 
 def format_movetext(game: Game, *, times: bool = True, events: bool = True,

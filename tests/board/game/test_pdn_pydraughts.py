@@ -11,6 +11,7 @@ without one: so does the board now (`pdn_writer.number_prefix`, docs/pdn.md).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -18,6 +19,7 @@ import draughtsboard.board.rules.variants  # noqa: F401  (registers every varian
 from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.board.game.pdn_writer import number_prefix, write_game
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.variants import get_variant
 
 PLIES = 40
@@ -67,7 +69,7 @@ def test_blacks_move_number_only_where_a_reader_needs_it():
     assert number_prefix(False, 7, "comment") == ""
     assert number_prefix(False, 7, "move") == ""
     assert number_prefix(False, 1, "start") == "1... "  # a game Black begins
-    assert number_prefix(False, 7, "variation") == "7... "
+    assert number_prefix(False, 7, "variation") == ""
 
 
 def test_the_movetext_of_a_clocked_game_reads_as_the_standards_example():
@@ -76,3 +78,40 @@ def test_the_movetext_of_a_clocked_game_reads_as_the_standards_example():
     game.play("19-23", 2.0, clock=(890.0, 880.0))
     assert write_game(game).split("\n\n")[1].startswith(
         "1. 32-28 {[%clock w0:14:50 B0:15:00]} 19-23 {[%clock W0:14:50 b0:14:40]} *")
+
+
+def test_pydraughts_reads_a_game_with_a_variation_past_move_ten():
+    """A variation on White's 7th move: with ``7...`` written again after it, pydraughts
+    deleted every later ``7.``, and moves 17 and 27 with it (56 of 60 plies read)."""
+    game = clocked_game("international")
+    at = 12  # White's 7th move
+    board = Game(game.variant)
+    for played in game.moves[:at]:
+        board.play(played.move)
+    alternative = sorted(board.position.legal_moves(), key=str)
+    other = next(m for m in alternative if m != game.moves[at].move)
+    reply = sorted(board.position.play(other).legal_moves(), key=str)[0]
+    variation = f"7. {format_move(board.position, other)} " \
+        f"{format_move(board.position.play(other), reply)}"
+    game.moves[at] = replace(game.moves[at], variations=(variation,))
+    text = write_game(game)
+    assert f"({variation})" in text
+    assert pydraughts_moves(text) == ("standard", [played.text for played in game.moves])
+    again = read_pdn(text)
+    assert again.errors == [] and again.games[0].game.moves[at].variations == (variation,)
+
+
+def test_a_game_black_begins_reads_as_pydraughts_reads_its_own():
+    """pydraughts 0.6.7 reads the first move of a game Black begins twice, its own
+    writer's text too (docs/pdn.md): the board's text reads no worse than that."""
+    from draughts.PDN import PDNWriter
+
+    fen = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    game = Game.from_fen(get_variant("russian"), fen)
+    for text in ("h6-g5", "c3-b4", "b6-c5", "b4-a5"):
+        game.play(text, clock=(800.0, 800.0))
+    moves = [played.text for played in game.moves]
+    theirs = PDNWriter(None, variant="russian", starting_fen=fen, moves=moves,
+                       tags={"GameType": "25", "FEN": fen}, replay_moves_from_board=False)
+    assert pydraughts_moves(write_game(game)) == pydraughts_moves(theirs.pdn_text)
+    assert pydraughts_moves(write_game(game))[1] == moves[:1] + moves  # pydraughts' reading

@@ -1,7 +1,8 @@
 """A stand-in for lgpio where the real one is absent: what lgpio does when imported.
 
 The real module's import opens the library's notification pipe, ``.lgd-nfy0``, in its
-working folder, ``$LG_WD`` or else the current folder; where it cannot, it prints
+working folder, ``$LG_WD`` or else the current folder, and makes that folder the
+process's current folder (lgUtil.c, ``lguGetWorkDir``: ``chdir``); where it cannot, it prints
 ``xCreatePipe: Can't set permissions (436) for <folder>/.lgd-nfy0`` and the import fails
 with ``.lgd-nfy-3: No such file or directory``. This does the same with a real pipe, and
 leaves it there, so a test can see where it went. Past the import it is a Pi without a
@@ -14,6 +15,10 @@ import sys
 
 _folder = os.environ.get("LG_WD") or os.getcwd()
 _pipe = f"{_folder}/.lgd-nfy0"
+try:
+    os.chdir(_folder)
+except OSError:
+    pass  # lgpio logs "can't set working directory" and goes on
 try:
     if not os.path.exists(_pipe):
         os.mkfifo(_pipe, 0o664)
