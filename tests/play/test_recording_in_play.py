@@ -4,11 +4,9 @@ is shown to the arbiter, who resumes from the last good record or starts a new g
 
 from __future__ import annotations
 
-import errno
-import os
-
 import pytest
 
+from benchmarks.harness.disk import FullDisk
 from draughtsboard.board.ports import LedPattern
 from draughtsboard.play import ArbiterError
 from draughtsboard.recording import Recorder
@@ -18,20 +16,8 @@ from draughtsboard.recording.journal import load_journal
 from ..rendered import in_english
 
 
-class Disk:
-    def __init__(self) -> None:
-        self.full = False
-        self.real = os.write
-
-    def __call__(self, fd, data):
-        if self.full:
-            self.real(fd, bytes(data[:3]))
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return self.real(fd, data)
-
-
 def test_a_full_disk_holds_moves_shows_not_recorded_then_records_them(play, monkeypatch):
-    disk = Disk()
+    disk = FullDisk(kept=3)
     monkeypatch.setattr(journal_module.os, "write", disk)
     disk.full = True
     v = play.move(22, 18)  # c3-d4
