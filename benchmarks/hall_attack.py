@@ -55,6 +55,7 @@ from benchmarks.harness import arbiter
 from benchmarks.harness.boards import LightBoard
 from benchmarks.harness.broker import Mosquitto, loopback_venue
 from benchmarks.harness.hall import HallProcess, Watcher
+from benchmarks.harness.mqtt_wire import connect_packet, publish_header
 from benchmarks.harness.processes import rss_mb
 from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.board.game.record import Game
@@ -340,32 +341,15 @@ def run_attacks(venue, hall: HallProcess, victim: LightBoard, honest: list[Light
     return notes
 
 
-def _remaining_length(size: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, size = size % 128, size // 128
-        out.append(byte | (0x80 if size else 0))
-        if not size:
-            return bytes(out)
-
-
-def _string(text: str) -> bytes:
-    data = text.encode()
-    return len(data).to_bytes(2, "big") + data
-
-
 def huge_publish(venue, topic: str, size: int) -> int:
     """Connect with board 1's password on a plain socket and stream one PUBLISH of
     ``size`` bytes; how many bytes went out before the broker closed the connection."""
     address = parse_broker_url(venue.board_url(VICTIM))
-    body = _string("MQTT") + bytes([4, 0xC2]) + (60).to_bytes(2, "big") + \
-        _string("huge") + _string(address.username) + _string(address.password)
     sent = 0
     with socket.create_connection((address.host, address.port), timeout=10) as sock:
-        sock.sendall(b"\x10" + _remaining_length(len(body)) + body)
+        sock.sendall(connect_packet("huge", address.username, address.password))
         sock.recv(4)  # CONNACK
-        header = _string(topic)
-        sock.sendall(b"\x30" + _remaining_length(len(header) + size) + header)
+        sock.sendall(publish_header(topic, size))
         chunk = b"x" * 65536
         try:
             while sent < size:
