@@ -298,14 +298,7 @@ def run_attacks(venue, hall: HallProcess, victim: LightBoard, honest: list[Light
     log("attack king-moves sent")
     pause(10)
     # 9. the page: live streams held open, then half-sent requests that reconnect
-    streams = []
-    for _ in range(63):
-        try:
-            sock = socket.create_connection(("127.0.0.1", hall.port), timeout=5)
-            sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
-            streams.append(sock)
-        except OSError:
-            break
+    streams = opened_requests(hall.port, b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n", 63)
     pause(8)
     for sock in streams:
         sock.close()
@@ -319,14 +312,8 @@ def run_attacks(venue, hall: HallProcess, victim: LightBoard, honest: list[Light
                 alive.append(sock)
             except OSError:
                 sock.close()
-        slow = alive
-        while len(slow) < 70:
-            try:
-                sock = socket.create_connection(("127.0.0.1", hall.port), timeout=5)
-                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-                slow.append(sock)
-            except OSError:
-                break
+        slow = alive + opened_requests(hall.port, b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ",
+                                       70 - len(alive))
         time.sleep(0.5)
     for sock in slow:
         sock.close()
@@ -339,6 +326,20 @@ def run_attacks(venue, hall: HallProcess, victim: LightBoard, honest: list[Light
     log(f"attack huge sent: {notes['huge_mb_sent_before_the_broker_closed']} MB each")
     pause(5)
     return notes
+
+
+def opened_requests(port: int, request: bytes, count: int) -> list[socket.socket]:
+    """Up to ``count`` connections to the hall on ``port``, each sent ``request`` and
+    left open; fewer when the hall stops taking them."""
+    opened = []
+    for _ in range(count):
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(request)
+            opened.append(sock)
+        except OSError:
+            break
+    return opened
 
 
 def huge_publish(venue, topic: str, size: int) -> int:
