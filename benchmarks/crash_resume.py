@@ -43,6 +43,7 @@ import time
 from pathlib import Path
 
 import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant)
+from benchmarks.harness.disk import FullDisk
 from benchmarks.harness.processes import CHECKOUT, module_command
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.tracker.events import MoveEvent
@@ -109,26 +110,11 @@ def child(directory: str, seed: int, chunk: int) -> None:
         print(f"move {game_id} {ply} {'-'.join(map(str, move.path))}", flush=True)
 
 
-class FullDisk:
-    """``os.write`` for the journal that fails with ENOSPC while ``full``, after writing a
-    few bytes of the record (what a disk that fills up mid-record leaves)."""
-
-    def __init__(self) -> None:
-        self.full = False
-        self.real = os.write
-
-    def __call__(self, fd, data):
-        if self.full:
-            self.real(fd, bytes(data[:7]))
-            raise OSError(28, "No space left on device")
-        return self.real(fd, data)
-
-
 def enospc_child(directory: str, seed: int, chunk: int, moves: int) -> None:
     """Play ``moves`` moves through `HeldRecords` with the disk full for a stretch of
     them; print each move when played and when confirmed, then ``done``."""
     recorder, opening = open_child(directory, chunk)
-    disk = FullDisk()
+    disk = FullDisk(kept=7)
     journal_module.os.write = disk
     if opening.resumes:
         game_id = opening.resume_id

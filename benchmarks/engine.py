@@ -64,6 +64,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.replay.harness import random_game
 from draughtsboard.board.rules import initial_position, parse_fen
 from draughtsboard.board.rules.engine import Engine
 from draughtsboard.board.rules.engine.levels import LevelPlayer, level
@@ -189,17 +190,7 @@ def strength_game(task: tuple) -> dict:
 # -- scaling: 4x budget against 1x ------------------------------------------------------
 
 def random_opening(variant, seed: str) -> tuple[Move, ...]:
-    rng = random.Random(seed)
-    position = initial_position(variant)
-    moves = []
-    for _ in range(OPENING_PLIES):
-        legal = position.legal_moves()
-        if not legal:
-            break
-        move = rng.choice(legal)
-        moves.append(move)
-        position = position.play(move)
-    return tuple(moves)
+    return tuple(random_game(initial_position(variant), random.Random(seed), OPENING_PLIES))
 
 
 @functools.cache

@@ -55,6 +55,7 @@ from benchmarks.harness import arbiter
 from benchmarks.harness.boards import LightBoard
 from benchmarks.harness.broker import Mosquitto, loopback_venue
 from benchmarks.harness.hall import HallProcess, Watcher
+from benchmarks.harness.mqtt_wire import connect_packet, publish_header
 from benchmarks.harness.processes import rss_mb
 from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.board.game.record import Game
@@ -297,14 +298,7 @@ def run_attacks(venue, hall: HallProcess, victim: LightBoard, honest: list[Light
     log("attack king-moves sent")
     pause(10)
     # 9. the page: live streams held open, then half-sent requests that reconnect
-    streams = []
-    for _ in range(63):
-        try:
-            sock = socket.create_connection(("127.0.0.1", hall.port), timeout=5)
-            sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
-            streams.append(sock)
-        except OSError:
-            break
+    streams = opened_requests(hall.port, b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n", 63)
     pause(8)
     for sock in streams:
         sock.close()
@@ -318,14 +312,8 @@ def run_attacks(venue, hall: HallProcess, victim: LightBoard, honest: list[Light
                 alive.append(sock)
             except OSError:
                 sock.close()
-        slow = alive
-        while len(slow) < 70:
-            try:
-                sock = socket.create_connection(("127.0.0.1", hall.port), timeout=5)
-                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-                slow.append(sock)
-            except OSError:
-                break
+        slow = alive + opened_requests(hall.port, b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ",
+                                       70 - len(alive))
         time.sleep(0.5)
     for sock in slow:
         sock.close()
@@ -340,32 +328,29 @@ def run_attacks(venue, hall: HallProcess, victim: LightBoard, honest: list[Light
     return notes
 
 
-def _remaining_length(size: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, size = size % 128, size // 128
-        out.append(byte | (0x80 if size else 0))
-        if not size:
-            return bytes(out)
-
-
-def _string(text: str) -> bytes:
-    data = text.encode()
-    return len(data).to_bytes(2, "big") + data
+def opened_requests(port: int, request: bytes, count: int) -> list[socket.socket]:
+    """Up to ``count`` connections to the hall on ``port``, each sent ``request`` and
+    left open; fewer when the hall stops taking them."""
+    opened = []
+    for _ in range(count):
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(request)
+            opened.append(sock)
+        except OSError:
+            break
+    return opened
 
 
 def huge_publish(venue, topic: str, size: int) -> int:
     """Connect with board 1's password on a plain socket and stream one PUBLISH of
     ``size`` bytes; how many bytes went out before the broker closed the connection."""
     address = parse_broker_url(venue.board_url(VICTIM))
-    body = _string("MQTT") + bytes([4, 0xC2]) + (60).to_bytes(2, "big") + \
-        _string("huge") + _string(address.username) + _string(address.password)
     sent = 0
     with socket.create_connection((address.host, address.port), timeout=10) as sock:
-        sock.sendall(b"\x10" + _remaining_length(len(body)) + body)
+        sock.sendall(connect_packet("huge", address.username, address.password))
         sock.recv(4)  # CONNACK
-        header = _string(topic)
-        sock.sendall(b"\x30" + _remaining_length(len(header) + size) + header)
+        sock.sendall(publish_header(topic, size))
         chunk = b"x" * 65536
         try:
             while sent < size:

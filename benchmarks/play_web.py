@@ -174,6 +174,15 @@ def hand_actions(move, after: int) -> list:
     return actions
 
 
+def unambiguous_moves(position, moves: list) -> list:
+    """The moves whose end position no other move shares (hands that act all at once
+    cannot be told apart otherwise); all of ``moves`` when none is."""
+    after: dict[int, list] = {}
+    for move in moves:
+        after.setdefault(position.play(move).occupancy(), []).append(move)
+    return [ms[0] for ms in after.values() if len(ms) == 1] or moves
+
+
 def play_moves(play: Play, variant_name: str, total: int, game_length: int,
                rng: random.Random) -> tuple[int, int, float]:
     variant = get_variant(variant_name)
@@ -190,12 +199,7 @@ def play_moves(play: Play, variant_name: str, total: int, game_length: int,
             _, view = play.wait_view(lambda v: v["state"] == "ready" and not v["moves"], 10)
             games += 1
             continue
-        # a move whose end position no other move shares: hands act all at once here
-        after = {}
-        for move in moves:
-            after.setdefault(position.play(move).occupancy(), []).append(move)
-        unique = [ms[0] for ms in after.values() if len(ms) == 1] or moves
-        move = rng.choice(unique)
+        move = rng.choice(unambiguous_moves(position, moves))
         plies = len(view["moves"])
         play.hands(hand_actions(move, position.play(move).occupancy()))
         _, view = play.wait_view(lambda v, p=plies: len(v["moves"]) > p or v["result"], 10)

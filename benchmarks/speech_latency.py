@@ -37,7 +37,7 @@ import urllib.request
 from pathlib import Path
 
 from benchmarks.harness.stats import percentile
-from benchmarks.play_web import Play, hand_actions, measure_latency
+from benchmarks.play_web import Play, hand_actions, measure_latency, unambiguous_moves
 from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.variants import get_variant
 
@@ -160,11 +160,7 @@ def main() -> int:
                 moves = position.legal_moves()
                 if not moves or view["result"]:
                     break
-                after = {}
-                for move in moves:
-                    after.setdefault(position.play(move).occupancy(), []).append(move)
-                unique = [ms[0] for ms in after.values() if len(ms) == 1] or moves
-                move = rng.choice(unique)
+                move = rng.choice(unambiguous_moves(position, moves))
                 heard = len(announced(index))
                 request(url + "/api/hands",
                         {"actions": hand_actions(move, position.play(move).occupancy())})

@@ -18,7 +18,6 @@ import re
 
 import pytest
 
-from ..browser import playwright_api
 from ..web.helpers import PlayProcess
 from ..web.walks import (
     GAME_ARGS,
@@ -26,7 +25,6 @@ from ..web.walks import (
     TRAINING_ARGS,
     damaged,
     damaged_walk,
-    launch,
     open_in,
     opponent_walk,
     puzzle_walk,
@@ -38,21 +36,6 @@ from ..web.walks import (
 from .axe import serious_violations
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api().sync_playwright() as p:
-        chromium = launch(p)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture
-def expect():
-    return playwright_api().expect
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])

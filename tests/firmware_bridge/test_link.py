@@ -127,9 +127,8 @@ def test_close_is_safe_twice():
 def test_a_waiting_read_returns_when_woken_and_a_quiet_link_blocks_longer():
     """The session's controller is woken for a command; a link with nothing to time reads
     its port with the longer timeout (a heartbeat comes within 50 ms anyway)."""
-    import threading
-
     from draughtsboard.firmware_bridge.link import QUIET_POLL
+    from tests.hardware.woken import a_waiting_read_returns_when_woken
     from tests.web.helpers import wait_until
 
     ports = Ports()
@@ -139,9 +138,4 @@ def test_a_waiting_read_returns_when_woken_and_a_quiet_link_blocks_longer():
         assert link.wait_for_up(WAIT)
         assert link.read(timeout=WAIT).occupied == 0b1
         wait_until(lambda: ports.opened[-1].timeout == QUIET_POLL, WAIT, what="a quiet read")
-        returned = []
-        reader = threading.Thread(target=lambda: returned.append(link.read(timeout=30)))
-        reader.start()
-        link.wake()
-        reader.join(10)
-        assert not reader.is_alive() and returned == [None]
+        assert a_waiting_read_returns_when_woken(link)

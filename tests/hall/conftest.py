@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import shutil
 import tempfile
@@ -87,12 +89,14 @@ class LinkedBoard:
         self.recorder.close()
 
 
-@pytest.fixture
-def boards(tmp_path, broker):
+@contextlib.contextmanager
+def linked_boards(directory):
+    """A fixture's maker of `LinkedBoard`s (``make(broker, number, **options)``), each
+    closed afterwards."""
     made: list[LinkedBoard] = []
 
-    def make(number: int, **kwargs) -> LinkedBoard:
-        board = LinkedBoard(tmp_path, broker, number, **kwargs)
+    def make(broker, number: int, **kwargs) -> LinkedBoard:
+        board = LinkedBoard(directory, broker, number, **kwargs)
         made.append(board)
         return board
 
@@ -101,6 +105,13 @@ def boards(tmp_path, broker):
     finally:
         for board in made:
             board.close()
+
+
+@pytest.fixture
+def boards(tmp_path, broker):
+    """``boards(number, **options)``: a board in play, linked to ``broker``'s hall."""
+    with linked_boards(tmp_path) as make:
+        yield functools.partial(make, broker)
 
 
 @pytest.fixture
@@ -123,17 +134,22 @@ def hall(tmp_path, broker):
                 service.stop()
 
 
-@pytest.fixture
-def recipe(request):
-    """docs/hall.md's one-machine recipe, running (`recipe.Recipe`); its output kept in
+def _running(request, *settings):
+    """A `recipe.Recipe` running with ``settings``, stopped afterwards; its output kept in
     test-artifacts/ for a look after a failure."""
-    running = Recipe()
+    running = Recipe(*settings)
     try:
         yield running
     finally:
         running.stop()
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / f"{request.node.name}.log").write_text(running.output)
+
+
+@pytest.fixture
+def recipe(request):
+    """docs/hall.md's one-machine recipe, running (`recipe.Recipe`)."""
+    yield from _running(request)
 
 
 @pytest.fixture
@@ -141,13 +157,7 @@ def rooms_recipe(request):
     """docs/hall.md's recipe of a venue in rooms, running (`recipe.Recipe`)."""
     from .recipe import ROOMS_MARK, ROOMS_PORTS
 
-    running = Recipe(ROOMS_MARK, ROOMS_PORTS)
-    try:
-        yield running
-    finally:
-        running.stop()
-        ARTIFACTS.mkdir(exist_ok=True)
-        (ARTIFACTS / f"{request.node.name}.log").write_text(running.output)
+    yield from _running(request, ROOMS_MARK, ROOMS_PORTS)
 
 
 @pytest.fixture
@@ -155,13 +165,7 @@ def mirror_recipe(request):
     """docs/hall.md's recipe of a public mirror, running (`recipe.Recipe`)."""
     from .recipe import MIRROR_MARK, MIRROR_PORTS
 
-    running = Recipe(MIRROR_MARK, MIRROR_PORTS)
-    try:
-        yield running
-    finally:
-        running.stop()
-        ARTIFACTS.mkdir(exist_ok=True)
-        (ARTIFACTS / f"{request.node.name}.log").write_text(running.output)
+    yield from _running(request, MIRROR_MARK, MIRROR_PORTS)
 
 
 @pytest.fixture
@@ -169,10 +173,4 @@ def match_recipe(request):
     """docs/hall.md's recipe of a match between towns, running (`recipe.Recipe`)."""
     from .recipe import MATCH_MARK, MATCH_PORTS
 
-    running = Recipe(MATCH_MARK, MATCH_PORTS)
-    try:
-        yield running
-    finally:
-        running.stop()
-        ARTIFACTS.mkdir(exist_ok=True)
-        (ARTIFACTS / f"{request.node.name}.log").write_text(running.output)
+    yield from _running(request, MATCH_MARK, MATCH_PORTS)

@@ -10,6 +10,7 @@ import threading
 
 import pytest
 
+from benchmarks.harness.mqtt_wire import connect_packet, publish_header
 from draughtsboard.hall.venue import VenueError, write_venue
 from draughtsboard.hall_protocol import parse_broker_url
 from draughtsboard.hall_protocol.connect import connect, make_client
@@ -82,34 +83,16 @@ def test_a_command_queued_for_an_absent_board_waits_for_that_board(broker):
         hall.close()
 
 
-def _mqtt_string(text: str) -> bytes:
-    data = text.encode()
-    return len(data).to_bytes(2, "big") + data
-
-
-def _remaining_length(size: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, size = size % 128, size // 128
-        out.append(byte | (0x80 if size else 0))
-        if not size:
-            return bytes(out)
-
-
 def announce_a_huge_publish(url: str, topic: str, size: int) -> bytes:
     """Log in on a plain socket (as an attacker would, no client library refusing) and
     announce a PUBLISH of ``size`` bytes; what the broker answers to it (b"": it closed
     the connection)."""
     address = parse_broker_url(url)
-    body = _mqtt_string("MQTT") + bytes([4, 0xC2]) + (60).to_bytes(2, "big") + \
-        _mqtt_string("x") + _mqtt_string(address.username) + _mqtt_string(address.password)
     with socket.create_connection((address.host, address.port), timeout=10) as sock:
-        sock.sendall(b"\x10" + _remaining_length(len(body)) + body)
+        sock.sendall(connect_packet("x", address.username, address.password))
         assert sock.recv(4)[:1] == b"\x20"  # CONNACK
-        header = _mqtt_string(topic)
         try:
-            sock.sendall(b"\x30" + _remaining_length(len(header) + size) + header +
-                         b"x" * 1000)
+            sock.sendall(publish_header(topic, size) + b"x" * 1000)
             return sock.recv(100)
         except ConnectionResetError:
             return b""  # closed, with data of ours unread

@@ -23,7 +23,7 @@ from draughtsboard.words.routes import catalog_body
 
 from ..browser import playwright_api
 from ..web.helpers import move, view_of
-from ..web.walks import launch
+from ..web.walks import chromium
 
 pytestmark = pytest.mark.browser
 
@@ -127,10 +127,8 @@ def _paused(view: dict, white: float, black: float) -> dict:
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api().sync_playwright() as p:
-        chromium = launch(p)
-        yield chromium
-        chromium.close()
+    with chromium() as running:
+        yield running
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from draughtsboard.hall_protocol.messages import (
     StateMessage,
     StatusMessage,
 )
+from tests.hall.board_side import move_record
 from tests.hall.words_check import in_english
 
 GID = "00002-20261130-120000"
@@ -27,11 +28,7 @@ MOVES = ["c3-d4", "f6-g5", "g3-f4", "g7-f6", "b2-c3"]
 
 def moves_of(texts):
     game = Game(get_variant("russian"))
-    out = []
-    for text in texts:
-        played = game.play(text)
-        out.append(MoveRecord(played.text, played.move.path, played.move.captures))
-    return out
+    return [move_record(game, text) for text in texts]
 
 
 def ply(seq: int, move: MoveRecord, changes: int | None = None) -> bytes:

@@ -23,8 +23,9 @@ from draughtsboard.hall.ingest import Ingest
 from draughtsboard.hall.pairings import Pairing
 from draughtsboard.hall.store import HallStore
 from draughtsboard.hall_protocol.games import game_record
-from draughtsboard.hall_protocol.messages import MoveRecord, PlyMessage, StateMessage
+from draughtsboard.hall_protocol.messages import StateMessage
 
+from .board_side import ply_message
 from .lidraughts_relay import Broadcast, RelayError, games_of, guess_format
 
 SET_UP = "W:W21-32:B1-9,11-13"  # a ballot opening's start: square 10 empty
@@ -78,11 +79,7 @@ class Board:
 
     def play(self, *texts: str) -> None:
         for text in texts:
-            played = self.game.play(text)
-            record = game_record(self.game_id, self.game)
-            self.send("ply", PlyMessage(self.game_id, self.game.ply, record.changes,
-                                        MoveRecord(played.text, played.move.path,
-                                                   played.move.captures)).to_json())
+            self.send("ply", ply_message(self.game_id, self.game, text))
         self.state()
 
     def takeback(self, to_ply: int) -> None:

@@ -20,7 +20,7 @@ from draughtsboard.hall_protocol.topics import board_topic
 
 from ..web.helpers import wait_until
 from .broker import ConfiguredBroker, free_port
-from .conftest import LinkedBoard
+from .conftest import linked_boards
 from .test_bad_input import RawClient
 from .test_live import board_moves, hall_moves, play_random
 
@@ -53,18 +53,9 @@ def venue(tmp_path):
 
 @pytest.fixture
 def linked(tmp_path):
-    made: list[LinkedBoard] = []
-
-    def make(number: int, room) -> LinkedBoard:
-        board = LinkedBoard(tmp_path, types.SimpleNamespace(venue=room), number)
-        made.append(board)
-        return board
-
-    try:
-        yield make
-    finally:
-        for board in made:
-            board.close()
+    """``linked(number, room)``: a board in play, linked to ``room``'s broker."""
+    with linked_boards(tmp_path) as make:
+        yield lambda number, room: make(types.SimpleNamespace(venue=room), number)
 
 
 def start_hall(tmp_path, event, rooms: str = "north:1-2,south:3-4") -> HallService:

@@ -28,6 +28,7 @@ from draughtsboard.hall_protocol.messages import (
     StateMessage,
     StatusMessage,
 )
+from tests.hall.board_side import move_record, ply_message
 from tests.hall.words_check import in_english
 
 GID = "00002-20261130-120000"
@@ -52,11 +53,7 @@ class Board:
 
     def play(self, *texts: str) -> None:
         for text in texts:
-            played = self.game.play(text)
-            record = game_record(self.game_id, self.game)
-            self.send("ply", PlyMessage(self.game_id, self.game.ply, record.changes,
-                                        MoveRecord(played.text, played.move.path,
-                                                   played.move.captures)).to_json())
+            self.send("ply", ply_message(self.game_id, self.game, text))
         self.state()
 
     def takeback(self) -> None:
@@ -65,9 +62,7 @@ class Board:
 
 
 def move(game: Game, text: str) -> MoveRecord:
-    probe = Game(game.variant, game.position)
-    played = probe.play(text)
-    return MoveRecord(played.text, played.move.path, played.move.captures)
+    return move_record(Game(game.variant, game.position), text)
 
 
 def settle(ingest: Ingest, action: str, board: int, kind: str, game_id: str,

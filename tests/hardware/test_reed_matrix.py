@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import threading
 import time
 
 import pytest
@@ -25,6 +24,7 @@ from draughtsboard.hardware.simulation import SimulatedBoard
 
 from ..web.helpers import wait_until
 from .conftest import VirtualScans
+from .woken import a_waiting_read_returns_when_woken
 
 
 def test_the_first_snapshot_comes_after_the_debounce_scans(sim_board, scans):
@@ -168,12 +168,7 @@ def test_a_waiting_read_returns_when_woken():
     returns at once, with nothing."""
     with open_simulated_board(board_geometry(8), occupied=[1], real_time=True) as board:
         assert board.read(timeout=5) is not None  # the first snapshot
-        returned = []
-        reader = threading.Thread(target=lambda: returned.append(board.read(timeout=30)))
-        reader.start()
-        board.wake()
-        reader.join(10)
-        assert not reader.is_alive() and returned == [None]
+        assert a_waiting_read_returns_when_woken(board)
 
 
 @pytest.mark.parametrize("told", [True, False])

@@ -12,6 +12,7 @@ from draughtsboard.board.rules import get_variant, parse_fen
 from draughtsboard.board.tracker import State, Tracker
 from draughtsboard.play import ArbiterError, build_view
 
+from ..recording.journals import recorded_journal
 from ..rendered import in_english
 from .virtual import STEP
 
@@ -85,13 +86,8 @@ def test_arbiter_tags_stay_on_the_page_and_in_the_pdn_after_the_result(play, mon
 
 
 def test_nothing_is_played_while_a_damaged_journal_waits(start_play, tmp_path):
-    from draughtsboard.recording import Recorder
-
     data = tmp_path / "damaged"
-    with Recorder(data) as recorder:
-        game_id = recorder.start_game("russian")
-        recorder.record_move(game_id, "c3-d4", None, None)
-        path = recorder.path_of(game_id)
+    game_id, path = recorded_journal(data, ["c3-d4"])
     path.write_bytes(path.read_bytes() + b"00000000 {}\n")
     play = start_play(data=data)
     assert play.game.damage is not None

@@ -177,19 +177,27 @@ def test_pydraughts_initiator_plays_a_whole_game_against_the_board_listening(tmp
     assert recorded == moves[:len(recorded)] and len(moves) - len(recorded) <= 1
 
 
+def whole_game_against(peer, data, *options: str) -> dict:
+    """The board's whole international game as the DXP initiator against the follower
+    ``peer`` (``port``, ``thread``): its last view, once the board stopped cleanly, the
+    peer's thread is done and more than ten moves were recorded."""
+    with PlayProcess(data, "--variant", "international", *options,
+                     "--opponent", f"dxp:127.0.0.1:{peer.port}") as play:
+        view = BoardGame(play).play_out()
+        assert view["result"] is not None, view["status"]
+        assert play.stop() == 0
+    peer.thread.join(30)
+    assert len(view["moves"]) > 10
+    return view
+
+
 def test_the_board_as_dxp_initiator_plays_a_whole_game_against_a_pydraughts_follower(
         tmp_path):
     peer = PydraughtsFollower("dxp follower")
-    with PlayProcess(tmp_path / "data", "--variant", "international", "--mode", "training",
-                     "--opponent", f"dxp:127.0.0.1:{peer.port}",
-                     "--opponent-side", "white") as play:
-        view = BoardGame(play).play_out()
-        assert view["result"] is not None, view["status"]
-        assert view["tags"]["White"] == "pydraughts follower"
-        recorded = view["moves"]
-        assert play.stop() == 0
-    peer.thread.join(30)
-    assert len(recorded) > 10
+    view = whole_game_against(peer, tmp_path / "data", "--mode", "training",
+                              "--opponent-side", "white")
+    assert view["tags"]["White"] == "pydraughts follower"
+    recorded = view["moves"]
     # the follower's own rules saw the same game
     theirs = [move.pdn_move for move in peer.board.move_stack]
     assert recorded == theirs[:len(recorded)] and len(theirs) - len(recorded) <= 1
@@ -203,15 +211,8 @@ def test_the_board_as_dxp_initiator_plays_a_whole_game_against_a_scan_like_follo
     rng = random.Random("scan-like follower")
     peer = ScanLikeFollower(lambda position, n: (rng.choice(position.legal_moves()),
                                                  0.0 if n <= 3 else 12.0))
-    with PlayProcess(tmp_path / "data", "--variant", "international",
-                     "--opponent", f"dxp:127.0.0.1:{peer.port}") as play:
-        view = BoardGame(play).play_out()
-        assert view["result"] is not None, view["status"]
-        assert view["tags"]["Black"] == "Scan 2.0"
-        recorded = view["moves"]
-        assert play.stop() == 0
-    peer.thread.join(30)
-    assert len(recorded) > 10
+    view = whole_game_against(peer, tmp_path / "data")
+    assert view["tags"]["Black"] == "Scan 2.0"
     assert peer.received[0].endswith("Z005000A")  # 5 minutes for the game, no move count
     assert sum(1 for m in peer.sent if m.startswith("M")) >= 4
     assert peer.exit_reason == "game end with stop code 1"

@@ -4,34 +4,21 @@ is shown to the arbiter, who resumes from the last good record or starts a new g
 
 from __future__ import annotations
 
-import errno
-import os
-
 import pytest
 
+from benchmarks.harness.disk import FullDisk
 from draughtsboard.board.ports import LedPattern
 from draughtsboard.play import ArbiterError
 from draughtsboard.recording import Recorder
 from draughtsboard.recording import journal as journal_module
 from draughtsboard.recording.journal import load_journal
 
+from ..recording.journals import change_record, recorded_journal
 from ..rendered import in_english
 
 
-class Disk:
-    def __init__(self) -> None:
-        self.full = False
-        self.real = os.write
-
-    def __call__(self, fd, data):
-        if self.full:
-            self.real(fd, bytes(data[:3]))
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return self.real(fd, data)
-
-
 def test_a_full_disk_holds_moves_shows_not_recorded_then_records_them(play, monkeypatch):
-    disk = Disk()
+    disk = FullDisk(kept=3)
     monkeypatch.setattr(journal_module.os, "write", disk)
     disk.full = True
     v = play.move(22, 18)  # c3-d4
@@ -62,14 +49,8 @@ def test_a_full_disk_holds_moves_shows_not_recorded_then_records_them(play, monk
 @pytest.fixture
 def damaged_data(tmp_path):
     data = tmp_path / "damaged"
-    with Recorder(data) as recorder:
-        game_id = recorder.start_game("russian", {"Event": "Damage"})
-        for text in ("c3-d4", "f6-g5", "g3-h4"):
-            recorder.record_move(game_id, text, None, None)
-        path = recorder.path_of(game_id)
-    lines = path.read_bytes().splitlines(keepends=True)
-    lines[2] = lines[2].replace(b"f6-g5", b"f6-g4")  # a flipped byte, in the middle
-    path.write_bytes(b"".join(lines))
+    game_id, path = recorded_journal(data, ("c3-d4", "f6-g5", "g3-h4"), {"Event": "Damage"})
+    change_record(path, 2, b"f6-g5", b"f6-g4")  # a flipped byte, in the middle
     return data, game_id
 
 
@@ -105,10 +86,7 @@ def test_a_damaged_journal_can_be_closed_by_a_new_game(damaged_data, start_play)
 
 def test_a_journal_without_a_good_start_record_can_only_be_replaced(tmp_path, start_play):
     data = tmp_path / "damaged"
-    with Recorder(data) as recorder:
-        game_id = recorder.start_game("russian")
-        recorder.record_move(game_id, "c3-d4", None, None)
-        path = recorder.path_of(game_id)
+    game_id, path = recorded_journal(data, ["c3-d4"])
     path.write_bytes(path.read_bytes().replace(b"russian", b"russiaN", 1))
     play = start_play(data=data)
     v = play.view()

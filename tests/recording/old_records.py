@@ -39,10 +39,11 @@ TAGS = {"Event": "Club championship", "Site": "Utrecht", "Date": "2026.05.28",
         "Round": "3", "White": "Anna", "Black": "Bram"}
 
 
-class _JournalledHand(TrackerHand):
-    """A hand whose tracker events are journalled as ``play`` journals them."""
+class JournalledHand(TrackerHand):
+    """A hand whose tracker events are journalled as ``play`` journals them, at the wall
+    time ``wall`` plus the hand's own clock."""
 
-    def __init__(self, tracker, recorder, game_id, wall, **kwargs):
+    def __init__(self, tracker, recorder, game_id, wall=1000.0, **kwargs):
         self.recorder, self.game_id, self.wall = recorder, game_id, wall
         super().__init__(tracker, **kwargs)
 
@@ -165,9 +166,9 @@ def irregular_game(recorder: Recorder) -> str:
     game_id = recorder.start_game("russian", {"Irregularities": "fmjd",
                                               "Date": "2026.05.31"},
                                   t_monotonic=0.0, t_wall=wall)
-    hand = _JournalledHand(Tracker(initial_position(get_variant("russian")),
-                                   Mode.TOURNAMENT, check_start=False, policy=FMJD),
-                           recorder, game_id, wall)
+    hand = JournalledHand(Tracker(initial_position(get_variant("russian")),
+                                  Mode.TOURNAMENT, check_start=False, policy=FMJD),
+                          recorder, game_id, wall)
     hand.move("c3", "e5")  # irregular
     hand.move("d6", "f4").lift("e5")  # Black plays on: it stands
     hand.move("g3", "e5").lift("f4")

@@ -6,6 +6,7 @@ import errno
 import os
 
 import draughtsboard.board.rules.variants  # noqa: F401  (registers every variant first)
+from benchmarks.harness.disk import FullDisk
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.notation import parse_move
@@ -31,25 +32,11 @@ def move_events(texts=MOVES):
     return events
 
 
-class Disk:
-    """os.write that fails with ENOSPC while ``full``, after writing a few bytes."""
-
-    def __init__(self) -> None:
-        self.full = False
-        self.real = os.write
-
-    def __call__(self, fd, data):
-        if self.full:
-            self.real(fd, bytes(data[:5]))  # a partial record, as a full disk leaves
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return self.real(fd, data)
-
-
 def test_without_holding_a_failed_move_makes_every_later_move_illegal(tmp_path, monkeypatch):
     """What used to happen: the move that failed is gone, the next one does not fit."""
     recorder = Recorder(tmp_path)
     game_id = recorder.start_game("russian")
-    disk = Disk()
+    disk = FullDisk(kept=5)
     monkeypatch.setattr(journal_module.os, "write", disk)
     events = move_events()
     record_tracker_event(recorder, game_id, events[0], 0.0)
@@ -70,7 +57,7 @@ def test_without_holding_a_failed_move_makes_every_later_move_illegal(tmp_path, 
 def test_held_moves_are_recorded_in_order_when_writing_works_again(tmp_path, monkeypatch):
     recorder = Recorder(tmp_path)
     game_id = recorder.start_game("russian")
-    disk = Disk()
+    disk = FullDisk(kept=5)
     monkeypatch.setattr(journal_module.os, "write", disk)
     held = HeldRecords(recorder)
     events = move_events()

@@ -6,33 +6,25 @@ journal, and the capture is recorded once."""
 from __future__ import annotations
 
 from draughtsboard.board.game.pdn_reader import read_pdn
-from draughtsboard.board.ports import Snapshot
 from draughtsboard.board.rules import initial_position
 from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker import FMJD, Mode, Tracker
 from draughtsboard.recording import Recorder
-from draughtsboard.recording.tracker_events import record_tracker_event
 
-from ..board.hand import TrackerHand
+from .old_records import JournalledHand
 
 RUSSIAN = get_variant("russian")
 
 
-class JournalledHand(TrackerHand):
-    """A hand whose tracker's events are journalled as `play` does."""
-
-    def __init__(self, tracker, recorder, game_id, **kwargs):
-        self.recorder, self.game_id = recorder, game_id
-        super().__init__(tracker, **kwargs)
-
-    def _feed(self):
-        self.now += self.step
-        events = self.tracker.feed(Snapshot(self.occupied, self.now))
-        for event in events:
-            if event.kind != "leds":
-                record_tracker_event(self.recorder, self.game_id, event, 1000.0 + self.now)
-        self.events.extend(events)
+def assert_exported_reads_back(directory, game_id: str, game, note: str) -> None:
+    """The game's PDN export says ``note`` and reads back as ``game``, the journal's:
+    the same moves through the same positions."""
+    exported = Recorder(directory).export_pdn(game_id)
+    assert note in exported
+    again = read_pdn(exported).games[0].game
+    assert [m.text for m in again.moves] == [m.text for m in game.moves]
+    assert again.positions == game.positions
 
 
 def test_an_irregular_move_that_stood_is_rebuilt_from_the_journal(tmp_path):
@@ -49,11 +41,7 @@ def test_an_irregular_move_that_stood_is_rebuilt_from_the_journal(tmp_path):
     reread = Recorder(tmp_path).game(game_id)
     assert [m.text for m in reread.moves] == ["c3-e5", "d6:f4"]
     assert reread.position == hand.tracker.position
-    exported = Recorder(tmp_path).export_pdn(game_id)
-    assert "irregular (FMJD Annex 1, 5.4)" in exported
-    again = read_pdn(exported).games[0].game  # the exported game reads back
-    assert [m.text for m in again.moves] == ["c3-e5", "d6:f4"]
-    assert again.positions == reread.positions
+    assert_exported_reads_back(tmp_path, game_id, reread, "irregular (FMJD Annex 1, 5.4)")
 
 
 def test_corrections_and_take_backs_are_rebuilt(tmp_path):
@@ -70,11 +58,7 @@ def test_corrections_and_take_backs_are_rebuilt(tmp_path):
     assert [m.text for m in game.moves] == ["c3-d4", "d4-c5"]
     assert game.positions[1] == parse_fen(RUSSIAN, fen)
     assert [e.kind for e in game.events] == ["takeback", "correction"]
-    exported = Recorder(tmp_path).export_pdn(game_id)
-    assert "arbiter correction" in exported
-    again = read_pdn(exported).games[0].game  # the exported game reads back
-    assert [m.text for m in again.moves] == ["c3-d4", "d4-c5"]
-    assert again.positions == game.positions
+    assert_exported_reads_back(tmp_path, game_id, game, "arbiter correction")
 
 
 def test_a_stream_that_ends_mid_capture_resumes_from_the_journal(tmp_path):

@@ -157,17 +157,23 @@ def damage_last_line(path):
     path.write_bytes(b"".join(lines))
 
 
+def damaged_game(directory, damage):
+    """A `recorded_game`, closed, its journal then damaged by ``damage``: the journal's
+    path, the game's id and the damaged bytes."""
+    recorder, game_id = recorded_game(directory)
+    recorder.close()
+    path = recorder.path_of(game_id)
+    damage(path)
+    return path, game_id, path.read_bytes()
+
+
 DAMAGE = {flip_byte: 2, swap_lines: 2, duplicate_line: 3, damage_start: 0, to_crlf: 5,
           damage_last_line: 4}
 
 
 @pytest.mark.parametrize("damage", DAMAGE, ids=lambda f: f.__name__)
 def test_a_damaged_unfinished_game_is_reported_not_replaced(tmp_path, damage):
-    recorder, game_id = recorded_game(tmp_path)
-    recorder.close()
-    path = recorder.path_of(game_id)
-    damage(path)
-    damaged = path.read_bytes()
+    path, game_id, damaged = damaged_game(tmp_path, damage)
     again = Recorder(tmp_path)
     found = again.find_unfinished()
     assert isinstance(found, DamagedGame) and found.game_id == game_id
@@ -191,11 +197,7 @@ def test_a_complete_last_line_that_fails_its_check_is_damage_not_a_torn_tail(tmp
 @pytest.mark.parametrize("damage", [flip_byte, to_crlf, damage_last_line],
                          ids=lambda f: f.__name__)
 def test_the_arbiter_resumes_from_the_last_good_record_and_a_copy_is_kept(tmp_path, damage):
-    recorder, game_id = recorded_game(tmp_path)
-    recorder.close()
-    path = recorder.path_of(game_id)
-    damage(path)
-    damaged = path.read_bytes()
+    path, game_id, damaged = damaged_game(tmp_path, damage)
     again = Recorder(tmp_path)
     good = again.find_unfinished().good
     text, copy = again.repair(game_id, "resume")
@@ -210,9 +212,7 @@ def test_the_arbiter_resumes_from_the_last_good_record_and_a_copy_is_kept(tmp_pa
 
 
 def test_abandoning_a_damaged_game_closes_it_and_keeps_the_copy(tmp_path):
-    recorder, game_id = recorded_game(tmp_path)
-    recorder.close()
-    flip_byte(recorder.path_of(game_id))
+    _, game_id, _ = damaged_game(tmp_path, flip_byte)
     again = Recorder(tmp_path)
     again.repair(game_id, "abandon")
     assert again.find_unfinished() is None
@@ -220,12 +220,10 @@ def test_abandoning_a_damaged_game_closes_it_and_keeps_the_copy(tmp_path):
 
 
 def test_a_game_without_a_good_start_record_can_only_be_set_aside(tmp_path):
-    recorder, game_id = recorded_game(tmp_path)
-    recorder.close()
-    damage_start(recorder.path_of(game_id))
+    path, game_id, _ = damaged_game(tmp_path, damage_start)
     again = Recorder(tmp_path)
     with pytest.raises(Exception, match="cannot be resumed"):
         again.repair(game_id, "resume")
     text, copy = again.repair(game_id, "abandon")
-    assert copy.exists() and not recorder.path_of(game_id).exists()
+    assert copy.exists() and not path.exists()
     assert again.find_unfinished() is None

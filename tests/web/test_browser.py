@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from draughtsboard.board.game.pdn_reader import read_pdn
-from draughtsboard.recording import Recorder
 
-from ..browser import ARGS, ARTIFACTS, CHROMIUM, playwright_api
+from ..browser import ARTIFACTS, playwright_api
 from .helpers import TOKEN, XSS, PlayProcess, free_port, wait_until
+from .walks import damaged
 
 DESKTOP = {"width": 1100, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -31,22 +31,6 @@ KINGS = "W:WK29,31,32:BK12,1,2"
 SHUTTLE = [(29, 25), (12, 16), (25, 29), (16, 12)]
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    api = playwright_api()
-    with api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture
-def expect():
-    return playwright_api().expect
 
 
 def open_page(browser, play: PlayProcess, viewport=DESKTOP):
@@ -490,14 +474,7 @@ def test_a_restarted_board_clears_stale_errors_and_says_what_it_refused(browser,
 
 def test_a_damaged_journal_is_shown_and_the_arbiter_resumes_it(browser, tmp_path, expect):
     data = tmp_path / "data"
-    with Recorder(data) as recorder:
-        game_id = recorder.start_game("russian", {"White": "Ann"})
-        for text in ("c3-d4", "f6-g5", "g3-f4"):
-            recorder.record_move(game_id, text, None, None)
-    path = recorder.path_of(game_id)
-    lines = path.read_bytes().splitlines(keepends=True)
-    lines[2] = lines[2].replace(b"f6-g5", b"f6-g7")  # a flipped byte in the middle
-    path.write_bytes(b"".join(lines))
+    damaged(data)
     with PlayProcess(data) as play:
         page = open_page(browser, play)
         flags = page.locator("#flags")

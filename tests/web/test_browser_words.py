@@ -9,10 +9,9 @@ import re
 
 import pytest
 
-from ..browser import playwright_api
 from .helpers import PlayProcess
 from .page_words import stray_words
-from .walks import GAME_ARGS, click_move, damaged, damaged_walk, launch, open_in, walk
+from .walks import GAME_ARGS, click_move, damaged, damaged_walk, open_in, walk
 
 pytestmark = pytest.mark.browser
 
@@ -25,22 +24,6 @@ def tags_of(play: PlayProcess) -> set[str]:
     """The game's tag values as the page lists them, as they are (the tags' names are
     labelled from the catalogs)."""
     return set(play.state()["tags"].values())
-
-
-@pytest.fixture(scope="module")
-def browser():
-    api = playwright_api()
-    with api.sync_playwright() as p:
-        chromium = launch(p)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture
-def expect():
-    return playwright_api().expect
 
 
 def test_every_word_of_the_board_page_comes_from_the_catalog(browser, tmp_path, expect):

@@ -8,13 +8,13 @@ journal, training with a hint and a warning, a puzzle and the opponent's move.""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
-from draughtsboard.recording import Recorder
-
 from ..browser import ARGS, CHROMIUM, click, playwright_api
 from ..play.test_puzzles import PUZZLES
+from ..recording.journals import change_record, recorded_journal
 from .helpers import TOKEN, PlayProcess
 
 # Russian squares: c3=22, d4=18, f6=11, g5=16, a3=21, a5=13, e3=23, f4=19, c5=14
@@ -27,6 +27,17 @@ OPPONENT_ARGS = ("--mode", "training", "--opponent", "engine:1", "--tag", "White
 def launch(p):
     """Debian's chromium, headless, as every browser test starts it."""
     return p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+
+
+@contextlib.contextmanager
+def chromium():
+    """A `launch`ed chromium, closed afterwards."""
+    with playwright_api().sync_playwright() as p:
+        browser = launch(p)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def open_in(browser, play: PlayProcess, language: str, prepare=None):
@@ -105,15 +116,9 @@ def walk(page, expect, check) -> None:
 
 
 def damaged(data) -> None:
-    """A journal with a flipped byte in its third record (as test_browser makes one)."""
-    with Recorder(data) as recorder:
-        game_id = recorder.start_game("russian", {"White": "Ann"})
-        for text in ("c3-d4", "f6-g5", "g3-f4"):
-            recorder.record_move(game_id, text, None, None)
-    path = recorder.path_of(game_id)
-    lines = path.read_bytes().splitlines(keepends=True)
-    lines[2] = lines[2].replace(b"f6-g5", b"f6-g7")
-    path.write_bytes(b"".join(lines))
+    """A journal with a flipped byte in its third record, in the middle of the game."""
+    _, path = recorded_journal(data, ("c3-d4", "f6-g5", "g3-f4"), {"White": "Ann"})
+    change_record(path, 2, b"f6-g5", b"f6-g7")
 
 
 def damaged_walk(page, expect, check) -> None:
