@@ -10,14 +10,14 @@ tracker decides what it means.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..ports import squares_from_mask
+from .irregular import IrregularAction
 
 REST_TIME = 0.1
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Placement:
     """A square filled during a move: when, and when it was emptied again (None: still)."""
 
@@ -32,7 +32,9 @@ class Placement:
 
 @dataclass
 class MoveInProgress:
-    """What happened since the board last matched the position."""
+    """What happened since the board last matched the position. The tracker's
+    classification works on a `copy` (the move in progress as a snapshot leaves it, part
+    of its evidence); the tracker's step makes that copy its own."""
 
     placements: list[Placement] = field(default_factory=list)  # squares filled, in order
     removals: list[tuple[int, int]] = field(default_factory=list)  # (square, occupancy then)
@@ -41,9 +43,17 @@ class MoveInProgress:
     touched_non_capturing: bool = False
     lifted_at: dict[int, float] = field(default_factory=dict)  # first emptied, when
     last_filled: int = 0  # squares the last change filled
-    readings: Any = None  # an irregular move seen so far only by lifts (the tracker's Seen)
+    # an irregular move seen so far only by lifts: its readings, the one flagged first
+    readings: tuple[IrregularAction, ...] = ()
     settled_boards: list[int] = field(default_factory=list)  # the last legal in-between
     # boards (a few), newest last
+
+    def copy(self) -> MoveInProgress:
+        """An independent copy (placements are values; the containers are new)."""
+        return MoveInProgress(list(self.placements), list(self.removals), self.started_at,
+                              self.lifted_since, self.touched_non_capturing,
+                              dict(self.lifted_at), self.last_filled, self.readings,
+                              list(self.settled_boards))
 
     def track(self, occupied: int, previous: int, position_occupancy: int,
               now: float) -> None:
@@ -52,17 +62,19 @@ class MoveInProgress:
             self.started_at = now
         newly_filled = occupied & ~previous
         newly_emptied = previous & ~occupied
+        placements = self.placements
         for square in squares_from_mask(newly_emptied):
-            for placement in reversed(self.placements):
+            for index in range(len(placements) - 1, -1, -1):
+                placement = placements[index]
                 if placement.square == square:
                     if placement.until is None:
-                        placement.until = now
+                        placements[index] = Placement(square, placement.at, now)
                     break
         for square in squares_from_mask(newly_filled):
             self.placements.append(Placement(square, now))
         if newly_filled or newly_emptied:  # (time passing alone changes neither)
             self.last_filled = newly_filled
-            self.readings = None
+            self.readings = ()
         seen = {square for square, _ in self.removals}
         for square in squares_from_mask(newly_emptied & position_occupancy):
             if square not in seen:
