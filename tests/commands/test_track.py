@@ -57,7 +57,7 @@ def test_print_table_prints_every_transition_the_tracker_can_take():
     lines = result.stdout.splitlines()
     assert result.returncode == 0 and lines == format_transition_table().splitlines()
     assert len(lines) == len(TRANSITIONS) + 1
-    for row, printed in zip(TRANSITIONS, lines[1:]):
+    for row, printed in zip(TRANSITIONS, lines[1:], strict=True):
         assert printed.split()[0] == row.state.value
         assert row.observation.value in printed and printed.endswith(row.action.value)
     assert any("(time)" in printed and "disturbed" in printed for printed in lines)

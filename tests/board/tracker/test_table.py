@@ -118,48 +118,70 @@ def test_pieces_kept_off_too_long_are_a_row_keyed_by_time(taken):
                                    Action.FLAG_KEPT_OFF, State.DISTURBED)
 
 
-def _walk(seed, variant, mode, policy, opponent):
-    """A seeded random walk: legal moves made square by square, pieces lifted and put
-    anywhere, the board put back, time passing; events of every snapshot returned."""
+def _walk(seed, variant, mode, policy, opponent, steps=250):
+    """A seeded random walk: legal moves made square by square (landings shown, captured
+    pieces taken off in any order) or seen at once, switches flipped, the board put back
+    or back before the last move, time passing; the tracker, and the snapshots fed (a
+    number: a tick at that time)."""
     rng = random.Random(seed)
     position = initial_position(get_variant(variant))
-    tracker = Tracker(position, mode, policy=policy, check_start=rng.random() < 0.5)
+    tracker = Tracker(position, mode, policy=policy, check_start=rng.random() < 0.5,
+                      hold_timeout=rng.choice((1.0, 3.0)))
     if opponent is not None:
         tracker.set_opponent(opponent)
     squares = position.variant.geometry.square_count
     occupied, now = position.occupancy(), 0.0
-    snapshots = []
+    snapshots, earlier = [], []
 
     def feed(board):
         nonlocal now
-        now += rng.choice((0.01, 0.05, 0.2, 0.5))
+        now += rng.choice((0.01, 0.05, 0.12, 0.2, 0.5, 1.1))
         snapshots.append(Snapshot(board, now))
         tracker.feed(snapshots[-1])
 
+    def bit(square):
+        return 1 << (square - 1)
+
     feed(occupied)
-    for _ in range(250):
+    for _ in range(steps):
         roll = rng.random()
-        if tracker.is_opponents_turn and tracker.expectation is None and roll < 0.5:
+        if tracker.is_opponents_turn and tracker.expectation is None and roll < 0.6:
             moves = tracker.position.legal_moves()
             if moves:
                 tracker.expect(tracker.position, rng.choice(moves), now)
-        if roll < 0.45 and tracker.table.shapes:  # a legal move, square by square
+        if roll < 0.4 and tracker.table.shapes:  # a legal move, square by square
             shape = rng.choice(tracker.table.shapes)
+            earlier.append(tracker.table.occupancy)
             occupied = tracker.table.occupancy & ~shape.start_bit
             feed(occupied)
+            if rng.random() < 0.3:
+                for square in shape.landings[:-1]:
+                    feed(occupied | bit(square))
             occupied |= shape.end_bit
             feed(occupied)
-            for square in shape.emptied:
-                occupied &= ~(1 << (square - 1))
+            emptied = list(shape.emptied)
+            if rng.random() < 0.3:
+                rng.shuffle(emptied)
+            for square in emptied:
+                occupied &= ~bit(square)
                 feed(occupied)
-        elif roll < 0.8:  # a switch flips
-            occupied ^= 1 << rng.randrange(squares)
+        elif roll < 0.55 and tracker.table.shapes:  # a move seen at once
+            earlier.append(tracker.table.occupancy)
+            occupied = rng.choice(tracker.table.shapes).after_occupancy
             feed(occupied)
-        elif roll < 0.9:  # the board put back
+        elif roll < 0.8:  # a switch or two flip
+            for _ in range(rng.choice((1, 1, 2))):
+                occupied ^= bit(rng.randrange(squares) + 1)
+            feed(occupied)
+        elif roll < 0.88:  # the board put back
             occupied = tracker.table.occupancy
             feed(occupied)
+        elif roll < 0.9 and earlier:  # the board as it was before the last move
+            occupied = earlier.pop()
+            feed(occupied)
         else:
-            now += rng.choice((0.5, 2.5, 4.0))
+            now += rng.choice((0.05, 0.2, 0.5, 1.2, 2.5, 4.0))
+            snapshots.append(now)  # time passing, no change
             tracker.tick(now)
     return tracker, snapshots
 
@@ -184,6 +206,7 @@ def test_random_walks_take_only_printed_rows(taken):
                                             State.ILLEGAL, State.DISTURBED}
 
 
+@pytest.mark.slow
 def test_replayed_games_take_only_printed_rows(taken):
     for name, variant in (("russian-ussr-championship-part1.pdn", get_variant("russian")),
                           ("international-wk2003.pdn", None)):
@@ -204,10 +227,15 @@ def test_classifying_a_board_changes_nothing(config):
     where the one only fed does, with the same events."""
     _, snapshots = _walk(*config)
     seed, variant, mode, policy, opponent = config
-    check_start = random.Random(seed).random() < 0.5
+    rng = random.Random(seed)
+    check_start, hold_timeout = rng.random() < 0.5, rng.choice((1.0, 3.0))
     fed, asked = (Tracker(initial_position(get_variant(variant)), mode, policy=policy,
-                          check_start=check_start) for _ in range(2))
+                          check_start=check_start, hold_timeout=hold_timeout)
+                  for _ in range(2))
     for snapshot in snapshots:
+        if not isinstance(snapshot, Snapshot):
+            assert asked.tick(snapshot) == fed.tick(snapshot)
+            continue
         first, second = asked.classify(snapshot), asked.classify(snapshot)
         assert first.observation is second.observation and first.shape is second.shape
         assert asked.feed(snapshot) == fed.feed(snapshot)
