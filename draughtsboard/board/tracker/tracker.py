@@ -43,7 +43,7 @@ given too).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..message import Message
 from ..mode import Mode
@@ -101,8 +101,7 @@ _AT_END = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
+class Seen(NamedTuple):
     """One snapshot (or time passing) classified: what it shows (`Observation`) and the
     evidence the tracker acts on. Which fields are set depends on the observation:
     ``shape`` for a move completed, amended, chosen, played on or seen with the next one
@@ -115,6 +114,7 @@ class Seen:
     noted, ``pending`` a flagged irregular move after this board, ``closes_slide`` the
     last move no longer open to amendment (None/False: unchanged); ``kept`` the readings
     a flag of this board keeps for the opponent's decision (fmjd), installed by the flag.
+    (An immutable named tuple: built for every snapshot, it must be cheap.)
     """
 
     observation: Observation
@@ -372,6 +372,13 @@ class Tracker:
             return _AT_END[observation]
         return observation
 
+    def _matches(self) -> Observation:
+        """The board matches the position: MATCHES, or MATCHES_AT_END when its side to
+        move has no legal move."""
+        if self.table.is_game_over:
+            return Observation.MATCHES_AT_END
+        return Observation.MATCHES
+
     def _classify_held(self) -> Seen:
         """Time passed with pieces kept off `hold_timeout`: an irregular move seen so
         far only by lifts, or pieces nobody's move explains."""
@@ -428,16 +435,15 @@ class Tracker:
                 assert seen.ambiguity is not None
                 if seen.ambiguity.held_on_start(now) < START_TOUCH_LIMIT:
                     return seen
-                return Seen(self._at_end(Observation.MATCHES, table.position),
-                            progress=seen.progress, ambiguity=seen.ambiguity)
+                return Seen(self._matches(), progress=seen.progress,
+                            ambiguity=seen.ambiguity)
             if state is State.MOVING:
                 progress = self._tracked(occupied, now)
                 loop = self._loop_shown(progress, now)
                 if loop is not None:
-                    return Seen(loop.observation, shape=loop.shape, progress=progress)
-                return Seen(self._at_end(Observation.MATCHES, table.position),
-                            progress=progress)
-            return Seen(self._at_end(Observation.MATCHES, table.position))
+                    return loop
+                return Seen(self._matches(), progress=progress)
+            return Seen(self._matches())
         if state in (State.SETUP, State.DISTURBED):
             return Seen(Observation.OTHER)
         if state is State.ILLEGAL:
@@ -462,8 +468,7 @@ class Tracker:
         if completed:
             done = self._completion(completed, progress, now)
             if done is not None:
-                return Seen(done.observation, shape=done.shape, candidates=done.candidates,
-                            progress=progress)
+                return done
 
         amended = self._slides.amendment(occupied)
         if amended is not None:
@@ -537,7 +542,8 @@ class Tracker:
     def _completion(self, completed: list[MoveShape], progress: MoveInProgress,
                     now: float) -> Seen | None:
         """The board shows the position after one or more legal moves: which one, once
-        the seen landings decide; None while the capture may still be going on."""
+        the seen landings decide (with ``progress``, the move in progress as it leaves
+        it); None while the capture may still be going on."""
         candidates = self._order_consistent(completed, progress, now)
         if (len(candidates) == 1 and self._other_fully_shown(candidates[0], progress, now)
                 and progress.rest_at(candidates[0].move.end, now) < ASK_AFTER):
@@ -559,13 +565,15 @@ class Tracker:
                 if progress.rest_at(shape.move.end, now) < (ASK_AFTER if longer
                                                            else REST_TIME):
                     return None
-            return Seen(self._at_end(Observation.COMPLETES_MOVE, shape.after), shape=shape)
+            return Seen(self._at_end(Observation.COMPLETES_MOVE, shape.after), shape=shape,
+                        progress=progress)
         end = completed[0].move.end
         goes_on = not candidates or any(end in shape.landings[:-1] for shape in completed)
         if progress.rest_at(end, now) < (ASK_AFTER if goes_on else REST_TIME):
             return None  # not at rest yet; or the piece may go on (the end is a landing
             # of a longer way, or the landings seen fit none yet)
-        return Seen(Observation.COMPLETES_AMBIGUOUS, candidates=tuple(candidates or completed))
+        return Seen(Observation.COMPLETES_AMBIGUOUS, candidates=tuple(candidates or completed),
+                    progress=progress)
 
     def _other_fully_shown(self, shape: MoveShape, progress: MoveInProgress,
                            now: float) -> bool:
@@ -589,7 +597,8 @@ class Tracker:
         """A capture that ends where it started and empties no square (every column it
         jumps keeps a piece) leaves the occupancy as it was: it is seen only by its
         landings. Played when the piece has rested on each of them, in order, and rests
-        back on its start; waiting (in progress) while it may still come to rest."""
+        back on its start; waiting (in progress) while it may still come to rest. (The
+        Seen carries ``progress``.)"""
         loops = [shape for shape in self.table.by_occupancy.get(self.table.occupancy, ())
                  if shape.start_bit == shape.end_bit]
         if not loops or not progress.placements:
@@ -603,8 +612,9 @@ class Tracker:
         if len(shown) != 1:
             return None
         if progress.rest_at(shown[0].move.end, now) < REST_TIME:
-            return Seen(Observation.IN_PROGRESS)
-        return Seen(self._at_end(Observation.COMPLETES_MOVE, shown[0].after), shape=shown[0])
+            return Seen(Observation.IN_PROGRESS, progress=progress)
+        return Seen(self._at_end(Observation.COMPLETES_MOVE, shown[0].after), shape=shown[0],
+                    progress=progress)
 
     def _classify_flagged(self, occupied: int) -> Seen:
         """After a flag: under fmjd, the opponent playing on from the irregular position
