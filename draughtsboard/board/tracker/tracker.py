@@ -320,7 +320,7 @@ class Tracker:
 
     def _step(self, occupied: int, now: float, events: list[TrackerEvent]) -> None:
         """One board: classify it, then take the table's transition."""
-        self._slides.close_if_due(now, self._last_move_at, self._board())
+        self._slides.close_if_due(now, self._last_move_at, occupied)
         self._take(self._classify(occupied, now), now, events)
 
     def _take(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
