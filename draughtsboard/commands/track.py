@@ -47,7 +47,8 @@ def add_parsers(subparsers) -> None:
     track.add_argument("--no-start-check", action="store_true",
                        help="take the first snapshot as play, not as the set-up check")
     track.add_argument("--print-table", action="store_true",
-                       help="print the tracker's transition table and exit")
+                       help="print every transition the tracker can take (its table: "
+                            "state, observation, next state, action) and exit")
     track.set_defaults(handler=run_track)
 
 

@@ -48,3 +48,16 @@ def test_an_illegal_move_is_flagged_with_the_squares_to_restore():
     assert illegal and illegal[0]["squares"] == [15, 22] or illegal[0]["squares"]
     leds = [e for e in events if e["event"] == "leds"][-1]["intents"]
     assert leds["illegal"] == [15] and leds["restore"] == [15, 22]
+
+
+def test_print_table_prints_every_transition_the_tracker_can_take():
+    from draughtsboard.board.tracker import TRANSITIONS, format_transition_table
+
+    result = run([], "--print-table")
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0 and lines == format_transition_table().splitlines()
+    assert len(lines) == len(TRANSITIONS) + 1
+    for row, printed in zip(TRANSITIONS, lines[1:], strict=True):
+        assert printed.split()[0] == row.state.value
+        assert row.observation.value in printed and printed.endswith(row.action.value)
+    assert any("(time)" in printed and "disturbed" in printed for printed in lines)

@@ -27,6 +27,13 @@ class Ambiguity:
         self._contacts: dict[int, tuple[bool, float]] = {}  # square: (closed, since)
         self.common = candidates[0].after_occupancy if candidates else 0
 
+    def copy(self) -> Ambiguity:
+        """An independent copy (the tracker's classification notes contacts on one)."""
+        other = Ambiguity(self.candidates)
+        other.chosen = self.chosen
+        other._contacts = dict(self._contacts)
+        return other
+
     def signature(self, shape: MoveShape) -> tuple[int, ...]:
         """The squares that tell ``shape`` apart from the other candidates: the first
         landing where its path leaves every other candidate's. A capture that went

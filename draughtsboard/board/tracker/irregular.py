@@ -93,6 +93,7 @@ def explain(table: MoveTable, removed: int, added: int,
         return None
     others = tuple(s for s in emptied if s != start)
     piece = position.piece_at(start)
+    assert piece is not None  # the mover's start is among the squares the position fills
     white = piece.lower() == "w"
     kind = _kind(table, start, end, others, white)
     captures = kind in (Irregularity.NOT_REMOVED, Irregularity.FEWER_CAPTURED,

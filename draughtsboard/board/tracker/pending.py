@@ -13,6 +13,7 @@ the board is further on than the readings know).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 from ..ports import squares_from_mask
@@ -42,6 +43,14 @@ class PendingIrregularity:
         self._boards = 0
         self._emptied_at: dict[int, int] = {}
         self._filled_at: dict[int, int] = {}
+
+    def copy(self) -> PendingIrregularity:
+        """An independent copy (the tracker's classification observes a board on one)."""
+        other = copy.copy(self)
+        other.readings = list(self.readings)
+        other._emptied_at = dict(self._emptied_at)
+        other._filled_at = dict(self._filled_at)
+        return other
 
     @property
     def action(self) -> IrregularAction:

@@ -10,14 +10,14 @@ tracker decides what it means.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..ports import squares_from_mask
+from .irregular import IrregularAction
 
 REST_TIME = 0.1
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Placement:
     """A square filled during a move: when, and when it was emptied again (None: still)."""
 
@@ -30,9 +30,14 @@ class Placement:
         return end - self.at >= REST_TIME
 
 
-@dataclass
+@dataclass(slots=True)
 class MoveInProgress:
-    """What happened since the board last matched the position."""
+    """What happened since the board last matched the position. The tracker's
+    classification works on a `copy` (the move in progress as a snapshot leaves it, part
+    of its evidence); the tracker's step makes that copy its own. Copies share their
+    lists and dict until one of them changes: `track` and `settle` put a new container
+    in place of one they change, never change a shared one (a copy per snapshot is then
+    one small object)."""
 
     placements: list[Placement] = field(default_factory=list)  # squares filled, in order
     removals: list[tuple[int, int]] = field(default_factory=list)  # (square, occupancy then)
@@ -41,9 +46,17 @@ class MoveInProgress:
     touched_non_capturing: bool = False
     lifted_at: dict[int, float] = field(default_factory=dict)  # first emptied, when
     last_filled: int = 0  # squares the last change filled
-    readings: Any = None  # an irregular move seen so far only by lifts (the tracker's Seen)
+    # an irregular move seen so far only by lifts: its readings, the one flagged first
+    readings: tuple[IrregularAction, ...] = ()
     settled_boards: list[int] = field(default_factory=list)  # the last legal in-between
     # boards (a few), newest last
+
+    def copy(self) -> MoveInProgress:
+        """A copy that changes independently (see the class doc)."""
+        return MoveInProgress(self.placements, self.removals, self.started_at,
+                              self.lifted_since, self.touched_non_capturing,
+                              self.lifted_at, self.last_filled, self.readings,
+                              self.settled_boards)
 
     def track(self, occupied: int, previous: int, position_occupancy: int,
               now: float) -> None:
@@ -52,22 +65,31 @@ class MoveInProgress:
             self.started_at = now
         newly_filled = occupied & ~previous
         newly_emptied = previous & ~occupied
-        for square in squares_from_mask(newly_emptied):
-            for placement in reversed(self.placements):
-                if placement.square == square:
-                    if placement.until is None:
-                        placement.until = now
-                    break
-        for square in squares_from_mask(newly_filled):
-            self.placements.append(Placement(square, now))
         if newly_filled or newly_emptied:  # (time passing alone changes neither)
+            placements = list(self.placements)
+            for square in squares_from_mask(newly_emptied):
+                for index in range(len(placements) - 1, -1, -1):
+                    placement = placements[index]
+                    if placement.square == square:
+                        if placement.until is None:
+                            placements[index] = Placement(square, placement.at, now)
+                        break
+            for square in squares_from_mask(newly_filled):
+                placements.append(Placement(square, now))
+            self.placements = placements
             self.last_filled = newly_filled
-            self.readings = None
+            self.readings = ()
+        emptied = newly_emptied & position_occupancy
+        if not emptied:
+            return
         seen = {square for square, _ in self.removals}
-        for square in squares_from_mask(newly_emptied & position_occupancy):
-            if square not in seen:
-                self.removals.append((square, occupied))
-                self.lifted_at[square] = now  # squares emptied in one snapshot: at once
+        new = [square for square in squares_from_mask(emptied) if square not in seen]
+        if new:
+            self.removals = self.removals + [(square, occupied) for square in new]
+            lifted_at = dict(self.lifted_at)
+            for square in new:
+                lifted_at[square] = now  # squares emptied in one snapshot: at once
+            self.lifted_at = lifted_at
 
     def rests(self, now: float) -> list[int]:
         """The squares a piece came to rest on, in order (slides and brushes left out),
@@ -86,10 +108,10 @@ class MoveInProgress:
         return [square for square, _ in self.removals]
 
     def settle(self, occupied: int) -> None:
+        """A legal in-between board (the last four are kept)."""
         boards = self.settled_boards
         if not boards or boards[-1] != occupied:
-            boards.append(occupied)
-            del boards[:-4]
+            self.settled_boards = (boards + [occupied])[-4:]
 
 
 def followed(landings: tuple[int, ...], rests: list[int]) -> int | None:

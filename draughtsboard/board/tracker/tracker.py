@@ -2,11 +2,17 @@
 
 Reed switches say only which squares are occupied. The tracker knows the position (from
 the game record, so colours, kings and columns are known) and, once per position, what
-every legal move looks like to the switches (`MoveTable`). Each snapshot is classified
-into one *observation* (the board is back as it was, it shows a completed move, a move is
-in progress, a piece was put where no move allows, ...) and one transition table says
-what state follows. The tracker runs to completion per snapshot and takes time only from
-the snapshots (and `tick`), so it is exactly testable.
+every legal move looks like to the switches (`MoveTable`). Each snapshot goes through two
+steps. First a *classification* (`_classify`), which changes nothing: the board, read
+against the position and the move in progress, is one observation (the board is back as
+it was, it shows a completed move, a move is in progress, a piece was put where no move
+allows, ...) with its evidence (`Seen`: the move, the candidates, the move in progress
+as this snapshot leaves it). Then one *step* (`_take`): the transition table (`states`)
+row for the state and the observation names the action and the next state; the step
+makes the evidence the tracker's own, takes the action and moves to that state. Nothing
+else changes the state (only `reset`, a new game), and time passing (`tick`) is
+classified and stepped the same way. The tracker runs to completion per snapshot and
+takes time only from the snapshots (and `tick`), so it is exactly testable.
 
 Its promises (docs/user-guide.md): a move is recorded the moment the board shows exactly the
 position after one legal move and the order of landings does not contradict it, never on
@@ -17,29 +23,31 @@ under ``fmjd`` the opponent may instead play on, and then the irregular move sta
 Whatever the policy, `accept` and `restart_from` (the arbiter) end any wait.
 
 Against an opponent (`set_opponent`: the side a program plays, its moves carried out on
-the board by the person), the opponent's turn is a constraint: the board takes only the
-move the opponent chose (`expect`), and none while it thinks; anything else is flagged
-like an illegal move, with what to put right, and an irregular move never stands (the
-opponent cannot play on from it). Its LED intents show the move to carry out. Where
-takebacks are allowed, taking the opponent's move back takes back the person's move
-before it too: the board then takes nothing until that move is taken back as well (its
-squares light as ``restore``), so the opponent is not asked again in between.
+the board by the person), the opponent's turn is a constraint (`opponent.OpponentTurns`,
+which the tracker is given): the board takes only the move the opponent chose
+(`expect`), and none while it thinks; anything else is flagged like an illegal move,
+with what to put right, and an irregular move never stands (the opponent cannot play on
+from it). Its LED intents show the move to carry out. Where takebacks are allowed,
+taking the opponent's move back takes back the person's move before it too: the board
+then takes nothing until that move is taken back as well (its squares light as
+``restore``), so the opponent is not asked again in between.
 
 Time matters in two places, both measured from snapshot times: a piece *rests* on a
 square when it stays there `REST_TIME` or longer (slides and brushes are shorter), and
 only rests tell capture paths apart; a *touch* that answers a blinking ambiguity is a
 contact of at least `TOUCH_TIME`. A move just released may be *amended* (a king slid on
-along its line) only within `AMEND_WINDOW`.
+along its line) only within `AMEND_WINDOW` (`slide.SlideWindow`, which the tracker is
+given too).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from typing import NamedTuple
 
 from ..message import Message
 from ..mode import Mode
 from ..ports import Snapshot, mask_from_squares, squares_from_mask
-from ..rules.errors import DraughtsError
 from ..rules.position import Move, Position
 from .ambiguity import START_TOUCH_LIMIT, Ambiguity
 from .events import (
@@ -61,10 +69,14 @@ from .irregular import (
     without,
 )
 from .move_table import MoveShape, MoveTable, MoveTableCache
+from .opponent import OpponentTurns, TurnConstraint
 from .pending import PendingIrregularity
 from .policy import RESTORE, IrregularityPolicy
 from .progress import REST_TIME, MoveInProgress, dedupe_consecutive, followed
-from .states import Observation, State, next_state
+from .slide import AMEND_WINDOW, Amendment, SlideWindow
+from .states import Action, Observation, State, transition
+
+__all__ = ["AMEND_WINDOW", "ASK_AFTER", "Seen", "Tracker"]
 
 # -- the tracker ----------------------------------------------------------------------------
 
@@ -75,18 +87,35 @@ from .states import Observation, State, next_state
 # no move yet), the tracker waits this long with the piece at rest before it asks: the
 # capture may still be going on.
 ASK_AFTER = 1.0
-# A released move may be amended (the piece slid on along its line) only if the piece is
-# lifted again within this window.
-AMEND_WINDOW = 2.0
+
+# The observation of a move that leads to READY, and the one when it leaves the side to
+# move without a legal move (then GAME_OVER).
+_AT_END = {
+    Observation.MATCHES: Observation.MATCHES_AT_END,
+    Observation.COMPLETES_MOVE: Observation.ENDS_GAME,
+    Observation.AMENDS_MOVE: Observation.AMENDS_TO_END,
+    Observation.TAKES_BACK: Observation.TAKES_BACK_TO_END,
+    Observation.RESOLVES: Observation.RESOLVES_TO_END,
+    Observation.PLAYED_ON: Observation.PLAYED_ON_TO_END,
+    Observation.PLACED_AND_PLAYED_ON: Observation.PLACED_AND_PLAYED_ON_TO_END,
+}
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """One snapshot classified: what it shows (`Observation`) and the evidence the
-    tracker acts on. Which fields are set depends on the observation: ``shape`` for a
-    move completed, amended or seen with the next one begun; ``candidates`` for a board
-    that fits several moves; ``action`` for an irregular move; ``removed`` and ``added``
-    (occupancy masks relative to the position) for an unexplained change."""
+class Seen(NamedTuple):
+    """One snapshot (or time passing) classified: what it shows (`Observation`) and the
+    evidence the tracker acts on. Which fields are set depends on the observation:
+    ``shape`` for a move completed, amended, chosen, played on or seen with the next one
+    begun; ``candidates`` for a board that fits several moves; ``action`` (and
+    ``alternatives``, other readings of the same board) for an irregular move; ``removed``
+    and ``added`` (occupancy masks relative to the position) for an unexplained change.
+
+    What the snapshot changes, the step makes the tracker's own: ``progress`` the move in
+    progress as this board leaves it, ``ambiguity`` a blinking ambiguity with the contacts
+    noted, ``pending`` a flagged irregular move after this board, ``closes_slide`` the
+    last move no longer open to amendment (None/False: unchanged); ``kept`` the readings
+    a flag of this board keeps for the opponent's decision (fmjd), installed by the flag.
+    (An immutable named tuple: built for every snapshot, it must be cheap.)
+    """
 
     observation: Observation
     shape: MoveShape | None = None
@@ -95,32 +124,51 @@ class Seen:
     added: int = 0
     action: IrregularAction | None = None
     alternatives: tuple[IrregularAction, ...] = ()
+    progress: MoveInProgress | None = None
+    ambiguity: Ambiguity | None = None
+    pending: PendingIrregularity | None = None
+    kept: PendingIrregularity | None = None
+    closes_slide: bool = False
+
+    @property
+    def move(self) -> MoveShape:
+        """The move the observation names (only for those that name one)."""
+        assert self.shape is not None, self.observation
+        return self.shape
+
+    @property
+    def irregular(self) -> IrregularAction:
+        """The irregular move the observation names (only for a flag)."""
+        assert self.action is not None, self.observation
+        return self.action
 
 
 class Tracker:
-    """Turns debounced occupancy snapshots into moves and LED intents (see module doc)."""
+    """Turns debounced occupancy snapshots into moves and LED intents (see module doc).
+
+    ``turns`` (the opponent constraint, `opponent.TurnConstraint`) and ``amendment`` (the
+    slide amendment, `slide.Amendment`, built from the move tables it is given) may be
+    given; by default the tracker makes its own."""
 
     def __init__(self, position: Position, mode: Mode = Mode.TOURNAMENT, *,
                  hold_timeout: float = 3.0, confirm_time: float = 1.0,
-                 check_start: bool = True, policy: IrregularityPolicy = RESTORE) -> None:
+                 check_start: bool = True, policy: IrregularityPolicy = RESTORE,
+                 turns: TurnConstraint | None = None,
+                 amendment: Callable[[TurnConstraint], Amendment] = SlideWindow) -> None:
         self.mode = mode
         self.policy = policy
         self.hold_timeout = hold_timeout
         self.confirm_time = confirm_time
-        self._tables = MoveTableCache()
-        self._opponent_white: bool | None = None  # the side an opponent plays
-        self._expected: tuple[Position, Move] | None = None  # the opponent's chosen move
-        self._limited: dict[Position, MoveTable] = {}  # tables of the opponent's turns
-        self._takeback_owed = False  # the opponent's move taken back: the person's next
+        self._turns: TurnConstraint = turns if turns is not None \
+            else OpponentTurns(MoveTableCache())
+        self._slides: Amendment = amendment(self._turns)  # the last move, open to amendment
         # (position before, move): a MoveShape, or an IrregularAction that stood
         self._history: list[tuple[Position, MoveShape | IrregularAction]] = []
-        self._set_position(position)
+        self.table: MoveTable = self._turns.table_of(position)
         self.state = State.SETUP if check_start else State.READY
-        self._observed = self.table.occupancy if not check_start else None
+        self._observed: int | None = self.table.occupancy if not check_start else None
         self._progress = MoveInProgress()
         self._previous_occupied = self.table.occupancy
-        self._slide: MoveShape | None = None  # last quiet move, open to amendment
-        self._slide_lifted = False  # its piece was lifted again within the window
         self._ambiguity: Ambiguity | None = None
         self._pending: PendingIrregularity | None = None
         self._last_move: tuple[int, ...] = ()
@@ -138,24 +186,24 @@ class Tracker:
     @property
     def opponent_is_white(self) -> bool | None:
         """The side an opponent plays (None: people play both sides)."""
-        return self._opponent_white
+        return self._turns.side
 
     @property
     def is_opponents_turn(self) -> bool:
         """Whether the position has the opponent to move."""
-        return self._opponents_turn(self.position)
+        return self._turns.is_turn(self.position)
 
     @property
     def expectation(self) -> tuple[Position, Move] | None:
         """The opponent's chosen move and the position it was chosen in, as given to
         `expect` (None: none)."""
-        return self._expected
+        return self._turns.expected
 
     @property
     def takeback_owed(self) -> Position | None:
         """After the opponent's move was taken back, the position before the person's
         move, which the board must show next (None: nothing owed)."""
-        if not self._takeback_owed or not self._history:
+        if not self._turns.takeback_owed or not self._history:
             return None
         return self._history[-1][0]
 
@@ -163,20 +211,12 @@ class Tracker:
     def expected_move(self) -> MoveShape | None:
         """The opponent's move to carry out in the current position (None: not the
         opponent's turn, or it has not chosen yet)."""
-        expected = self._expected
-        if expected is None or expected[0] != self.position or self._takeback_owed:
-            return None
-        for shape in self.table.shapes:
-            if shape.move == expected[1]:
-                return shape
-        return None
+        return self._turns.expected_shape(self.table)
 
     def set_opponent(self, white: bool | None) -> None:
         """An opponent plays White (True) or Black (False), or nobody (None): on its turns
         the board takes only the move given to `expect`, none before."""
-        self._opponent_white = white
-        self._expected = None
-        self._limited.clear()
+        self._turns.set_side(white)
         self._set_position(self.position)
 
     def expect(self, position: Position, move: Move | None,
@@ -185,13 +225,7 @@ class Tracker:
         (it thinks again). The LED intents change at once (at ``now``: the events say
         so). `DraughtsError` for a move that is not legal there, or a position that is
         not the opponent's turn."""
-        if move is not None:
-            if not self._opponents_turn(position):
-                raise DraughtsError(f"not the opponent's turn in {position.fen()}")
-            if not position.is_legal(move):
-                raise DraughtsError(f"{move} is not legal in {position.fen()}")
-        self._expected = (position, move) if move is not None else None
-        self._limited.clear()
+        self._turns.expect(position, move)
         self._set_position(self.position)
         events: list[TrackerEvent] = []
         if now is not None:
@@ -211,6 +245,11 @@ class Tracker:
         self._emit_intents(snapshot.timestamp, events)
         return events
 
+    def classify(self, snapshot: Snapshot) -> Seen:
+        """What ``snapshot`` shows in the tracker's state, with its evidence, changing
+        nothing (`feed` takes the table's transition for it)."""
+        return self._classify(snapshot.occupied, snapshot.timestamp)
+
     def tick(self, now: float) -> list[TrackerEvent]:
         """Let time pass without a change: hold timeouts, rests and touches that have
         lasted long enough, the window of amendment, the brief move confirmation."""
@@ -218,39 +257,31 @@ class Tracker:
         progress = self._progress
         if (self.state is State.MOVING and progress.lifted_since is not None
                 and now - progress.lifted_since >= self.hold_timeout):
-            if progress.readings is not None:  # pieces taken off, and left off
-                self._on_wrong_placement(progress.readings, now, events)
-                self.state = State.ILLEGAL
-            else:
-                self._flag(State.DISTURBED, now, "pieces lifted and kept off the board",
-                           events, message=Message.of("log.kept_off"))
-                self.state = next_state(self.state, Observation.HELD_TOO_LONG)
+            self._take(self._classify_held(), now, events)
         elif (self.state is State.MOVING and self._observed is not None
               and self.table.by_occupancy.get(self._observed)):
             self._step(self._observed, now, events)  # a move waiting for its piece to rest
         elif self.state is State.AMBIGUOUS and self._ambiguity is not None:
-            self._ambiguity.note_held(now)
+            self._ambiguity.note_held(now)  # a contact that has lasted: a touch
             if self._observed == self.table.occupancy:
                 self._step(self._observed, now, events)  # back as it was, or a touch
-        self._close_slide_window(now)
+        self._slides.close_if_due(now, self._last_move_at, self._board())
         self._emit_intents(now, events)
         return events
 
     def reset(self, position: Position, *, check_start: bool = True) -> None:
         """Start again from ``position`` (a new game, or a resumed one); the opponent
-        chooses its move again."""
+        chooses its move again. The one change of state outside the table: a new game."""
         self._history.clear()
-        self._expected = None
-        self._limited.clear()
+        self._turns.reset()
         self._set_position(position)
         self.state = State.SETUP if check_start else State.READY
         self._progress = MoveInProgress()
         self._previous_occupied = self.table.occupancy
-        self._slide = None
+        self._slides.close()
         self._ambiguity = None
         self._pending = None
         self._last_move = ()
-        self._takeback_owed = False
 
     # -- the arbiter ------------------------------------------------------------------------
 
@@ -259,7 +290,7 @@ class Tracker:
         irregular move's, or one a single piece moved (and pieces taken off) explains;
         None when the switches alone cannot tell (a piece appeared from nowhere: give the
         position as FEN)."""
-        occupied = self._observed if self._observed is not None else self.table.occupancy
+        occupied = self._board()
         table = self.table
         if occupied == table.occupancy:
             return with_side(table.position, white_to_move)
@@ -288,180 +319,271 @@ class Tracker:
     # -- one step ---------------------------------------------------------------------------
 
     def _step(self, occupied: int, now: float, events: list[TrackerEvent]) -> None:
-        self._close_slide_window(now)
-        seen = self._observe(occupied, now)
-        target = next_state(self.state, seen.observation)
-        self._HANDLERS[seen.observation](self, seen, now, events)
-        if target is State.ILLEGAL and self._pending is not None:
-            # the opponent may have played on already (his move's last step was the one
-            # that showed the irregular move for what it was)
-            follow = self._observe_flagged(occupied)
-            if follow.observation is Observation.PLAYED_ON:
-                self._on_played_on(follow, now, events)
-                target = State.READY
-        if target is State.READY and self.table.is_game_over:
-            target = State.GAME_OVER
-        self.state = target
+        """One board: classify it, then take the table's transition."""
+        self._slides.close_if_due(now, self._last_move_at, occupied)
+        self._take(self._classify(occupied, now), now, events)
 
-    # -- classification -------------------------------------------------------------------
+    def _take(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        """The one step that changes the tracker: the table's row for the state and what
+        was seen (`UnlistedTransition` when there is none), the evidence made the
+        tracker's own, the row's action taken, the row's state entered."""
+        row = transition(self.state, seen.observation)
+        self._commit(seen)
+        self._ACTIONS[row.action](self, seen, now, events)
+        self.state = row.target
+
+    def _commit(self, seen: Seen) -> None:
+        """What the classification found changed (the move in progress, the contacts
+        of an ambiguity, a flagged move's readings, the slide window) becomes the
+        tracker's."""
+        if seen.progress is not None:
+            self._progress = seen.progress
+            self._previous_occupied = self._board()
+        if seen.ambiguity is not None:
+            self._ambiguity = seen.ambiguity
+        if seen.pending is not None:
+            self._pending = seen.pending
+        if seen.closes_slide:
+            self._slides.close()
+
+    # -- classification (reads the tracker, changes nothing) -------------------------------
 
     def _set_position(self, position: Position) -> None:
         self.table = self._table_of(position)
 
-    def _opponents_turn(self, position: Position) -> bool:
-        white = self._opponent_white
-        return white is not None and position.white_to_move == white
+    def _table_of(self, position: Position) -> MoveTable:
+        """The move table of ``position`` (on the opponent's turn, limited to its move)."""
+        return self._turns.table_of(position)
 
-    def _observe(self, occupied: int, now: float) -> Seen:
+    def _board(self) -> int:
+        """The board last seen (the position's occupancy before any)."""
+        return self._observed if self._observed is not None else self.table.occupancy
+
+    def _tracked(self, occupied: int, now: float) -> MoveInProgress:
+        """The move in progress with this board remembered (placements with their
+        times, removals since the position last matched): a new value."""
+        progress = self._progress.copy()
+        progress.track(occupied, self._previous_occupied, self.table.occupancy, now)
+        return progress
+
+    def _at_end(self, observation: Observation, after: Position) -> Observation:
+        """``observation``, or its game-ending twin when ``after`` has no legal move."""
+        if self._table_of(after).is_game_over:
+            return _AT_END[observation]
+        return observation
+
+    def _matches(self) -> Observation:
+        """The board matches the position: MATCHES, or MATCHES_AT_END when its side to
+        move has no legal move."""
+        if self.table.is_game_over:
+            return Observation.MATCHES_AT_END
+        return Observation.MATCHES
+
+    def _classify_held(self) -> Seen:
+        """Time passed with pieces kept off `hold_timeout`: an irregular move seen so
+        far only by lifts, or pieces nobody's move explains."""
+        readings = self._progress.readings
+        if readings:
+            return Seen(Observation.HELD_IRREGULAR, action=readings[0],
+                        alternatives=readings[1:], kept=self._kept(readings, self._board()))
+        return Seen(Observation.HELD_TOO_LONG)
+
+    def _kept(self, readings: tuple[IrregularAction, ...],
+              flagged: int) -> PendingIrregularity | None:
+        """The readings a flag of the board ``flagged`` keeps for the opponent's decision
+        (fmjd, no program playing)."""
+        if not self.policy.stands_when_played_on or self._turns.side is not None:
+            return None
+        return PendingIrregularity(list(readings), self.table, self._table_of, flagged)
+
+    def _wrong_placement(self, readings: tuple[IrregularAction, ...], occupied: int,
+                         progress: MoveInProgress | None, closes_slide: bool) -> Seen:
+        """A piece put where no legal move allows (``readings``: the ways the board can
+        be read, the one named first); under fmjd, the opponent's move may be seen played
+        on from it in this very board (its last step showed the move for what it was)."""
+        kept = self._kept(readings, occupied)
+        if kept is not None:
+            shape = kept.observe(occupied, [])
+            if shape is not None:
+                return Seen(self._at_end(Observation.PLACED_AND_PLAYED_ON, shape.after),
+                            shape=shape, action=readings[0], alternatives=readings[1:],
+                            progress=progress, kept=kept, closes_slide=closes_slide)
+        return Seen(Observation.WRONG_PLACEMENT, action=readings[0],
+                    alternatives=readings[1:], progress=progress, kept=kept,
+                    closes_slide=closes_slide)
+
+    def _classify(self, occupied: int, now: float) -> Seen:
         """Classify a board against the position and the move in progress."""
         table = self.table
         expected = table.occupancy
-        if self.state is State.GAME_OVER:
-            amended = self._amendment(occupied)
+        state = self.state
+        if state is State.GAME_OVER:
+            amended = self._slides.amendment(occupied)
             if amended is not None:
-                return Seen(self._amends(amended), shape=amended)
+                return Seen(self._at_end(Observation.AMENDS_MOVE, amended.after),
+                            shape=amended)
             if self._can_take_back(occupied):
-                return Seen(Observation.TAKES_BACK)
+                return Seen(self._takes_back())
             return Seen(Observation.MATCHES if occupied == expected else Observation.OTHER)
         if occupied == expected:
             ambiguity = self._ambiguity
-            if (self.state is State.AMBIGUOUS and ambiguity is not None
+            if (state is State.AMBIGUOUS and ambiguity is not None
                     and ambiguity.start_square is not None):
                 # the piece back on its start: a touch if it leaves again soon, else the
                 # board is back as it was
-                observation = self._observe_ambiguous(occupied, now)
-                if ambiguity.held_on_start(now) < START_TOUCH_LIMIT:
-                    return Seen(observation)
-            if self.state is State.MOVING:
-                self._track_progress(occupied, now)
-                loop = self._loop_shown(now)
+                seen = self._classify_ambiguous(ambiguity, occupied, now)
+                assert seen.ambiguity is not None
+                if seen.ambiguity.held_on_start(now) < START_TOUCH_LIMIT:
+                    return seen
+                return Seen(self._matches(), progress=seen.progress,
+                            ambiguity=seen.ambiguity)
+            if state is State.MOVING:
+                progress = self._tracked(occupied, now)
+                loop = self._loop_shown(progress, now)
                 if loop is not None:
                     return loop
-            return Seen(Observation.MATCHES)
-        if self.state in (State.SETUP, State.DISTURBED):
+                return Seen(self._matches(), progress=progress)
+            return Seen(self._matches())
+        if state in (State.SETUP, State.DISTURBED):
             return Seen(Observation.OTHER)
-        if self.state is State.ILLEGAL:
-            return self._observe_flagged(occupied)
-        if self.state is State.AMBIGUOUS:
-            return Seen(self._observe_ambiguous(occupied, now))
+        if state is State.ILLEGAL:
+            return self._classify_flagged(occupied)
+        if state is State.AMBIGUOUS:
+            assert self._ambiguity is not None  # set with the state
+            return self._classify_ambiguous(self._ambiguity, occupied, now)
+        return self._classify_playing(occupied, now)
 
-        self._track_progress(occupied, now)
+    def _classify_playing(self, occupied: int, now: float) -> Seen:
+        """READY or MOVING, the board not the position: what the hands are doing."""
+        table = self.table
+        expected = table.occupancy
+        progress = self._tracked(occupied, now)
         completed = table.by_occupancy.get(occupied)
         if completed:
-            lifted = self._progress.lifted_at
+            lifted = progress.lifted_at
             completed = [shape for shape in completed
-                         if not self._hand_went_elsewhere(shape, now)
+                         if not self._hand_went_elsewhere(shape, progress, now)
                          # a capture that ends where it started: its piece was lifted
                          and (shape.start_bit != shape.end_bit or shape.move.start in lifted)]
         if completed:
-            seen = self._completion(completed, occupied, now)
-            if seen is not None:
-                return seen
+            done = self._completion(completed, progress, now)
+            if done is not None:
+                return done
 
-        amended = self._amendment(occupied)
+        amended = self._slides.amendment(occupied)
         if amended is not None:
-            return Seen(self._amends(amended), shape=amended)
+            return Seen(self._at_end(Observation.AMENDS_MOVE, amended.after),
+                        shape=amended, progress=progress)
         if self._can_take_back(occupied):
-            return Seen(Observation.TAKES_BACK)
+            return Seen(self._takes_back(), progress=progress)
         if self._history and self.mode is Mode.TOURNAMENT and occupied == \
                 self._table_of(self._history[-1][0]).occupancy:
             before, last = self._history[-1]
-            return Seen(Observation.WRONG_PLACEMENT, action=takeback(before, last.notation))
+            return self._wrong_placement((takeback(before, last.notation),), occupied,
+                                         progress, False)
 
         removed = expected & ~occupied
         added = occupied & ~expected
-        if self._slide is not None and not self._slide_still_open(removed, added):
-            self._slide = None
+        slide_open = self._slides.is_open
+        closes_slide = slide_open and not self._slides.still_open(removed, added)
+        slide_open = slide_open and not closes_slide
         consistent = table.consistent(removed, added)
         if consistent or completed:
-            self._progress.lifted_since = None
-            self._progress.settle(occupied)
-            return Seen(Observation.IN_PROGRESS, candidates=tuple(consistent))
-        if self._slide is not None:
+            progress.lifted_since = None
+            progress.settle(occupied)
+            return Seen(Observation.IN_PROGRESS, candidates=tuple(consistent),
+                        progress=progress, closes_slide=closes_slide)
+        if slide_open:
             # The last mover's piece is in the air or sliding: nobody else has acted yet.
-            self._progress.settle(occupied)
-            return Seen(Observation.IN_PROGRESS)
+            progress.settle(occupied)
+            return Seen(Observation.IN_PROGRESS, progress=progress)
         if self._takeback_under_way(removed, added):
-            if self._progress.lifted_since is None:
-                self._progress.lifted_since = now
-            return Seen(Observation.IN_PROGRESS)
+            if progress.lifted_since is None:
+                progress.lifted_since = now
+            return Seen(Observation.IN_PROGRESS, progress=progress,
+                        closes_slide=closes_slide)
         # (nothing put down where the position had no piece: only two complete moves,
         # the reply taking the piece the first put down, can show that)
-        earlier = self._move_seen_with_the_next(occupied, complete_only=not added)
+        earlier = self._move_seen_with_the_next(occupied, progress, complete_only=not added)
         if earlier is not None:
-            return Seen(Observation.MOVE_THEN_MORE, shape=earlier)
+            return Seen(Observation.MOVE_THEN_MORE, shape=earlier, progress=progress,
+                        closes_slide=closes_slide)
         if self.mode is not Mode.FREE or table.limited:
             # Two readings may fit the same board: one action of the mover (a piece moved,
             # pieces taken off), or his move left unfinished and the opponent's reply
             # begun. Both are kept; the opponent's playing on tells which it was.
-            readings = []
+            readings: list[IrregularAction] = []
             if added:
-                order = self._progress.removal_order()
-                direct = explain(table, removed, added, order)
+                direct = explain(table, removed, added, progress.removal_order())
                 if direct is not None:
                     readings.append(direct)
-            unfinished = self._unfinished(occupied)
+            unfinished = self._unfinished(occupied, progress)
             if unfinished is not None:
                 readings.insert(0, unfinished)
             if readings:
-                seen = Seen(Observation.WRONG_PLACEMENT, action=readings[0],
-                            alternatives=tuple(readings[1:]))
-                if self._progress.last_filled:
-                    return seen
+                if progress.last_filled:
+                    return self._wrong_placement(tuple(readings), occupied, progress,
+                                                 closes_slide)
                 # Only lifted so far: a piece may yet be put back (a hand adjusting, an
                 # unrelated piece lifted). Flagged when a piece is put down, or when
                 # the lift lasts `hold_timeout`.
-                self._progress.readings = seen
-                self._progress.settle(occupied)  # the opponent may play on from it
-                if self._progress.lifted_since is None:
-                    self._progress.lifted_since = now
-                return Seen(Observation.LIFTED)
+                progress.readings = tuple(readings)
+                progress.settle(occupied)  # the opponent may play on from it
+                if progress.lifted_since is None:
+                    progress.lifted_since = now
+                return Seen(Observation.LIFTED, progress=progress, closes_slide=closes_slide)
         if added:
-            return Seen(Observation.UNEXPLAINED, removed=removed, added=added)
-        if self._progress.lifted_since is None:
-            self._progress.lifted_since = now
-        return Seen(Observation.LIFTED)
+            return Seen(Observation.UNEXPLAINED, removed=removed, added=added,
+                        progress=progress, closes_slide=closes_slide)
+        if progress.lifted_since is None:
+            progress.lifted_since = now
+        return Seen(Observation.LIFTED, progress=progress, closes_slide=closes_slide)
 
-    def _completion(self, completed: list[MoveShape], occupied: int,
+    def _completion(self, completed: list[MoveShape], progress: MoveInProgress,
                     now: float) -> Seen | None:
         """The board shows the position after one or more legal moves: which one, once
-        the seen landings decide; None while the capture may still be going on."""
-        candidates = self._order_consistent(completed, now)
-        if (len(candidates) == 1 and self._other_fully_shown(candidates[0], now)
-                and self._rest_at_end(candidates[0], now) < ASK_AFTER):
+        the seen landings decide (with ``progress``, the move in progress as it leaves
+        it); None while the capture may still be going on."""
+        candidates = self._order_consistent(completed, progress, now)
+        if (len(candidates) == 1 and self._other_fully_shown(candidates[0], progress, now)
+                and progress.rest_at(candidates[0].move.end, now) < ASK_AFTER):
             return None  # another capture was shown landing by landing: the board is on
             # its way to it (its prisoners still being taken off), for a while
         if len(candidates) == 1:
             shape = candidates[0]
-            if shape.move.captures and self._progress.last_filled & shape.end_bit:
+            if shape.move.captures and progress.last_filled & shape.end_bit:
                 # a capture that the piece's arrival completes is done when the piece
                 # rests there, not when it slides over it; and if another way goes on
                 # from the landings seen so far, when it has rested long enough not to
                 occupancy, start = self.table.occupancy, shape.move.start
                 seen = tuple(dedupe_consecutive([
-                    s for s in self._rests(now) if s == start or not occupancy >> (s - 1) & 1]))
+                    s for s in progress.rests(now)
+                    if s == start or not occupancy >> (s - 1) & 1]))
                 longer = any(len(other.landings) > len(seen)
                              and other.landings[:len(seen)] == seen
                              for other in self.table.by_start.get(start, ()))
-                if self._rest_at_end(shape, now) < (ASK_AFTER if longer else REST_TIME):
+                if progress.rest_at(shape.move.end, now) < (ASK_AFTER if longer
+                                                           else REST_TIME):
                     return None
-            if self._table_of(shape.after).is_game_over:
-                return Seen(Observation.ENDS_GAME, shape=shape)
-            return Seen(Observation.COMPLETES_MOVE, shape=shape)
+            return Seen(self._at_end(Observation.COMPLETES_MOVE, shape.after), shape=shape,
+                        progress=progress)
         end = completed[0].move.end
         goes_on = not candidates or any(end in shape.landings[:-1] for shape in completed)
-        if self._rest_at_end(completed[0], now) < (ASK_AFTER if goes_on else REST_TIME):
+        if progress.rest_at(end, now) < (ASK_AFTER if goes_on else REST_TIME):
             return None  # not at rest yet; or the piece may go on (the end is a landing
             # of a longer way, or the landings seen fit none yet)
-        return Seen(Observation.COMPLETES_AMBIGUOUS, candidates=tuple(candidates or completed))
+        return Seen(Observation.COMPLETES_AMBIGUOUS, candidates=tuple(candidates or completed),
+                    progress=progress)
 
-    def _other_fully_shown(self, shape: MoveShape, now: float) -> bool:
+    def _other_fully_shown(self, shape: MoveShape, progress: MoveInProgress,
+                           now: float) -> bool:
         """Whether another capture from the same start, and not ``shape``, had every
         landing shown in order."""
         if not shape.move.captures:
             return False
         occupancy, start = self.table.occupancy, shape.move.start
-        seen = [s for s in self._rests(now) if s == start or not occupancy >> (s - 1) & 1]
+        seen = [s for s in progress.rests(now)
+                if s == start or not occupancy >> (s - 1) & 1]
 
         def shown(other: MoveShape) -> bool:
             return followed(other.landings, [s for s in seen if s in other.landings]) == \
@@ -471,16 +593,17 @@ class Tracker:
             other is not shape and other.move.captures and shown(other)
             for other in self.table.by_start.get(start, ()))
 
-    def _loop_shown(self, now: float) -> Seen | None:
+    def _loop_shown(self, progress: MoveInProgress, now: float) -> Seen | None:
         """A capture that ends where it started and empties no square (every column it
         jumps keeps a piece) leaves the occupancy as it was: it is seen only by its
         landings. Played when the piece has rested on each of them, in order, and rests
-        back on its start; waiting (in progress) while it may still come to rest."""
+        back on its start; waiting (in progress) while it may still come to rest. (The
+        Seen carries ``progress``.)"""
         loops = [shape for shape in self.table.by_occupancy.get(self.table.occupancy, ())
                  if shape.start_bit == shape.end_bit]
-        if not loops or not self._progress.placements:
+        if not loops or not progress.placements:
             return None
-        rests = self._rests(now)
+        rests = progress.rests(now)
         if not rests or rests[-1] != loops[0].move.end:
             return None
         shown = [shape for shape in loops
@@ -488,44 +611,39 @@ class Tracker:
                  == len(shape.landings)]
         if len(shown) != 1:
             return None
-        if self._rest_at_end(shown[0], now) < REST_TIME:
-            return Seen(Observation.IN_PROGRESS)
-        if self._table_of(shown[0].after).is_game_over:
-            return Seen(Observation.ENDS_GAME, shape=shown[0])
-        return Seen(Observation.COMPLETES_MOVE, shape=shown[0])
+        if progress.rest_at(shown[0].move.end, now) < REST_TIME:
+            return Seen(Observation.IN_PROGRESS, progress=progress)
+        return Seen(self._at_end(Observation.COMPLETES_MOVE, shown[0].after), shape=shown[0],
+                    progress=progress)
 
-    def _rest_at_end(self, shape: MoveShape, now: float) -> float:
-        """How long the piece has been down on the end square of ``shape``."""
-        return self._progress.rest_at(shape.move.end, now)
-
-    def _observe_flagged(self, occupied: int) -> Seen:
+    def _classify_flagged(self, occupied: int) -> Seen:
         """After a flag: under fmjd, the opponent playing on from the irregular position
         makes it stand, and a legal move from the position itself corrects it; anything
         else waits for the restore (or the arbiter)."""
-        pending = self._pending
-        if pending is None:
+        if self._pending is None:
             return Seen(Observation.OTHER)
+        pending = self._pending.copy()
         shape = pending.observe(occupied, self._progress.removal_order())
         if shape is not None:
-            return Seen(Observation.PLAYED_ON, shape=shape)
+            return Seen(self._at_end(Observation.PLAYED_ON, shape.after), shape=shape,
+                        pending=pending)
         shape = pending.corrected(occupied)
         if shape is not None:
-            if self._table_of(shape.after).is_game_over:
-                return Seen(Observation.ENDS_GAME, shape=shape)
-            return Seen(Observation.COMPLETES_MOVE, shape=shape)
-        return Seen(Observation.OTHER)
+            return Seen(self._at_end(Observation.COMPLETES_MOVE, shape.after), shape=shape,
+                        pending=pending)
+        return Seen(Observation.OTHER, pending=pending)
 
-    def _unfinished(self, occupied: int) -> IrregularAction | None:
+    def _unfinished(self, occupied: int, progress: MoveInProgress) -> IrregularAction | None:
         """A move left unfinished, and the opponent playing on from it: the last legal
         in-between board showed the moving piece down (a multiple capture stopped, or
         captured pieces left on the board) and the change since is the reply from the
         position that left. Seen only then: until the opponent acts, the move may still
         be finished."""
         table = self.table
-        order = self._progress.removal_order()
+        order = progress.removal_order()
         # the newest legal in-between boards first: the opponent's first lift may itself
         # have looked like part of the move (a piece it could still take)
-        for settled in reversed(self._progress.settled_boards):
+        for settled in reversed(progress.settled_boards):
             if settled == occupied:
                 continue
             action = explain(table, table.occupancy & ~settled, settled & ~table.occupancy,
@@ -539,7 +657,7 @@ class Tracker:
                 return action
         return None
 
-    def _move_seen_with_the_next(self, occupied: int, *,
+    def _move_seen_with_the_next(self, occupied: int, progress: MoveInProgress, *,
                                  complete_only: bool = False) -> MoveShape | None:
         """The one legal move after which this board is the next move in progress or done.
 
@@ -551,9 +669,9 @@ class Tracker:
         if no other plies explain the board (`_other_plies_show`)."""
         found = None
         lifts_only = False  # ``found`` is seen done only with pieces lifted after it
-        lifted_at = self._progress.lifted_at
+        lifted_at = progress.lifted_at
         placed: dict[int, float] = {}  # square: when a piece was last put down there
-        for placement in self._progress.placements:
+        for placement in progress.placements:
             placed[placement.square] = placement.at
         for shape in self.table.shapes:
             after = self._table_of(shape.after)
@@ -626,39 +744,33 @@ class Tracker:
                     return True
         return False
 
-    def _track_progress(self, occupied: int, now: float) -> None:
-        """Remember the placements (with their times) and removals since the position
-        last matched."""
-        self._progress.track(occupied, self._previous_occupied, self.table.occupancy, now)
-        self._previous_occupied = occupied
-
-    def _rests(self, now: float) -> list[int]:
-        return self._progress.rests(now)
-
-    def _hand_went_elsewhere(self, shape: MoveShape, now: float) -> bool:
+    def _hand_went_elsewhere(self, shape: MoveShape, progress: MoveInProgress,
+                             now: float) -> bool:
         """Whether the piece rested on squares this move does not land on, all of them
         landings of another legal move from the same start: the board then shows a
         shorter (or other) capture half-way through that one (a column kept its place, a
         piece not yet taken off), and that one is still being made. (A rest on a square
         the move only passes over is not this move: a slide is shorter than a rest.)"""
         occupied = self.table.occupancy
-        shown = mask_from_squares(self._rests(now)) & ~shape.start_bit & ~occupied
+        shown = mask_from_squares(progress.rests(now)) & ~shape.start_bit & ~occupied
         if not shown & ~shape.landing_mask:
             return False
         return any(not shown & ~other.landing_mask
                    for other in self.table.by_start.get(shape.move.start, ())
                    if other is not shape)
 
-    def _order_consistent(self, candidates: list[MoveShape], now: float) -> list[MoveShape]:
+    @staticmethod
+    def _order_consistent(candidates: list[MoveShape], progress: MoveInProgress,
+                          now: float) -> list[MoveShape]:
         """Keep the candidates whose landing order fits the rests seen (the lesson on
         captures asks that a capture be shown square by square). Squares landed on by some
         candidate but not by another tell them apart; rests elsewhere are ignored."""
         if len(candidates) == 1:
             return candidates
-        landing_squares = set()
+        landing_squares: set[int] = set()
         for shape in candidates:
             landing_squares.update(shape.landings)
-        shown = dedupe_consecutive([s for s in self._rests(now) if s in landing_squares])
+        shown = dedupe_consecutive([s for s in progress.rests(now) if s in landing_squares])
         fitting = []
         for shape in candidates:
             order = iter(shape.landings)
@@ -666,79 +778,34 @@ class Tracker:
                 fitting.append(shape)
         return fitting
 
-    def _observe_ambiguous(self, occupied: int, now: float) -> Observation:
+    def _classify_ambiguous(self, ambiguity: Ambiguity, occupied: int, now: float) -> Seen:
         """While candidates blink, a touch on a square that only one candidate lands on
         picks it (`Ambiguity`); the move is recorded when the board is back."""
         changed = occupied ^ self._previous_occupied
-        self._progress.track(occupied, self._previous_occupied, self.table.occupancy, now)
-        self._previous_occupied = occupied
-        ambiguity = self._ambiguity
+        progress = self._tracked(occupied, now)
+        ambiguity = ambiguity.copy()
         if ambiguity.observe(changed, occupied, now):
-            return Observation.RESOLVES
+            chosen = ambiguity.chosen
+            assert chosen is not None
+            return Seen(self._at_end(Observation.RESOLVES, chosen.after), shape=chosen,
+                        progress=progress, ambiguity=ambiguity)
         if occupied == ambiguity.common:
             # the capture shown on after the blinking began: its landings may decide
-            fitting = self._order_consistent(ambiguity.candidates, now)
+            fitting = self._order_consistent(ambiguity.candidates, progress, now)
             if len(fitting) == 1:
                 ambiguity.chosen = fitting[0]
-                return Observation.RESOLVES
-        return Observation.OTHER
-
-    def _amends(self, shape: MoveShape) -> Observation:
-        if self._table_of(shape.after).is_game_over:
-            return Observation.AMENDS_TO_END
-        return Observation.AMENDS_MOVE
-
-    def _amendment(self, occupied: int) -> MoveShape | None:
-        """The last move's piece slid on along its line before anyone else acted: a king
-        passing the squares of a quiet move, or (column games, where a jumped column keeps
-        its place) the landing squares of the same capture. Only a move on the same line
-        (one way contains the other) amends it; anything else is a new action."""
-        slide = self._slide
-        if slide is None or not self._history:
-            return None
-        for shape in self._slide_family():
-            if shape is not slide and shape.after_occupancy == occupied:
-                common = shape.passage & slide.passage
-                if common in (shape.passage, slide.passage):
-                    return shape
-        return None
-
-    def _close_slide_window(self, now: float) -> None:
-        """The last move stays open to amendment only if its piece is lifted again within
-        `AMEND_WINDOW` of its release."""
-        slide = self._slide
-        if slide is None or self._last_move_at is None:
-            return
-        observed = self._observed if self._observed is not None else self.table.occupancy
-        if not observed & slide.end_bit:
-            if now - self._last_move_at <= AMEND_WINDOW:
-                self._slide_lifted = True
-        if not self._slide_lifted and now - self._last_move_at > AMEND_WINDOW:
-            self._slide = None
-
-    def _slide_family(self) -> list[MoveShape]:
-        """Moves of the previous position with the last move's start and captures."""
-        slide = self._slide
-        before, _ = self._history[-1]
-        return [shape for shape in self._table_of(before).by_start.get(slide.move.start, ())
-                if shape.move.captures == slide.move.captures]
-
-    def _slide_still_open(self, removed: int, added: int) -> bool:
-        slide = self._slide
-        assert slide is not None
-        if removed & ~slide.end_bit:
-            return False
-        line = 0
-        for shape in self._slide_family():
-            if (shape.passage & slide.passage) in (shape.passage, slide.passage):
-                line |= shape.passage
-        return not added & ~line
+                return Seen(self._at_end(Observation.RESOLVES, fitting[0].after),
+                            shape=fitting[0], progress=progress, ambiguity=ambiguity)
+        return Seen(Observation.OTHER, progress=progress, ambiguity=ambiguity)
 
     def _can_take_back(self, occupied: int) -> bool:
         if self.mode is Mode.TOURNAMENT or not self._history:
             return False
         before, _ = self._history[-1]
         return occupied == self._table_of(before).occupancy
+
+    def _takes_back(self) -> Observation:
+        return self._at_end(Observation.TAKES_BACK, self._history[-1][0])
 
     def _takeback_under_way(self, removed: int, added: int) -> bool:
         """The last move being put back, piece by piece, in any order: its piece lifted
@@ -750,59 +817,74 @@ class Tracker:
             return False
         return not removed & ~last.end_bit and not added & ~last.may_empty
 
-    def _table_of(self, position: Position) -> MoveTable:
-        """The move table of ``position``: on the opponent's turn, limited to the move it
-        chose (none while it thinks)."""
-        table = self._tables.of(position)
-        if not self._opponents_turn(position):
-            return table
-        limited = self._limited.get(position)
-        if limited is None:
-            if len(self._limited) >= self._tables.limit:
-                self._limited.clear()
-            expected = self._expected
-            moves = (expected[1],) if expected is not None and expected[0] == position \
-                and not self._takeback_owed else ()
-            limited = self._limited[position] = table.limited_to(moves)
-        return limited
+    # -- actions (one per `Action`; ``_ACTIONS`` after them maps them) ---------------------
 
-    # -- actions ------------------------------------------------------------------------------
+    def _do_nothing(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        """Nothing to do but change state (if the table says so)."""
 
-    # One handler per observation; ``_HANDLERS`` (after the class) maps them.
-
-    def _on_completed(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+    def _clear(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         self._pending = None
-        self._play(seen.shape, now, events)
-
-    def _on_resolved(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        chosen = self._ambiguity.chosen
         self._ambiguity = None
-        self._play(chosen, now, events, extra_notes=("ambiguous capture resolved by touch",))
+        if not self._loop_capture_under_way(now):
+            self._clear_progress()
 
-    def _on_ambiguous(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+    def _note_touch(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        table = self.table
+        if not table.capture_required:
+            return
+        removed = table.occupancy & ~(self._observed or 0)
+        own_lifted = removed & table.own_occupancy
+        if own_lifted and not own_lifted & table.starts:
+            self._progress.touched_non_capturing = True
+
+    def _play_seen(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._pending = None
+        self._play(seen.move, now, events)
+
+    def _play_chosen(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._ambiguity = None
+        self._play(seen.move, now, events, extra_notes=("ambiguous capture resolved by touch",))
+
+    def _ask(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         self._ambiguity = Ambiguity(list(seen.candidates))
         self._previous_occupied = seen.candidates[0].after_occupancy
         self.asks += 1
 
-    def _on_move_then_more(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+    def _play_both(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        """The earlier move, then the board read again from the position it left: the
+        next move, if it is complete already, is recorded too (its evidence is kept
+        either way; the state the table names follows)."""
         self._pending = None
         note = ("move seen complete only with the next one begun",)
-        self._play(seen.shape, now, events, extra_notes=note)
-        self._slide = None
-        occupied = self._observed
-        self._track_progress(occupied, now)
-        follow = self._observe(occupied, now)
+        self._play(seen.move, now, events, extra_notes=note)
+        self._slides.close()
+        follow = self._classify(self._board(), now)
+        self._commit(follow)
         if follow.observation in (Observation.COMPLETES_MOVE, Observation.ENDS_GAME):
-            self._play(follow.shape, now, events, extra_notes=note)
+            self._play(follow.move, now, events, extra_notes=note)
 
-    def _on_amended(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        self._amend(seen.shape, now, events)
+    def _amend(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        before, replaced = self._history.pop()
+        self.moves.pop()
+        self._set_position(before)
+        last_move_at = self._last_move_at
+        self._play(seen.move, now, events, replaces=replaced.notation)
+        self._last_move_at = last_move_at  # the window runs from the first release
 
-    def _on_taken_back(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        self._take_back(now, events)
+    def _take_back(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        before, shape = self._history.pop()
+        if self.moves:
+            self.moves.pop()
+        # the opponent's move taken back: the person's move before it is owed too
+        self._turns.took_back(self._turns.is_turn(before) and bool(self._history))
+        self._set_position(before)
+        self._slides.close()
+        self._last_move = ()
+        self._clear_progress()
+        events.append(TakebackEvent(now, "takeback", shape.notation, before))
 
-    def _on_wrong_placement(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        action = seen.action
+    def _flag_illegal(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        action = seen.irregular
         kind = action.kind
         if kind is Irregularity.TAKEBACK:
             text = f"{action.notation} taken back: takebacks are not allowed in tournament play"
@@ -822,9 +904,7 @@ class Tracker:
         self._flag(State.ILLEGAL, now, text, events,
                    irregularity="" if self.table.limited else kind.name.lower(),
                    message=message)
-        if self.policy.stands_when_played_on and self._opponent_white is None:
-            self._pending = PendingIrregularity([action, *seen.alternatives], self.table,
-                                                self._table_of, self._observed)
+        self._pending = seen.kept
 
     def _not_the_opponents_move(self, action: IrregularAction) -> tuple[str, Message]:
         """The flag's text and message when the board shows something else than the
@@ -837,8 +917,13 @@ class Tracker:
         return (f"{shown} is not the opponent's move: it plays {expected.notation}",
                 Message.of("log.not_opponents", move=shown, expected=expected.notation))
 
-    def _on_played_on(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+    def _flag_and_stand(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._flag_illegal(seen, now, events)
+        self._stand(seen, now, events)
+
+    def _stand(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         pending = self._pending
+        assert pending is not None  # the flagged move (kept by the flag)
         self._pending = None
         action = pending.action
         if action.kind is Irregularity.TAKEBACK:
@@ -854,42 +939,34 @@ class Tracker:
                 action.kind.name.lower(), action.kind.comment, action.after))
         self._set_position(action.after)
         self._clear_progress()
-        self._play(seen.shape, now, events)
+        self._play(seen.move, now, events)
 
-    def _on_unexplained(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+    def _flag_disturbed(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
         self._flag(State.DISTURBED, now, "position disturbed", events,
                    message=Message.of("log.disturbed"))
 
-    def _on_matches(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        self._pending = None
-        self._ambiguity = None
-        if not self._loop_capture_under_way(now):
-            self._clear_progress()
+    def _flag_kept_off(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
+        self._flag(State.DISTURBED, now, "pieces lifted and kept off the board",
+                   events, message=Message.of("log.kept_off"))
 
-    def _on_touched(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        self._note_touch()
-
-    def _on_nothing(self, seen: Seen, now: float, events: list[TrackerEvent]) -> None:
-        """Nothing to do but change state (if the table says so)."""
-
-    _HANDLERS = {
-        Observation.MATCHES: _on_matches,
-        Observation.COMPLETES_MOVE: _on_completed,
-        Observation.ENDS_GAME: _on_completed,
-        Observation.COMPLETES_AMBIGUOUS: _on_ambiguous,
-        Observation.AMENDS_MOVE: _on_amended,
-        Observation.AMENDS_TO_END: _on_amended,
-        Observation.MOVE_THEN_MORE: _on_move_then_more,
-        Observation.TAKES_BACK: _on_taken_back,
-        Observation.IN_PROGRESS: _on_touched,
-        Observation.LIFTED: _on_touched,
-        Observation.WRONG_PLACEMENT: _on_wrong_placement,
-        Observation.UNEXPLAINED: _on_unexplained,
-        Observation.HELD_TOO_LONG: _on_nothing,  # flagged by `tick`, never by a snapshot
-        Observation.RESOLVES: _on_resolved,
-        Observation.PLAYED_ON: _on_played_on,
-        Observation.OTHER: _on_nothing,
+    _ACTIONS: dict[Action, Callable[[Tracker, Seen, float, list[TrackerEvent]], None]] = {
+        Action.NOTHING: _do_nothing,
+        Action.CLEAR: _clear,
+        Action.NOTE_TOUCH: _note_touch,
+        Action.PLAY: _play_seen,
+        Action.PLAY_CHOSEN: _play_chosen,
+        Action.PLAY_BOTH: _play_both,
+        Action.ASK: _ask,
+        Action.AMEND: _amend,
+        Action.TAKE_BACK: _take_back,
+        Action.FLAG_ILLEGAL: _flag_illegal,
+        Action.FLAG_AND_STAND: _flag_and_stand,
+        Action.STAND: _stand,
+        Action.FLAG_DISTURBED: _flag_disturbed,
+        Action.FLAG_KEPT_OFF: _flag_kept_off,
     }
+
+    # -- what the actions share ----------------------------------------------------------
 
     def _play(self, shape: MoveShape, now: float, events: list[TrackerEvent],
               extra_notes: tuple[str, ...] = (), replaces: str | None = None) -> None:
@@ -901,43 +978,20 @@ class Tracker:
                           notes, shape.after, replaces)
         self.moves.append(event)
         events.append(event)
-        self._slide = shape
-        self._slide_lifted = False
+        self._slides.open(before, shape)
         self._last_move = (shape.move.start, shape.move.end)
         self._last_move_at = now
         self._clear_progress()
         if self.table.is_game_over:
             events.append(GameOverEvent(now, "game_over", shape.after.white_to_move))
 
-    def _amend(self, shape: MoveShape, now: float, events: list[TrackerEvent]) -> None:
-        before, replaced = self._history.pop()
-        self.moves.pop()
-        self._set_position(before)
-        last_move_at = self._last_move_at
-        self._play(shape, now, events, replaces=replaced.notation)
-        self._last_move_at = last_move_at  # the window runs from the first release
-
-    def _take_back(self, now: float, events: list[TrackerEvent]) -> None:
-        before, shape = self._history.pop()
-        if self.moves:
-            self.moves.pop()
-        # the opponent's move taken back: the person's move before it is owed too
-        self._takeback_owed = self._opponents_turn(before) and bool(self._history)
-        self._limited.clear()
-        self._set_position(before)
-        self._slide = None
-        self._last_move = ()
-        self._clear_progress()
-        events.append(TakebackEvent(now, "takeback", shape.notation, before))
-
     def _flag(self, state: State, now: float, description: str,
               events: list[TrackerEvent], irregularity: str = "", *,
               message: Message) -> None:
-        occupied = self._observed if self._observed is not None else self.table.occupancy
-        squares = tuple(squares_from_mask(occupied ^ self.table.occupancy))
+        squares = tuple(squares_from_mask(self._board() ^ self.table.occupancy))
         kind = "illegal" if state is State.ILLEGAL else "disturbed"
         events.append(FlagEvent(now, kind, description, squares, irregularity, message))
-        self._slide = None
+        self._slides.close()
         self._pending = None
         self._clear_progress()
 
@@ -951,7 +1005,7 @@ class Tracker:
         if self.state is not State.MOVING or not self._progress.placements:
             return False
         occupied = self.table.occupancy
-        rests = mask_from_squares(self._rests(now))
+        rests = mask_from_squares(self._progress.rests(now))
         return any(shape.move.start in shape.landings and rests & shape.passage
                    and not rests & ~shape.passage & ~occupied
                    for shape in self.table.shapes)
@@ -959,15 +1013,6 @@ class Tracker:
     def _clear_progress(self) -> None:
         self._progress = MoveInProgress()
         self._previous_occupied = self.table.occupancy
-
-    def _note_touch(self) -> None:
-        table = self.table
-        if not table.capture_required:
-            return
-        removed = table.occupancy & ~(self._observed or 0)
-        own_lifted = removed & table.own_occupancy
-        if own_lifted and not own_lifted & table.starts:
-            self._progress.touched_non_capturing = True
 
     def _procedure_notes(self, shape: MoveShape) -> tuple[str, ...]:
         """Irregularities of procedure (the move still counts; the log keeps them)."""
@@ -999,8 +1044,11 @@ class Tracker:
         ambiguity = self._ambiguity
         owed = self.takeback_owed
         return intents_of(Situation(
-            self.state, self.mode, self.table,
-            self._observed if self._observed is not None else self.table.occupancy,
+            self.state, self.mode, self.table, self._board(),
             self._progress, tuple(sorted(ambiguity.squares())) if ambiguity else (),
             self._last_move if confirming else (), self.table.limited,
             self.expected_move, owed.occupancy() if owed is not None else None), now)
+
+
+if set(Tracker._ACTIONS) != set(Action):  # pragma: no cover - a row names no method
+    raise ImportError("the tracker has no method for some action of its table")
