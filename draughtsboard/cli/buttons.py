@@ -54,6 +54,20 @@ def wire_hint_button(source, session, coach, log, voice=None) -> None:
         if button is not None:
             ButtonPresses(button, pressed(name))
     if "hint" in buttons:
-        log.info("%s", session.words(Message.of("cli.hint_button")))
+        log.info("%s", session.words(hint_button_line(session, coach)))
+
+
+def hint_button_line(session, coach) -> Message:
+    """play's start-up line for a wired hint button: that its short press asks the coach
+    only where it really does (`question_for`: every mode but tournament, and a coach
+    attached); in tournament mode it says the last move, and the line says so instead
+    of promising a hint the coach would refuse."""
+    from draughtsboard.speech.answers import HINT, question_for
+    from draughtsboard.speech.presses import SHORT
+
+    _, _, view = session.published()
+    if coach is not None and question_for(SHORT, "hint", str(view.get("mode", ""))) == HINT:
+        return Message.of("cli.hint_button")
+    return Message.of("cli.hint_button.last_move")
 
 

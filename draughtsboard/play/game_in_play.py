@@ -676,12 +676,12 @@ class GameInPlay:
     def accept_position(self, position: Position, text: str) -> None:
         """An arbiter correction: play goes on from ``position``; the LEDs show what
         differs until the board matches."""
-        self.recorder.record_correction(self.game_id, position.fen(), text, self.clock(),
-                                        self.wall())
-        self.controller.accept(position, self.clock())
         side = "white" if position.white_to_move else "black"
-        self.arbiter_log.note("correction", Message.of(f"log.position_accepted.{side}",
-                                                       fen=position.fen()))
+        said = Message.of(f"log.position_accepted.{side}", fen=position.fen())
+        self.recorder.record_correction(self.game_id, position.fen(), text, self.clock(),
+                                        self.wall(), message=said)
+        self.controller.accept(position, self.clock())
+        self.arbiter_log.note("correction", said)
         self.follow_opponent()
 
     def take_back_to(self, ply: int, text: str) -> Position:

@@ -424,10 +424,13 @@ class Recorder:
 
     def record_correction(self, game_id: str, fen: str, text: str,
                           t_monotonic: float | None = None,
-                          t_wall: float | None = None) -> None:
-        """An arbiter correction: play goes on from the position ``fen`` (checked first)."""
+                          t_wall: float | None = None, *,
+                          message: Message | None = None) -> None:
+        """An arbiter correction: play goes on from the position ``fen`` (checked first;
+        ``message``: as `record_illegal`)."""
         _, game = self._journal(game_id)
-        self._append(game_id, Correction(game.ply, fen, text, Times(t_monotonic, t_wall)))
+        self._append(game_id, Correction(game.ply, fen, text, Times(t_monotonic, t_wall),
+                                         message))
 
     def record_takeback_to(self, game_id: str, ply: int, text: str,
                            t_monotonic: float | None = None,

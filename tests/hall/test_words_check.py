@@ -72,8 +72,8 @@ def test_what_the_hall_says_reads_in_each_language_and_is_recorded_as_data():
     assert in_english(claim.to_dict()["text"]) == claim.text  # the hall's log line
     notes = health_notes({"chattering": [9, 10], "stuck": [{"square": 4, "seconds": 3}]})
     assert [words_for("nl")(n) for n in notes] == [
-        "schakelaars denderen (een losse of falende reed) op velden 9 en 10",
-        "schakelaar onder 4 al 3 s open onder een schijf: vast, of een schijf niet op zijn "
+        "schakelaars denderen (een los of defect reedcontact) op velden 9 en 10",
+        "schakelaar onder 4 al 3 s open onder een stuk: vast, of een stuk niet op zijn "
         "plaats"]
     refusal = HallError(said("console.error.no_pairings", round="9"))
     assert str(refusal) == "no pairings imported for round 9"

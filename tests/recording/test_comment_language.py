@@ -74,3 +74,31 @@ def test_an_english_file_reads_as_before_and_an_old_record_as_recorded(tmp_path)
     older = comments(Recorder(tmp_path, sync=False).export_pdn(game_id, say=words_for("ru")))
     assert any("illegal move f6-e4" in c for c in older)
     assert any("play resumed after a restart" in c for c in older)
+
+
+def test_an_arbiters_correction_is_said_in_the_boards_language(tmp_path):
+    """The correction carries its message as a takeback does: a Russian PDN says «судья
+    принял позицию», an English one what every earlier file said, and a journal written
+    before the message was kept (no ``message`` in its correction) reads as recorded."""
+    recorder = Recorder(tmp_path, sync=False)
+    game_id = recorder.start_game(RUSSIAN, {"White": "Ann", "Black": "Bea"}, mode="training")
+    recorder.record_move(game_id, "c3-d4", 1.0, 1_000_001.0)
+    fen = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    text = f"position accepted by the arbiter, Black to move: {fen}"
+    recorder.record_correction(game_id, fen, text, 2.0, 1_000_002.0,
+                               message=Message.of("log.position_accepted.black", fen=fen))
+    russian = [c for c in comments(recorder.export_pdn(game_id, say=words_for("ru")))
+               if "исправление судьи" in c]
+    assert len(russian) == 1 and f"судья принял позицию, ход чёрных: {fen}" in russian[0]
+    assert "accepted" not in russian[0] and "[%setup " in russian[0]
+    assert any(text in c for c in comments(recorder.export_pdn(game_id)))
+    recorder.close()
+    journal = next(tmp_path.rglob("*.jsonl"))
+    records = [decode_line(line) for line in journal.read_bytes().splitlines()]
+    correction = next(record for record in records if record.get("type") == "correction")
+    assert correction["message"] == {"id": "log.position_accepted.black",
+                                     "params": {"fen": fen}}
+    del correction["message"]
+    journal.write_bytes(b"".join(encode_record(record) for record in records))
+    older = comments(Recorder(tmp_path, sync=False).export_pdn(game_id, say=words_for("ru")))
+    assert any(text in c for c in older)

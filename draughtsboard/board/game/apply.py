@@ -110,7 +110,8 @@ def apply(game: Game, record: Record) -> None:
                             parse_fen(game.variant, record.fen), record.text,
                             record.irregularity, record.comment, at.mono, at.wall)
     elif isinstance(record, Correction):
-        game.correct(parse_fen(game.variant, record.fen), record.text, at.mono, at.wall)
+        game.correct(parse_fen(game.variant, record.fen), record.text, at.mono, at.wall,
+                     message=record.message)
     elif isinstance(record, TakebackTo):
         take_back_to(game, record.ply)
         game.add_event("takeback", record.text, at.mono, at.wall, message=record.message)

@@ -131,6 +131,7 @@ def encode(record: AnyRecord) -> dict[str, Any]:
                     fen=record.fen)
     elif isinstance(record, Correction):
         data["fen"] = record.fen
+        data.update(_said(record.message))
     elif isinstance(record, ResultWithdrawn):
         data.update(_said(record.message))
         if record.declined is not None:
@@ -363,7 +364,8 @@ def decode(data: Mapping[str, Any]) -> AnyRecord:
                              fields.text("irregularity", ""), fields.text("comment", ""),
                              fields.text("fen"), at)
     if kind is RecordKind.CORRECTION:
-        return Correction(ply, fields.text("fen"), fields.text("text", ""), at)
+        return Correction(ply, fields.text("fen"), fields.text("text", ""), at,
+                          fields.message())
     text = fields.text("text", "")
     if kind in EVENT_KINDS:
         tags = fields.tags() if kind is RecordKind.NOTE else None

@@ -317,10 +317,11 @@ class Game:
         return played
 
     def correct(self, position: Position, text: str, t_monotonic: float | None = None,
-                t_wall: float | None = None) -> GameEvent:
+                t_wall: float | None = None, *, message: Message | None = None) -> GameEvent:
         """The arbiter sets the current position (an arbiter correction): play goes on
-        from ``position``; the event keeps what was done. A take-back past this ply
-        takes the correction back with it."""
+        from ``position``; the event keeps what was done (``message``: ``text`` as a
+        message, as `add_event`). A take-back past this ply takes the correction back
+        with it."""
         self._check_writable()
         if self.result is not None:
             raise GameFinishedError(f"the game is over ({self.result}); no correction")
@@ -331,7 +332,7 @@ class Game:
         self._counters[-1] = self.rules.initial(position)
         self._seen[position] += 1
         event = GameEvent("correction", self.ply, text, t_monotonic, t_wall,
-                          position=position)
+                          position=position, message=message)
         self.events.append(event)
         return event
 

@@ -197,12 +197,15 @@ class TakebackTo:
 
 @dataclass(frozen=True, slots=True)
 class Correction:
-    """The arbiter sets the current position: play goes on from ``fen``."""
+    """The arbiter sets the current position: play goes on from ``fen``. ``message``:
+    ``text`` as a message, so the PDN says it in the board's language (a journal written
+    before it was kept has none, and reads as before)."""
 
     ply: int | None
     fen: str
     text: str
     at: Times = NO_TIME
+    message: Message | None = None
 
     kind = RecordKind.CORRECTION
 
