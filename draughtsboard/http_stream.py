@@ -22,9 +22,10 @@ when it is dropped.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -35,22 +36,49 @@ class StreamLimits:
     interval: float = 0.0  # seconds at least between two updates
 
 
-class StreamSource(Protocol):
-    """What one stream says. ``subscribe(wake)`` calls ``wake()`` (from any thread) on
-    every change and returns what unsubscribes; ``opening()`` is the first text sent,
-    ``update()`` what is new since the last one ("" when nothing is), ``keepalive()``
-    the text of a quiet moment; ``closing`` is true once the owner stops."""
+class Publisher(Protocol):
+    """What a stream follows (the board's play session, the hall's service):
+    ``subscribe(wake)`` calls ``wake()`` (from any thread) on every change and returns
+    what unsubscribes; ``closing`` is true once the owner stops."""
 
     @property
     def closing(self) -> bool: ...
 
     def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]: ...
 
+
+class StreamSource(Publisher, Protocol):
+    """What one stream says, following a `Publisher`: ``opening()`` is the first text
+    sent, ``update()`` what is new since the last one ("" when nothing is),
+    ``keepalive()`` the text of a quiet moment."""
+
     async def opening(self) -> str: ...
 
     async def update(self) -> str: ...
 
     def keepalive(self) -> str: ...
+
+
+class Following:
+    """The `Publisher` half of a `StreamSource`, the same for every source: a stream
+    wakes at each change its publisher publishes and ends when the publisher closes.
+    A source adds what it says (``opening``, ``update``, ``keepalive``)."""
+
+    def __init__(self, publisher: Publisher) -> None:
+        self.publisher = publisher
+
+    @property
+    def closing(self) -> bool:
+        return self.publisher.closing
+
+    def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
+        return self.publisher.subscribe(wake)
+
+
+def json_event(name: str, data: Any) -> str:
+    """One named event of a stream whose data is ``data`` as compact JSON (on one line,
+    as an event's ``data:`` must be)."""
+    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
 class Streams:

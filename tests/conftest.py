@@ -4,6 +4,8 @@ play itself is tested in virtual time, tests/play/virtual.py)."""
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from draughtsboard.board.rules import initial_position, parse_fen
@@ -30,6 +32,16 @@ def private_board_lock(tmp_path, monkeypatch):
     """Each test holds its own board lock file: tests in other checkouts (and the real
     service) use the machine-wide one in /run/lock."""
     monkeypatch.setenv("DRAUGHTSBOARD_GPIO_LOCK", str(tmp_path / "gpio.lock"))
+
+
+@pytest.fixture
+def keep_logging():
+    """The root logger's handlers and level put back after a test whose command, run
+    in-process (``cli.main``), sets up logging as on a board."""
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    yield
+    root.handlers[:], root.level = saved
 
 
 @pytest.fixture

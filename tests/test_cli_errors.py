@@ -5,7 +5,6 @@ case 7, an open simulator with only a warning)."""
 
 from __future__ import annotations
 
-import logging
 import os
 import subprocess
 import sys
@@ -18,12 +17,7 @@ from draughtsboard.recording import Recorder
 CONFIGS = os.path.join(os.path.dirname(os.path.dirname(cli.__file__)), "hardware", "configs")
 
 
-@pytest.fixture(autouse=True)
-def _keep_logging():
-    root = logging.getLogger()
-    saved = root.handlers[:], root.level
-    yield
-    root.handlers[:], root.level = saved
+pytestmark = pytest.mark.usefixtures("keep_logging")  # commands run in-process here
 
 
 def run(argv, capsys):

@@ -4,13 +4,13 @@ operator chose out of its log."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import threading
 
 import pytest
 
-from .web.helpers import wait_until
+from .cli_helpers import running
+
+# the hall's command line in these tests: a broker it never reaches, a page on a free port
+HALL = ("hall", "--broker", "mqtt://hall:pw@127.0.0.1:1", "--listen", "127.0.0.1:0")
 
 
 @pytest.mark.parametrize("args, words, status", [
@@ -41,22 +41,11 @@ def test_arguments_the_hall_cannot_use_are_refused_in_one_line(tmp_path, capsys,
 @pytest.mark.slow
 def test_a_token_from_the_environment_is_never_logged(tmp_path):
     token = "operator-chosen-token-5f1e"
-    env = dict(os.environ, DRAUGHTSBOARD_HALL_TOKEN=token, PYTHONUNBUFFERED="1")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "draughtsboard", "hall", "--broker",
-         "mqtt://hall:pw@127.0.0.1:1", "--listen", "127.0.0.1:0", "--data",
-         str(tmp_path / "hall")], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True, env=env)
-    lines: list[str] = []
-    threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True).start()
-    try:
-        wait_until(lambda: any("the hall's page" in line for line in list(lines)),
-                   timeout=30, what="the hall to serve")
-    finally:
-        process.terminate()
-        process.wait(10)
-    log = "".join(lines)
-    assert token not in log and "DRAUGHTSBOARD_HALL_TOKEN" in log
+    env = dict(os.environ, DRAUGHTSBOARD_HALL_TOKEN=token)
+    with running(*HALL, "--data", str(tmp_path / "hall"), env=env) as hall:
+        hall.wait_for("the hall's page", what="the hall to serve")
+        hall.stop()
+    assert token not in hall.log and "DRAUGHTSBOARD_HALL_TOKEN" in hall.log
 
 
 @pytest.mark.slow  # seconds: runs in the full suite, not the fast loop
@@ -65,7 +54,6 @@ def test_the_token_is_kept_in_the_data_directory_and_rotates_while_the_hall_runs
     first start, the same after a restart, replaced at once by `draughtsboard token
     --rotate`; the log says where it is kept, never the token."""
     import json
-    import re
     import urllib.error
     import urllib.request
 
@@ -73,20 +61,14 @@ def test_the_token_is_kept_in_the_data_directory_and_rotates_while_the_hall_runs
 
     data = tmp_path / "hall"
 
+    env = {k: v for k, v in os.environ.items() if k != "DRAUGHTSBOARD_HALL_TOKEN"}
+
     def start():
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        env.pop("DRAUGHTSBOARD_HALL_TOKEN", None)
-        process = subprocess.Popen(
-            [sys.executable, "-m", "draughtsboard", "hall", "--broker",
-             "mqtt://hall:pw@127.0.0.1:1", "--listen", "127.0.0.1:0", "--data", str(data)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            text=True, env=env)
-        lines: list[str] = []
-        threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True).start()
-        url = wait_until(lambda: next((m.group(1) for m in (re.search(
-            r"the hall's page: (http://[0-9.]+:\d+)/", line) for line in list(lines)) if m),
-            None), timeout=30, what="the hall to serve")
-        return process, url, lines
+        return running(*HALL, "--data", str(data), env=env)
+
+    def url_of(hall) -> str:
+        return hall.wait_for(r"the hall's page: (http://[0-9.]+:\d+)/",
+                             what="the hall to serve").group(1)
 
     def accepted(url: str, token: str) -> bool:
         request = urllib.request.Request(url + "/api/arbiter/check", b"{}", method="POST")
@@ -99,23 +81,19 @@ def test_the_token_is_kept_in_the_data_directory_and_rotates_while_the_hall_runs
             assert error.code == 401
             return False
 
-    process, url, lines = start()
-    try:
+    with start() as first:
+        url = url_of(first)
         token = (data / "arbiter-token").read_text().strip()
         assert accepted(url, token)
-    finally:
-        process.terminate()
-        process.wait(10)
-    process, url, more = start()
-    try:
+        first.stop()
+    with start() as again:
+        url = url_of(again)
         assert accepted(url, token)  # a restart keeps it
         assert main(["token", "--data", str(data), "--rotate"]) == 0
         new = (data / "arbiter-token").read_text().strip()
         assert new != token and accepted(url, new) and not accepted(url, token)
-    finally:
-        process.terminate()
-        process.wait(10)
-    log = "".join(lines + more)
+        again.stop()
+    log = first.log + again.log
     assert token not in log and new not in log and "arbiter-token" in log
 
 
@@ -127,22 +105,12 @@ def test_the_halls_start_up_lines_and_refusals_are_in_the_venues_language(tmp_pa
 
     from .test_cli_language import LOG_PREFIX, latin_words
 
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    env.pop("DRAUGHTSBOARD_HALL_TOKEN", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "draughtsboard", "hall", "--broker",
-         "mqtt://hall:pw@127.0.0.1:1", "--listen", "127.0.0.1:0", "--data",
-         str(tmp_path / "hall"), "--language", "ru", "--delay", "1"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        text=True, env=env)
-    lines: list[str] = []
-    threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True).start()
-    try:
-        wait_until(lambda: any("страница зала" in line for line in list(lines)),
-                   timeout=30, what="the hall to serve")
-    finally:
-        process.terminate()
-        process.wait(10)
+    env = {k: v for k, v in os.environ.items() if k != "DRAUGHTSBOARD_HALL_TOKEN"}
+    with running(*HALL, "--data", str(tmp_path / "hall"), "--language", "ru", "--delay", "1",
+                 env=env) as hall:
+        hall.wait_for("страница зала", what="the hall to serve")
+        hall.stop()
+    lines = hall.lines
     said = [LOG_PREFIX.sub("", line) for line in lines
             if LOG_PREFIX.match(line) and "draughtsboard.hall.mqtt" not in line
             and "broker" not in line]  # the link's own retries: an operator's log

@@ -9,9 +9,6 @@ import logging
 import os
 import re
 import signal
-import subprocess
-import sys
-import threading
 import urllib.request
 
 import pytest
@@ -22,7 +19,8 @@ from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.board.tracker.irregular import Irregularity, moved
 from draughtsboard.recording import Recorder
 
-from .web.helpers import TOKEN, wait_until
+from .cli_helpers import running
+from .web.helpers import TOKEN
 
 RUSSIAN = get_variant("russian")
 
@@ -116,38 +114,24 @@ def test_the_session_logs_and_exports_in_its_language_and_records_as_ever(
         in recorded
 
 
-PAGE = re.compile(r"страница доски: http://127\.0\.0\.1:(\d+)/")
+PAGE = r"страница доски: http://127\.0\.0\.1:(\d+)/"
 
 
 def run_play(data, *extra):
     """``draughtsboard play --language ru`` on the simulator until its page is served
     (whose catalog, for a browser that asks for no language, is the board's); then
     stopped with SIGINT as Ctrl-C does. Its lines on standard error."""
-    env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN, PYTHONUNBUFFERED="1")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "draughtsboard", "play", "--language", "ru", "--backend",
-         "auto", "--config", str(data / "no-board.toml"), "--listen", "127.0.0.1:0",
-         "--data", str(data), *extra],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        text=True, env=env)
-    lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True)
-    reader.start()
-    try:
-        found = wait_until(lambda: next((m for m in map(PAGE.search, list(lines)) if m),
-                                        None), timeout=30, what="play to serve its page")
+    env = dict(os.environ, DRAUGHTSBOARD_ARBITER_TOKEN=TOKEN)
+    with running("play", "--language", "ru", "--backend", "auto", "--config",
+                 str(data / "no-board.toml"), "--listen", "127.0.0.1:0", "--data", str(data),
+                 *extra, env=env) as play:
+        found = play.wait_for(PAGE, what="play to serve its page")
         # a browser that asks for no language gets the board's
         url = f"http://127.0.0.1:{found.group(1)}/words/catalog.json"
         with urllib.request.urlopen(url, timeout=10) as answer:
             assert answer.headers["content-language"] == "ru"
-        process.send_signal(signal.SIGINT)
-        assert process.wait(20) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(10)
-    reader.join(10)
-    return "".join(lines)
+        assert play.stop(signal.SIGINT, timeout=20) == 0
+    return play.log
 
 
 @pytest.mark.slow

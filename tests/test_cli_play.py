@@ -95,37 +95,22 @@ def test_column_draughts_start_on_the_shipped_8x8_board_config(tmp_path):
     without an edit (on gpiozero's mock pins here: no GPIO chip on this machine)."""
     import json
     import os
-    import re
     import signal
-    import subprocess
-    import sys
     import urllib.request
     from importlib import resources
 
+    from .cli_helpers import running
+
     config = resources.files("draughtsboard.hardware").joinpath("configs/8x8.toml")
-    env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "draughtsboard", "play", "--variant", "column", "--backend",
-         "gpio", "--config", str(config), "--data", str(tmp_path), "--listen",
-         "127.0.0.1:0"], stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        env=env)
-    try:
-        lines = []
-        for line in process.stderr:
-            lines.append(line)
-            found = re.search(r"the board's page: (http://[0-9.]+:\d+)/", line)
-            if found:
-                break
-        assert found, "".join(lines)
+    env = dict(os.environ, GPIOZERO_PIN_FACTORY="mock")
+    with running("play", "--variant", "column", "--backend", "gpio", "--config", str(config),
+                 "--data", str(tmp_path), "--listen", "127.0.0.1:0", env=env) as play:
+        found = play.wait_for(r"the board's page: (http://[0-9.]+:\d+)/",
+                              what="play to serve its page")
         with urllib.request.urlopen(found.group(1) + "/api/state", timeout=10) as response:
             state = json.loads(response.read())
         assert state["variant"] == "column" and state["backend"] == "gpio"
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(30) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(10)
+        assert play.stop(signal.SIGTERM) == 0
 
 
 def test_a_game_of_another_board_is_refused_in_one_line(tmp_path, capsys, monkeypatch):

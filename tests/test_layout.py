@@ -231,6 +231,15 @@ def _within(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
 
 
+def imports_beyond(package: str, may_use: tuple[str, ...]) -> list[str]:
+    """Where a module of ``package`` imports a part of draughtsboard outside ``may_use``."""
+    return [f"{name}:{line} imports {target}"
+            for name in modules() if _within(name, package)
+            for target, line, _ in imports_of(name)
+            if target.startswith("draughtsboard.")
+            and not any(_within(target, allowed) for allowed in may_use)]
+
+
 def test_hall_packages_keep_their_layers():
     offenders = []
     for name in modules():
@@ -264,12 +273,7 @@ BELOW_OPPONENTS = ("draughtsboard.board", "draughtsboard.hardware", "draughtsboa
 
 
 def test_opponents_use_only_the_core():
-    offenders = [f"{name}:{line} imports {target}"
-                 for name in modules() if _within(name, OPPONENTS)
-                 for target, line, _ in imports_of(name)
-                 if target.startswith("draughtsboard.")
-                 and not any(_within(target, allowed) for allowed in OPPONENTS_MAY_USE)]
-    assert offenders == []
+    assert imports_beyond(OPPONENTS, OPPONENTS_MAY_USE) == []
 
 
 def test_nothing_below_play_imports_the_opponents():
@@ -289,11 +293,7 @@ SPEECH_PURE = ("draughtsboard.speech.spoken", "draughtsboard.speech.answers")
 
 def test_speech_uses_only_the_core_and_the_words_and_only_cli_starts_it():
     """Others (the page's questions) may use only what is pure: what to say."""
-    offenders = [f"{name}:{line} imports {target}"
-                 for name in modules() if _within(name, SPEECH)
-                 for target, line, _ in imports_of(name)
-                 if target.startswith("draughtsboard.")
-                 and not any(_within(target, allowed) for allowed in SPEECH_MAY_USE)]
+    offenders = imports_beyond(SPEECH, SPEECH_MAY_USE)
     offenders += [f"{name}:{line} imports {target}"
                   for name in modules()
                   if not _within(name, CLI) and not _within(name, SPEECH)
@@ -315,12 +315,7 @@ def test_game_and_tracker_never_import_each_other():
 
 
 def test_board_imports_nothing_outside_the_core():
-    offenders = [f"{name}:{line} imports {target}"
-                 for name in modules() if name.startswith("draughtsboard.board")
-                 for target, line, _ in imports_of(name)
-                 if target.startswith("draughtsboard.") and
-                 not target.startswith("draughtsboard.board")]
-    assert offenders == []
+    assert imports_beyond("draughtsboard.board", ("draughtsboard.board",)) == []
 
 
 def test_pure_core_imports_no_io_threads_or_hardware():

@@ -9,7 +9,6 @@ Request bodies are bounded before they are read.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -34,7 +33,7 @@ from draughtsboard.http_limits import (
     read_json,
     token_matches,
 )
-from draughtsboard.http_stream import EventStream, StreamLimits, Streams
+from draughtsboard.http_stream import EventStream, Following, StreamLimits, Streams, json_event
 from draughtsboard.webkit import kit_routes
 from draughtsboard.words import SOURCE_LANGUAGE
 from draughtsboard.words.routes import WORDS_ROUTES
@@ -150,7 +149,7 @@ async def board(request: Request) -> Response:
     return JSONResponse(detail, headers={"cache-control": "no-store"})
 
 
-class _HallStream:
+class _HallStream(Following):
     """What one live stream of the hall says (`http_stream.StreamSource`; the stream and
     its limits are `http_stream.EventStream`'s, as the board's page's): the hall now
     (``event: hall``), then each board whose summary changed (``event: boards``, a
@@ -158,22 +157,16 @@ class _HallStream:
     seconds."""
 
     def __init__(self, service) -> None:
+        super().__init__(service)
         self.service = service
         self.known: dict = {}
         self.info: Any = None
-
-    @property
-    def closing(self) -> bool:
-        return self.service.closing
-
-    def subscribe(self, wake):
-        return self.service.subscribe(wake)
 
     async def opening(self) -> str:
         overview = await run_in_threadpool(_overview, self.service)
         self.known = {b: key for b, (key, _) in self.service.summaries().items()}
         self.info = overview["hall"]
-        return f"event: hall\ndata: {json.dumps(overview, separators=(',', ':'))}\n\n"
+        return json_event("hall", overview)
 
     async def update(self) -> str:
         summaries = await run_in_threadpool(self.service.summaries)
@@ -181,11 +174,11 @@ class _HallStream:
         self.known = {b: key for b, (key, _) in summaries.items()}
         text = ""
         if changed:
-            text += f"event: boards\ndata: {json.dumps(changed, separators=(',', ':'))}\n\n"
+            text += json_event("boards", changed)
         info = self.service.hall_info()
         if info != self.info:
             self.info = info
-            text += f"event: info\ndata: {json.dumps(info, separators=(',', ':'))}\n\n"
+            text += json_event("info", info)
         return text
 
     def keepalive(self) -> str:

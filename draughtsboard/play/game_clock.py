@@ -231,11 +231,8 @@ class GameClock:
         if action == "start":
             if reading.status != "waiting":
                 raise ClockActionError(f"the clock has already started ({reading.status})")
-            recorder.record_clock(game_id, "start", (reading.white, reading.black),
-                                  "clock started by the arbiter", now, self.wall(),
-                                  message=Message.of("log.clock.start"))
-            self._start_now(now)
-            return "clock started"
+            return self._run_for_arbiter(recorder, game_id, reading, now, "start",
+                                         "clock started", Message.of("log.clock.start"))
         if action == "pause":
             if reading.status != "running":
                 raise ClockActionError(f"the clock is not running ({reading.status})")
@@ -249,12 +246,18 @@ class GameClock:
         if action == "resume":
             if reading.status != "paused":
                 raise ClockActionError(f"the clock is not paused ({reading.status})")
-            recorder.record_clock(game_id, "resume", (reading.white, reading.black),
-                                  "clock resumed by the arbiter", now, self.wall(),
-                                  message=Message.of("log.clock.resume"))
-            self._start_now(now)
-            return "clock resumed"
+            return self._run_for_arbiter(recorder, game_id, reading, now, "resume",
+                                         "clock resumed", Message.of("log.clock.resume"))
         raise ClockActionError(f"clock action {action!r}: expected start, pause or resume")
+
+    def _run_for_arbiter(self, recorder: Recorder, game_id: str, reading: ClockReading,
+                         now: float, action: str, done: str, message: Message) -> str:
+        """Start or resume: both record the times left as they stand (nothing was spent
+        while the clock stood) and set it running from ``now``; ``done`` is said."""
+        recorder.record_clock(game_id, action, (reading.white, reading.black),
+                              f"{done} by the arbiter", now, self.wall(), message=message)
+        self._start_now(now)
+        return done
 
     # -- the page -------------------------------------------------------------------------
 

@@ -19,7 +19,6 @@ was made with ``allow_remote_hands``.
 from __future__ import annotations
 
 import ipaddress
-import json
 import math
 from typing import Any
 
@@ -38,7 +37,7 @@ from draughtsboard.http_limits import (
     failure_text,
     read_json,
 )
-from draughtsboard.http_stream import EventStream, StreamLimits, Streams
+from draughtsboard.http_stream import EventStream, Following, StreamLimits, Streams, json_event
 from draughtsboard.play.coach import Coach
 from draughtsboard.play.session import PlaySession
 from draughtsboard.speech.spoken import Heard, what_changed
@@ -139,7 +138,7 @@ async def state(request: Request) -> Response:
     return Response(text, media_type="application/json", headers={"cache-control": "no-store"})
 
 
-class _BoardStream:
+class _BoardStream(Following):
     """What one live stream of the board says (`http_stream.StreamSource`; the stream
     and its limits are `http_stream.EventStream`'s): the view now, then every new one.
 
@@ -155,16 +154,10 @@ class _BoardStream:
     new after it came."""
 
     def __init__(self, session: PlaySession) -> None:
+        super().__init__(session)
         self.session = session
         self.heard: Heard | None = None
         self.last = -1
-
-    @property
-    def closing(self) -> bool:
-        return self.session.closing
-
-    def subscribe(self, wake):
-        return self.session.subscribe(wake)
 
     async def opening(self) -> str:
         self.last, text = self.session.view()
@@ -191,7 +184,7 @@ class _BoardStream:
         if not news:
             return ""
         said = [{"kind": a.kind, "messages": [m.as_json() for m in a.messages]} for a in news]
-        return f"event: spoken\ndata: {json.dumps(said, separators=(',', ':'))}\n\n"
+        return json_event("spoken", said)
 
 
 async def events(request: Request) -> EventStream:

@@ -11,7 +11,6 @@ unwritable folder is a folder without write permission, or for root, who ignores
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -20,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from draughtsboard.hardware.lgpio_dir import prepare_lgpio
+
+from ..cli_helpers import running
 
 STUB = Path(__file__).parents[1] / "data" / "stub_lgpio"
 
@@ -80,24 +81,10 @@ def test_diag_on_the_simulator_works_from_an_unwritable_folder(unwritable, env):
 
 
 def test_play_on_the_simulator_starts_from_an_unwritable_folder(unwritable, env, tmp_path):
-    process = subprocess.Popen(
-        [sys.executable, "-m", "draughtsboard", "play", "--backend", "sim", "--data",
-         str(tmp_path / "data"), "--listen", "127.0.0.1:0"], cwd=unwritable, env=env,
-        stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        lines = []
-        for line in process.stderr:
-            lines.append(line)
-            if re.search(r"the board's page: http://", line):
-                break
-        else:
-            pytest.fail("play ended before serving its page:\n" + "".join(lines))
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(30) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(10)
+    with running("play", "--backend", "sim", "--data", str(tmp_path / "data"), "--listen",
+                 "127.0.0.1:0", cwd=unwritable, env=env) as play:
+        play.wait_for(r"the board's page: http://", what="play to serve its page")
+        assert play.stop(signal.SIGTERM) == 0
     assert not list((tmp_path / "run").rglob(".lgd-nfy*"))  # lgpio never imported
 
 

@@ -9,13 +9,7 @@ import pytest
 from draughtsboard import cli
 from draughtsboard.cli.speech import SpeechSettings
 
-
-@pytest.fixture(autouse=True)
-def _keep_logging():
-    root = logging.getLogger()
-    saved = root.handlers[:], root.level
-    yield
-    root.handlers[:], root.level = saved
+pytestmark = pytest.mark.usefixtures("keep_logging")  # commands run in-process here
 
 
 def settings(*argv: str):
