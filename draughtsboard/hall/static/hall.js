@@ -609,6 +609,10 @@ function wire() {
     setText($("filter-count"), words("hall.a11y.filter.shown", { count: renderCards() }));
   });
   $("use-token").addEventListener("click", () => useToken($("token").value.trim(), false));
+  // Enter in the field gives the token, as it does in the board page's form
+  $("token").addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); useToken($("token").value.trim(), false); }
+  });
   $("forget-token").addEventListener("click", () => {
     token = "";
     sessionStorage.removeItem(TOKEN_KEY);

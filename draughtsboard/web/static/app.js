@@ -25,10 +25,12 @@ const R = (message) => Words.render(message);
 const RESULT_MESSAGES = { "1-0": "white_wins", "2-0": "white_wins", "0-1": "black_wins",
   "0-2": "black_wins", "1/2-1/2": "draw", "1-1": "draw", "0-0": "both_lose" };
 
+const resultShown = (code) => (code === "1/2-1/2" ? "½-½" : code);
+
 function resultWords(code) {
   const kind = RESULT_MESSAGES[code];
   if (!kind) return code;
-  return T("result." + kind, { result: code === "1/2-1/2" ? "½-½" : code });
+  return T("result." + kind, { result: resultShown(code) });
 }
 
 function listed(items) {
@@ -592,7 +594,7 @@ function setUpForms() {
     const reason = $("result-reason").value.trim();
     const ok = await confirmAction(T("arbiter.confirm.declare", { result: resultWords(result) }),
       reason ? T("arbiter.confirm.declare.reason", { reason }) : T("arbiter.confirm.declare.text"),
-      T("arbiter.confirm.declare.ok", { result }));
+      T("arbiter.confirm.declare.ok", { result: resultShown(result) }));
     if (!ok) return;
     arbiter("result", { result, reason }).then(() => {
       $("result-value").value = "";
