@@ -439,7 +439,7 @@ async function refreshDetail() {
     tags.appendChild(el("dd", "", value));
   }
   syncList($("detail-events"), texts([...(d.events || []), ...(d.problems || []).map((p) => ({ kind: "message", text: p }))].map((e) =>
-    words("hall.detail.event", { kind: eventKind(e.kind), text: Words.render(e.text) }))), plain, line(""), fill);
+    words("hall.detail.event", { kind: eventKind(e.kind), text: Words.render(e.message || e.text) }))), plain, line(""), fill);
   syncList($("detail-games"), (d.games || []).slice().reverse(), (g) => g.game + "|" + Words.language, (g) => {
     const item = el("li");
     item.appendChild(el("span"));
@@ -508,8 +508,14 @@ function claimButton(action, board, claim) {
 }
 
 // What a board's event is (its kind, as the board's log names it)
+// The record's kinds that the catalog names under a wider word (the clock's start, pause
+// and resume are all the clock's)
+const EVENT_KINDS = { "clock-start": "clock", "clock-pause": "clock", "clock-resume": "clock",
+  "draw-offer": "draw", "result-withdrawn": "result" };
+
 function eventKind(kind) {
-  return Words.has("hall.event." + kind) ? words("hall.event." + kind) : String(kind);
+  const name = EVENT_KINDS[kind] || kind;
+  return Words.has("hall.event." + name) ? words("hall.event." + name) : String(kind);
 }
 
 // -- talking to the hall ------------------------------------------------------------------
