@@ -10,7 +10,7 @@
 // with the same keys as the board's own page.
 
 import { el, setText } from "/kit/dom.js";
-import { boardGrid, tagLabel } from "/kit/board.js";
+import { boardGrid, tagLabel, tagValue } from "/kit/board.js";
 import { getJson, postJson } from "/kit/net.js";
 import { clock, lastMove, miniBoard, squareText, players, listen, say as words, pairingState, commandName, variantName } from "/static/board.js";
 
@@ -436,7 +436,7 @@ async function refreshDetail() {
   tags.replaceChildren();
   for (const [key, value] of Object.entries(d.tags || {})) {
     tags.appendChild(el("dt", "", Words.render(tagLabel(key))));
-    tags.appendChild(el("dd", "", value));
+    tags.appendChild(el("dd", "", Words.render(tagValue(key, value))));
   }
   syncList($("detail-events"), texts([...(d.events || []), ...(d.problems || []).map((p) => ({ kind: "message", text: p }))].map((e) =>
     words("hall.detail.event", { kind: eventKind(e.kind), text: Words.render(e.message || e.text) }))), plain, line(""), fill);

@@ -6,7 +6,7 @@
 
 import { el, setText } from "/kit/dom.js";
 import { clockText } from "/kit/clock.js";
-import { boardGrid, columnMessage, tagLabel } from "/kit/board.js";
+import { boardGrid, columnMessage, tagLabel, tagValue } from "/kit/board.js";
 import { postJson, stream } from "/kit/net.js";
 
 const $ = (id) => document.getElementById(id);
@@ -314,7 +314,7 @@ function drawSide(v) {
   for (const [key, value] of Object.entries(tags)) {
     const row = el("tr");
     row.appendChild(el("th", "", R(tagLabel(key))));
-    row.appendChild(el("td", "", value));
+    row.appendChild(el("td", "", R(tagValue(key, value))));
     body.appendChild(row);
   }
   const log = $("log");

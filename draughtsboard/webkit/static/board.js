@@ -155,3 +155,13 @@ export function tagLabel(name) {
   const id = "tag." + String(name).replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
   return Words.has(id) ? { id } : String(name);
 }
+
+// A tag's value for people, as a message where it is a code of the board's (the
+// Irregularities tag: fmjd, restore); any other value (a name, a date, a number) as the
+// PDN holds it.
+const CODED_TAGS = new Set(["Irregularities"]);
+
+export function tagValue(name, value) {
+  const id = tagLabel(name).id + "." + String(value).toLowerCase();
+  return CODED_TAGS.has(name) && Words.has(id) ? { id } : String(value);
+}
