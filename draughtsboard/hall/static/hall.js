@@ -10,7 +10,7 @@
 // with the same keys as the board's own page.
 
 import { el, setText } from "/kit/dom.js";
-import { boardGrid, tagLabel, tagValue } from "/kit/board.js";
+import { boardGrid, resultMessage, resultShown, tagLabel, tagValue } from "/kit/board.js";
 import { getJson, postJson } from "/kit/net.js";
 import { clock, lastMove, miniBoard, squareText, players, listen, say as words, pairingState, commandName, variantName } from "/static/board.js";
 
@@ -458,7 +458,7 @@ async function refreshDetail() {
   const choice = $("result-choice");
   const results = d.results || [];
   if (choice.dataset.results !== results.join(",")) {
-    choice.replaceChildren(option("", words("console.board.choose_result")), ...results.map((r) => option(r, r)));
+    choice.replaceChildren(option("", words("console.board.choose_result")), ...results.map((r) => option(r, Words.render(resultMessage(r)))));
     choice.dataset.results = results.join(",");
   }
   // take back to the start or to after any move, by the score sheet's numbers
@@ -632,8 +632,8 @@ function wire() {
     const reason = $("result-reason").value.trim();
     // a result closes the game in the feed: confirmed, never a default
     boardAction("/api/arbiter/result", { result: chosen, reason }, "result", reason
-      ? words("console.ask.declare_reason", { result: chosen, reason, board: selected })
-      : words("console.ask.declare", { result: chosen, board: selected }));
+      ? words("console.ask.declare_reason", { result: resultShown(chosen), reason, board: selected })
+      : words("console.ask.declare", { result: resultShown(chosen), board: selected }));
   });
   $("withdraw-result").addEventListener("click", () => boardAction("/api/arbiter/withdraw", {},
     "withdraw", words("console.ask.withdraw", { board: selected })));

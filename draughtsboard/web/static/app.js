@@ -6,7 +6,7 @@
 
 import { el, setText } from "/kit/dom.js";
 import { clockText } from "/kit/clock.js";
-import { boardGrid, columnMessage, tagLabel, tagValue } from "/kit/board.js";
+import { boardGrid, columnMessage, resultMessage, resultShown, tagLabel, tagValue } from "/kit/board.js";
 import { postJson, stream } from "/kit/net.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,17 +21,7 @@ const HOLD_MS = 500; // a press this long reads a square without touching it
 
 const T = (id, params) => Words.text(id, params);
 const R = (message) => Words.render(message);
-// A result code as the page names it (the code itself stays: 1-0, ½-½ ...)
-const RESULT_MESSAGES = { "1-0": "white_wins", "2-0": "white_wins", "0-1": "black_wins",
-  "0-2": "black_wins", "1/2-1/2": "draw", "1-1": "draw", "0-0": "both_lose" };
-
-const resultShown = (code) => (code === "1/2-1/2" ? "½-½" : code);
-
-function resultWords(code) {
-  const kind = RESULT_MESSAGES[code];
-  if (!kind) return code;
-  return T("result." + kind, { result: resultShown(code) });
-}
+const resultWords = (code) => R(resultMessage(code));
 
 function listed(items) {
   return { list: items, style: "and" };

@@ -165,3 +165,15 @@ export function tagValue(name, value) {
   const id = tagLabel(name).id + "." + String(value).toLowerCase();
   return CODED_TAGS.has(name) && Words.has(id) ? { id } : String(value);
 }
+
+// A result code as the pages name it, the board's and the hall's alike: the code itself
+// stays (1-0, ½-½ ...) with who won in words, as a message; a code of no game's as it is
+const RESULT_MESSAGES = { "1-0": "white_wins", "2-0": "white_wins", "0-1": "black_wins",
+  "0-2": "black_wins", "1/2-1/2": "draw", "1-1": "draw", "0-0": "both_lose" };
+
+export const resultShown = (code) => (code === "1/2-1/2" ? "½-½" : code);
+
+export function resultMessage(code) {
+  const kind = RESULT_MESSAGES[code];
+  return kind ? { id: "result." + kind, params: { result: resultShown(code) } } : String(code);
+}
