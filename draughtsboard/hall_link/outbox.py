@@ -107,7 +107,9 @@ class Outbox:
         if key != self._state_key:
             self._state_key = key
             events = tuple({"kind": e.kind, "text": e.text[:2000], "ply": e.ply,
-                            "t_wall": e.t_wall} for e in game.events[-EVENTS_SENT:])
+                            "t_wall": e.t_wall,
+                            **({"message": e.message.as_json()} if e.message else {})}
+                           for e in game.events[-EVENTS_SENT:])
             out.append(Publication("state", StateMessage(
                 record, flags, unacknowledged, events, now, write_game(game)).to_json(),
                 retain=True))

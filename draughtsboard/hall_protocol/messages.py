@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from draughtsboard.board.game.tags import InvalidTagError, clean_tags
+from draughtsboard.board.message import Message
 
 VERSION = 1
 MAX_PAYLOAD = 512 * 1024  # a 300-ply game with its PDN is about 80 KB
@@ -226,6 +227,18 @@ def _corrections(data: dict, moves: int) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
+def _event_message(event: dict[str, Any]) -> dict[str, Any]:
+    """An event's ``message``, when its board sent one: its ``text`` as a message, so the
+    hall's pages say it in their reader's language (``text`` stays, in the board's, for
+    an older hall); a message of the wrong shape is refused in one line."""
+    if event.get("message") is None:
+        return {}
+    try:
+        return {"message": Message.from_json(event["message"]).as_json()}
+    except ValueError as error:
+        raise MessageError(f"events: message: {error}") from None
+
+
 @dataclass(frozen=True)
 class StateMessage:
     """The retained ``state``: the current game whole, what the board flags now, and its
@@ -253,7 +266,8 @@ class StateMessage:
         if not isinstance(events, list) or len(events) > 50:
             raise MessageError("events: expected a list of at most 50")
         checked = tuple({"kind": _text(e, "kind", 40), "text": _text(e, "text", MAX_TEXT),
-                         "ply": _int(e, "ply", 0, MAX_MOVES), "t_wall": _time(e, "t_wall")}
+                         "ply": _int(e, "ply", 0, MAX_MOVES), "t_wall": _time(e, "t_wall"),
+                         **_event_message(e)}
                         for e in events if isinstance(e, dict))
         if len(checked) != len(events):
             raise MessageError("events: expected objects")

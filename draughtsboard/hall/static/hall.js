@@ -10,7 +10,7 @@
 // with the same keys as the board's own page.
 
 import { el, setText } from "/kit/dom.js";
-import { boardGrid, tagLabel } from "/kit/board.js";
+import { boardGrid, resultMessage, resultShown, tagLabel, tagValue } from "/kit/board.js";
 import { getJson, postJson } from "/kit/net.js";
 import { clock, lastMove, miniBoard, squareText, players, listen, say as words, pairingState, commandName, variantName } from "/static/board.js";
 
@@ -436,10 +436,10 @@ async function refreshDetail() {
   tags.replaceChildren();
   for (const [key, value] of Object.entries(d.tags || {})) {
     tags.appendChild(el("dt", "", Words.render(tagLabel(key))));
-    tags.appendChild(el("dd", "", value));
+    tags.appendChild(el("dd", "", Words.render(tagValue(key, value))));
   }
   syncList($("detail-events"), texts([...(d.events || []), ...(d.problems || []).map((p) => ({ kind: "message", text: p }))].map((e) =>
-    words("hall.detail.event", { kind: eventKind(e.kind), text: Words.render(e.text) }))), plain, line(""), fill);
+    words("hall.detail.event", { kind: eventKind(e.kind), text: Words.render(e.message || e.text) }))), plain, line(""), fill);
   syncList($("detail-games"), (d.games || []).slice().reverse(), (g) => g.game + "|" + Words.language, (g) => {
     const item = el("li");
     item.appendChild(el("span"));
@@ -458,7 +458,7 @@ async function refreshDetail() {
   const choice = $("result-choice");
   const results = d.results || [];
   if (choice.dataset.results !== results.join(",")) {
-    choice.replaceChildren(option("", words("console.board.choose_result")), ...results.map((r) => option(r, r)));
+    choice.replaceChildren(option("", words("console.board.choose_result")), ...results.map((r) => option(r, Words.render(resultMessage(r)))));
     choice.dataset.results = results.join(",");
   }
   // take back to the start or to after any move, by the score sheet's numbers
@@ -508,8 +508,14 @@ function claimButton(action, board, claim) {
 }
 
 // What a board's event is (its kind, as the board's log names it)
+// The record's kinds that the catalog names under a wider word (the clock's start, pause
+// and resume are all the clock's)
+const EVENT_KINDS = { "clock-start": "clock", "clock-pause": "clock", "clock-resume": "clock",
+  "draw-offer": "draw", "result-withdrawn": "result" };
+
 function eventKind(kind) {
-  return Words.has("hall.event." + kind) ? words("hall.event." + kind) : String(kind);
+  const name = EVENT_KINDS[kind] || kind;
+  return Words.has("hall.event." + name) ? words("hall.event." + name) : String(kind);
 }
 
 // -- talking to the hall ------------------------------------------------------------------
@@ -609,6 +615,10 @@ function wire() {
     setText($("filter-count"), words("hall.a11y.filter.shown", { count: renderCards() }));
   });
   $("use-token").addEventListener("click", () => useToken($("token").value.trim(), false));
+  // Enter in the field gives the token, as it does in the board page's form
+  $("token").addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); useToken($("token").value.trim(), false); }
+  });
   $("forget-token").addEventListener("click", () => {
     token = "";
     sessionStorage.removeItem(TOKEN_KEY);
@@ -622,8 +632,8 @@ function wire() {
     const reason = $("result-reason").value.trim();
     // a result closes the game in the feed: confirmed, never a default
     boardAction("/api/arbiter/result", { result: chosen, reason }, "result", reason
-      ? words("console.ask.declare_reason", { result: chosen, reason, board: selected })
-      : words("console.ask.declare", { result: chosen, board: selected }));
+      ? words("console.ask.declare_reason", { result: resultShown(chosen), reason, board: selected })
+      : words("console.ask.declare", { result: resultShown(chosen), board: selected }));
   });
   $("withdraw-result").addEventListener("click", () => boardAction("/api/arbiter/withdraw", {},
     "withdraw", words("console.ask.withdraw", { board: selected })));

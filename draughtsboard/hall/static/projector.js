@@ -43,12 +43,13 @@ function roundBoards(name) {
   return numbers.filter((n) => boards.has(n)).sort((a, b) => a - b);
 }
 
-// A player's line: the side told by shape for the eye (○ ●, ◀ for the side to move) and in
+// A player's line: the side told for the eye by a piece of its colour (a white disc, a
+// black one ringed so that it shows on the dark screen; ◀ for the side to move) and in
 // words for a screen reader
 function player(name, time, toMove, colour) {
   const line = el("div", "player " + colour + (toMove ? " to-move" : ""));
   const who = el("span", "who");
-  const mark = el("span", "", colour === "white" ? "○ " : "● ");
+  const mark = el("span", "piece " + colour, "● ");
   mark.setAttribute("aria-hidden", "true");
   who.append(mark, el("span", "sr-only", say("side." + colour) + ": "), document.createTextNode(name));
   line.appendChild(who);

@@ -6,7 +6,7 @@
 
 import { el, setText } from "/kit/dom.js";
 import { clockText } from "/kit/clock.js";
-import { boardGrid, columnMessage, tagLabel } from "/kit/board.js";
+import { boardGrid, columnMessage, resultMessage, resultShown, tagLabel, tagValue } from "/kit/board.js";
 import { postJson, stream } from "/kit/net.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,15 +21,7 @@ const HOLD_MS = 500; // a press this long reads a square without touching it
 
 const T = (id, params) => Words.text(id, params);
 const R = (message) => Words.render(message);
-// A result code as the page names it (the code itself stays: 1-0, ½-½ ...)
-const RESULT_MESSAGES = { "1-0": "white_wins", "2-0": "white_wins", "0-1": "black_wins",
-  "0-2": "black_wins", "1/2-1/2": "draw", "1-1": "draw", "0-0": "both_lose" };
-
-function resultWords(code) {
-  const kind = RESULT_MESSAGES[code];
-  if (!kind) return code;
-  return T("result." + kind, { result: code === "1/2-1/2" ? "½-½" : code });
-}
+const resultWords = (code) => R(resultMessage(code));
 
 function listed(items) {
   return { list: items, style: "and" };
@@ -312,7 +304,7 @@ function drawSide(v) {
   for (const [key, value] of Object.entries(tags)) {
     const row = el("tr");
     row.appendChild(el("th", "", R(tagLabel(key))));
-    row.appendChild(el("td", "", value));
+    row.appendChild(el("td", "", R(tagValue(key, value))));
     body.appendChild(row);
   }
   const log = $("log");
@@ -592,7 +584,7 @@ function setUpForms() {
     const reason = $("result-reason").value.trim();
     const ok = await confirmAction(T("arbiter.confirm.declare", { result: resultWords(result) }),
       reason ? T("arbiter.confirm.declare.reason", { reason }) : T("arbiter.confirm.declare.text"),
-      T("arbiter.confirm.declare.ok", { result }));
+      T("arbiter.confirm.declare.ok", { result: resultShown(result) }));
     if (!ok) return;
     arbiter("result", { result, reason }).then(() => {
       $("result-value").value = "";

@@ -155,3 +155,25 @@ export function tagLabel(name) {
   const id = "tag." + String(name).replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
   return Words.has(id) ? { id } : String(name);
 }
+
+// A tag's value for people, as a message where it is a code of the board's (the
+// Irregularities tag: fmjd, restore); any other value (a name, a date, a number) as the
+// PDN holds it.
+const CODED_TAGS = new Set(["Irregularities"]);
+
+export function tagValue(name, value) {
+  const id = tagLabel(name).id + "." + String(value).toLowerCase();
+  return CODED_TAGS.has(name) && Words.has(id) ? { id } : String(value);
+}
+
+// A result code as the pages name it, the board's and the hall's alike: the code itself
+// stays (1-0, ½-½ ...) with who won in words, as a message; a code of no game's as it is
+const RESULT_MESSAGES = { "1-0": "white_wins", "2-0": "white_wins", "0-1": "black_wins",
+  "0-2": "black_wins", "1/2-1/2": "draw", "1-1": "draw", "0-0": "both_lose" };
+
+export const resultShown = (code) => (code === "1/2-1/2" ? "½-½" : code);
+
+export function resultMessage(code) {
+  const kind = RESULT_MESSAGES[code];
+  return kind ? { id: "result." + kind, params: { result: resultShown(code) } } : String(code);
+}
