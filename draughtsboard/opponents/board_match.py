@@ -273,9 +273,12 @@ class BoardOpponent:
             if state.refused > refused and refusal is not None:
                 self._refusals.append(refusal)  # (for the page, once: `take_refusals`)
             again = state.unpublished()  # (our refusal of the match, said in our record)
+            note = state.take_note()
             self._lock.notify_all()
         if refusal is not None:
             log.warning("%s", refusal)
+        if note is not None:
+            log.warning("%s", note)
         if again is not None and not self._closed.is_set():
             self.transport.publish("record", again)
 

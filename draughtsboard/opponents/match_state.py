@@ -87,6 +87,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.records import Declined
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.notation import parse_move
@@ -100,7 +101,7 @@ RECORD_LIMIT = 256 * 1024  # bytes of one record
 PLY_LIMIT = 2000
 NAME_LIMIT = 80
 LOST_AFTER = 3.5  # seconds without a beat: the other board is unreachable
-VERSION = 2  # version 1 (before typed withdrawals and stops) is refused in one line
+VERSION = 2  # what this release writes (version 1, the release before's, is read: `_v1`)
 CLOCK_RESOLUTION = 0.001  # seconds: every ply's clocks are written and compared at it
 LINK_TOLERANCE = 2.0  # seconds of the link's delay the clock bound allows the other board
 SETTERS = ("rules", "arbiter", "match")  # who set a record's result
@@ -112,6 +113,11 @@ DATE_RE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)")
 
 class MatchMessageError(ValueError):
     """A message that is not the match protocol (one line)."""
+
+
+class NewerMatchRecordError(MatchMessageError):
+    """A record of a newer version than this release reads (one line; nothing is taken,
+    and the record stays retained on the broker as it was)."""
 
 
 class MatchConflict(ValueError):
@@ -186,6 +192,25 @@ class MatchRecord:
     date: str = ""  # its Date tag
     refused: str = ""  # why this board refuses the match (a name used up), one line
     stop: str = ""  # why this board stopped the match (or the other's line), one line
+    # read from a version-1 record (`_v1`): withdrawals at plies it does not say, and
+    # the other board's result its arbiter last withdrew while that board held it
+    unplaced: int = 0
+    declined: Declined | None = None
+
+    @property
+    def withdrawals(self) -> int:
+        """How many results its arbiter withdrew (at plies known or not)."""
+        return len(self.withdrawn) + self.unplaced
+
+    def legacy_note(self) -> str | None:
+        """What a version-1 record cannot say that version 2 needs (one line; None:
+        nothing): the plies of its withdrawals, which are then never counted as at any
+        ply (a result they bear on is a claim, never taken by itself)."""
+        if not self.unplaced:
+            return None
+        return (f"match {self.match}: {self.seat}'s record (version 1) says "
+                f"{self.unplaced} result(s) withdrawn but not at which plies: a result "
+                f"they bear on is shown as a claim")
 
     def to_json(self) -> bytes:
         data: dict[str, Any] = {
@@ -212,11 +237,14 @@ class MatchRecord:
             raise MatchMessageError(f"a record of {len(payload)} bytes (at most "
                                     f"{RECORD_LIMIT})")
         data = _json_object(payload)
-        if data.get("v") != VERSION:
-            older = " (an older release: start both boards with the same release and a " \
-                "new match name)" if data.get("v") == 1 else ""
-            raise MatchMessageError(f"version {str(data.get('v'))[:20]!r}, not "
-                                    f"{VERSION}{older}")
+        version = data.get("v")
+        if isinstance(version, int) and not isinstance(version, bool) and \
+                version > VERSION:
+            raise NewerMatchRecordError(
+                f"a record of version {str(version)[:20]}, newer than this release reads "
+                f"({VERSION}): nothing taken (update this board)")
+        if version not in (1, VERSION):
+            raise MatchMessageError(f"version {str(version)[:20]!r}, not {VERSION}")
         texts = {key: _text(data, key, limit) for key, limit in
                  (("match", 40), ("seat", 5), ("name", NAME_LIMIT), ("variant", 20),
                   ("start", 400))}
@@ -239,21 +267,59 @@ class MatchRecord:
             if not isinstance(setter, str) or setter not in SETTERS:
                 raise MatchMessageError(f"by: expected one of {', '.join(SETTERS)}")
             by = setter
+        if version == 1:
+            return _v1(data, texts, dict(tags), plies, result, reason, by)
         withdrawn = data.get("withdrawn", [])
         if not isinstance(withdrawn, list) or len(withdrawn) > WITHDRAWN_LIMIT or not all(
                 isinstance(ply, int) and not isinstance(ply, bool) and 0 <= ply <= PLY_LIMIT
                 for ply in withdrawn) or withdrawn != sorted(withdrawn):
             raise MatchMessageError(f"withdrawn: expected at most {WITHDRAWN_LIMIT} plies "
                                     f"(0-{PLY_LIMIT}) in order")
-        date = _text(data, "date", 10) if "date" in data else ""
-        if date and not DATE_RE.fullmatch(date):
-            raise MatchMessageError(f"date {date!r}: expected YYYY.MM.DD")
-        refused = _text(data, "refused", 300) if data.get("refused") else ""
+        date, refused = _date(data), _refused(data)
         stop = _text(data, "stop", STOP_LIMIT) if data.get("stop") else ""
         return cls(texts["match"], texts["seat"], texts["name"], texts["variant"],
                    texts["start"], dict(tags),
                    tuple(_ply(item, index) for index, item in enumerate(plies)),
                    result, reason, by, tuple(withdrawn), date, refused, stop)
+
+
+def _date(data: dict[str, Any]) -> str:
+    date = _text(data, "date", 10) if "date" in data else ""
+    if date and not DATE_RE.fullmatch(date):
+        raise MatchMessageError(f"date {date!r}: expected YYYY.MM.DD")
+    return date
+
+
+def _refused(data: dict[str, Any]) -> str:
+    return _text(data, "refused", 300) if data.get("refused") else ""
+
+
+def _v1(data: dict[str, Any], texts: dict[str, str], tags: dict[str, str],
+        plies: list[Any], result: str | None, reason: str, by: str) -> MatchRecord:
+    """A version-1 record (the release before's) in version 2's meaning, read once here:
+    its clocks at `CLOCK_RESOLUTION`; ``withdrawn``, a count there, kept as a count
+    (`MatchRecord.unplaced`: version 1 never said at which plies, and none is invented);
+    ``declined`` (the other board's result its arbiter withdrew, with that board's
+    withdrawals then) as the typed `Declined`. Version 1 had no stop line."""
+    withdrawn = data.get("withdrawn", 0)
+    if not isinstance(withdrawn, int) or isinstance(withdrawn, bool) or \
+            not 0 <= withdrawn <= WITHDRAWN_LIMIT:
+        raise MatchMessageError(f"withdrawn: expected 0-{WITHDRAWN_LIMIT}")
+    raw = data.get("declined")
+    declined = None
+    if raw is not None:
+        if not (isinstance(raw, list) and len(raw) == 2 and isinstance(raw[0], str)
+                and 0 < len(raw[0]) <= 10 and raw[0].isprintable()
+                and isinstance(raw[1], int) and not isinstance(raw[1], bool)
+                and 0 <= raw[1] <= WITHDRAWN_LIMIT):
+            raise MatchMessageError(f"declined: expected [result, 0-{WITHDRAWN_LIMIT}]")
+        declined = Declined(texts["match"], other_seat(texts["seat"]), raw[0], raw[1])
+    read = tuple(_ply(item, index) for index, item in enumerate(plies))
+    return MatchRecord(
+        texts["match"], texts["seat"], texts["name"], texts["variant"], texts["start"],
+        tags, tuple(Ply(ply.index, ply.move, ply.before, at_resolution(ply.clock))
+                    for ply in read),
+        result, reason, by, (), _date(data), _refused(data), "", withdrawn, declined)
 
 
 def _json_object(payload: bytes) -> dict[str, Any]:
@@ -305,6 +371,16 @@ def withdrawals_of(game: Game) -> tuple[int, ...]:
     by their kind and ply: typed, never their text)."""
     return tuple(event.ply for event in game.events
                  if event.kind == "result-withdrawn")[-WITHDRAWN_LIMIT:]
+
+
+def declined_here(theirs: MatchRecord, game: Game, peer: str) -> bool:
+    """Whether a version-1 record (``theirs``, from ``peer``) proves its arbiter
+    withdrew ``game``'s result at its last ply: it says it declined that result while
+    this board held it with as many withdrawals as ``game`` has (version 1 wrote it
+    only when both held the same plies, as both still do)."""
+    declined = theirs.declined
+    return declined is not None and game.result is not None and declined == Declined(
+        theirs.match, other_seat(peer), game.result, len(withdrawals_of(game)))
 
 
 def encode_beat(holds: int) -> bytes:
@@ -398,6 +474,7 @@ class MatchState:
         self.conflict: str | None = None
         self.refused = 0  # messages refused (not the protocol)
         self.refusal = ""  # why this board refuses the match (said in its record)
+        self.note: str | None = None  # what the other's record could not say (once)
         self.result: str | None = None  # this board's game's, as last recorded
         self.reason, self.by, self.date = "", "", ""
         self.withdrawn: tuple[int, ...] = ()  # (see `MatchRecord`)
@@ -520,12 +597,20 @@ class MatchState:
                 and same_plies(held.plies[:len(record.plies)], record.plies):
             return None  # an older record: what it says we hold already
         if held is not None and not record.stop and same_plies(record.plies, held.plies) \
-                and (len(record.withdrawn), record.result is not None) < (
-                    len(held.withdrawn), held.result is not None):
+                and (record.withdrawals, record.result is not None) < (
+                    held.withdrawals, held.result is not None):
             return None  # an older record: before a result, or before its withdrawal
+        if record.unplaced and (held is None or held.unplaced != record.unplaced):
+            self.note = record.legacy_note()  # (said once: `take_note`)
         self.theirs = record
         self._check()
         return self.conflict
+
+    def take_note(self) -> str | None:
+        """What the other board's record could not say (a version-1 record's withdrawals
+        at unknown plies: `MatchRecord.legacy_note`), once; None: nothing new."""
+        note, self.note = self.note, None
+        return note
 
     def _check(self) -> None:
         """Whether the two records can be the same game (sets `conflict`, for good; the
@@ -627,7 +712,8 @@ class MatchState:
         if claimed == mine:
             return None
         if claimed is None:
-            if mine is None or game.ply not in theirs.withdrawn:
+            if mine is None or not (game.ply in theirs.withdrawn
+                                    or declined_here(theirs, game, self.peer)):
                 return None  # ours not taken there yet (or shown there as a claim)
             return ResultCall("claim-withdrawal", mine)  # (results go one way only)
         # a result this board withdrew at these plies that the other board still held
