@@ -47,8 +47,9 @@ clocks are not part of what makes a ply the same):
 
 A board that *stops* the match (the two records cannot be the same game: a ply that
 differs, a move of this board's seat it never recorded) says so in its record
-(``stop``, its one line); the other board stops too, with the same line, so both pages
-say the same. When both find a reason at once, the white board's line stands on both.
+(``stop``: why, a message of `match_stops`, never a sentence); the other board stops
+too, with the same reason, so both pages say the same, each in its own language. When
+both find a reason at once, the white board's reason stands on both.
 
 Nothing of this is kept in memory only: a board restarted at any point decides as one
 that never stopped (its journal and the other board's retained record say it all).
@@ -88,11 +89,14 @@ from typing import Any
 
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.game.records import Declined
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.notation import parse_move
 from draughtsboard.board.rules.position import Move, Position
 from draughtsboard.board.rules.variants import get_variant
+
+from .match_stops import check, describe, stop
 
 SEATS = ("white", "black")
 KINDS = ("record", "beat", "presence")  # what a board publishes under its seat
@@ -107,7 +111,6 @@ LINK_TOLERANCE = 2.0  # seconds of the link's delay the clock bound allows the o
 SETTERS = ("rules", "arbiter", "match")  # who set a record's result
 REASON_LIMIT = 200
 WITHDRAWN_LIMIT = 1000
-STOP_LIMIT = 400  # characters of a stop's line
 DATE_RE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)")
 
 
@@ -121,7 +124,12 @@ class NewerMatchRecordError(MatchMessageError):
 
 
 class MatchConflict(ValueError):
-    """The two boards do not hold the same game, or cannot play this match (one line)."""
+    """The two boards do not hold the same game, or cannot play this match: ``message``
+    says why (`match_stops`), its one line for a log is the exception's text."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(describe(message))
+        self.message = message
 
 
 def digest(position: Position) -> str:
@@ -176,7 +184,8 @@ def same_plies(ours: tuple[Ply, ...], theirs: tuple[Ply, ...]) -> bool:
 class MatchRecord:
     """What one board holds of the match (see the module doc). Version 2 on the wire:
     ``withdrawn`` the plies at which its arbiter withdrew a result (typed, in order),
-    ``stop`` the one line of a board that stopped the match."""
+    ``stop`` why a board stopped the match and ``refused`` why it refuses it (messages:
+    `match_stops`); ``unplaced`` and ``declined`` only from a version-1 record (`_v1`)."""
 
     match: str
     seat: str
@@ -190,8 +199,10 @@ class MatchRecord:
     by: str = ""  # who set it (`SETTERS`)
     withdrawn: tuple[int, ...] = ()  # the plies at which its arbiter withdrew a result
     date: str = ""  # its Date tag
-    refused: str = ""  # why this board refuses the match (a name used up), one line
-    stop: str = ""  # why this board stopped the match (or the other's line), one line
+    # why this board refuses the match (a name used up), and why it stopped the match (or
+    # the other board's reason): messages (`match_stops`), never sentences
+    refused: Message | None = None
+    stop: Message | None = None
     # read from a version-1 record (`_v1`): withdrawals at plies it does not say, and
     # the other board's result its arbiter last withdrew while that board held it
     unplaced: int = 0
@@ -223,10 +234,10 @@ class MatchRecord:
             data["withdrawn"] = list(self.withdrawn)
         if self.date:
             data["date"] = self.date
-        if self.refused:
-            data["refused"] = self.refused
-        if self.stop:
-            data["stop"] = self.stop
+        if self.refused is not None:
+            data["refused"] = self.refused.as_json()
+        if self.stop is not None:
+            data["stop"] = self.stop.as_json()
         return json.dumps(data, separators=(",", ":")).encode()
 
     @classmethod
@@ -275,12 +286,12 @@ class MatchRecord:
                 for ply in withdrawn) or withdrawn != sorted(withdrawn):
             raise MatchMessageError(f"withdrawn: expected at most {WITHDRAWN_LIMIT} plies "
                                     f"(0-{PLY_LIMIT}) in order")
-        date, refused = _date(data), _refused(data)
-        stop = _text(data, "stop", STOP_LIMIT) if data.get("stop") else ""
+        date = _date(data)
+        refused, stopped = _reason(data, "refused"), _reason(data, "stop")
         return cls(texts["match"], texts["seat"], texts["name"], texts["variant"],
                    texts["start"], dict(tags),
                    tuple(_ply(item, index) for index, item in enumerate(plies)),
-                   result, reason, by, tuple(withdrawn), date, refused, stop)
+                   result, reason, by, tuple(withdrawn), date, refused, stopped)
 
 
 def _date(data: dict[str, Any]) -> str:
@@ -290,8 +301,14 @@ def _date(data: dict[str, Any]) -> str:
     return date
 
 
-def _refused(data: dict[str, Any]) -> str:
-    return _text(data, "refused", 300) if data.get("refused") else ""
+def _reason(data: dict[str, Any], key: str) -> Message | None:
+    """A record's ``refused`` or ``stop``: a reason of `match_stops` (None: absent)."""
+    if data.get(key) is None:
+        return None
+    try:
+        return check(data[key], key)
+    except ValueError as error:
+        raise MatchMessageError(str(error)) from None
 
 
 def _v1(data: dict[str, Any], texts: dict[str, str], tags: dict[str, str],
@@ -300,7 +317,8 @@ def _v1(data: dict[str, Any], texts: dict[str, str], tags: dict[str, str],
     its clocks at `CLOCK_RESOLUTION`; ``withdrawn``, a count there, kept as a count
     (`MatchRecord.unplaced`: version 1 never said at which plies, and none is invented);
     ``declined`` (the other board's result its arbiter withdrew, with that board's
-    withdrawals then) as the typed `Declined`. Version 1 had no stop line."""
+    withdrawals then) as the typed `Declined`; ``refused``, English there, kept as it
+    was in a reason of its own (``match.stop.refused_v1``). Version 1 had no stop."""
     withdrawn = data.get("withdrawn", 0)
     if not isinstance(withdrawn, int) or isinstance(withdrawn, bool) or \
             not 0 <= withdrawn <= WITHDRAWN_LIMIT:
@@ -315,11 +333,14 @@ def _v1(data: dict[str, Any], texts: dict[str, str], tags: dict[str, str],
             raise MatchMessageError(f"declined: expected [result, 0-{WITHDRAWN_LIMIT}]")
         declined = Declined(texts["match"], other_seat(texts["seat"]), raw[0], raw[1])
     read = tuple(_ply(item, index) for index, item in enumerate(plies))
+    refused_text = _text(data, "refused", 300) if data.get("refused") else ""
+    refused = stop(f"match.stop.refused_v1.{texts['seat']}", detail=refused_text[:120]) \
+        if refused_text else None
     return MatchRecord(
         texts["match"], texts["seat"], texts["name"], texts["variant"], texts["start"],
         tags, tuple(Ply(ply.index, ply.move, ply.before, at_resolution(ply.clock))
                     for ply in read),
-        result, reason, by, (), _date(data), _refused(data), "", withdrawn, declined)
+        result, reason, by, (), _date(data), refused, None, withdrawn, declined)
 
 
 def _json_object(payload: bytes) -> dict[str, Any]:
@@ -471,9 +492,10 @@ class MatchState:
         self.offline = False  # the other board's last word was its Will
         # the line the match stopped with (this board's own, or the other board's: its
         # record's ``stop``), for good
-        self.conflict: str | None = None
+        self.conflict: Message | None = None
         self.refused = 0  # messages refused (not the protocol)
-        self.refusal = ""  # why this board refuses the match (said in its record)
+        # why this board refuses the match (said in its record)
+        self.refusal: Message | None = None
         self.note: str | None = None  # what the other's record could not say (once)
         self.result: str | None = None  # this board's game's, as last recorded
         self.reason, self.by, self.date = "", "", ""
@@ -495,7 +517,7 @@ class MatchState:
         return MatchRecord(self.match, self.seat, self.name, self.variant, self.start,
                            dict(self.tags), self.ours, self.result, self.reason,
                            self.by if self.result is not None else "", self.withdrawn,
-                           self.date, self.refusal, self.conflict or "")
+                           self.date, self.refusal, self.conflict)
 
     # -- what this board recorded ---------------------------------------------------------
 
@@ -593,10 +615,10 @@ class MatchState:
             return (f"match {self.match}: a record from {self.peer} refused: result "
                     f"{record.result!r} (expected {', '.join(results)})")
         held = self.theirs
-        if held is not None and not record.stop and len(record.plies) < len(held.plies) \
+        if held is not None and record.stop is None and len(record.plies) < len(held.plies) \
                 and same_plies(held.plies[:len(record.plies)], record.plies):
             return None  # an older record: what it says we hold already
-        if held is not None and not record.stop and same_plies(record.plies, held.plies) \
+        if held is not None and record.stop is None and same_plies(record.plies, held.plies) \
                 and (record.withdrawals, record.result is not None) < (
                     held.withdrawals, held.result is not None):
             return None  # an older record: before a result, or before its withdrawal
@@ -604,7 +626,7 @@ class MatchState:
             self.note = record.legacy_note()  # (said once: `take_note`)
         self.theirs = record
         self._check()
-        return self.conflict
+        return describe(self.conflict) if self.conflict is not None else None
 
     def take_note(self) -> str | None:
         """What the other board's record could not say (a version-1 record's withdrawals
@@ -618,57 +640,50 @@ class MatchState:
         theirs = self.theirs
         if theirs is None:
             return
-        if theirs.stop and theirs.stop != self.conflict and (
+        if theirs.stop is not None and theirs.stop != self.conflict and (
                 self.conflict is None or self.peer == "white"):
             self.conflict = theirs.stop
             return
         if self.conflict is not None:
             return
-        if theirs.refused:
-            self.conflict = (f"match {self.match}: {self.peer}'s board refuses the match: "
-                             f"{theirs.refused}")
+        if theirs.refused is not None:
+            self.conflict = theirs.refused  # (the same reason on both pages)
             return
         if theirs.result is not None and theirs.plies and not self.ours \
                 and self.result is None:
-            self.refusal = (f"{self.peer}'s board holds a finished game under this name "
-                            f"({theirs.result} after {len(theirs.plies)} plies); a "
-                            f"match's records stay on both brokers: a new game takes a "
-                            f"new match name")
-            self.conflict = f"match {self.match}: {self.refusal}"
+            # a match's records stay on both brokers: a new game takes a new match name
+            self.refusal = stop(f"match.stop.name_used.{self.peer}", result=theirs.result,
+                                plies=len(theirs.plies))
+            self.conflict = self.refusal
             return
         mine = self.record()
         boards = {self.seat: mine, self.peer: theirs}
         white, black = boards["white"], boards["black"]
         for what in ("variant", "start"):
             if getattr(white, what) != getattr(black, what):
-                self.conflict = (f"match {self.match}: white's board plays {what} "
-                                 f"{getattr(white, what)!r}, black's board "
-                                 f"{getattr(black, what)!r}")
+                self.conflict = stop(f"match.stop.{what}", white=getattr(white, what),
+                                     black=getattr(black, what))
                 return
         for tag in AGREED_TAGS:
             if white.tags.get(tag, "") != black.tags.get(tag, ""):
-                self.conflict = (f"match {self.match}: white's board has {tag} "
-                                 f"{white.tags.get(tag, '')!r}, black's board "
-                                 f"{black.tags.get(tag, '')!r}: start both with the same "
-                                 f"tags")
+                self.conflict = stop("match.stop.tag", tag=tag,
+                                     white=white.tags.get(tag, "")[:120] or "-",
+                                     black=black.tags.get(tag, "")[:120] or "-")
                 return
         for ply_w, ply_b in zip(white.plies, black.plies, strict=False):
             if not ply_w.same_move(ply_b):
-                self.conflict = (f"match {self.match}: ply {ply_w.index + 1} differs: "
-                                 f"white's board holds {ply_w.move}, black's board "
-                                 f"{ply_b.move} (nothing more is played)")
+                self.conflict = stop("match.stop.ply_differs", ply=ply_w.index + 1,
+                                     white=ply_w.move, black=ply_b.move)
                 return
         if len(theirs.plies) > len(self.ours) + 1:
-            self.conflict = (f"match {self.match}: {self.peer}'s board holds "
-                             f"{len(theirs.plies)} plies, {self.seat}'s board "
-                             f"{len(self.ours)}: more than its own next move")
+            self.conflict = stop("match.stop.apart", white=len(white.plies),
+                                 black=len(black.plies))
         elif len(theirs.plies) == len(self.ours) + 1 and \
                 self.mover_of(len(self.ours)) == self.seat:
+            # (a move of this board's seat that this board never recorded)
             ply = theirs.plies[-1]
-            self.conflict = (f"match {self.match}: {self.peer}'s board holds ply "
-                             f"{ply.index + 1} ({ply.move}), a move of {self.seat} that "
-                             f"{self.seat}'s board never recorded (nothing more is "
-                             f"played)")
+            self.conflict = stop(f"match.stop.unrecorded.{self.seat}", ply=ply.index + 1,
+                                 move=ply.move)
 
     def mover_of(self, index: int) -> str:
         """The seat that plays ply ``index`` (0: the first) from the start position."""
@@ -686,15 +701,14 @@ class MatchState:
             return None
         ply = theirs.plies[index]
         if ply.before != digest(position):
-            self.conflict = (f"match {self.match}: {self.peer}'s ply {index + 1} "
-                             f"({ply.move}) was played in another position than "
-                             f"{position.fen()}")
+            self.conflict = stop(f"match.stop.position.{self.peer}", ply=index + 1,
+                                 move=ply.move, fen=position.fen())
             raise MatchConflict(self.conflict)
         try:
             move = parse_move(position, ply.move)
-        except DraughtsError as error:
-            self.conflict = (f"match {self.match}: {self.peer}'s ply {index + 1} refused: "
-                             f"{' '.join(str(error).split())}")
+        except DraughtsError:
+            self.conflict = stop(f"match.stop.illegal.{self.peer}", ply=index + 1,
+                                 move=ply.move)
             raise MatchConflict(self.conflict) from None
         return move, ply
 

@@ -27,6 +27,6 @@ def test_two_boards_of_one_seat_never_share_a_client_id():
 def test_a_session_taken_over_is_said_in_the_log(caplog):
     seat = link()
     with caplog.at_level(logging.ERROR, "draughtsboard.hall_link.match"):
-        seat._on_disconnect(seat.client, None, None,
-                            ReasonCode(PacketTypes.DISCONNECT, identifier=0x8E))
+        seat.client.on_disconnect(seat.client, None, None,  # (as paho calls it)
+                                  ReasonCode(PacketTypes.DISCONNECT, identifier=0x8E))
     assert "took the white seat's session over" in caplog.text
