@@ -87,8 +87,18 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from draughtsboard.board.game.apply import rebuild, start_of
 from draughtsboard.board.game.record import Game
-from draughtsboard.board.game.records import Declined
+from draughtsboard.board.game.records import (
+    NO_TIME,
+    Declined,
+    MatchStop,
+    MoveMade,
+    Record,
+    Result,
+    Setter,
+    Start,
+)
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.fen import parse_fen
@@ -108,7 +118,7 @@ LOST_AFTER = 3.5  # seconds without a beat: the other board is unreachable
 VERSION = 2  # what this release writes (version 1, the release before's, is read: `_v1`)
 CLOCK_RESOLUTION = 0.001  # seconds: every ply's clocks are written and compared at it
 LINK_TOLERANCE = 2.0  # seconds of the link's delay the clock bound allows the other board
-SETTERS = ("rules", "arbiter", "match")  # who set a record's result
+SETTERS = ("rules", "arbiter", "match")  # who set a version-1 record's result
 REASON_LIMIT = 200
 WITHDRAWN_LIMIT = 1000
 DATE_RE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)")
@@ -196,7 +206,7 @@ class MatchRecord:
     plies: tuple[Ply, ...] = ()
     result: str | None = None  # the game's result as its journal holds it
     reason: str = ""
-    by: str = ""  # who set it (`SETTERS`)
+    by: Setter = Setter.UNKNOWN  # who set it (its record's, in the journal)
     withdrawn: tuple[int, ...] = ()  # the plies at which its arbiter withdrew a result
     date: str = ""  # its Date tag
     # why this board refuses the match (a name used up), and why it stopped the match (or
@@ -212,6 +222,43 @@ class MatchRecord:
     def withdrawals(self) -> int:
         """How many results its arbiter withdrew (at plies known or not)."""
         return len(self.withdrawn) + self.unplaced
+
+    def as_records(self) -> tuple[Start, tuple[Record, ...]]:
+        """The record read into the record model: a `Start`, a `MoveMade` per ply (its
+        path as the rules read its text in the position before it, its clocks), its
+        `Result` with its `Setter`, and a `MatchStop` with its reason. Read as far as
+        the rules follow it: a ply they refuse, or played in another position than its
+        digest says, ends the reading there (the match stops at that ply: `next_move`).
+        Withdrawals stay the record's plies: the wire does not say which result each
+        took back, so they are no `ResultWithdrawn` (none is invented)."""
+        variant = get_variant(self.variant)
+        start = start_of(variant, {}, self.start, "tournament", None, NO_TIME)
+        position = parse_fen(variant, self.start)
+        records: list[Record] = []
+        complete = True
+        for ply in self.plies:
+            try:
+                move = parse_move(position, ply.move)
+            except DraughtsError:
+                complete = False
+                break
+            if ply.before != digest(position):
+                complete = False
+                break
+            records.append(MoveMade(ply.index, move.path, move.captures, ply.move,
+                                    clock=ply.clock))
+            position = position.play(move)
+        moves = len(records)
+        if complete and self.result is not None:
+            records.append(Result(self.result, self.reason, self.by))
+        if self.stop is not None:
+            records.append(MatchStop(moves, "", self.stop))
+        return start, tuple(records)
+
+    def game(self) -> Game:
+        """The other board's game as the one `apply` builds it from `as_records`."""
+        start, records = self.as_records()
+        return rebuild(start, records)
 
     def legacy_note(self) -> str | None:
         """What a version-1 record cannot say that version 2 needs (one line; None:
@@ -270,14 +317,16 @@ class MatchRecord:
         if not isinstance(plies, list) or len(plies) > PLY_LIMIT:
             raise MatchMessageError(f"plies: expected a list of at most {PLY_LIMIT}")
         result = data.get("result")
-        reason, by = "", ""
+        reason, by = "", Setter.UNKNOWN
         if result is not None:
             result = _text(data, "result", 10)
             reason = _text(data, "reason", REASON_LIMIT) if data.get("reason") else ""
+            # (version 2: the record model's `Setter`, "" for a journal that did not say)
+            setters = SETTERS if version == 1 else tuple(setter.value for setter in Setter)
             setter = data.get("by")
-            if not isinstance(setter, str) or setter not in SETTERS:
-                raise MatchMessageError(f"by: expected one of {', '.join(SETTERS)}")
-            by = setter
+            if not isinstance(setter, str) or setter not in setters:
+                raise MatchMessageError(f"by: expected one of {', '.join(setters)}")
+            by = Setter(setter)
         if version == 1:
             return _v1(data, texts, dict(tags), plies, result, reason, by)
         withdrawn = data.get("withdrawn", [])
@@ -312,7 +361,7 @@ def _reason(data: dict[str, Any], key: str) -> Message | None:
 
 
 def _v1(data: dict[str, Any], texts: dict[str, str], tags: dict[str, str],
-        plies: list[Any], result: str | None, reason: str, by: str) -> MatchRecord:
+        plies: list[Any], result: str | None, reason: str, by: Setter) -> MatchRecord:
     """A version-1 record (the release before's) in version 2's meaning, read once here:
     its clocks at `CLOCK_RESOLUTION`; ``withdrawn``, a count there, kept as a count
     (`MatchRecord.unplaced`: version 1 never said at which plies, and none is invented);
@@ -429,7 +478,7 @@ class ResultCall:
     action: str
     result: str
     reason: str = ""
-    by: str = ""
+    by: Setter = Setter.UNKNOWN
 
 
 def believed_clocks(own: tuple[float, float], sent: tuple[float, float], mover: str,
@@ -498,10 +547,10 @@ class MatchState:
         self.refusal: Message | None = None
         self.note: str | None = None  # what the other's record could not say (once)
         self.result: str | None = None  # this board's game's, as last recorded
-        self.reason, self.by, self.date = "", "", ""
+        self.reason, self.date = "", ""
+        self.by = Setter.UNKNOWN
         self.withdrawn: tuple[int, ...] = ()  # (see `MatchRecord`)
         self._published: bytes | None = None  # the record we last published
-        self._taken: tuple[str, str] | None = None  # a result taken from the other board
         # this board's clock: when our last ply was recorded here, and when the other
         # board was first known to hold it (`carry_time`)
         self._ours_at: float | None = None
@@ -516,7 +565,8 @@ class MatchState:
     def record(self) -> MatchRecord:
         return MatchRecord(self.match, self.seat, self.name, self.variant, self.start,
                            dict(self.tags), self.ours, self.result, self.reason,
-                           self.by if self.result is not None else "", self.withdrawn,
+                           self.by if self.result is not None else Setter.UNKNOWN,
+                           self.withdrawn,
                            self.date, self.refusal, self.conflict)
 
     # -- what this board recorded ---------------------------------------------------------
@@ -530,8 +580,8 @@ class MatchState:
         self.ours = plies
         self.result = game.result
         self.reason = one_line(game.result_reason) if game.result is not None else ""
-        self.by = "" if game.result is None else "rules" if proven(game, game.result) \
-            else "match" if self._taken == (game.result, game.result_reason) else "arbiter"
+        # who set it, as its record in the journal says (`apply`): never guessed here
+        self.by = game.result_by if game.result is not None else Setter.UNKNOWN
         self.withdrawn = withdrawals_of(game)
         date = game.tags.get("Date", "")
         self.date = date if DATE_RE.fullmatch(date) else ""
@@ -734,9 +784,8 @@ class MatchState:
         # (it withdrew fewer there) is not taken again by itself
         ours_withdrawn = withdrawals_of(game).count(game.ply)
         if mine is None and theirs.withdrawn.count(game.ply) >= ours_withdrawn \
-                and (proven(game, claimed)
+                and (proven(theirs.game(), claimed)  # (its game, read into the model)
                      or claimed == loss_of(game.variant.results, self.peer)):
-            self._taken = (claimed, theirs.reason)
             return ResultCall("take", claimed, theirs.reason, theirs.by)
         return ResultCall("claim", claimed, theirs.reason, theirs.by)
 

@@ -58,6 +58,12 @@ def test_each_old_record_reads_back_the_same(path: Path):
         assert record.declined == Declined(raw["match"], "black", *raw["declined"])
     else:
         assert record.declined is None
+    # read into the record model: the same moves, clocks, result and setter
+    game = record.game()
+    assert [played.text for played in game.moves] == [p["move"] for p in raw["plies"]]
+    assert [played.clock for played in game.moves] == [p.clock for p in record.plies]
+    assert (game.result, game.result_reason, game.result_by) == (
+        raw.get("result"), raw.get("reason", ""), raw.get("by", ""))
     again = MatchRecord.from_json(record.to_json())  # (written again: version 2)
     assert again.plies == record.plies and again.result == record.result
 

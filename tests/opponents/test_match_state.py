@@ -10,7 +10,9 @@ import random
 
 import pytest
 
+from draughtsboard.board.game.apply import apply
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.records import Result, Setter
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules.fen import initial_position, parse_fen
 from draughtsboard.board.rules.notation import format_move
@@ -220,14 +222,16 @@ def test_a_beat_out_of_bounds_is_refused():
 # -- results: believed only as far as they can be proved -------------------------------
 
 def finished(moves: list[str], result: str | None, reason: str = "",
-             withdrawn: int = 0) -> Game:
+             withdrawn: int = 0, by: Setter = Setter.ARBITER) -> Game:
+    """The game after ``moves``, its result recorded as the journal records it (a
+    `Result` record with who set it, through the one `apply`)."""
     game = game_of(moves)
     for _ in range(withdrawn):
         game.set_result("1-0", "x")
         game.add_event("result-withdrawn", "withdrawn")
         game.set_result("*")
     if result is not None:
-        game.set_result(result, reason)
+        apply(game, Result(result, reason, by))
     return game
 
 
@@ -251,7 +255,7 @@ def test_a_resignation_against_the_publishing_seat_is_taken():
     call = white.result_call(game_of(moves))
     assert (call.action, call.result, call.reason) == ("take", "1-0", "resigned")
     # recorded on white's board: it says the result was the match's; black agrees
-    back = white.recorded(finished(moves, "1-0", "resigned"))
+    back = white.recorded(finished(moves, "1-0", "resigned", by=Setter.MATCH))
     assert json.loads(back)["by"] == "match"
     black.receive("record", back, now=2.0)
     assert black.result_call(finished(moves, "1-0", "resigned")) is None
@@ -290,7 +294,7 @@ def test_a_result_the_rules_prove_is_taken_whoever_it_favours():
     game = Game(RUSSIAN, parse_fen(RUSSIAN, fen))
     white.recorded(game)
     won = Game(RUSSIAN, parse_fen(RUSSIAN, fen))
-    won.set_result("0-1", "White has no legal move")
+    apply(won, Result("0-1", "White has no legal move", Setter.RULES))
     payload = black.recorded(won)
     assert json.loads(payload)["by"] == "rules"
     white.receive("record", payload, now=1.0)
@@ -592,3 +596,54 @@ def test_what_this_board_cannot_count_as_the_other_sides_thinking():
     assert white.unmeasured() is None  # its move has not come
     white.receive("record", black.recorded(game_of(moves[:2])), now=20.5)  # 6.5 s quiet
     assert white.unmeasured() == pytest.approx(3.0 + 6.5)
+
+
+def test_who_set_the_result_is_its_record_in_the_journal_never_guessed():
+    """The record's ``by`` is the `Setter` of the journal's `Result` record (through the
+    one `apply`, live or rebuilt after a restart): the same text whoever reads it, and
+    "" for a journal that did not say (never guessed from the position)."""
+    from draughtsboard.board.game.apply import rebuild, start_of
+    from draughtsboard.board.game.records import NO_TIME, MoveMade
+
+    white, black, moves = agreed_pair()
+    game = game_of(moves)
+    start = start_of(RUSSIAN, {}, None, "tournament", None, NO_TIME)
+    records = [MoveMade(index, played.move.path, played.move.captures, played.text)
+               for index, played in enumerate(game.moves)]
+    for by in (Setter.ARBITER, Setter.MATCH, Setter.RULES, Setter.UNKNOWN):
+        rebuilt = rebuild(start, [*records, Result("1-0", "resigned", by)])
+        fresh = MatchState("m1", "black", "Boris", "russian", START, TAGS)
+        said = json.loads(fresh.recorded(rebuilt))
+        assert said["by"] == by.value
+        assert MatchRecord.from_json(fresh.record().to_json()).by is by
+    # a withdrawal clears it with the result
+    reopened = finished(moves, "1-0", "resigned", by=Setter.MATCH)
+    reopened.set_result("*")
+    assert reopened.result_by is Setter.UNKNOWN
+
+
+def test_the_other_boards_record_reads_into_the_record_model():
+    """A record read as the model's records (`MoveMade` with its clocks, `Result` with
+    its `Setter`, `MatchStop` with its reason) and built by the one `apply`; a ply the
+    rules refuse ends the reading there (never a move invented)."""
+    from draughtsboard.board.game.records import MatchStop, MoveMade
+    from draughtsboard.opponents.match_stops import stop
+
+    white, black, moves = agreed_pair()
+    clocks = [(600.0 - i, 600.0 - 2 * i) for i in range(len(moves))]
+    game = game_of(moves, clocks)
+    apply(game, Result("0-1", "resigned", Setter.ARBITER))
+    record = MatchRecord.from_json(black.recorded(game))
+    start, records = record.as_records()
+    assert start.variant == "russian"
+    assert [r.text for r in records if isinstance(r, MoveMade)] == moves
+    assert [r.clock for r in records if isinstance(r, MoveMade)] == clocks
+    assert records[-1] == Result("0-1", "resigned", Setter.ARBITER)
+    rebuilt = record.game()
+    assert (rebuilt.result, rebuilt.result_by, rebuilt.ply) == ("0-1", Setter.ARBITER, 4)
+    forged = MatchRecord("m1", "white", "Anna", "russian", START, TAGS,
+                         (*record.plies[:2], Ply(2, "9-13", record.plies[2].before)),
+                         stop=stop("match.stop.apart", white=3, black=1))
+    _, records = forged.as_records()
+    assert [type(r) for r in records] == [MoveMade, MoveMade, MatchStop]
+    assert records[-1].ply == 2 and records[-1].message == forged.stop
