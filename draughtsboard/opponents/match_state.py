@@ -23,9 +23,13 @@ What a record from the other board may do (`MatchState.receive`, `MatchState.nex
 - anything that is not a record (not JSON, a field missing or out of bounds, another
   match or seat) is refused in one line and changes nothing.
 
-A record also holds the game's *result* (with its reason, who set it: ``rules``, the
-board's ``arbiter`` or the ``match``, taken from the other board) and the plies at which
-its arbiter withdrew a result (``withdrawn``, typed: never read out of a sentence). The
+A record is a view of the record model (docs/architecture.md, "The record model"): it is
+written from the game the one `apply` built from the journal's records, and the other
+board's is read back into them (`MatchRecord.as_records`, `MatchRecord.game`). It also
+holds the game's *result* (with its reason and who set it, the `Setter` of its `Result`
+record: ``rules``, the board's ``arbiter``, the ``match``, taken from the other board)
+and the plies at which its arbiter withdrew a result (``withdrawn``, typed: never read
+out of a sentence). The
 other board believes a result only as far as it can prove it (`MatchState.result_call`),
 once both hold the same moves (`same_plies`: number, move and position digest; the
 clocks are not part of what makes a ply the same):
