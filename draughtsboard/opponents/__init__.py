@@ -33,7 +33,7 @@ from .base import (
     OpponentTimeoutError,
     OpponentUnsupportedError,
 )
-from .board_match import BoardOpponent, MatchTransport
+from .board_match import BoardOpponent, MatchStoppedError, MatchTransport
 from .builtin import BuiltinOpponent
 from .dxp import MOVES_OFFERED, DxpOpponent, offered_minutes
 from .hub_client import HubOpponent
@@ -67,7 +67,7 @@ def open_opponent(spec: OpponentSpec | str, variant: Variant, seed: str = "", *,
 
 __all__ = [
     "BoardOpponent", "BuiltinOpponent", "Clocks", "DxpOpponent", "HubOpponent",
-    "MatchTransport", "Opponent", "OpponentEndedGameError", "OpponentError",
+    "MatchStoppedError", "MatchTransport", "Opponent", "OpponentEndedGameError", "OpponentError",
     "OpponentGoneError", "OpponentIllegalMoveError", "OpponentProtocolError",
     "OpponentSpec", "OpponentSpecError", "OpponentStartError", "OpponentStoppedError",
     "OpponentTimeoutError", "OpponentUnsupportedError", "check_supported", "open_opponent",

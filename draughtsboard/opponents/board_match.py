@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules.position import Move, Position
 from draughtsboard.board.rules.variants import Variant
 
@@ -40,12 +41,23 @@ from .base import (
     OpponentStoppedError,
 )
 from .match_state import LOST_AFTER, MatchConflict, MatchState, ResultCall, other_seat
+from .match_stops import describe
 
 log = logging.getLogger("draughtsboard.opponent.match")
 
 BEAT_EVERY = 1.0  # seconds between beats
 WAIT_STEP = 0.05  # how often a wait looks at ``stop``
 REFUSALS_KEPT = 5  # refusals kept for the page between two looks (a flood: the latest)
+
+
+class MatchStoppedError(OpponentProtocolError):
+    """The match stopped: the two boards cannot be the same game (or this board may not
+    play it). ``message`` says why (`match_stops`), for each board to say in its own
+    language; the same reason is in both boards' records."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(describe(message))
+        self.message = message
 
 
 class MatchTransport(Protocol):
@@ -147,7 +159,7 @@ class BoardOpponent:
             self._wait(ready, stop)
         except MatchConflict as error:
             self._publish_stop()  # (the other board stops too: our record says why)
-            raise OpponentProtocolError(str(error)) from None
+            raise MatchStoppedError(error.message) from None
         self._track.play(found[0])
         return found[0]
 
@@ -249,7 +261,8 @@ class BoardOpponent:
             return taken
 
     @property
-    def conflict(self) -> str | None:
+    def conflict(self) -> Message | None:
+        """Why the match stopped (None: it goes on)."""
         state = self.state
         return state.conflict if state is not None else None
 
@@ -273,9 +286,12 @@ class BoardOpponent:
             if state.refused > refused and refusal is not None:
                 self._refusals.append(refusal)  # (for the page, once: `take_refusals`)
             again = state.unpublished()  # (our refusal of the match, said in our record)
+            note = state.take_note()
             self._lock.notify_all()
         if refusal is not None:
             log.warning("%s", refusal)
+        if note is not None:
+            log.warning("%s", note)
         if again is not None and not self._closed.is_set():
             self.transport.publish("record", again)
 
@@ -314,4 +330,4 @@ class BoardOpponent:
     def _raise_conflict(self) -> None:
         conflict = self.conflict
         if conflict is not None:
-            raise OpponentProtocolError(conflict)
+            raise MatchStoppedError(conflict)

@@ -23,9 +23,13 @@ What a record from the other board may do (`MatchState.receive`, `MatchState.nex
 - anything that is not a record (not JSON, a field missing or out of bounds, another
   match or seat) is refused in one line and changes nothing.
 
-A record also holds the game's *result* (with its reason, who set it: ``rules``, the
-board's ``arbiter`` or the ``match``, taken from the other board) and the plies at which
-its arbiter withdrew a result (``withdrawn``, typed: never read out of a sentence). The
+A record is a view of the record model (docs/architecture.md, "The record model"): it is
+written from the game the one `apply` built from the journal's records, and the other
+board's is read back into them (`MatchRecord.as_records`, `MatchRecord.game`). It also
+holds the game's *result* (with its reason and who set it, the `Setter` of its `Result`
+record: ``rules``, the board's ``arbiter``, the ``match``, taken from the other board)
+and the plies at which its arbiter withdrew a result (``withdrawn``, typed: never read
+out of a sentence). The
 other board believes a result only as far as it can prove it (`MatchState.result_call`),
 once both hold the same moves (`same_plies`: number, move and position digest; the
 clocks are not part of what makes a ply the same):
@@ -47,8 +51,9 @@ clocks are not part of what makes a ply the same):
 
 A board that *stops* the match (the two records cannot be the same game: a ply that
 differs, a move of this board's seat it never recorded) says so in its record
-(``stop``, its one line); the other board stops too, with the same line, so both pages
-say the same. When both find a reason at once, the white board's line stands on both.
+(``stop``: why, a message of `match_stops`, never a sentence); the other board stops
+too, with the same reason, so both pages say the same, each in its own language. When
+both find a reason at once, the white board's reason stands on both.
 
 Nothing of this is kept in memory only: a board restarted at any point decides as one
 that never stopped (its journal and the other board's retained record say it all).
@@ -86,12 +91,26 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from draughtsboard.board.game.apply import rebuild, start_of
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.records import (
+    NO_TIME,
+    Declined,
+    MatchStop,
+    MoveMade,
+    Record,
+    Result,
+    Setter,
+    Start,
+)
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.fen import parse_fen
 from draughtsboard.board.rules.notation import parse_move
 from draughtsboard.board.rules.position import Move, Position
 from draughtsboard.board.rules.variants import get_variant
+
+from .match_stops import check, describe, stop
 
 SEATS = ("white", "black")
 KINDS = ("record", "beat", "presence")  # what a board publishes under its seat
@@ -100,13 +119,12 @@ RECORD_LIMIT = 256 * 1024  # bytes of one record
 PLY_LIMIT = 2000
 NAME_LIMIT = 80
 LOST_AFTER = 3.5  # seconds without a beat: the other board is unreachable
-VERSION = 2  # version 1 (before typed withdrawals and stops) is refused in one line
+VERSION = 2  # what this release writes (version 1, the release before's, is read: `_v1`)
 CLOCK_RESOLUTION = 0.001  # seconds: every ply's clocks are written and compared at it
 LINK_TOLERANCE = 2.0  # seconds of the link's delay the clock bound allows the other board
-SETTERS = ("rules", "arbiter", "match")  # who set a record's result
+SETTERS = ("rules", "arbiter", "match")  # who set a version-1 record's result
 REASON_LIMIT = 200
 WITHDRAWN_LIMIT = 1000
-STOP_LIMIT = 400  # characters of a stop's line
 DATE_RE = re.compile(r"(\d{4}|\?{4})\.(\d\d|\?\?)\.(\d\d|\?\?)")
 
 
@@ -114,8 +132,18 @@ class MatchMessageError(ValueError):
     """A message that is not the match protocol (one line)."""
 
 
+class NewerMatchRecordError(MatchMessageError):
+    """A record of a newer version than this release reads (one line; nothing is taken,
+    and the record stays retained on the broker as it was)."""
+
+
 class MatchConflict(ValueError):
-    """The two boards do not hold the same game, or cannot play this match (one line)."""
+    """The two boards do not hold the same game, or cannot play this match: ``message``
+    says why (`match_stops`), its one line for a log is the exception's text."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(describe(message))
+        self.message = message
 
 
 def digest(position: Position) -> str:
@@ -170,7 +198,8 @@ def same_plies(ours: tuple[Ply, ...], theirs: tuple[Ply, ...]) -> bool:
 class MatchRecord:
     """What one board holds of the match (see the module doc). Version 2 on the wire:
     ``withdrawn`` the plies at which its arbiter withdrew a result (typed, in order),
-    ``stop`` the one line of a board that stopped the match."""
+    ``stop`` why a board stopped the match and ``refused`` why it refuses it (messages:
+    `match_stops`); ``unplaced`` and ``declined`` only from a version-1 record (`_v1`)."""
 
     match: str
     seat: str
@@ -181,11 +210,69 @@ class MatchRecord:
     plies: tuple[Ply, ...] = ()
     result: str | None = None  # the game's result as its journal holds it
     reason: str = ""
-    by: str = ""  # who set it (`SETTERS`)
+    by: Setter = Setter.UNKNOWN  # who set it (its record's, in the journal)
     withdrawn: tuple[int, ...] = ()  # the plies at which its arbiter withdrew a result
     date: str = ""  # its Date tag
-    refused: str = ""  # why this board refuses the match (a name used up), one line
-    stop: str = ""  # why this board stopped the match (or the other's line), one line
+    # why this board refuses the match (a name used up), and why it stopped the match (or
+    # the other board's reason): messages (`match_stops`), never sentences
+    refused: Message | None = None
+    stop: Message | None = None
+    # read from a version-1 record (`_v1`): withdrawals at plies it does not say, and
+    # the other board's result its arbiter last withdrew while that board held it
+    unplaced: int = 0
+    declined: Declined | None = None
+
+    @property
+    def withdrawals(self) -> int:
+        """How many results its arbiter withdrew (at plies known or not)."""
+        return len(self.withdrawn) + self.unplaced
+
+    def as_records(self) -> tuple[Start, tuple[Record, ...]]:
+        """The record read into the record model: a `Start`, a `MoveMade` per ply (its
+        path as the rules read its text in the position before it, its clocks), its
+        `Result` with its `Setter`, and a `MatchStop` with its reason. Read as far as
+        the rules follow it: a ply they refuse, or played in another position than its
+        digest says, ends the reading there (the match stops at that ply: `next_move`).
+        Withdrawals stay the record's plies: the wire does not say which result each
+        took back, so they are no `ResultWithdrawn` (none is invented)."""
+        variant = get_variant(self.variant)
+        start = start_of(variant, {}, self.start, "tournament", None, NO_TIME)
+        position = parse_fen(variant, self.start)
+        records: list[Record] = []
+        complete = True
+        for ply in self.plies:
+            try:
+                move = parse_move(position, ply.move)
+            except DraughtsError:
+                complete = False
+                break
+            if ply.before != digest(position):
+                complete = False
+                break
+            records.append(MoveMade(ply.index, move.path, move.captures, ply.move,
+                                    clock=ply.clock))
+            position = position.play(move)
+        moves = len(records)
+        if complete and self.result is not None:
+            records.append(Result(self.result, self.reason, self.by))
+        if self.stop is not None:
+            records.append(MatchStop(moves, "", self.stop))
+        return start, tuple(records)
+
+    def game(self) -> Game:
+        """The other board's game as the one `apply` builds it from `as_records`."""
+        start, records = self.as_records()
+        return rebuild(start, records)
+
+    def legacy_note(self) -> str | None:
+        """What a version-1 record cannot say that version 2 needs (one line; None:
+        nothing): the plies of its withdrawals, which are then never counted as at any
+        ply (a result they bear on is a claim, never taken by itself)."""
+        if not self.unplaced:
+            return None
+        return (f"match {self.match}: {self.seat}'s record (version 1) says "
+                f"{self.unplaced} result(s) withdrawn but not at which plies: a result "
+                f"they bear on is shown as a claim")
 
     def to_json(self) -> bytes:
         data: dict[str, Any] = {
@@ -198,10 +285,10 @@ class MatchRecord:
             data["withdrawn"] = list(self.withdrawn)
         if self.date:
             data["date"] = self.date
-        if self.refused:
-            data["refused"] = self.refused
-        if self.stop:
-            data["stop"] = self.stop
+        if self.refused is not None:
+            data["refused"] = self.refused.as_json()
+        if self.stop is not None:
+            data["stop"] = self.stop.as_json()
         return json.dumps(data, separators=(",", ":")).encode()
 
     @classmethod
@@ -212,11 +299,14 @@ class MatchRecord:
             raise MatchMessageError(f"a record of {len(payload)} bytes (at most "
                                     f"{RECORD_LIMIT})")
         data = _json_object(payload)
-        if data.get("v") != VERSION:
-            older = " (an older release: start both boards with the same release and a " \
-                "new match name)" if data.get("v") == 1 else ""
-            raise MatchMessageError(f"version {str(data.get('v'))[:20]!r}, not "
-                                    f"{VERSION}{older}")
+        version = data.get("v")
+        if isinstance(version, int) and not isinstance(version, bool) and \
+                version > VERSION:
+            raise NewerMatchRecordError(
+                f"a record of version {str(version)[:20]}, newer than this release reads "
+                f"({VERSION}): nothing taken (update this board)")
+        if version not in (1, VERSION):
+            raise MatchMessageError(f"version {str(version)[:20]!r}, not {VERSION}")
         texts = {key: _text(data, key, limit) for key, limit in
                  (("match", 40), ("seat", 5), ("name", NAME_LIMIT), ("variant", 20),
                   ("start", 400))}
@@ -231,29 +321,79 @@ class MatchRecord:
         if not isinstance(plies, list) or len(plies) > PLY_LIMIT:
             raise MatchMessageError(f"plies: expected a list of at most {PLY_LIMIT}")
         result = data.get("result")
-        reason, by = "", ""
+        reason, by = "", Setter.UNKNOWN
         if result is not None:
             result = _text(data, "result", 10)
             reason = _text(data, "reason", REASON_LIMIT) if data.get("reason") else ""
+            # (version 2: the record model's `Setter`, "" for a journal that did not say)
+            setters = SETTERS if version == 1 else tuple(setter.value for setter in Setter)
             setter = data.get("by")
-            if not isinstance(setter, str) or setter not in SETTERS:
-                raise MatchMessageError(f"by: expected one of {', '.join(SETTERS)}")
-            by = setter
+            if not isinstance(setter, str) or setter not in setters:
+                raise MatchMessageError(f"by: expected one of {', '.join(setters)}")
+            by = Setter(setter)
+        if version == 1:
+            return _v1(data, texts, dict(tags), plies, result, reason, by)
         withdrawn = data.get("withdrawn", [])
         if not isinstance(withdrawn, list) or len(withdrawn) > WITHDRAWN_LIMIT or not all(
                 isinstance(ply, int) and not isinstance(ply, bool) and 0 <= ply <= PLY_LIMIT
                 for ply in withdrawn) or withdrawn != sorted(withdrawn):
             raise MatchMessageError(f"withdrawn: expected at most {WITHDRAWN_LIMIT} plies "
                                     f"(0-{PLY_LIMIT}) in order")
-        date = _text(data, "date", 10) if "date" in data else ""
-        if date and not DATE_RE.fullmatch(date):
-            raise MatchMessageError(f"date {date!r}: expected YYYY.MM.DD")
-        refused = _text(data, "refused", 300) if data.get("refused") else ""
-        stop = _text(data, "stop", STOP_LIMIT) if data.get("stop") else ""
+        date = _date(data)
+        refused, stopped = _reason(data, "refused"), _reason(data, "stop")
         return cls(texts["match"], texts["seat"], texts["name"], texts["variant"],
                    texts["start"], dict(tags),
                    tuple(_ply(item, index) for index, item in enumerate(plies)),
-                   result, reason, by, tuple(withdrawn), date, refused, stop)
+                   result, reason, by, tuple(withdrawn), date, refused, stopped)
+
+
+def _date(data: dict[str, Any]) -> str:
+    date = _text(data, "date", 10) if "date" in data else ""
+    if date and not DATE_RE.fullmatch(date):
+        raise MatchMessageError(f"date {date!r}: expected YYYY.MM.DD")
+    return date
+
+
+def _reason(data: dict[str, Any], key: str) -> Message | None:
+    """A record's ``refused`` or ``stop``: a reason of `match_stops` (None: absent)."""
+    if data.get(key) is None:
+        return None
+    try:
+        return check(data[key], key)
+    except ValueError as error:
+        raise MatchMessageError(str(error)) from None
+
+
+def _v1(data: dict[str, Any], texts: dict[str, str], tags: dict[str, str],
+        plies: list[Any], result: str | None, reason: str, by: Setter) -> MatchRecord:
+    """A version-1 record (the release before's) in version 2's meaning, read once here:
+    its clocks at `CLOCK_RESOLUTION`; ``withdrawn``, a count there, kept as a count
+    (`MatchRecord.unplaced`: version 1 never said at which plies, and none is invented);
+    ``declined`` (the other board's result its arbiter withdrew, with that board's
+    withdrawals then) as the typed `Declined`; ``refused``, English there, kept as it
+    was in a reason of its own (``match.stop.refused_v1``). Version 1 had no stop."""
+    withdrawn = data.get("withdrawn", 0)
+    if not isinstance(withdrawn, int) or isinstance(withdrawn, bool) or \
+            not 0 <= withdrawn <= WITHDRAWN_LIMIT:
+        raise MatchMessageError(f"withdrawn: expected 0-{WITHDRAWN_LIMIT}")
+    raw = data.get("declined")
+    declined = None
+    if raw is not None:
+        if not (isinstance(raw, list) and len(raw) == 2 and isinstance(raw[0], str)
+                and 0 < len(raw[0]) <= 10 and raw[0].isprintable()
+                and isinstance(raw[1], int) and not isinstance(raw[1], bool)
+                and 0 <= raw[1] <= WITHDRAWN_LIMIT):
+            raise MatchMessageError(f"declined: expected [result, 0-{WITHDRAWN_LIMIT}]")
+        declined = Declined(texts["match"], other_seat(texts["seat"]), raw[0], raw[1])
+    read = tuple(_ply(item, index) for index, item in enumerate(plies))
+    refused_text = _text(data, "refused", 300) if data.get("refused") else ""
+    refused = stop(f"match.stop.refused_v1.{texts['seat']}", detail=refused_text[:120]) \
+        if refused_text else None
+    return MatchRecord(
+        texts["match"], texts["seat"], texts["name"], texts["variant"], texts["start"],
+        tags, tuple(Ply(ply.index, ply.move, ply.before, at_resolution(ply.clock))
+                    for ply in read),
+        result, reason, by, (), _date(data), refused, None, withdrawn, declined)
 
 
 def _json_object(payload: bytes) -> dict[str, Any]:
@@ -307,6 +447,16 @@ def withdrawals_of(game: Game) -> tuple[int, ...]:
                  if event.kind == "result-withdrawn")[-WITHDRAWN_LIMIT:]
 
 
+def declined_here(theirs: MatchRecord, game: Game, peer: str) -> bool:
+    """Whether a version-1 record (``theirs``, from ``peer``) proves its arbiter
+    withdrew ``game``'s result at its last ply: it says it declined that result while
+    this board held it with as many withdrawals as ``game`` has (version 1 wrote it
+    only when both held the same plies, as both still do)."""
+    declined = theirs.declined
+    return declined is not None and game.result is not None and declined == Declined(
+        theirs.match, other_seat(peer), game.result, len(withdrawals_of(game)))
+
+
 def encode_beat(holds: int) -> bytes:
     return json.dumps({"v": VERSION, "holds": holds}).encode()
 
@@ -332,7 +482,7 @@ class ResultCall:
     action: str
     result: str
     reason: str = ""
-    by: str = ""
+    by: Setter = Setter.UNKNOWN
 
 
 def believed_clocks(own: tuple[float, float], sent: tuple[float, float], mover: str,
@@ -395,14 +545,16 @@ class MatchState:
         self.offline = False  # the other board's last word was its Will
         # the line the match stopped with (this board's own, or the other board's: its
         # record's ``stop``), for good
-        self.conflict: str | None = None
+        self.conflict: Message | None = None
         self.refused = 0  # messages refused (not the protocol)
-        self.refusal = ""  # why this board refuses the match (said in its record)
+        # why this board refuses the match (said in its record)
+        self.refusal: Message | None = None
+        self.note: str | None = None  # what the other's record could not say (once)
         self.result: str | None = None  # this board's game's, as last recorded
-        self.reason, self.by, self.date = "", "", ""
+        self.reason, self.date = "", ""
+        self.by = Setter.UNKNOWN
         self.withdrawn: tuple[int, ...] = ()  # (see `MatchRecord`)
         self._published: bytes | None = None  # the record we last published
-        self._taken: tuple[str, str] | None = None  # a result taken from the other board
         # this board's clock: when our last ply was recorded here, and when the other
         # board was first known to hold it (`carry_time`)
         self._ours_at: float | None = None
@@ -417,8 +569,9 @@ class MatchState:
     def record(self) -> MatchRecord:
         return MatchRecord(self.match, self.seat, self.name, self.variant, self.start,
                            dict(self.tags), self.ours, self.result, self.reason,
-                           self.by if self.result is not None else "", self.withdrawn,
-                           self.date, self.refusal, self.conflict or "")
+                           self.by if self.result is not None else Setter.UNKNOWN,
+                           self.withdrawn,
+                           self.date, self.refusal, self.conflict)
 
     # -- what this board recorded ---------------------------------------------------------
 
@@ -431,8 +584,8 @@ class MatchState:
         self.ours = plies
         self.result = game.result
         self.reason = one_line(game.result_reason) if game.result is not None else ""
-        self.by = "" if game.result is None else "rules" if proven(game, game.result) \
-            else "match" if self._taken == (game.result, game.result_reason) else "arbiter"
+        # who set it, as its record in the journal says (`apply`): never guessed here
+        self.by = game.result_by if game.result is not None else Setter.UNKNOWN
         self.withdrawn = withdrawals_of(game)
         date = game.tags.get("Date", "")
         self.date = date if DATE_RE.fullmatch(date) else ""
@@ -516,16 +669,24 @@ class MatchState:
             return (f"match {self.match}: a record from {self.peer} refused: result "
                     f"{record.result!r} (expected {', '.join(results)})")
         held = self.theirs
-        if held is not None and not record.stop and len(record.plies) < len(held.plies) \
+        if held is not None and record.stop is None and len(record.plies) < len(held.plies) \
                 and same_plies(held.plies[:len(record.plies)], record.plies):
             return None  # an older record: what it says we hold already
-        if held is not None and not record.stop and same_plies(record.plies, held.plies) \
-                and (len(record.withdrawn), record.result is not None) < (
-                    len(held.withdrawn), held.result is not None):
+        if held is not None and record.stop is None and same_plies(record.plies, held.plies) \
+                and (record.withdrawals, record.result is not None) < (
+                    held.withdrawals, held.result is not None):
             return None  # an older record: before a result, or before its withdrawal
+        if record.unplaced and (held is None or held.unplaced != record.unplaced):
+            self.note = record.legacy_note()  # (said once: `take_note`)
         self.theirs = record
         self._check()
-        return self.conflict
+        return describe(self.conflict) if self.conflict is not None else None
+
+    def take_note(self) -> str | None:
+        """What the other board's record could not say (a version-1 record's withdrawals
+        at unknown plies: `MatchRecord.legacy_note`), once; None: nothing new."""
+        note, self.note = self.note, None
+        return note
 
     def _check(self) -> None:
         """Whether the two records can be the same game (sets `conflict`, for good; the
@@ -533,57 +694,50 @@ class MatchState:
         theirs = self.theirs
         if theirs is None:
             return
-        if theirs.stop and theirs.stop != self.conflict and (
+        if theirs.stop is not None and theirs.stop != self.conflict and (
                 self.conflict is None or self.peer == "white"):
             self.conflict = theirs.stop
             return
         if self.conflict is not None:
             return
-        if theirs.refused:
-            self.conflict = (f"match {self.match}: {self.peer}'s board refuses the match: "
-                             f"{theirs.refused}")
+        if theirs.refused is not None:
+            self.conflict = theirs.refused  # (the same reason on both pages)
             return
         if theirs.result is not None and theirs.plies and not self.ours \
                 and self.result is None:
-            self.refusal = (f"{self.peer}'s board holds a finished game under this name "
-                            f"({theirs.result} after {len(theirs.plies)} plies); a "
-                            f"match's records stay on both brokers: a new game takes a "
-                            f"new match name")
-            self.conflict = f"match {self.match}: {self.refusal}"
+            # a match's records stay on both brokers: a new game takes a new match name
+            self.refusal = stop(f"match.stop.name_used.{self.peer}", result=theirs.result,
+                                plies=len(theirs.plies))
+            self.conflict = self.refusal
             return
         mine = self.record()
         boards = {self.seat: mine, self.peer: theirs}
         white, black = boards["white"], boards["black"]
         for what in ("variant", "start"):
             if getattr(white, what) != getattr(black, what):
-                self.conflict = (f"match {self.match}: white's board plays {what} "
-                                 f"{getattr(white, what)!r}, black's board "
-                                 f"{getattr(black, what)!r}")
+                self.conflict = stop(f"match.stop.{what}", white=getattr(white, what),
+                                     black=getattr(black, what))
                 return
         for tag in AGREED_TAGS:
             if white.tags.get(tag, "") != black.tags.get(tag, ""):
-                self.conflict = (f"match {self.match}: white's board has {tag} "
-                                 f"{white.tags.get(tag, '')!r}, black's board "
-                                 f"{black.tags.get(tag, '')!r}: start both with the same "
-                                 f"tags")
+                self.conflict = stop("match.stop.tag", tag=tag,
+                                     white=white.tags.get(tag, "")[:120] or "-",
+                                     black=black.tags.get(tag, "")[:120] or "-")
                 return
         for ply_w, ply_b in zip(white.plies, black.plies, strict=False):
             if not ply_w.same_move(ply_b):
-                self.conflict = (f"match {self.match}: ply {ply_w.index + 1} differs: "
-                                 f"white's board holds {ply_w.move}, black's board "
-                                 f"{ply_b.move} (nothing more is played)")
+                self.conflict = stop("match.stop.ply_differs", ply=ply_w.index + 1,
+                                     white=ply_w.move, black=ply_b.move)
                 return
         if len(theirs.plies) > len(self.ours) + 1:
-            self.conflict = (f"match {self.match}: {self.peer}'s board holds "
-                             f"{len(theirs.plies)} plies, {self.seat}'s board "
-                             f"{len(self.ours)}: more than its own next move")
+            self.conflict = stop("match.stop.apart", white=len(white.plies),
+                                 black=len(black.plies))
         elif len(theirs.plies) == len(self.ours) + 1 and \
                 self.mover_of(len(self.ours)) == self.seat:
+            # (a move of this board's seat that this board never recorded)
             ply = theirs.plies[-1]
-            self.conflict = (f"match {self.match}: {self.peer}'s board holds ply "
-                             f"{ply.index + 1} ({ply.move}), a move of {self.seat} that "
-                             f"{self.seat}'s board never recorded (nothing more is "
-                             f"played)")
+            self.conflict = stop(f"match.stop.unrecorded.{self.seat}", ply=ply.index + 1,
+                                 move=ply.move)
 
     def mover_of(self, index: int) -> str:
         """The seat that plays ply ``index`` (0: the first) from the start position."""
@@ -601,15 +755,14 @@ class MatchState:
             return None
         ply = theirs.plies[index]
         if ply.before != digest(position):
-            self.conflict = (f"match {self.match}: {self.peer}'s ply {index + 1} "
-                             f"({ply.move}) was played in another position than "
-                             f"{position.fen()}")
+            self.conflict = stop(f"match.stop.position.{self.peer}", ply=index + 1,
+                                 move=ply.move, fen=position.fen())
             raise MatchConflict(self.conflict)
         try:
             move = parse_move(position, ply.move)
-        except DraughtsError as error:
-            self.conflict = (f"match {self.match}: {self.peer}'s ply {index + 1} refused: "
-                             f"{' '.join(str(error).split())}")
+        except DraughtsError:
+            self.conflict = stop(f"match.stop.illegal.{self.peer}", ply=index + 1,
+                                 move=ply.move)
             raise MatchConflict(self.conflict) from None
         return move, ply
 
@@ -627,16 +780,16 @@ class MatchState:
         if claimed == mine:
             return None
         if claimed is None:
-            if mine is None or game.ply not in theirs.withdrawn:
+            if mine is None or not (game.ply in theirs.withdrawn
+                                    or declined_here(theirs, game, self.peer)):
                 return None  # ours not taken there yet (or shown there as a claim)
             return ResultCall("claim-withdrawal", mine)  # (results go one way only)
         # a result this board withdrew at these plies that the other board still held
         # (it withdrew fewer there) is not taken again by itself
         ours_withdrawn = withdrawals_of(game).count(game.ply)
         if mine is None and theirs.withdrawn.count(game.ply) >= ours_withdrawn \
-                and (proven(game, claimed)
+                and (proven(theirs.game(), claimed)  # (its game, read into the model)
                      or claimed == loss_of(game.variant.results, self.peer)):
-            self._taken = (claimed, theirs.reason)
             return ResultCall("take", claimed, theirs.reason, theirs.by)
         return ResultCall("claim", claimed, theirs.reason, theirs.by)
 

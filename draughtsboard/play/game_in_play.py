@@ -766,7 +766,7 @@ class GameInPlay:
             except (DraughtsError, OSError) as error:
                 self._could_not(f"record the opponent's name {name!r}", error)
 
-    def _opponent_failed(self, text: str) -> None:
+    def _opponent_failed(self, text: Message | str) -> None:
         """The opponent failed (see `opponent_seat`): its line in the log and on the
         page; nothing is recorded; its clock stands still."""
         self._expect(None)

@@ -42,6 +42,7 @@ from draughtsboard.opponents import (
     BoardOpponent,
     BuiltinOpponent,
     Clocks,
+    MatchStoppedError,
     Opponent,
     OpponentEndedGameError,
     OpponentError,
@@ -55,6 +56,7 @@ from draughtsboard.opponents import (
     OpponentTimeoutError,
     OpponentUnsupportedError,
 )
+from draughtsboard.words import english
 
 from .analyst import Analyst, Job, JobRunner
 
@@ -138,7 +140,8 @@ class OpponentSeat:
         # what the owner is told of, on the driver's thread
         self.on_answer: Callable[[Answer], None] | None = None
         self.on_named: Callable[[str], None] | None = None
-        self.on_failure: Callable[[str], None] | None = None
+        # (a match's stop: its message, said in the reader's language; else the line)
+        self.on_failure: Callable[[Message | str], None] | None = None
         # the game as the opponent was told it (its positions, the current one last)
         self._known: tuple[Position, ...] = ()
         self._generation = 0
@@ -168,7 +171,7 @@ class OpponentSeat:
         conflict = match.conflict if match is not None else None
         if conflict is None or self.failed:
             return False
-        self._fail(OpponentProtocolError(conflict))
+        self._fail(MatchStoppedError(conflict))
         return True
 
     def check_amended(self) -> bool:
@@ -317,16 +320,22 @@ class OpponentSeat:
                 self.on_named(name)
 
     def _fail(self, error: OpponentError) -> None:
-        text = " ".join(str(error).split()) or type(error).__name__
+        if isinstance(error, MatchStoppedError):  # (why: a message, in each language)
+            self.error_message = Message.of("match.stopped", name=self.name,
+                                            detail=error.message)
+            text = english(self.error_message)
+        else:
+            text = " ".join(str(error).split()) or type(error).__name__
+            self.error_message = error.message if isinstance(error, _SeatError) else \
+                error_message(error, self.name)
         self.error = text
-        self.error_message = error.message if isinstance(error, _SeatError) else \
-            error_message(error, self.name)
         self.thinking = False
         self.pending = None
         self._generation += 1
         log.error("opponent: %s", text)
         if self.on_failure is not None:
-            self.on_failure(text)
+            self.on_failure(self.error_message if isinstance(error, MatchStoppedError)
+                            else text)
 
     # -- going on with another opponent ----------------------------------------------------------
 

@@ -28,9 +28,11 @@ CUT = """() => {
   for (const table of document.querySelectorAll('#wall .table')) {
     const box = table.getBoundingClientRect();
     for (const node of table.querySelectorAll('*')) {
-      if (node.closest('.sr-only, .mini') || node.children.length || !node.textContent.trim()) continue;
+      if (node.closest('.sr-only, .mini') || node.children.length
+          || !node.textContent.trim()) continue;
       const r = node.getBoundingClientRect();
-      if (r.right > box.right + 1 || r.left < box.left - 1 || node.scrollWidth > node.clientWidth + 1
+      if (r.right > box.right + 1 || r.left < box.left - 1
+          || node.scrollWidth > node.clientWidth + 1
           || node.scrollHeight > node.clientHeight + 1)
         out.push(table.dataset.board + ': ' + node.className + ' ' + node.textContent.trim());
     }

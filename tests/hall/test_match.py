@@ -24,7 +24,7 @@ from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.hall.towns import match_user, write_bridging_town, write_host_town
 from draughtsboard.hall_protocol.topics import match_topic
 from draughtsboard.recording import Recorder
-from draughtsboard.words import words_for
+from draughtsboard.words import english, words_for
 
 from ..web.helpers import TOKEN, PlayProcess, wait_until
 from .broker import ConfiguredBroker, free_port
@@ -189,8 +189,9 @@ def test_a_resignation_goes_across_and_the_name_is_used_up(tmp_path, towns):
         with board(tmp_path, black_town, "Boris", "black-again") as again:
             error = wait_until(lambda: again.state()["opponent"]["error"], timeout=30,
                                what="the new game refused")
-            detail = error["params"]["detail"]
-            assert "new match name" in detail and "\n" not in detail
+            assert error["id"] == "match.stopped"
+            assert error["params"]["detail"]["id"] == "match.stop.name_used.white"
+            assert "new match name" in english(Message.from_json(error))
             assert "Traceback" not in again.stderr
             assert again.stop(signal.SIGTERM) == 0
         assert white.stop(signal.SIGTERM) == 0

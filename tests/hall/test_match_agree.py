@@ -17,12 +17,14 @@ import urllib.error
 import pytest
 
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules.fen import initial_position
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.hall.towns import match_user
 from draughtsboard.hall_protocol.topics import match_topic
 from draughtsboard.opponents import match_state
 from draughtsboard.opponents.match_state import MatchRecord, plies_of
+from draughtsboard.words import english
 
 from ..web.helpers import TOKEN, PlayProcess, wait_until
 from .test_bad_input import RawClient
@@ -74,9 +76,13 @@ def retained_record(client: RawClient, seat: str) -> dict:
 
 
 def stopped(play_process: PlayProcess) -> str | None:
-    """The one line the page shows of a stopped match (None: not stopped)."""
+    """The one line the page shows of a stopped match, in English (None: not stopped):
+    why it stopped crosses as a message (`match_stops`), rendered on each page."""
     error = play_process.state()["opponent"]["error"]
-    return error["params"].get("detail") if error else None
+    if not error:
+        return None
+    assert error["id"] == "match.stopped", error
+    return english(Message.from_json(error["params"]["detail"]))
 
 
 def test_a_result_crosses_after_a_restart_of_either_board(tmp_path, towns):

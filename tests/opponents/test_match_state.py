@@ -10,7 +10,10 @@ import random
 
 import pytest
 
+from draughtsboard.board.game.apply import apply
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.records import Result, Setter
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules.fen import initial_position, parse_fen
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.variants import get_variant
@@ -24,6 +27,8 @@ from draughtsboard.opponents.match_state import (
     digest,
     encode_beat,
 )
+from draughtsboard.opponents.match_stops import describe
+from draughtsboard.words import english
 
 RUSSIAN = get_variant("russian")
 START = initial_position(RUSSIAN).fen()
@@ -90,9 +95,14 @@ def test_a_ply_that_differs_is_refused_in_one_line_and_nothing_more_is_played():
     other = [m for m in (format_move(initial_position(RUSSIAN), x)
                          for x in initial_position(RUSSIAN).legal_moves()) if m != moves[0]]
     refusal = black.receive("record", white.recorded(game_of(other[:1])), now=1.0)
-    assert refusal is not None and "\n" not in refusal and "ply 1 differs" in refusal
-    with pytest.raises(MatchConflict, match="ply 1 differs"):
+    assert refusal is not None and "\n" not in refusal
+    assert black.conflict == Message.of("match.stop.ply_differs", ply=1, white=other[0],
+                                        black=moves[0])
+    assert refusal == describe(black.conflict)
+    assert "move 1 differs" in english(black.conflict)
+    with pytest.raises(MatchConflict, match="ply_differs") as caught:
         black.next_move(game_of(moves[:1]).position)
+    assert caught.value.message == black.conflict
 
 
 def test_a_move_not_legal_in_our_position_is_refused():
@@ -101,31 +111,36 @@ def test_a_move_not_legal_in_our_position_is_refused():
                          (Ply(0, "9-13", digest(initial_position(RUSSIAN))),))
     wrong_place = MatchRecord("m1", "white", "Anna", "russian", START, black.tags,
                               (Ply(0, "22-18", "0" * 16),))
-    for record, why in ((forged, "refused"), (wrong_place, "another position")):
+    for record, why in ((forged, "match.stop.illegal.white"),
+                        (wrong_place, "match.stop.position.white")):
         white_, black_ = states()
         assert black_.receive("record", record.to_json(), now=1.0) is None
-        with pytest.raises(MatchConflict, match=why) as caught:
+        with pytest.raises(MatchConflict) as caught:
             black_.next_move(initial_position(RUSSIAN))
-        assert "\n" not in str(caught.value)
+        assert caught.value.message.id == why and "\n" not in str(caught.value)
 
 
 def test_boards_started_with_other_tags_or_games_do_not_play():
     white = MatchState("m1", "white", "Anna", "russian", START, {**TAGS, "Round": "2"})
     _, black = states()
-    refusal = black.receive("record", white.recorded(game_of([])), now=0.0)
-    assert "Round '2'" in refusal and "'1'" in refusal
+    black.receive("record", white.recorded(game_of([])), now=0.0)
+    assert black.conflict == Message.of("match.stop.tag", tag="Round", white="2",
+                                        black="1")
     other_game = MatchState("m1", "white", "Anna", "international",
                             initial_position(get_variant("international")).fen(), TAGS)
     _, black = states()
-    assert "variant" in black.receive("record", other_game.recorded(game_of([])), now=0.0)
+    black.receive("record", other_game.recorded(game_of([])), now=0.0)
+    assert black.conflict == Message.of("match.stop.variant", white="international",
+                                        black="russian")
 
 
 def test_more_than_the_other_sides_own_next_move_is_a_conflict():
     white, black = states()
     moves = first_moves(3)
     black.receive("record", white.recorded(game_of(moves)), now=0.0)
-    with pytest.raises(MatchConflict, match="3 plies, black's board 0"):
+    with pytest.raises(MatchConflict) as caught:
         black.next_move(initial_position(RUSSIAN))
+    assert caught.value.message == Message.of("match.stop.apart", white=3, black=0)
 
 
 def test_presence_the_beat_and_the_will():
@@ -207,14 +222,16 @@ def test_a_beat_out_of_bounds_is_refused():
 # -- results: believed only as far as they can be proved -------------------------------
 
 def finished(moves: list[str], result: str | None, reason: str = "",
-             withdrawn: int = 0) -> Game:
+             withdrawn: int = 0, by: Setter = Setter.ARBITER) -> Game:
+    """The game after ``moves``, its result recorded as the journal records it (a
+    `Result` record with who set it, through the one `apply`)."""
     game = game_of(moves)
     for _ in range(withdrawn):
         game.set_result("1-0", "x")
         game.add_event("result-withdrawn", "withdrawn")
         game.set_result("*")
     if result is not None:
-        game.set_result(result, reason)
+        apply(game, Result(result, reason, by))
     return game
 
 
@@ -238,7 +255,7 @@ def test_a_resignation_against_the_publishing_seat_is_taken():
     call = white.result_call(game_of(moves))
     assert (call.action, call.result, call.reason) == ("take", "1-0", "resigned")
     # recorded on white's board: it says the result was the match's; black agrees
-    back = white.recorded(finished(moves, "1-0", "resigned"))
+    back = white.recorded(finished(moves, "1-0", "resigned", by=Setter.MATCH))
     assert json.loads(back)["by"] == "match"
     black.receive("record", back, now=2.0)
     assert black.result_call(finished(moves, "1-0", "resigned")) is None
@@ -277,7 +294,7 @@ def test_a_result_the_rules_prove_is_taken_whoever_it_favours():
     game = Game(RUSSIAN, parse_fen(RUSSIAN, fen))
     white.recorded(game)
     won = Game(RUSSIAN, parse_fen(RUSSIAN, fen))
-    won.set_result("0-1", "White has no legal move")
+    apply(won, Result("0-1", "White has no legal move", Setter.RULES))
     payload = black.recorded(won)
     assert json.loads(payload)["by"] == "rules"
     white.receive("record", payload, now=1.0)
@@ -385,12 +402,14 @@ def test_a_withdrawal_is_a_typed_field_refused_in_one_line_when_bad():
     assert white.theirs.withdrawn == ()
 
 
-def test_a_record_of_version_1_is_refused_in_one_line():
+def test_a_record_of_version_1_reads_as_version_1_says():
+    """(Version 1's own records: test_match_old_records.) A record that says version 1
+    but holds version 2's typed withdrawals is not version 1: refused in one line."""
     white, black, moves = agreed_pair()
     record = json.loads(black.record().to_json())
-    record["v"] = 1
+    record["v"], record["withdrawn"] = 1, [4]
     refusal = white.receive("record", json.dumps(record).encode(), now=1.0)
-    assert refusal is not None and "older release" in refusal and "\n" not in refusal
+    assert refusal is not None and "withdrawn" in refusal and "\n" not in refusal
 
 
 def test_a_ply_is_the_same_ply_whatever_the_precision_of_its_clocks():
@@ -429,19 +448,23 @@ def test_a_board_that_stops_says_so_and_the_other_stops_with_the_same_line():
     white.receive("record", black.record().to_json(), now=1.0)
     assert white.conflict is not None
     said = json.loads(white.unpublished())
-    assert said["stop"] == white.conflict
-    assert black.receive("record", json.dumps(said).encode(), now=2.0) == white.conflict
-    assert black.conflict == white.conflict and "\n" not in black.conflict
+    assert said["stop"] == white.conflict.as_json()  # (a message, never a sentence)
+    assert said["stop"]["id"] == "match.stop.unrecorded.white"
+    assert black.receive("record", json.dumps(said).encode(), now=2.0) == \
+        describe(white.conflict)
+    assert black.conflict == white.conflict
     with pytest.raises(MatchConflict):
         black.next_move(game_of(moves[:3]).position)
     # both found a reason at once: the white board's line stands on both
     white, black = states()
     white.recorded(game_of(moves[:2]))
     black.recorded(game_of(moves[:2]))
-    white.conflict, black.conflict = "white's reason", "black's reason"
+    white.conflict = Message.of("match.stop.apart", white=2, black=9)
+    black.conflict = Message.of("match.stop.apart", white=9, black=2)
     white.receive("record", black.record().to_json(), now=1.0)
     black.receive("record", white.record().to_json(), now=1.0)
-    assert white.conflict == black.conflict == "white's reason"
+    assert white.conflict == black.conflict == Message.of("match.stop.apart", white=2,
+                                                          black=9)
 
 
 def test_an_older_record_does_not_undo_a_result():
@@ -480,15 +503,18 @@ def test_a_finished_game_under_the_name_refuses_a_new_game_on_both_boards():
     _, fresh_black = states()
     refusal = fresh_black.receive("record", old, now=5.0)
     assert refusal is not None and "\n" not in refusal
-    assert "new match name" in refusal and "1-0" in refusal
-    with pytest.raises(MatchConflict, match="new match name"):
+    assert fresh_black.conflict == Message.of("match.stop.name_used.white", result="1-0",
+                                              plies=4)
+    assert "new match name" in english(fresh_black.conflict)
+    with pytest.raises(MatchConflict, match="name_used"):
         fresh_black.next_move(initial_position(RUSSIAN))
-    # its record says so: a fresh white board reading it refuses too
+    # its record says so: a fresh white board reading it refuses too, with the same reason
     said = fresh_black.unpublished()
-    assert json.loads(said)["refused"]
+    assert json.loads(said)["refused"]["id"] == "match.stop.name_used.white"
     fresh_white, _ = states()
     fresh_white.recorded(game_of([]))
-    assert fresh_white.receive("record", said, now=6.0) == fresh_black.conflict
+    assert fresh_white.receive("record", said, now=6.0) == describe(fresh_black.conflict)
+    assert fresh_white.conflict == fresh_black.conflict
 
 
 def test_fuzzed_results_never_raise_and_never_take_a_win_for_the_publisher():
@@ -541,8 +567,10 @@ def test_a_record_holding_a_move_of_this_boards_own_seat_stops_the_match_at_once
     forged = MatchState("m1", "black", "Boris", "russian", START, TAGS)
     forged.recorded(game_of(moves[:3]))
     refusal = white.receive("record", forged.record().to_json(), now=1.0)
-    assert refusal is not None and white.conflict == refusal  # at once, not at ply 3
-    assert "ply 3" in refusal and "never recorded" in refusal and "\n" not in refusal
+    assert refusal is not None and refusal == describe(white.conflict)  # at once
+    assert white.conflict == Message.of("match.stop.unrecorded.white", ply=3,
+                                        move=moves[2])
+    assert "never recorded" in english(white.conflict)
     with pytest.raises(MatchConflict):
         white.next_move(game_of(moves[:2]).position)
     # one ply more that is the other side's own move is its move to believe, as ever
@@ -568,3 +596,54 @@ def test_what_this_board_cannot_count_as_the_other_sides_thinking():
     assert white.unmeasured() is None  # its move has not come
     white.receive("record", black.recorded(game_of(moves[:2])), now=20.5)  # 6.5 s quiet
     assert white.unmeasured() == pytest.approx(3.0 + 6.5)
+
+
+def test_who_set_the_result_is_its_record_in_the_journal_never_guessed():
+    """The record's ``by`` is the `Setter` of the journal's `Result` record (through the
+    one `apply`, live or rebuilt after a restart): the same text whoever reads it, and
+    "" for a journal that did not say (never guessed from the position)."""
+    from draughtsboard.board.game.apply import rebuild, start_of
+    from draughtsboard.board.game.records import NO_TIME, MoveMade
+
+    white, black, moves = agreed_pair()
+    game = game_of(moves)
+    start = start_of(RUSSIAN, {}, None, "tournament", None, NO_TIME)
+    records = [MoveMade(index, played.move.path, played.move.captures, played.text)
+               for index, played in enumerate(game.moves)]
+    for by in (Setter.ARBITER, Setter.MATCH, Setter.RULES, Setter.UNKNOWN):
+        rebuilt = rebuild(start, [*records, Result("1-0", "resigned", by)])
+        fresh = MatchState("m1", "black", "Boris", "russian", START, TAGS)
+        said = json.loads(fresh.recorded(rebuilt))
+        assert said["by"] == by.value
+        assert MatchRecord.from_json(fresh.record().to_json()).by is by
+    # a withdrawal clears it with the result
+    reopened = finished(moves, "1-0", "resigned", by=Setter.MATCH)
+    reopened.set_result("*")
+    assert reopened.result_by is Setter.UNKNOWN
+
+
+def test_the_other_boards_record_reads_into_the_record_model():
+    """A record read as the model's records (`MoveMade` with its clocks, `Result` with
+    its `Setter`, `MatchStop` with its reason) and built by the one `apply`; a ply the
+    rules refuse ends the reading there (never a move invented)."""
+    from draughtsboard.board.game.records import MatchStop, MoveMade
+    from draughtsboard.opponents.match_stops import stop
+
+    white, black, moves = agreed_pair()
+    clocks = [(600.0 - i, 600.0 - 2 * i) for i in range(len(moves))]
+    game = game_of(moves, clocks)
+    apply(game, Result("0-1", "resigned", Setter.ARBITER))
+    record = MatchRecord.from_json(black.recorded(game))
+    start, records = record.as_records()
+    assert start.variant == "russian"
+    assert [r.text for r in records if isinstance(r, MoveMade)] == moves
+    assert [r.clock for r in records if isinstance(r, MoveMade)] == clocks
+    assert records[-1] == Result("0-1", "resigned", Setter.ARBITER)
+    rebuilt = record.game()
+    assert (rebuilt.result, rebuilt.result_by, rebuilt.ply) == ("0-1", Setter.ARBITER, 4)
+    forged = MatchRecord("m1", "white", "Anna", "russian", START, TAGS,
+                         (*record.plies[:2], Ply(2, "9-13", record.plies[2].before)),
+                         stop=stop("match.stop.apart", white=3, black=1))
+    _, records = forged.as_records()
+    assert [type(r) for r in records] == [MoveMade, MoveMade, MatchStop]
+    assert records[-1].ply == 2 and records[-1].message == forged.stop

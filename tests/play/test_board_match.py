@@ -10,10 +10,12 @@ from __future__ import annotations
 import random
 
 from draughtsboard.board.game.pdn_writer import write_game
+from draughtsboard.board.message import Message
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.opponents import BoardOpponent
 from draughtsboard.opponents.match_state import digest
+from draughtsboard.words import english
 
 from .virtual import STEP, DeferredAnalyst, VirtualPlay
 
@@ -339,11 +341,11 @@ def test_boards_started_with_other_tags_refuse_the_match_in_one_line(tmp_path):
     black = VirtualPlay(tmp_path / "black", tags={**TAGS, "Round": "2", "Black": "Boris"},
                         opponent=opponent, thinker=runner, opponent_side="white")
     settle_both(white, black)
-    for play in (white, black):
-        error = play.view()["opponent"]["error"]
-        assert error["id"] == "opponent.error.protocol"
-        detail = error["params"]["detail"]
-        assert "Round" in detail and "\n" not in detail
+    errors = [play.view()["opponent"]["error"] for play in (white, black)]
+    for play, error in zip((white, black), errors, strict=True):
+        assert error["id"] == "match.stopped"
+        assert error["params"]["detail"] == {
+            "id": "match.stop.tag", "params": {"tag": "Round", "white": "1", "black": "2"}}
         assert play.view()["moves"] == []
     white.close()
     black.close()
@@ -368,8 +370,9 @@ def test_a_ply_that_differs_stops_the_match_with_one_line_on_the_page(tmp_path):
                            *forged.plies[1:]))
     wire.deliver("black", "record", forged.to_json())
     view = white.wait(STEP)
-    assert view["opponent"]["error"]["id"] == "opponent.error.protocol"
-    assert "ply 1 differs" in view["opponent"]["error"]["params"]["detail"]
+    assert view["opponent"]["error"]["id"] == "match.stopped"
+    assert view["opponent"]["error"]["params"]["detail"]["id"] == "match.stop.ply_differs"
+    assert "move 1 differs" in english(Message.from_json(view["opponent"]["error"]))
     assert view["opponent"]["pending"] is None  # black's 11-15 is not played on
     assert view["moves"] == ["c3-d4"]
     white.close()
@@ -397,8 +400,10 @@ def test_a_record_with_a_move_this_board_never_played_stops_the_match_at_once(tm
                           forged.start, forged.tags, (*forged.plies, extra))
     wire.deliver("black", "record", forged.to_json())
     view = white.wait(STEP)  # noticed at once, not at White's next move
-    assert view["opponent"]["error"]["id"] == "opponent.error.protocol"
-    assert "never recorded" in view["opponent"]["error"]["params"]["detail"]
+    assert view["opponent"]["error"]["id"] == "match.stopped"
+    detail = view["opponent"]["error"]["params"]["detail"]
+    assert detail["id"] == "match.stop.unrecorded.white"
+    assert "never recorded" in english(Message.from_json(detail))
     assert len(view["moves"]) == 2  # nothing invented
     white.close()
     black.close()
@@ -558,9 +563,10 @@ def test_a_new_game_under_a_finished_matchs_name_is_refused_in_one_line(tmp_path
     black = board(tmp_path / "again", wire, "black", "Boris")
     settle_both(white, black)
     error = black.view()["opponent"]["error"]
-    assert error["id"] == "opponent.error.protocol"
+    assert error["id"] == "match.stopped"
     detail = error["params"]["detail"]
-    assert "new match name" in detail and "\n" not in detail
+    assert detail["id"] == "match.stop.name_used.white"
+    assert "new match name" in english(Message.from_json(detail))
     assert black.view()["moves"] == []
     white.close()
     black.close()
@@ -595,8 +601,8 @@ def test_a_board_restarted_after_a_result_was_agreed_takes_nothing_again(tmp_pat
     white = restart(tmp_path, wire, white, "white", "Anna")
     settle_both(white, black)
     error = white.view()["opponent"]["error"]
-    assert error["id"] == "opponent.error.protocol"
-    assert "new match name" in error["params"]["detail"]
+    assert error["id"] == "match.stopped"
+    assert "new match name" in english(Message.from_json(error))
     old = white.recorder.game(finished_id)
     assert (old.result, old.result_reason) == ("1-0", "resigned")
     assert [e.kind for e in old.events].count("result-withdrawn") == 0
@@ -710,8 +716,9 @@ def test_a_finished_board_restarted_while_the_other_withdraws_stops_in_one_line(
     black = board(tmp_path, wire, "black", "Boris")
     settle_both(white, black)
     error = black.view()["opponent"]["error"]
-    assert error["id"] == "opponent.error.protocol"
-    assert "holds 4 plies, black's board 0" in error["params"]["detail"]
+    assert error["id"] == "match.stopped"
+    assert error["params"]["detail"] == {"id": "match.stop.apart",
+                                         "params": {"white": 4, "black": 0}}
     assert black.view()["moves"] == []
     white.close()
     black.close()

@@ -17,7 +17,9 @@ import random
 
 import pytest
 
+from draughtsboard.board.message import Message
 from draughtsboard.opponents.match_state import at_resolution
+from draughtsboard.words import english
 
 from .test_board_match import (
     Wire,
@@ -83,7 +85,11 @@ class Match:
 
     def stopped(self, seat: str) -> str | None:
         error = self.plays[seat].view()["opponent"]["error"]
-        return error["params"].get("detail") if error else None
+        if not error:
+            return None
+        # (why it stopped crosses as a message: the same one, rendered on each page)
+        return english(Message.from_json(error["params"]["detail"])) \
+            if error["id"] == "match.stopped" else error["params"].get("detail")
 
     def claim(self, seat: str):
         return self.plays[seat].view()["opponent"]["claim"]

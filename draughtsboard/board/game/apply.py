@@ -128,6 +128,8 @@ def apply(game: Game, record: Record) -> None:
                        message=record.message)
     elif isinstance(record, Result):
         close(game, record.result, record.reason)
+        if game.result is not None:
+            game.result_by = record.by  # (the one place a game learns who set it)
     elif isinstance(record, ResultWithdrawn):
         if game.result is None:
             raise RecordMismatchError("the game has no result to withdraw")

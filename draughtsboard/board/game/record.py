@@ -25,7 +25,7 @@ from ..rules.notation import format_move, parse_move
 from ..rules.position import Move, Position
 from ..rules.variants import Variant
 from .reasons import words
-from .records import CoachSwitch, Declined
+from .records import CoachSwitch, Declined, Setter
 
 # Tags in the order the writer puts them (PDN's seven-tag roster, then ours).
 STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Board", "TimeControl")
@@ -148,6 +148,7 @@ class Game:
         self._read_only = False
         self.mode = Mode.parse(self.mode)
         self.taken_back = 0  # moves taken back so far (a takeback to a ply counts each)
+        self.result_by = Setter.UNKNOWN  # who set the result (`apply` of its record)
         if self.start is None:
             self.start = initial_position(self.variant)
         self.rules: DrawRules = draw_rules(self.variant.draw_rules, self.draw_preset)
@@ -394,6 +395,7 @@ class Game:
         self._check_writable()
         self.result = normalise_result(self.variant, result)
         self.result_why = reason if self.result is not None else ""
+        self.result_by = Setter.UNKNOWN  # (`apply` says who, from the result's record)
 
     def close_unfinished(self, reason: Reason | str) -> None:
         """Close the game without a result (``*``), saying why (`apply.close`)."""
