@@ -12,6 +12,8 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -213,12 +215,13 @@ class Watcher:
 def compare_with_feed(hall_url: str,
                       games: dict[int, list[tuple[str, Game]]]) -> dict[str, Any]:
     """Every board's own games (its record: the truth) against the rounds' feeds: moves
-    lost, duplicated or wrong, and games whose PDN text differs (the first few shown)."""
+    lost, duplicated or wrong in the broadcast feed (``games.json``, what lidraughts
+    polls), and games whose PDN text differs from the hall's own file of the game (the
+    first few shown)."""
 
     rounds = {g.tags["Round"] for listed in games.values() for _, g in listed
               if g.tags.get("Round")}  # a board's start-up game is no round's
     feed: dict[tuple[str, int], Game] = {}
-    texts: dict[tuple[str, int], str] = {}
     for round_name in rounds:
         with urllib.request.urlopen(f"{hall_url}/round/{round_name}/games.json",
                                     timeout=30) as response:
@@ -226,7 +229,6 @@ def compare_with_feed(hall_url: str,
                 read = read_pdn(item["pdn"])
                 if read.games:
                     feed[(round_name, item["board"])] = read.games[0].game
-                    texts[(round_name, item["board"])] = item["pdn"]
     lost = duplicated = wrong = checked = text_differs = 0
     examples: list[str] = []
     for board, listed in games.items():
@@ -248,17 +250,30 @@ def compare_with_feed(hall_url: str,
             if shown is not None and (game.result is not None or game.result_reason):
                 if shown.result_text() != game.result_text():
                     wrong += 1
-            # the whole text too: tags, clock times, comments (the arbiter's notes aside)
-            if shown is not None and texts[(round_name, board)] != write_game(game,
-                                                                              events=False):
+            # the whole text too: tags, clock times, comments (the arbiter's notes aside),
+            # against the hall's own file of the board's game (the lidraughts-shaped feed
+            # writes its tags for lidraughts: docs/pdn.md, "Published PDN")
+            own = own_pdn(hall_url, round_name, board) if shown is not None else None
+            if own is not None and own != write_game(game, events=False):
                 text_differs += 1
                 if len(examples) < 5:
                     examples.append(first_difference(
                         f"round {round_name} board {board}",
-                        write_game(game, events=False), texts[(round_name, board)]))
+                        write_game(game, events=False), own))
     return {"lost": lost, "duplicated": duplicated, "wrong": wrong + text_differs,
             "checked": checked, "games_whose_pdn_text_differs": text_differs,
             "examples": examples}
+
+
+def own_pdn(hall_url: str, round_name: str, board: int) -> str | None:
+    """The hall's own file of a board's game of a round (``/round/<r>/<board>.pdn``, as
+    the board recorded it), ``None`` when the hall has none."""
+    url = f"{hall_url}/round/{urllib.parse.quote(round_name)}/{board}.pdn"
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.read().decode("utf-8")
+    except urllib.error.HTTPError:
+        return None
 
 
 def first_difference(name: str, journal: str, feed: str) -> str:
