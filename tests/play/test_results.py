@@ -48,6 +48,16 @@ def test_a_repetition_is_offered_to_the_arbiter_not_written_as_the_result(start_
         play.arbiter.accept_draw()
 
 
+def test_a_draw_is_offered_once_while_the_same_reasons_hold(start_play):
+    play = start_play(fen=KINGS)
+    repeat_three_times(play)
+    v = {}
+    for start, end in SHUTTLE:  # the position repeats again: the same reason holds
+        v = play.move(start, end)
+    assert [entry["kind"] for entry in v["log"]].count("draw") == 1
+    assert play.export_pdn().count("draw by the rules, offered to the arbiter") == 1
+
+
 def test_no_draw_to_accept_where_the_rules_declare_none(play):
     with pytest.raises(ArbiterError, match="declare no draw"):
         play.arbiter.accept_draw()
