@@ -11,10 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from draughtsboard.board.game import reasons
 from draughtsboard.board.message import Message
+from draughtsboard.board.rules.draws import Reason
 from draughtsboard.words import english
 
 said = Message.of
+
+
+def said_reason(why: Reason | str) -> Message | str:
+    """Why a game has its result as the page receives it: a rule's typed reason as its
+    message (rendered in each reader's language), a person's words as they are."""
+    return reasons.message(why) if isinstance(why, Reason) else why
 
 
 class HallError(ValueError):
@@ -37,4 +45,4 @@ def shown(value: Any) -> Any:
     return value
 
 
-__all__ = ["HallError", "said", "shown"]
+__all__ = ["HallError", "said", "said_reason", "shown"]
