@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from draughtsboard.board.game.record import Game
-from draughtsboard.board.game.records import CoachSwitch, Setter
+from draughtsboard.board.game.records import CoachSwitch, Setter, Why
 from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
 from draughtsboard.board.ports import LedSink, Snapshot
@@ -635,14 +635,14 @@ class GameInPlay:
         """Record tags of the game (checked by the caller); every tag afterwards."""
         return self.recorder.record_tags(self.game_id, tags, self.clock(), self.wall())
 
-    def record_result(self, result: str, reason: str, *,
+    def record_result(self, result: str, reason: Why, *,
                       by: Setter = Setter.ARBITER) -> None:
         """Record the result the arbiter declared (or accepted; in a match, ``by`` the
         match: the other board's result taken), and tell the follower."""
         self.recorder.record_result(self.game_id, result, reason, self.clock(), self.wall(),
                                     by=by)
         self.arbiter_log.note("result", Message.of("log.result", result=result,
-                                                   reason=reason_message(reason))
+                                                   reason=reason_message(reason, by))
                               if reason else Message.of("log.result_only", result=result))
         if self.follower is not None:
             self.follower.game_finished()
