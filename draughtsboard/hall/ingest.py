@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from draughtsboard.board.game.record import Game, normalise_result
+from draughtsboard.board.game.records import Setter
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules.draws import Reason
 from draughtsboard.board.rules.errors import DraughtsError
@@ -578,9 +579,13 @@ class Ingest:
         proven = hall_game.game.outcome()
         variant = hall_game.game.variant
         if proven is not None and normalise_result(variant, claimed) == proven[0]:
-            # the board's typed reason when the rules prove it, or a person's words a
-            # board gave (a board before the typed reason), else the rules' own
-            if isinstance(reason, str) and (record.result_rules or not reason):
+            # the board's typed reason when the rules prove it; its words when they say
+            # more than a rule (a person's, a board's before the typed reason, a draw its
+            # arbiter accepted for reasons the rules prove); else the rules' own
+            claimed_rules = [record.result_rule] if record.result_rule is not None \
+                else record.result_rules
+            if isinstance(reason, str) and (not reason or not all(
+                    proves(hall_game.game, rule) for rule in claimed_rules)):
                 reason = proven[1]
             self.store.set_result(hall_game, claimed, reason, now, "rules")
             self._drop_claim(board, key)
@@ -860,22 +865,28 @@ def _check_result(record: GameRecord) -> None:
 
 def believed_reason(game: Game, record: GameRecord) -> Reason | str:
     """Why a board's game has its result, as the hall records it. The hall believes a
-    rule's typed reason only as far as it proves it, as it does a result: a board's one
-    reason (``result_rules``) is kept typed when the hall's own copy of the game, its
+    rule's typed reason only as far as it proves it, as it does a result: a board's
+    rule's reason (``result_rule``) is kept typed when the hall's own copy of the game, its
     moves checked by the rules, has that reason now (no legal move, a draw rule's count
     reached, a repetition); anything else is the board's words (``result_reason``), kept
     as words, never read as a rule's."""
-    if len(record.result_rules) == 1:
-        claimed = record.result_rules[0]
-        outcome = game.outcome()
-        if outcome is not None and outcome[1] == claimed or claimed in game.draw_reasons():
-            return claimed
+    if record.result_rule is not None and proves(game, record.result_rule):
+        return record.result_rule
     return record.result_reason
+
+
+def proves(game: Game, reason: Reason) -> bool:
+    """Whether the game as the hall has it, its moves checked by the rules, has this
+    rule's reason now: no legal move, a draw rule's count reached, a repetition."""
+    outcome = game.outcome()
+    return outcome is not None and outcome[1] == reason or reason in game.draw_reasons()
 
 
 def claimed_reason(record: GameRecord) -> Message | str:
     """Why the board says its game has its result, for a claim the arbiter reads: a
     rule's reason it sent typed in the arbiter's language, else its words."""
-    if len(record.result_rules) == 1:
-        return said_reason(record.result_rules[0])
+    if record.result_rule is not None:
+        return said_reason(record.result_rule)
+    if record.result_rules:
+        return said_reason(record.result_rules, Setter.ARBITER)
     return record.result_reason

@@ -12,17 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 from draughtsboard.board.game import reasons
+from draughtsboard.board.game.records import Setter, Why
 from draughtsboard.board.message import Message
-from draughtsboard.board.rules.draws import Reason
 from draughtsboard.words import english
 
 said = Message.of
 
 
-def said_reason(why: Reason | str) -> Message | str:
+def said_reason(why: Why, by: Setter = Setter.UNKNOWN) -> Message | str:
     """Why a game has its result as the page receives it: a rule's typed reason as its
-    message (rendered in each reader's language), a person's words as they are."""
-    return reasons.message(why) if isinstance(why, Reason) else why
+    message (rendered in each reader's language; the reasons of a draw accepted with
+    who accepted it, ``by``), a person's words as they are."""
+    return reasons.why_message(why, by)
 
 
 class HallError(ValueError):

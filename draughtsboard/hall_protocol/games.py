@@ -52,8 +52,8 @@ def start_of(record: GameRecord) -> Start:
 def game_record(game_id: str, game: Game) -> GameRecord:
     """The game as the board publishes it; a game closed without a result (abandoned)
     has the result ``*``. Why: in English (``result_reason``, for halls before the typed
-    reason) and, for the rules' reasons, typed (``result_rules``: one rule's, or every
-    rule's of a draw the arbiter accepted)."""
+    reason) and, for the rules' reasons, typed (``result_rule``: one rule's;
+    ``result_rules``: every rule's of a draw the board's arbiter accepted)."""
     result = game.result
     if result is None and game.result_reason:
         result = "*"
@@ -62,7 +62,7 @@ def game_record(game_id: str, game: Game) -> GameRecord:
         game_id, game.variant.name, dict(game.tags), move_records(game), change_count(game),
         None if game.starts_from_initial else game.start_fen, game.mode or "tournament",
         game.start_monotonic, game.start_wall, result, game.result_reason,
-        corrections(game), (why,) if isinstance(why, Reason) else
+        corrections(game), why if isinstance(why, Reason) else None,
         why if isinstance(why, tuple) else ())
 
 

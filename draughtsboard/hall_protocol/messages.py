@@ -98,34 +98,41 @@ def _time(data: dict, key: str) -> float | None:
     return float(value)
 
 
+def _rule(data: dict, key: str = "result_rule") -> Reason | None:
+    """A rule's typed reason, ``{"code": ..., "count": N}``: a code the rules know, a
+    counting rule's with its moves (1-`MAX_RULE_MOVES`), any other's without. Absent or
+    null: the result's reason is no rule's (or a board of the release before sent only
+    its words)."""
+    value = data.get(key)
+    return None if value is None else _rule_of(value, key)
+
+
 def _rules(data: dict, key: str = "result_rules") -> tuple[Reason, ...]:
-    """The rules' typed reasons: ``[{"code": ..., "count": N}, ...]``, each a code the
-    rules know, a counting rule's with its moves (1-`MAX_RULE_MOVES`), any other's
-    without. Absent or empty: the result's reason is no rule's (or a board of the
-    release before sent only its words)."""
+    """The rules' typed reasons of a draw a board's arbiter accepted, a list of what
+    `_rule` reads (at most `MAX_RULES`); absent or empty: none."""
     value = data.get(key)
     if value is None:
         return ()
     if not isinstance(value, list) or len(value) > MAX_RULES:
         raise MessageError(f"{key}: expected a list of at most {MAX_RULES} rules' reasons")
-    out = []
-    for item in value:
-        if not isinstance(item, dict):
-            raise MessageError(f"{key}: expected {{code, count}} objects")
-        try:
-            code = ReasonCode(item.get("code"))
-        except ValueError:
-            raise MessageError(f"{key}: expected a code the rules know") from None
-        if code in FIXED_REASONS:
-            if item.get("count") is not None:
-                raise MessageError(f"{key}: {code.value} has no count of moves")
-            out.append(Reason(code))
-        else:
-            try:
-                out.append(Reason(code, _int(item, "count", 1, MAX_RULE_MOVES)))
-            except MessageError as error:
-                raise MessageError(f"{key}: {code.value} {error}") from None
-    return tuple(out)
+    return tuple(_rule_of(item, key) for item in value)
+
+
+def _rule_of(item: Any, key: str) -> Reason:
+    if not isinstance(item, dict):
+        raise MessageError(f"{key}: expected a {{code, count}} object")
+    try:
+        code = ReasonCode(str(item.get("code")))
+    except ValueError:
+        raise MessageError(f"{key}: expected a code the rules know") from None
+    if code in FIXED_REASONS:
+        if item.get("count") is not None:
+            raise MessageError(f"{key}: {code.value} has no count of moves")
+        return Reason(code)
+    try:
+        return Reason(code, _int(item, "count", 1, MAX_RULE_MOVES))
+    except MessageError as error:
+        raise MessageError(f"{key}: {code.value} {error}") from None
 
 
 def _rule_fields(reason: Reason) -> dict[str, Any]:
@@ -222,9 +229,12 @@ class GameRecord:
     result_reason: str = ""  # why, in English: what PDN shows and a hall before read
     # the arbiter's corrections in effect: (ply, position text), play went on from it
     corrections: tuple[tuple[int, str], ...] = ()
-    # why, typed, when the rules gave the reason (``result_rules``; absent when empty,
-    # and a hall before ignores it): the hall believes it as far as its own copy of the
-    # game proves it (`hall.ingest`), and renders it in each reader's language
+    # why, typed, when the rules gave the reason (``result_rule``), or the rules'
+    # reasons of a draw the board's arbiter accepted (``result_rules``); each absent when
+    # there is none, and a hall before ignores both. The hall believes them as far as its
+    # own copy of the game proves them (`hall.ingest`), and renders a rule's reason in
+    # each reader's language
+    result_rule: Reason | None = None
     result_rules: tuple[Reason, ...] = ()
 
     def fields(self) -> dict[str, Any]:
@@ -235,6 +245,8 @@ class GameRecord:
                "result_reason": self.result_reason}
         if self.corrections:
             out["corrections"] = [[ply, fen] for ply, fen in self.corrections]
+        if self.result_rule is not None:
+            out["result_rule"] = _rule_fields(self.result_rule)
         if self.result_rules:
             out["result_rules"] = [_rule_fields(reason) for reason in self.result_rules]
         return out
@@ -255,7 +267,7 @@ class GameRecord:
                    _optional_text(data, "fen", 1000), mode,
                    _time(data, "t_mono"), _time(data, "t_wall"),
                    _optional_text(data, "result", 10), _text(data, "result_reason", 500, ""),
-                   _corrections(data, len(records)), _rules(data))
+                   _corrections(data, len(records)), _rule(data), _rules(data))
 
 
 def _corrections(data: dict, moves: int) -> tuple[tuple[int, str], ...]:

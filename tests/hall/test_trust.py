@@ -15,6 +15,7 @@ import pytest
 from draughtsboard.board.game.pdn_reader import read_pdn
 from draughtsboard.board.game.reasons import words
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.records import Setter
 from draughtsboard.board.rules.draws import NO_MOVE, REPETITION, Reason, ReasonCode
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.hall import claims as claims_module
@@ -342,6 +343,19 @@ def test_a_drawn_position_s_rule_is_believed_only_as_far_as_the_hall_proves_it(i
     board.state()  # the hall counts the repetition itself: the board's reason stands
     hall_game = ingest.store.game(1, GID)
     assert (hall_game.game.result_why, hall_game.result_source) == (REPETITION, "rules")
+
+
+def test_a_draw_the_boards_arbiter_accepted_reads_in_the_hall_as_on_the_board(ingest):
+    board = Board(ingest)
+    board.game = Game.from_fen(get_variant("russian"), KINGS, tags={"Round": "1"})
+    board.state()
+    board.play(*REPEATED)
+    board.game.set_result("1/2-1/2", (REPETITION,), Setter.ARBITER)
+    board.state()  # the rules prove the draw; who accepted it is the board's to say
+    hall_game = ingest.store.game(1, GID)
+    assert hall_game.result_source == "rules"
+    assert hall_game.game.result_reason == board.game.result_reason == \
+        "draw: threefold repetition (accepted by the arbiter)"
 
 
 def test_a_rules_reason_the_hall_cannot_prove_is_only_the_boards_words(ingest):
