@@ -26,8 +26,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from draughtsboard.board.game.record import normalise_result
+from draughtsboard.board.game.record import Game, normalise_result
+from draughtsboard.board.game.records import Setter
 from draughtsboard.board.message import Message
+from draughtsboard.board.rules.draws import Reason
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.hall_protocol.messages import (
@@ -43,7 +45,7 @@ from .asking import AskSchedule
 from .claims import Claim, ClaimBook, ClaimError
 from .feed import CONTESTED, round_game_of
 from .room_links import RoomLinks
-from .said import said
+from .said import said, said_reason
 from .store import HallGame, HallStore, game_number
 
 log = logging.getLogger("draughtsboard.hall")
@@ -381,7 +383,8 @@ class Ingest:
             if older.number < hall_game.number and not older.finished and claim is not None \
                     and claim.record is not None and claim.record.result == "*" \
                     and not self._round_game(older):
-                self.store.set_result(older, "*", claim.record.result_reason, now, "board")
+                self.store.set_result(older, "*", believed_reason(older.game, claim.record),
+                                      now, "board")
                 self._drop_claim(board, claim.key)
         return hall_game
 
@@ -438,13 +441,14 @@ class Ingest:
                     and normalise_result(hall_game.game.variant, record.result) \
                     != hall_game.game.result:
                 if self.venue_record:  # the venue's arbiter changed it there
-                    self.store.set_result(hall_game, record.result, record.result_reason,
-                                          now, "venue")
+                    self.store.set_result(hall_game, record.result,
+                                          believed_reason(hall_game.game, record), now,
+                                          "venue")
                     return
                 self._claim(board, Claim(
                     "result", record.game,
                     said("claim.result.differs", claimed=record.result,
-                         reason=record.result_reason or said("claim.no_reason"),
+                         reason=claimed_reason(record) or said("claim.no_reason"),
                          recorded=hall_game.game.result_text()), now, record))
             return
         if not follow and any(ours.get(ply) != theirs.get(ply) for ply in ours
@@ -548,7 +552,7 @@ class Ingest:
             return
         if len(record.moves) != hall_game.ply:
             return  # the hall has not all the moves yet: they come first
-        reason = record.result_reason
+        reason = believed_reason(hall_game.game, record)
         if self.venue_record:  # proved by the rules or confirmed by the venue's arbiter
             self.store.set_result(hall_game, claimed, reason, now, "venue")
             self._drop_claim(board, key)
@@ -568,18 +572,28 @@ class Ingest:
             else:
                 self._claim(board, Claim("result", hall_game.game_id,
                                          said("claim.result.closed", game=hall_game.game_id,
-                                              reason=reason or said("claim.no_reason")),
+                                              reason=claimed_reason(record)
+                                              or said("claim.no_reason")),
                                          now, record))
             return
         proven = hall_game.game.outcome()
         variant = hall_game.game.variant
         if proven is not None and normalise_result(variant, claimed) == proven[0]:
-            self.store.set_result(hall_game, claimed, reason or proven[1], now, "rules")
+            # the board's typed reason when the rules prove it; its words when they say
+            # more than a rule (a person's, a board's before the typed reason, a draw its
+            # arbiter accepted for reasons the rules prove); else the rules' own
+            claimed_rules = [record.result_rule] if record.result_rule is not None \
+                else record.result_rules
+            if isinstance(reason, str) and (not reason or not all(
+                    proves(hall_game.game, rule) for rule in claimed_rules)):
+                reason = proven[1]
+            self.store.set_result(hall_game, claimed, reason, now, "rules")
             self._drop_claim(board, key)
             return
         self._claim(board, Claim("result", hall_game.game_id,
                                  said("claim.result.unproven_reason", claimed=claimed,
-                                      reason=reason) if reason else
+                                      reason=claimed_reason(record))
+                                 if claimed_reason(record) else
                                  said("claim.result.unproven", claimed=claimed), now, record))
 
     # -- claims --------------------------------------------------------------------------------
@@ -639,8 +653,8 @@ class Ingest:
             self._drop_claim(board, claim.key)
             return said("claim.confirmed.tags", board=board, game=game_id)
         result = record.result or "*"
-        self.store.set_result(hall_game, result, record.result_reason or "confirmed by the "
-                              "arbiter", now, "arbiter")
+        self.store.set_result(hall_game, result, believed_reason(hall_game.game, record)
+                              or "confirmed by the arbiter", now, "arbiter")
         self._drop_claim(board, claim.key)
         return said("claim.confirmed.result", result=result, board=board, game=game_id)
 
@@ -847,3 +861,32 @@ def _check_result(record: GameRecord) -> None:
         normalise_result(get_variant(record.variant), record.result)
     except DraughtsError as error:
         raise MessageError(f"result: {error}") from None
+
+
+def believed_reason(game: Game, record: GameRecord) -> Reason | str:
+    """Why a board's game has its result, as the hall records it. The hall believes a
+    rule's typed reason only as far as it proves it, as it does a result: a board's
+    rule's reason (``result_rule``) is kept typed when the hall's own copy of the game, its
+    moves checked by the rules, has that reason now (no legal move, a draw rule's count
+    reached, a repetition); anything else is the board's words (``result_reason``), kept
+    as words, never read as a rule's."""
+    if record.result_rule is not None and proves(game, record.result_rule):
+        return record.result_rule
+    return record.result_reason
+
+
+def proves(game: Game, reason: Reason) -> bool:
+    """Whether the game as the hall has it, its moves checked by the rules, has this
+    rule's reason now: no legal move, a draw rule's count reached, a repetition."""
+    outcome = game.outcome()
+    return outcome is not None and outcome[1] == reason or reason in game.draw_reasons()
+
+
+def claimed_reason(record: GameRecord) -> Message | str:
+    """Why the board says its game has its result, for a claim the arbiter reads: a
+    rule's reason it sent typed in the arbiter's language, else its words."""
+    if record.result_rule is not None:
+        return said_reason(record.result_rule)
+    if record.result_rules:
+        return said_reason(record.result_rules, Setter.ARBITER)
+    return record.result_reason

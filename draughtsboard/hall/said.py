@@ -11,10 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from draughtsboard.board.game import reasons
+from draughtsboard.board.game.records import Setter, Why
 from draughtsboard.board.message import Message
 from draughtsboard.words import english
 
 said = Message.of
+
+
+def said_reason(why: Why, by: Setter = Setter.UNKNOWN) -> Message | str:
+    """Why a game has its result as the page receives it: a rule's typed reason as its
+    message (rendered in each reader's language; the reasons of a draw accepted with
+    who accepted it, ``by``), a person's words as they are."""
+    return reasons.why_message(why, by)
 
 
 class HallError(ValueError):
@@ -37,4 +46,4 @@ def shown(value: Any) -> Any:
     return value
 
 
-__all__ = ["HallError", "said", "shown"]
+__all__ = ["HallError", "said", "said_reason", "shown"]

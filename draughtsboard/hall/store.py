@@ -388,7 +388,7 @@ def _apply(hall_game: HallGame, record: HallRecord) -> None:
             raise JournalError(f"correction at ply {record.ply} after {hall_game.ply} moves")
         correct_record(hall_game.game, record.fen)
     elif isinstance(record, HallResult):
-        close(hall_game.game, record.result.result, record.result.reason)
+        close(hall_game.game, record.result.result, record.result.reason, record.result.by)
         hall_game.finished = True
         hall_game.result_received = record.received
         hall_game.result_source = record.result.by.value

@@ -16,7 +16,7 @@ from draughtsboard.hall_protocol.topics import PUBLIC_FEED
 
 from .claims import Claim
 from .ingest import BoardLive
-from .said import said, shown
+from .said import said, said_reason, shown
 from .store import HallGame
 
 NEEDS_ARBITER_FLAGS = ("illegal", "disturbed", "ambiguous")
@@ -124,7 +124,7 @@ def board_summary(board: int, live: BoardLive, hall_game: HallGame | None,
         "move_number": move_number(game.start.white_to_move, game.ply - 1) if game.ply else 0,
         "last_move": last.text if last else "", "white_to_move": position.white_to_move,
         "pieces": pieces, "clocks": list(clocks[-1]) if clocks else None,
-        "result": result, "result_reason": game.result_reason,
+        "result": result, "result_reason": shown(said_reason(game.result_why, game.result_by)),
         "result_source": hall_game.result_source,
     })
     return out

@@ -13,6 +13,7 @@ from draughtsboard.board.game.record import Game, PlayedMove
 from draughtsboard.board.game.records import Correction, MoveMade, Start, Times
 from draughtsboard.board.mode import Mode
 from draughtsboard.board.rules import DraughtsError
+from draughtsboard.board.rules.draws import Reason
 
 from .messages import GameRecord, MessageError, MoveRecord
 
@@ -50,15 +51,19 @@ def start_of(record: GameRecord) -> Start:
 
 def game_record(game_id: str, game: Game) -> GameRecord:
     """The game as the board publishes it; a game closed without a result (abandoned)
-    has the result ``*``."""
+    has the result ``*``. Why: in English (``result_reason``, for halls before the typed
+    reason) and, for the rules' reasons, typed (``result_rule``: one rule's;
+    ``result_rules``: every rule's of a draw the board's arbiter accepted)."""
     result = game.result
     if result is None and game.result_reason:
         result = "*"
+    why = game.result_why
     return GameRecord(
         game_id, game.variant.name, dict(game.tags), move_records(game), change_count(game),
         None if game.starts_from_initial else game.start_fen, game.mode or "tournament",
         game.start_monotonic, game.start_wall, result, game.result_reason,
-        corrections(game))
+        corrections(game), why if isinstance(why, Reason) else None,
+        why if isinstance(why, tuple) else ())
 
 
 def corrections(game: Game) -> tuple[tuple[int, str], ...]:

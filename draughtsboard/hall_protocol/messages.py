@@ -23,6 +23,7 @@ from typing import Any
 
 from draughtsboard.board.game.tags import InvalidTagError, clean_tags
 from draughtsboard.board.message import Message
+from draughtsboard.board.rules.draws import Reason, ReasonCode
 
 VERSION = 1
 MAX_PAYLOAD = 512 * 1024  # a 300-ply game with its PDN is about 80 KB
@@ -30,6 +31,11 @@ MAX_MOVES = 2000
 MAX_TEXT = 2000
 MAX_PDN = 256 * 1024
 MAX_CORRECTIONS = 100
+MAX_RULES = 8  # the rules' reasons of one result (several counting rules can hold at once)
+MAX_RULE_MOVES = 1000  # a counting rule's moves (the rules count 5 to 60)
+# the reasons that are a counting rule's (with its moves); the others have no count
+FIXED_REASONS = frozenset({ReasonCode.NO_MOVE_WHITE, ReasonCode.NO_MOVE_BLACK,
+                           ReasonCode.REPETITION})
 GAME_ID = re.compile(r"^[0-9]{5,9}-[0-9]{8}-[0-9]{6}\Z")  # ASCII digits, no newline after
 MAX_CLOCK = 10 ** 7  # seconds a clock may show (a board's clock may lie, not overflow PDN)
 COMMANDS = ("new_game", "set_tags", "result", "withdraw", "takeback", "position", "clock",
@@ -91,6 +97,50 @@ def _time(data: dict, key: str) -> float | None:
             value):
         raise MessageError(f"{key}: expected a number of seconds")
     return float(value)
+
+
+def _rule(data: dict, key: str = "result_rule") -> Reason | None:
+    """A rule's typed reason, ``{"code": ..., "count": N}``: a code the rules know, a
+    counting rule's with its moves (1-`MAX_RULE_MOVES`), any other's without. Absent or
+    null: the result's reason is no rule's (or a board of the release before sent only
+    its words)."""
+    value = data.get(key)
+    return None if value is None else _rule_of(value, key)
+
+
+def _rules(data: dict, key: str = "result_rules") -> tuple[Reason, ...]:
+    """The rules' typed reasons of a draw a board's arbiter accepted, a list of what
+    `_rule` reads (at most `MAX_RULES`); absent or empty: none."""
+    value = data.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > MAX_RULES:
+        raise MessageError(f"{key}: expected a list of at most {MAX_RULES} rules' reasons")
+    return tuple(_rule_of(item, key) for item in value)
+
+
+def _rule_of(item: Any, key: str) -> Reason:
+    if not isinstance(item, dict):
+        raise MessageError(f"{key}: expected a {{code, count}} object")
+    try:
+        code = ReasonCode(str(item.get("code")))
+    except ValueError:
+        raise MessageError(f"{key}: expected a code the rules know") from None
+    if code in FIXED_REASONS:
+        if item.get("count") is not None:
+            raise MessageError(f"{key}: {code.value} has no count of moves")
+        return Reason(code)
+    try:
+        return Reason(code, _int(item, "count", 1, MAX_RULE_MOVES))
+    except MessageError as error:
+        raise MessageError(f"{key}: {code.value} {error}") from None
+
+
+def _rule_fields(reason: Reason) -> dict[str, Any]:
+    out: dict[str, Any] = {"code": reason.code.value}
+    if reason.count is not None:
+        out["count"] = reason.count
+    return out
 
 
 def _game_id(data: dict, key: str = "game") -> str:
@@ -177,9 +227,16 @@ class GameRecord:
     t_mono: float | None = None  # when the game started
     t_wall: float | None = None
     result: str | None = None
-    result_reason: str = ""
+    result_reason: str = ""  # why, in English: what PDN shows and a hall before read
     # the arbiter's corrections in effect: (ply, position text), play went on from it
     corrections: tuple[tuple[int, str], ...] = ()
+    # why, typed, when the rules gave the reason (``result_rule``), or the rules'
+    # reasons of a draw the board's arbiter accepted (``result_rules``); each absent when
+    # there is none, and a hall before ignores both. The hall believes them as far as its
+    # own copy of the game proves them (`hall.ingest`), and renders a rule's reason in
+    # each reader's language
+    result_rule: Reason | None = None
+    result_rules: tuple[Reason, ...] = ()
 
     def fields(self) -> dict[str, Any]:
         out = {"game": self.game, "variant": self.variant, "tags": self.tags,
@@ -189,6 +246,10 @@ class GameRecord:
                "result_reason": self.result_reason}
         if self.corrections:
             out["corrections"] = [[ply, fen] for ply, fen in self.corrections]
+        if self.result_rule is not None:
+            out["result_rule"] = _rule_fields(self.result_rule)
+        if self.result_rules:
+            out["result_rules"] = [_rule_fields(reason) for reason in self.result_rules]
         return out
 
     @classmethod
@@ -207,7 +268,7 @@ class GameRecord:
                    _optional_text(data, "fen", 1000), mode,
                    _time(data, "t_mono"), _time(data, "t_wall"),
                    _optional_text(data, "result", 10), _text(data, "result_reason", 500, ""),
-                   _corrections(data, len(records)))
+                   _corrections(data, len(records)), _rule(data), _rules(data))
 
 
 def _corrections(data: dict, moves: int) -> tuple[tuple[int, str], ...]:

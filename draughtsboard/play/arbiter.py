@@ -16,8 +16,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from draughtsboard.board.game.reasons import words
+from draughtsboard.board.game.reasons import why_words
 from draughtsboard.board.game.record import normalise_result
+from draughtsboard.board.game.records import Setter, Why
 from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules import DraughtsError, parse_fen, parse_start_fen
@@ -141,8 +142,9 @@ class ArbiterDesk:
             if not reasons:
                 raise ArbiterError(Message.of("arbiter.refused.no_draw"))
             draw = recorded.variant.results[1]
-            self._record_result(draw, "; ".join(map(words, reasons))
-                                + " (accepted by the arbiter)")
+            # typed: the rules' reasons, the arbiter (the setter) accepted them; PDN's
+            # words are rendered from them ("draw: ... (accepted by the arbiter)")
+            self._record_result(draw, tuple(reasons))
             return draw
 
         return self.run(action)
@@ -153,9 +155,9 @@ class ArbiterDesk:
         if self.game.damage is not None or self.game.held.held:
             raise ArbiterError(Message.of("arbiter.refused.unrecorded"))
 
-    def _record_result(self, result: str, reason: str) -> None:
-        self.game.record_result(result, reason)
-        log.info("arbiter: result %s (%s)", result, reason)
+    def _record_result(self, result: str, reason: Why) -> None:
+        self.game.record_result(result, reason, by=Setter.ARBITER)
+        log.info("arbiter: result %s (%s)", result, why_words(reason, Setter.ARBITER))
 
     def withdraw_result(self) -> str:
         """The arbiter takes back the result of the game in progress (until the next

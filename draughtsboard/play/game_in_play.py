@@ -36,11 +36,12 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from draughtsboard.board.game.record import Game
-from draughtsboard.board.game.records import CoachSwitch, Setter
+from draughtsboard.board.game.records import CoachSwitch, Setter, Why
 from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
 from draughtsboard.board.ports import LedSink, Snapshot
 from draughtsboard.board.rules import DraughtsError, Position, initial_position, parse_fen
+from draughtsboard.board.rules.draws import Reason
 from draughtsboard.board.tracker import (
     POLICY_TAG,
     RESTORE,
@@ -138,7 +139,9 @@ class GameInPlay:
         self.board: Snapshot | None = None  # the switches as last seen
         self.follower: Follower | None = None
         self.opponent: OpponentSeat | None = None
-        self._draw_offered = ""  # the draw reasons last offered to the arbiter
+        # the rules' reasons last offered to the arbiter, typed: an offer is made once
+        # while the same reasons hold (compared as reasons, never as their words)
+        self._draw_offered: tuple[Reason, ...] = ()
         self.policy = self._policy(irregular_leds)
         self.tracker = Tracker(opening.expected_position, self.mode, check_start=True,
                                policy=self.policy)
@@ -547,13 +550,13 @@ class GameInPlay:
         """A draw the rules declare is offered to the arbiter (once, while it holds),
         or recorded at once where the preset says the rule ends the game."""
         game = self.recorded_game()
-        reasons = game.draw_reasons() if game.result is None else []
-        text = "; ".join(plain_reason(r) for r in reasons)
-        if text == self._draw_offered:
+        reasons = tuple(game.draw_reasons()) if game.result is None else ()
+        if reasons == self._draw_offered:
             return
-        self._draw_offered = text
+        self._draw_offered = reasons
         if not reasons:
             return
+        text = "; ".join(plain_reason(r) for r in reasons)  # the journal's English words
         try:
             if game.rules.automatic:
                 reason = f"{text} (the rules end the game: recorded without the arbiter)"
@@ -596,7 +599,7 @@ class GameInPlay:
         self.moves_recorded = 0
         self.game_clock.reset()
         self.notices.clear()
-        self._draw_offered = ""
+        self._draw_offered = ()
         self.arbiter_log.clear()
         if self.follower is not None:
             self.follower.game_started()
@@ -632,14 +635,14 @@ class GameInPlay:
         """Record tags of the game (checked by the caller); every tag afterwards."""
         return self.recorder.record_tags(self.game_id, tags, self.clock(), self.wall())
 
-    def record_result(self, result: str, reason: str, *,
+    def record_result(self, result: str, reason: Why, *,
                       by: Setter = Setter.ARBITER) -> None:
         """Record the result the arbiter declared (or accepted; in a match, ``by`` the
         match: the other board's result taken), and tell the follower."""
         self.recorder.record_result(self.game_id, result, reason, self.clock(), self.wall(),
                                     by=by)
         self.arbiter_log.note("result", Message.of("log.result", result=result,
-                                                   reason=reason_message(reason))
+                                                   reason=reason_message(reason, by))
                               if reason else Message.of("log.result_only", result=result))
         if self.follower is not None:
             self.follower.game_finished()
@@ -652,7 +655,7 @@ class GameInPlay:
         withdrawn = game.result or ""
         self.recorder.record_result_withdrawn(self.game_id, text, self.clock(), self.wall())
         self.arbiter_log.note("result", Message.of("log.result_withdrawn", result=withdrawn))
-        self._draw_offered = ""
+        self._draw_offered = ()
         self.tracker.reset(self.recorded_game().position, check_start=True)
         if self.follower is not None:
             self.follower.game_resumed()

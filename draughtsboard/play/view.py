@@ -84,10 +84,11 @@ def build_view(*, tracker: Tracker, game: Game, game_id: str, mode: str, backend
         flags.append(f"board link: {link_problem}")
     expected = tracker.expected_move
     playing = opponent is not None and game.result is None and tracker.is_opponents_turn
-    result_reason = said(reason_message(game.result_why)) if game.result_reason else ""
+    result_reason = said(reason_message(game.result_why, game.result_by)) \
+        if game.result_reason else ""
     words = guidance(position, tracker.state.value, tracker.intents, occupied,
                      result=game.result_text() if game.result is not None else None,
-                     result_reason=reason_message(game.result_why),
+                     result_reason=reason_message(game.result_why, game.result_by),
                      irregularity=(tracker.pending_irregularity.message
                                    if tracker.pending_irregularity is not None else None),
                      opponent=opponent_name(opponent["name"])

@@ -10,10 +10,11 @@ reason that is a person's words (what an arbiter typed: "resigned") stays as it 
 from __future__ import annotations
 
 from draughtsboard.board.game import reasons
+from draughtsboard.board.game.records import Setter, Why
 from draughtsboard.board.message import Message
-from draughtsboard.board.rules.draws import Reason
 
 
-def reason_message(reason: Reason | str) -> Message | str:
-    """The message a rule's reason says, or a person's words as they are."""
-    return reasons.message(reason) if isinstance(reason, Reason) else reason
+def reason_message(reason: Why, by: Setter = Setter.UNKNOWN) -> Message | str:
+    """The message a rule's reason says (the reasons of a draw accepted, with who
+    accepted it: ``by``, the result's setter), or a person's words as they are."""
+    return reasons.why_message(reason, by)

@@ -47,11 +47,11 @@ from draughtsboard.board.game.records import (
     TakebackKind,
     TakebackTo,
     Times,
+    Why,
 )
 from draughtsboard.board.game.tags import clean_tags
 from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
-from draughtsboard.board.rules.draws import Reason
 from draughtsboard.board.rules.notation import format_move, parse_move
 from draughtsboard.board.rules.position import Move
 from draughtsboard.board.rules.variants import Variant, get_variant
@@ -440,12 +440,13 @@ class Recorder:
         `record_illegal`)."""
         self._append(game_id, TakebackTo(ply, text, message, Times(t_monotonic, t_wall)))
 
-    def record_result(self, game_id: str, result: str, reason: Reason | str = "",
+    def record_result(self, game_id: str, result: str, reason: Why = "",
                       t_monotonic: float | None = None, t_wall: float | None = None, *,
                       by: Setter = Setter.UNKNOWN) -> None:
         """The result (any common spelling; ``*`` for an abandoned game), why (a rule's
-        typed `Reason`, or a person's words), and who set it when the caller knows. The
-        journal is closed after it; the game stays readable (`game`)."""
+        typed `Reason`, the reasons of a draw accepted, or a person's words), and who
+        set it when the caller knows. The journal is closed after it; the game stays
+        readable (`game`)."""
         game = self._append(game_id, Result(result, reason, by, Times(t_monotonic, t_wall)))
         journal, _ = self._open.pop(game_id)
         journal.close()

@@ -13,13 +13,18 @@ import os
 import pytest
 
 from draughtsboard.board.game.pdn_reader import read_pdn
+from draughtsboard.board.game.reasons import words
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.records import Setter
+from draughtsboard.board.rules.draws import NO_MOVE, REPETITION, Reason, ReasonCode
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.hall import claims as claims_module
 from draughtsboard.hall import ingest as ingest_module
 from draughtsboard.hall.feed import round_games
 from draughtsboard.hall.ingest import ClaimError, Ingest, Resend
+from draughtsboard.hall.said import said_reason
 from draughtsboard.hall.store import HallStore
+from draughtsboard.hall.views import board_summary
 from draughtsboard.hall_protocol.games import game_record
 from draughtsboard.hall_protocol.messages import (
     MessageError,
@@ -32,6 +37,9 @@ from tests.hall.board_side import move_record, ply_message
 from tests.hall.words_check import in_english
 
 GID = "00002-20261130-120000"
+# White king a1 and men e1, g1; Black king h6 and men b8, d8: the kings shuttle
+KINGS = "W:WK29,31,32:BK12,1,2"
+REPEATED = ("a1-b2", "h6-g5", "b2-a1", "g5-h6") * 2
 
 
 class Board:
@@ -299,6 +307,77 @@ def test_a_result_the_position_proves_is_taken_at_once(ingest):
     hall_game = ingest.store.game(1, GID)
     assert (hall_game.game.result, hall_game.result_source) == ("1-0", "rules")
     assert ingest.claims.of(1) == {}
+
+
+def test_a_rules_reason_the_hall_proves_is_kept_typed_and_read_back(ingest, tmp_path):
+    board = Board(ingest)  # White's man takes Black's last: Black has no move
+    board.game = Game.from_fen(get_variant("russian"), "W:Wh2:Bg3", tags={"Round": "1"})
+    board.state()
+    board.play("h2:f4")
+    board.game.set_result("1-0", NO_MOVE[False])
+    board.state()
+    hall_game = ingest.store.game(1, GID)
+    assert hall_game.game.result_why == NO_MOVE[False]  # typed, not words
+    assert hall_game.game.result_reason == "Black has no legal move"  # PDN's English
+    # the hall's pages receive the message, rendered in each reader's language
+    summary = board_summary(1, ingest.live(1), hall_game)
+    assert summary["result_reason"] == said_reason(NO_MOVE[False]).as_json()
+    ingest.store.close()
+    again = HallStore(tmp_path, sync=False)  # a restart reads the typed reason back
+    again.load()
+    assert again.game(1, GID).game.result_why == NO_MOVE[False]
+    again.close()
+
+
+def test_a_drawn_position_s_rule_is_believed_only_as_far_as_the_hall_proves_it(ingest):
+    board = Board(ingest)
+    board.game = Game.from_fen(get_variant("russian"), KINGS, tags={"Round": "1"})
+    board.state()
+    board.play(*REPEATED)
+    board.game.set_result("1/2-1/2", REPETITION)
+    board.state()  # the hall counts the repetition itself: the board's reason stands
+    hall_game = ingest.store.game(1, GID)
+    assert (hall_game.game.result_why, hall_game.result_source) == (REPETITION, "rules")
+
+
+def test_a_draw_the_boards_arbiter_accepted_reads_in_the_hall_as_on_the_board(ingest):
+    board = Board(ingest)
+    board.game = Game.from_fen(get_variant("russian"), KINGS, tags={"Round": "1"})
+    board.state()
+    board.play(*REPEATED)
+    board.game.set_result("1/2-1/2", (REPETITION,), Setter.ARBITER)
+    board.state()  # the rules prove the draw; who accepted it is the board's to say
+    hall_game = ingest.store.game(1, GID)
+    assert hall_game.result_source == "rules"
+    assert hall_game.game.result_reason == board.game.result_reason == \
+        "draw: threefold repetition (accepted by the arbiter)"
+
+
+def test_a_rules_reason_the_hall_cannot_prove_is_only_the_boards_words(ingest):
+    board = Board(ingest)
+    board.state()
+    board.play("c3-d4", "f6-g5")
+    forged = Reason(ReasonCode.KINGS_ONLY, 15)  # no king on the board
+    board.game.set_result("1/2-1/2", forged)
+    board.state()
+    assert not ingest.store.game(1, GID).finished
+    claim = ingest.claims.of(1)[("result", GID)]
+    assert "15 moves with kings only" in claim.text  # the board's claim, in words
+    settle(ingest, "confirm", 1, "result", GID)  # the arbiter follows the board
+    hall_game = ingest.store.game(1, GID)
+    assert hall_game.game.result == "1/2-1/2" and hall_game.result_source == "arbiter"
+    assert hall_game.game.result_why == words(forged)  # words, never a rule's reason
+
+
+def test_a_result_the_rules_prove_keeps_their_reason_over_a_forged_one(ingest):
+    board = Board(ingest)  # Black has no move, the board says a draw rule ended it
+    board.game = Game.from_fen(get_variant("russian"), "W:Wh2:Bg3", tags={"Round": "1"})
+    board.state()
+    board.play("h2:f4")
+    board.game.set_result("1-0", Reason(ReasonCode.KINGS_ONLY, 15))
+    board.state()
+    hall_game = ingest.store.game(1, GID)
+    assert (hall_game.game.result_why, hall_game.result_source) == (NO_MOVE[False], "rules")
 
 
 def test_tags_changed_by_a_board_are_a_claim_those_of_the_halls_arbiter_are_not(ingest):

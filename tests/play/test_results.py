@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from draughtsboard.board.game.record import Game
+from draughtsboard.board.game.records import Setter
 from draughtsboard.board.rules import get_variant
 from draughtsboard.board.rules.draws import REPETITION, draw_rules
 from draughtsboard.play import ArbiterError
@@ -42,10 +43,25 @@ def test_a_repetition_is_offered_to_the_arbiter_not_written_as_the_result(start_
     assert play.arbiter.accept_draw() == "1/2-1/2"
     v = play.view()
     assert v["result"] == "1/2-1/2" and v["draw_claim"] is None
-    assert "accepted by the arbiter" in v["result_reason"]
+    # typed: the rules' reasons, accepted by the arbiter (the result's setter); the page
+    # says it in its reader's language, PDN in the English it has always had
+    assert in_english(v["result_reason"]) == "threefold repetition (accepted by the arbiter)"
+    game = play.recorder.game(play.recorder.list_games()[-1].game_id)
+    assert (game.result_why, game.result_by) == ((REPETITION,), Setter.ARBITER)
     assert '[Result "1/2-1/2"]' in play.export_pdn()
+    assert "{draw: threefold repetition (accepted by the arbiter)}" in play.export_pdn()
     with pytest.raises(ArbiterError, match="already has a result"):
         play.arbiter.accept_draw()
+
+
+def test_a_draw_is_offered_once_while_the_same_reasons_hold(start_play):
+    play = start_play(fen=KINGS)
+    repeat_three_times(play)
+    v = {}
+    for start, end in SHUTTLE:  # the position repeats again: the same reason holds
+        v = play.move(start, end)
+    assert [entry["kind"] for entry in v["log"]].count("draw") == 1
+    assert play.export_pdn().count("draw by the rules, offered to the arbiter") == 1
 
 
 def test_no_draw_to_accept_where_the_rules_declare_none(play):

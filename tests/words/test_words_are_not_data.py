@@ -17,7 +17,11 @@ fails on code that reads human text back:
   from one, compared with fixed English (a string literal of words, a collection of
   them, a module constant keyed by them), tested with a string method against fixed
   English (``removeprefix("draw: ")``), or matched by a regular expression whose pattern
-  is English. This is how the rules' reasons were once read back into messages.
+  is English. This is how the rules' reasons were once read back into messages;
+- a comparison with words the code rendered itself (a name given what ``words``,
+  ``plain_reason``, ``say`` ... return, or such a call itself): two draw offers were
+  once told apart by their English (``"; ".join(plain_reason(r) ...) == offered``)
+  rather than by their typed reasons.
 
 The PDN reader is a parser: the text it reads is a file's notation, tags and embedded
 commands, not a person's words (`PARSERS`); it is not scanned.
@@ -38,7 +42,8 @@ REGEX_METHODS = {"match", "search", "fullmatch", "findall", "finditer", "sub", "
                  "split"}
 STRING_TESTS = {"startswith", "endswith", "find", "index", "partition", "rpartition",
                 "split", "rsplit", "count"}
-RENDERERS = {"say", "english", "render", "english_comment", "words"}
+RENDERERS = {"say", "english", "render", "english_comment", "words", "plain_words",
+             "plain_reason"}
 
 # Files that read a sentence, each with why: another program's words, with nothing else
 # to read.
@@ -162,9 +167,41 @@ def _sentence_readers(tree: ast.AST) -> list[tuple[int, str]]:
     return out
 
 
+def _renders(node: ast.AST) -> bool:
+    return any(_is_rendered(n) for n in ast.walk(node))
+
+
+def _rendered_comparisons(tree: ast.AST) -> list[tuple[int, str]]:
+    """Each comparison of words a function rendered itself: a name assigned from an
+    expression that renders a message or a reason, or the rendering call itself. Its
+    comparison with the message's ``.id`` is not words: a renderer gives the id back
+    for a message no catalog has words for (`pdn_writer.irregular_comment`)."""
+    out: list[tuple[int, str]] = []
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        rendered: set[str] = set()
+        nodes = sorted((n for n in ast.walk(function) if hasattr(n, "lineno")),
+                       key=lambda n: (n.lineno, n.col_offset))
+        for node in nodes:
+            if isinstance(node, ast.Assign | ast.NamedExpr) and _renders(node.value):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                rendered |= {t.id for t in targets if isinstance(t, ast.Name)}
+            elif isinstance(node, ast.Compare) and any(
+                    isinstance(op, ast.Eq | ast.NotEq | ast.In | ast.NotIn)
+                    for op in node.ops):
+                operands = [node.left, *node.comparators]
+                if any(isinstance(o, ast.Attribute) and o.attr == "id" for o in operands):
+                    continue
+                if any(isinstance(o, ast.Name) and o.id in rendered or _is_rendered(o)
+                       for o in operands):
+                    out.append((node.lineno, "compares words it rendered"))
+    return out
+
+
 def findings(tree: ast.AST) -> list[tuple[int, str]]:
     """Each place in ``tree`` that reads human text back, as (line, what)."""
-    out: list[tuple[int, str]] = _sentence_readers(tree)
+    out: list[tuple[int, str]] = _sentence_readers(tree) + _rendered_comparisons(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
@@ -267,6 +304,39 @@ def d(text, words):
     return re.fullmatch(r"result (\\S+) withdrawn", words)
 '''
     assert [line for line, _ in findings(ast.parse(source))] == [4, 7, 9, 11]
+
+
+# Draw offers told apart by their English, as `play/game_in_play.py` did before it
+# compared the typed reasons (its lines, word for word).
+OLD_DRAW_OFFER = '''
+def _offer_draw(self):
+    game = self.recorded_game()
+    reasons = game.draw_reasons() if game.result is None else []
+    text = "; ".join(plain_reason(r) for r in reasons)
+    if text == self._draw_offered:
+        return
+    self._draw_offered = text
+'''
+
+
+def test_the_scan_finds_draw_offers_told_apart_by_their_words():
+    assert [line for line, _ in findings(ast.parse(OLD_DRAW_OFFER))] == [6]
+
+
+def test_the_scan_finds_a_comparison_of_what_was_rendered():
+    source = '''
+def a(reason, offered):
+    return words(reason) == offered
+def b(message, seen):
+    shown = say(message)
+    return shown in seen
+def c(reasons, before):
+    return tuple(reasons) == before
+def d(message):
+    text = say(message)
+    return text if text != message.id else ""
+'''
+    assert [line for line, _ in findings(ast.parse(source))] == [3, 6]
 
 
 def test_the_scan_leaves_a_parser_of_notation_alone():

@@ -102,6 +102,7 @@ def annotated(game: Game, verdicts: Sequence[MoveVerdict]) -> Game:
                              annotation=verdict.mark or played.annotation))
     copy = Game(game.variant, game.start, tags=dict(game.tags), draw_preset=game.draw_preset,
                 moves=moves, result=game.result, result_why=game.result_why,
+                result_by=game.result_by,
                 comment=game.comment, mode=game.mode, start_monotonic=game.start_monotonic,
                 start_wall=game.start_wall, events=list(game.events))
     return copy

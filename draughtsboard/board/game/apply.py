@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..mode import Mode
-from ..rules.draws import Reason
 from ..rules.errors import DraughtsError
 from ..rules.fen import format_fen, initial_position, parse_fen
 from ..rules.position import Move
@@ -37,10 +36,12 @@ from .records import (
     RecordKind,
     Result,
     ResultWithdrawn,
+    Setter,
     Start,
     Takeback,
     TakebackTo,
     Times,
+    Why,
 )
 
 
@@ -68,12 +69,12 @@ def game_of_start(start: Start) -> Game:
     return game
 
 
-def close(game: Game, result: str, reason: Reason | str) -> None:
-    """Give the game its result; ``*`` closes it unfinished, "abandoned" unless a reason
-    says otherwise."""
-    game.set_result(result, reason)
+def close(game: Game, result: str, reason: Why, by: Setter = Setter.UNKNOWN) -> None:
+    """Give the game its result (who set it: ``by``); ``*`` closes it unfinished,
+    "abandoned" unless a reason says otherwise."""
+    game.set_result(result, reason, by)
     if game.result is None:
-        game.close_unfinished(reason or ABANDONED)
+        game.close_unfinished(reason or ABANDONED, by)
 
 
 def take_back_to(game: Game, ply: int) -> None:
@@ -127,9 +128,7 @@ def apply(game: Game, record: Record) -> None:
         game.add_event(record.what.value, record.text, at.mono, at.wall, clock=record.clock,
                        message=record.message)
     elif isinstance(record, Result):
-        close(game, record.result, record.reason)
-        if game.result is not None:
-            game.result_by = record.by  # (the one place a game learns who set it)
+        close(game, record.result, record.reason, record.by)
     elif isinstance(record, ResultWithdrawn):
         if game.result is None:
             raise RecordMismatchError("the game has no result to withdraw")

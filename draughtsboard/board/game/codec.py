@@ -21,6 +21,8 @@ A result's reason is the same: the rules' reasons are typed (``rule``: a code an
 count, beside the English ``reason`` PDN shows and the release before reads), ``null``
 for a person's words; a result record without ``rule`` is the release before's, and
 only then are its words looked up among the rules' sentences (`reasons.OLD_WORDS`).
+A draw the arbiter accepted keeps every rule's reason that held (``rules``, a list,
+with ``rule`` null so that a reader of ``rule`` alone reads its words, the PDN's).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from .records import (
     TakebackKind,
     TakebackTo,
     Times,
+    Why,
 )
 
 FORMAT_VERSION = 1
@@ -65,6 +68,7 @@ MAX_BYTES = 1024 * 1024  # one record's JSON (a hall's whole game in one record 
 MAX_DEPTH = 16  # nesting of one record (a message nests at most 6 levels)
 MAX_PATH = 64  # squares of one move's path or captures
 MAX_TAGS = 100
+MAX_RULES = 8  # the rules' reasons of one draw accepted
 
 # What format 1 wrote for a coach switch, and the switch it was (see the module doc).
 LEGACY_SWITCHES = {
@@ -144,21 +148,32 @@ def encode(record: AnyRecord) -> dict[str, Any]:
     return data
 
 
-def encode_reason(reason: Reason | str) -> dict[str, Any]:
-    """A result's reason as the journal holds it: ``reason``, the English words (what
-    PDN shows and the release before reads), and for a rule's reason ``rule``, the
-    typed reason (its code and count) that is read back."""
-    if isinstance(reason, str):  # null: words, never looked up (`decode_reason`)
-        return {"reason": reason, "rule": None}
+def _rule(reason: Reason) -> dict[str, Any]:
     rule: dict[str, Any] = {"code": reason.code.value}
     if reason.count is not None:
         rule["count"] = reason.count
-    return {"reason": reasons.words(reason), "rule": rule}
+    return rule
+
+
+def encode_reason(reason: Why, by: Setter = Setter.UNKNOWN) -> dict[str, Any]:
+    """A result's reason as the journal holds it: ``reason``, the English words (what
+    PDN shows and the release before reads), and for a rule's reason ``rule``, the
+    typed reason (its code and count) that is read back. The reasons of a draw the
+    arbiter accepted are ``rules``, a list, with ``rule`` null: a reader that knows
+    only ``rule`` reads the words, which are the PDN's ("draw: threefold repetition
+    (accepted by the arbiter)")."""
+    if isinstance(reason, str):  # null: words, never looked up (`decode_reason`)
+        return {"reason": reason, "rule": None}
+    if isinstance(reason, tuple):
+        return {"reason": reasons.why_words(reason, by), "rule": None,
+                "rules": [_rule(one) for one in reason]}
+    return {"reason": reasons.words(reason), "rule": _rule(reason)}
 
 
 def encode_result(record: Result) -> dict[str, Any]:
     data: dict[str, Any] = {"type": "result", "result": record.result,
-                            **encode_reason(record.reason), **_times(record.at)}
+                            **encode_reason(record.reason, record.by),
+                            **_times(record.at)}
     if record.by is not Setter.UNKNOWN:
         data["by"] = record.by.value
     return data
@@ -287,25 +302,35 @@ def _switch(fields: Fields) -> CoachSwitch | None:
         raise fields.fail("switch", "an aid and on or off") from None
 
 
-def decode_reason(data: Mapping[str, Any], kind: str = "result") -> Reason | str:
-    """A result's reason: the typed ``rule`` when the record has one, its words when
-    ``rule`` is null (a person's: "resigned"). A record of the release before has no
-    ``rule``: its words are read as the rule's reason they were when they are one of
-    the rules' sentences (`reasons.OLD_WORDS`; here and only here), else as words."""
+def decode_reason(data: Mapping[str, Any], kind: str = "result") -> Why:
+    """A result's reason: the typed ``rule`` when the record has one, the typed
+    ``rules`` of a draw accepted, its words when ``rule`` is null (a person's:
+    "resigned"). A record of the release before has no ``rule``: its words are read as
+    the rule's reason they were when they are one of the rules' sentences
+    (`reasons.OLD_WORDS`; here and only here), else as words."""
     fields = Fields(data, kind)
     text = fields.text("reason", "")
+    several = data.get("rules")
+    if several is not None:
+        if not isinstance(several, list) or not 1 <= len(several) <= MAX_RULES:
+            raise fields.fail("rules", f"a list of 1-{MAX_RULES} rules' reasons")
+        return tuple(_decode_rule(fields, "rules", rule) for rule in several)
     if "rule" not in data:  # a record of the release before the typed reason
         return reasons.OLD_WORDS.get(text, text)
     rule = data["rule"]
     if rule is None:
         return text
+    return _decode_rule(fields, "rule", rule)
+
+
+def _decode_rule(fields: Fields, key: str, rule: Any) -> Reason:
     if not isinstance(rule, dict):
-        raise fields.fail("rule", "a rule's reason")
+        raise fields.fail(key, "a rule's reason")
     inner = Fields(rule, fields.kind + " rule")
     try:
         code = ReasonCode(inner.text("code"))
     except ValueError:
-        raise fields.fail("rule", "a rule's reason") from None
+        raise fields.fail(key, "a rule's reason") from None
     return Reason(code, inner.optional_whole("count"))
 
 

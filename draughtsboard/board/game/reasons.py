@@ -10,6 +10,9 @@ the edge, and never read back:
   always carried ("draw: 15 moves with kings only, no man moved and no capture",
   "Black has no legal move"), kept word for word so that old games and new export the
   same PDN and the release before reads a new journal;
+- `why_words` and `why_message`: the same for a result's whole reason (`records.Why`),
+  the draw the arbiter accepted with its rules' reasons included ("draw: threefold
+  repetition (accepted by the arbiter)", as the journal has always said it);
 - `OLD_WORDS`: those sentences as the journal of the release before the typed reason
   kept them, each with the reason it was. Only the codec reads it, once, for a record
   that has no typed reason (`codec.decode`); nothing in the live path looks a sentence up.
@@ -21,6 +24,7 @@ from types import MappingProxyType
 
 from ..message import Message
 from ..rules.draws import FAMILIES, Reason, ReasonCode
+from .records import Setter, Why
 
 # The English name of each rule, as the journal and PDN comments have always said it.
 _NAMES = {
@@ -60,6 +64,29 @@ def words(reason: Reason) -> str:
     """The reason in English as PDN comments and the journal's text have it."""
     plain = plain_words(reason)
     return f"draw: {plain}" if reason.is_draw else plain
+
+
+def why_words(why: Why, by: Setter = Setter.UNKNOWN) -> str:
+    """A result's reason in the English PDN comments and the journal's text have it:
+    the rules' reasons of a draw the arbiter accepted end with who accepted it."""
+    if isinstance(why, Reason):
+        return words(why)
+    if isinstance(why, tuple):
+        joined = "; ".join(map(words, why))
+        return f"{joined} (accepted by the arbiter)" if by is Setter.ARBITER else joined
+    return why
+
+
+def why_message(why: Why, by: Setter = Setter.UNKNOWN) -> Message | str:
+    """A result's reason as a message (a person's words as they are)."""
+    if isinstance(why, Reason):
+        return message(why)
+    if isinstance(why, tuple):
+        listed = [message(reason) for reason in why]
+        if by is Setter.ARBITER:
+            return Message.of("guide.reason.accepted", reasons=listed)
+        return Message.of("guide.reason.several", reasons=listed)
+    return why
 
 
 def _old_words() -> dict[str, Reason]:

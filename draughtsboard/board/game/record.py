@@ -24,8 +24,8 @@ from ..rules.fen import format_fen, initial_position, parse_fen
 from ..rules.notation import format_move, parse_move
 from ..rules.position import Move, Position
 from ..rules.variants import Variant
-from .reasons import words
-from .records import CoachSwitch, Declined, Setter
+from .reasons import why_words
+from .records import CoachSwitch, Declined, Setter, Why
 
 # Tags in the order the writer puts them (PDN's seven-tag roster, then ours).
 STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Board", "TimeControl")
@@ -138,7 +138,8 @@ class Game:
     result: str | None = None
     # why the game has its result: a rule's typed reason, or a person's words (an
     # arbiter's "resigned"); ``result_reason`` renders it in English for PDN
-    result_why: Reason | str = ""
+    result_why: Why = ""
+    result_by: Setter = Setter.UNKNOWN  # who set the result (how an accepted draw reads)
     comment: str = ""  # comment before the first move
     mode: Mode = Mode.TOURNAMENT  # a name is read as the mode it names (`Mode.parse`)
     start_monotonic: float | None = None  # when the game started (thinking time of move 1)
@@ -389,30 +390,31 @@ class Game:
         self._check_writable()
         self.tags.update(tags)
 
-    def set_result(self, result: str, reason: Reason | str = "") -> None:
-        """Record the result (any common spelling) and why: a rule's `Reason` or a
-        person's words; ``*`` clears it."""
+    def set_result(self, result: str, reason: Why = "",
+                   by: Setter = Setter.UNKNOWN) -> None:
+        """Record the result (any common spelling), why (a rule's `Reason`, the reasons
+        of a draw accepted, or a person's words) and who set it; ``*`` clears it."""
         self._check_writable()
         self.result = normalise_result(self.variant, result)
         self.result_why = reason if self.result is not None else ""
-        self.result_by = Setter.UNKNOWN  # (`apply` says who, from the result's record)
+        self.result_by = by if self.result is not None else Setter.UNKNOWN
 
-    def close_unfinished(self, reason: Reason | str) -> None:
+    def close_unfinished(self, reason: Why, by: Setter = Setter.UNKNOWN) -> None:
         """Close the game without a result (``*``), saying why (`apply.close`)."""
         self._check_writable()
-        self.result, self.result_why = None, reason
+        self.result, self.result_why, self.result_by = None, reason, by
 
     @property
     def result_reason(self) -> str:
         """Why the game has its result, in the English PDN comments show (a rule's
         reason rendered, a person's words as they are)."""
-        why = self.result_why
-        return words(why) if isinstance(why, Reason) else why
+        return why_words(self.result_why, self.result_by)
 
     @result_reason.setter
     def result_reason(self, text: str) -> None:
         """A person's words as the reason (what a board's wire record said)."""
         self.result_why = text
+        self.result_by = Setter.UNKNOWN
 
     # -- times ------------------------------------------------------------------------
 

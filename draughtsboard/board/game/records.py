@@ -26,6 +26,10 @@ from ..mode import Mode
 from ..rules.draws import Reason
 
 Clock = tuple[float, float]  # White's and Black's remaining seconds
+# Why a game has its result: a rule's typed reason; the rules' reasons of a draw the
+# arbiter accepted (every rule that held, the `Result`'s setter says who accepted); or a
+# person's words (an arbiter's "resigned")
+Why = Reason | tuple[Reason, ...] | str
 ABANDONED = "abandoned"  # the reason of a game closed unfinished that gave none
 
 
@@ -264,11 +268,11 @@ class ClockEvent:
 @dataclass(frozen=True, slots=True)
 class Result:
     """The game's result (any common spelling; ``*`` closes it unfinished), why (a
-    rule's typed `Reason`, or a person's words: an arbiter's "resigned"), and who set
-    it."""
+    rule's typed `Reason`, the typed reasons of a draw the rules declared and the
+    setter accepted, or a person's words: an arbiter's "resigned"), and who set it."""
 
     result: str
-    reason: Reason | str = ""
+    reason: Why = ""
     by: Setter = Setter.UNKNOWN
     at: Times = NO_TIME
 

@@ -19,6 +19,7 @@ from draughtsboard.board.game.codec import (
     from_json,
     to_json,
 )
+from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.reasons import OLD_WORDS, message, words
 from draughtsboard.board.game.records import (
     CLOCK_KINDS,
@@ -57,8 +58,10 @@ messages = st.none() | st.sampled_from([Message.of("pdn.text.resume"),
                                         Message.of("pdn.text.taken_back", move="c3-d4")])
 tags = st.dictionaries(st.sampled_from(["Event", "Round", "White"]), texts, max_size=3)
 switches = st.builds(CoachSwitch, st.sampled_from(list(CoachAid)), st.booleans())
-reasons = texts | st.sampled_from(sorted(OLD_WORDS)) \
-    | st.builds(Reason, st.sampled_from(list(ReasonCode)), st.none() | st.integers(1, 99))
+rule_reasons = st.builds(Reason, st.sampled_from(list(ReasonCode)),
+                        st.none() | st.integers(1, 99))
+reasons = texts | st.sampled_from(sorted(OLD_WORDS)) | rule_reasons \
+    | st.lists(rule_reasons, min_size=1, max_size=8).map(tuple)  # a draw accepted
 
 records = st.one_of(
     st.builds(Start, st.sampled_from(["russian", "international", "lasca"]), tags,
@@ -214,3 +217,51 @@ def test_a_match_stop_has_its_own_label_in_pdn_in_every_language():
     assert "судья" in load_catalog("ru").messages["pdn.event.match_stop"]
     assert "{матч остановлен, решает судья в 22:13:20 UTC: the boards hold different " \
         "games}" in write_game(game, say=words_for("ru"))
+
+
+def _draw_accepted_game(result: Result):
+    """Kings shuttling to a threefold repetition (a kings-only count running too), then
+    ``result``."""
+    moves = [(29, 25), (12, 16), (25, 29), (16, 12)] * 2
+    records = [MoveMade(ply, path, (), f"{path[0]}-{path[1]}")
+               for ply, path in enumerate(moves)]
+    start = start_of(RUSSIAN, {}, "W:WK29,31,32:BK12,1,2", "tournament", None, Times())
+    return rebuild(start, [*records, result])
+
+
+def test_a_draw_the_arbiter_accepted_keeps_its_rules_reasons_and_the_words_pdn_has_shown():
+    """The arbiter's accepted draw is the rules' typed reasons with the arbiter as the
+    setter; its words (PDN, the journal's ``reason`` the release before reads) are the
+    sentence the journal has always held for it."""
+    kings_only = Reason(ReasonCode.KINGS_ONLY, 15)
+    both = (Reason(ReasonCode.REPETITION), kings_only)
+    data = encode(Result("1/2-1/2", both, Setter.ARBITER))
+    assert data["reason"] == "draw: threefold repetition; draw: 15 moves with kings only, " \
+        "no man moved and no capture (accepted by the arbiter)"
+    assert data["rule"] is None  # a reader of ``rule`` alone reads the words
+    assert data["rules"] == [{"code": "repetition"}, {"code": "kings_only", "count": 15}]
+    back = decode(json.loads(json.dumps(data)))
+    assert back == Result("1/2-1/2", both, Setter.ARBITER)
+    game = _draw_accepted_game(back)
+    assert (game.result_why, game.result_by) == (both, Setter.ARBITER)
+    assert game.result_reason == data["reason"]
+    with pytest.raises(RecordFormatError, match="rules"):
+        decode({**data, "rules": [{"code": "checkmate"}]})
+    with pytest.raises(RecordFormatError, match="rules"):
+        decode({**data, "rules": []})
+
+
+@pytest.mark.parametrize("old", [
+    # the release before the typed reason; the one before this change (``rule`` null)
+    {"type": "result", "result": "1/2-1/2", "by": "arbiter",
+     "reason": "draw: threefold repetition (accepted by the arbiter)"},
+    {"type": "result", "result": "1/2-1/2", "by": "arbiter", "rule": None,
+     "reason": "draw: threefold repetition (accepted by the arbiter)"},
+])
+def test_an_old_accepted_draw_exports_the_same_pdn_as_a_new_one(old):
+    new = encode(Result("1/2-1/2", (Reason(ReasonCode.REPETITION),), Setter.ARBITER))
+    assert new["reason"] == old["reason"]
+    old_game, new_game = _draw_accepted_game(decode(old)), _draw_accepted_game(decode(new))
+    assert old_game.result_why == old["reason"]  # words: never looked up as a rule's
+    assert write_game(old_game) == write_game(new_game)
+    assert "{draw: threefold repetition (accepted by the arbiter)}" in write_game(new_game)
