@@ -17,6 +17,7 @@ from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import Game
 from draughtsboard.hall_protocol.games import game_record
 from draughtsboard.hall_protocol.messages import (
+    CLOCK_STATUSES,
     FLAGS,
     SIDES,
     ClockStatus,
@@ -53,11 +54,12 @@ def clock_status(clocks: Any, now: float) -> ClockStatus | None:
     white, black = float(clocks.get("white") or 0.0), float(clocks.get("black") or 0.0)
     flagged = tuple(f for f in clocks.get("flagged") or () if f in SIDES)
     side, since = clocks.get("running"), clocks.get("since")
-    status = clocks.get("status") if clocks.get("status") in (
-        "waiting", "running", "paused", "stopped") else "waiting"
+    status = str(clocks.get("status"))
+    if status not in CLOCK_STATUSES:
+        status = "waiting"
     running = side if side in SIDES and since is not None and side not in flagged \
         and status == "running" else None
-    if running is not None:
+    if running is not None and since is not None:
         left = max(0.0, (white if running == "white" else black) - max(0.0, now - since))
         white, black = (left, black) if running == "white" else (white, left)
     return ClockStatus(round(white, 3), round(black, 3), running, status,
