@@ -221,7 +221,8 @@ def test_the_board_page_and_the_halls_board_answer_the_keys_alike(browser, game_
 
 # the moments (milliseconds after both pages received the game) at which the running
 # clock's text is compared: within a second, across whole seconds, past a minute
-MOMENTS = [0, 250, 400, 750, 1000, 1250, 2600, 61_000]
+# ... and as Black's time runs out (297.2 s: the flag falls, marked on every page)
+MOMENTS = [0, 250, 400, 750, 1000, 1250, 2600, 61_000, 297_000, 297_250, 300_000]
 
 
 def _running_summary(view: dict, since: float, received: float, now: float) -> dict:
@@ -272,7 +273,8 @@ def test_a_running_clock_shows_the_same_text_on_the_board_page_and_in_the_hall(
             assert table.text_content() == shown["black"], (moment, shown)
             seen.append(shown["black"])
         # Black's clock ran: 299.7 - 2.5 s at the start, rounded up, then down
-        assert seen[0] == "4:58" and seen[-1] == "3:57", seen
+        assert seen[0] == "4:58" and seen[7] == "3:57", seen
+        assert seen[-3:] == ["0:01", "⚑ 0:00", "⚑ 0:00"], seen
         assert board.errors == [] and hall.errors == [] and projector.errors == []
     finally:
         board.close()

@@ -9,7 +9,7 @@ import { columnMessage } from "/kit/board.js";
 import { stream } from "/kit/net.js";
 
 export { el };
-import { clockLeft } from "/kit/clock.js";
+import { clockLeft, clockText } from "/kit/clock.js";
 export { clockText as clock } from "/kit/clock.js";
 
 // A summary (or a detail) as received: stamped with when, on this page's own clock, so
@@ -30,6 +30,19 @@ export function clocksNow(summary) {
     return [clockLeft(reading, "white", elapsed), clockLeft(reading, "black", elapsed)];
   }
   return (summary && summary.clocks) || null;
+}
+
+// The game's clocks now as text, [white, black], or null: as the board's page writes
+// them, a fallen flag marked (the board said so, or the running side's time is up)
+export function clockTexts(summary) {
+  const now = clocksNow(summary);
+  if (!now) return null;
+  const reading = summary.clock;
+  return ["white", "black"].map((side, index) => {
+    const flagged = Boolean(reading) && (reading.flagged.includes(side)
+      || (reading.running === side && now[index] <= 0));
+    return (flagged ? "⚑ " : "") + clockText(now[index]);
+  });
 }
 
 // The side whose time goes now ("white", "black"), or null (paused, waiting, over)

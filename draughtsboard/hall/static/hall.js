@@ -12,7 +12,7 @@
 import { el, setText } from "/kit/dom.js";
 import { boardGrid, resultMessage, resultShown, tagLabel, tagValue } from "/kit/board.js";
 import { getJson, postJson } from "/kit/net.js";
-import { clock, clocksNow, lastMove, miniBoard, squareText, players, listen, say as words, pairingState, commandName, variantName } from "/static/board.js";
+import { clockTexts, lastMove, miniBoard, squareText, players, listen, say as words, pairingState, commandName, variantName } from "/static/board.js";
 
 const boards = new Map(); // board number -> summary
 let variants = {};
@@ -153,7 +153,7 @@ function updateCard(parts, summary) {
   parts.pairing.hidden = !pairing;
   setText(parts.pairing, pairing ? pairingLine(summary.pairing) : "");
   parts.mini.node.hidden = !summary.game;
-  parts.clocks.hidden = !(summary.game && clocksNow(summary));
+  parts.clocks.hidden = !(summary.game && clockTexts(summary));
   if (summary.game) {
     parts.mini.update(summary, words("hall.a11y.position", { board: summary.board }));
     const move = lastMove(summary);
@@ -176,9 +176,8 @@ function matches(summary, words) {
 
 // A card's clocks as they stand now (the running side's counts down: see tickClocks)
 function drawCardClocks(parts, summary) {
-  const now = clocksNow(summary);
-  setText(parts.clocks, now ? words("hall.card.clocks",
-    { white: clock(now[0]), black: clock(now[1]) }) : "");
+  const now = clockTexts(summary);
+  setText(parts.clocks, now ? words("hall.card.clocks", { white: now[0], black: now[1] }) : "");
 }
 
 // Four times a second, as the board's page: the cards whose game clock runs, redrawn
