@@ -33,6 +33,7 @@ from draughtsboard.board.rules.draws import Reason
 from draughtsboard.board.rules.errors import DraughtsError
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.hall_protocol.messages import (
+    ClockStatus,
     GameRecord,
     MessageError,
     MoveRecord,
@@ -88,6 +89,11 @@ class BoardLive:
     unacknowledged: int = 0
     events: tuple[dict[str, Any], ...] = ()
     changed: float | None = None
+    # the game clock of its latest state (None: no time control, or an older board) and
+    # when the hall received it, on the hall's own clock: the age is never the board's
+    clock: ClockStatus | None = None
+    clock_received: float | None = None
+    clock_game: str | None = None  # the game that clock is of
     status_received: float | None = None
     problems: list[Message] = field(default_factory=list)  # bad messages, the last few
     new_games: deque[float] = field(default_factory=deque)  # when its games began here
@@ -190,6 +196,8 @@ class Ingest:
                 live = self.live(board)
                 live.flags, live.unacknowledged = message.flags, message.unacknowledged
                 live.events, live.changed = message.events, message.changed
+                live.clock, live.clock_received = message.clock, now
+                live.clock_game = game_id
                 live.version += 1
             elif kind == "game" and game_id == self.live(board).said_current \
                     and self.store.game(board, game_id) is not None:

@@ -59,7 +59,7 @@ from .room_links import RoomLinks
 from .rooms import Room
 from .said import HallError, said, shown
 from .store import HallStore
-from .views import BOTH_LOSE, board_detail, board_summary
+from .views import BOTH_LOSE, board_detail, board_summary, with_clock_now
 
 log = logging.getLogger("draughtsboard.hall")
 
@@ -783,17 +783,19 @@ class HallService:
                     cached = self._summaries[board] = (
                         key, board_summary(board, live, latest, self.ingest.wanted(board),
                                            self.ingest.claims.of(board).values(), desk))
-                out[board] = cached
+                out[board] = (cached[0], with_clock_now(cached[1], live, self.wall()))
             return out
 
     def detail(self, board: int) -> dict[str, Any] | None:
         with self.store.lock:
             if board not in self.board_numbers():
                 return None
-            return board_detail(board, self.ingest.live(board), self._shown_game(board),
-                                self.store.board_games(board), self.ingest.wanted(board),
-                                self.ingest.claims.of(board).values(),
-                                self._desks().get(board))
+            live = self.ingest.live(board)
+            return with_clock_now(
+                board_detail(board, live, self._shown_game(board),
+                             self.store.board_games(board), self.ingest.wanted(board),
+                             self.ingest.claims.of(board).values(),
+                             self._desks().get(board)), live, self.wall())
 
     def _desks(self) -> dict[int, dict[str, Any]]:
         """For each board with something of the arbiter's waiting (lock held): the

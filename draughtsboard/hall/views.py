@@ -130,6 +130,34 @@ def board_summary(board: int, live: BoardLive, hall_game: HallGame | None,
     return out
 
 
+def clock_now(live: BoardLive, game_id: str | None, now: float) -> dict[str, Any] | None:
+    """The board's game clock as of ``now`` (the hall's wall clock, the one its reading
+    was received by): both clocks' seconds left, the running side's aged by the time
+    since the hall received the reading (never below zero, never more for a clock read
+    later than received), and which side runs, for the pages to count it down as the
+    board's page does. None for another game than the reading's, or without a reading
+    (no time control, or an older board: the pages then show the last move's clocks)."""
+    reading = live.clock
+    if reading is None or game_id is None or live.clock_game != game_id:
+        return None
+    white, black = reading.white, reading.black
+    if reading.running is not None and live.clock_received is not None:
+        age = max(0.0, now - live.clock_received)
+        if reading.running == "white":
+            white = max(0.0, white - age)
+        else:
+            black = max(0.0, black - age)
+    return {"white": round(white, 3), "black": round(black, 3), "running": reading.running,
+            "status": reading.status, "control": reading.control,
+            "flagged": list(reading.flagged)}
+
+
+def with_clock_now(summary: dict[str, Any], live: BoardLive, now: float) -> dict[str, Any]:
+    """A board's summary (or detail) with its clock as of ``now`` (`clock_now`): kept
+    apart from the summary itself, which is cached until the board changes."""
+    return {**summary, "clock": clock_now(live, summary.get("game"), now)}
+
+
 def square_name(variant: Variant | None, square: Any) -> str | None:
     """A square a board names, as its variant writes it (``g5``, or ``17`` in the
     international game); None when it is no square of the board."""

@@ -17,7 +17,10 @@ from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.record import Game
 from draughtsboard.hall_protocol.games import game_record
 from draughtsboard.hall_protocol.messages import (
+    CLOCK_STATUSES,
     FLAGS,
+    SIDES,
+    ClockStatus,
     GameRecord,
     MoveRecord,
     PlyMessage,
@@ -38,6 +41,38 @@ class Publication:
 def ply_publication(game_id: str, seq: int, changes: int, move: MoveRecord) -> Publication:
     return Publication("ply", PlyMessage(game_id, seq, changes, move).to_json(),
                        ply=(game_id, seq))
+
+
+def clock_status(clocks: Any, now: float) -> ClockStatus | None:
+    """The game clock as the board's page counts it (`GameClock.view`: seconds left as
+    last recorded, the running side and since when, on the board's wall clock), stated
+    at ``now`` on that same clock: the running side's time taken off, never below zero.
+    A side runs only while its time goes (not waiting, paused, held, stopped, nor with
+    its flag fallen). None without a time control."""
+    if not isinstance(clocks, dict):
+        return None
+    white, black = float(clocks.get("white") or 0.0), float(clocks.get("black") or 0.0)
+    flagged = tuple(f for f in clocks.get("flagged") or () if f in SIDES)
+    side, since = clocks.get("running"), clocks.get("since")
+    status = str(clocks.get("status"))
+    if status not in CLOCK_STATUSES:
+        status = "waiting"
+    running = side if side in SIDES and since is not None and side not in flagged \
+        and status == "running" else None
+    if running is not None and since is not None:
+        left = max(0.0, (white if running == "white" else black) - max(0.0, now - since))
+        white, black = (left, black) if running == "white" else (white, left)
+    return ClockStatus(round(white, 3), round(black, 3), running, status,
+                       str(clocks.get("control") or "")[:40], flagged, now)
+
+
+def clock_key(clocks: Any) -> tuple:
+    """What of the clock changes the retained state: not the passing of time (the hall
+    counts the running side down itself), only what the clock does and its readings."""
+    if not isinstance(clocks, dict):
+        return ()
+    return tuple(repr(clocks.get(k)) for k in ("white", "black", "status", "running",
+                                               "since", "held", "flagged", "control"))
 
 
 def game_publication(record: GameRecord) -> Publication:
@@ -103,7 +138,7 @@ class Outbox:
         flags = tuple(f for f in view.get("flags", ()) if f in FLAGS)
         unacknowledged = int(view.get("unacknowledged") or 0)
         key = (game_id, record.changes, record.result, tuple(record.tags.items()), flags,
-               unacknowledged, len(game.events))
+               unacknowledged, len(game.events), clock_key(view.get("clocks")))
         if key != self._state_key:
             self._state_key = key
             events = tuple({"kind": e.kind, "text": e.text[:2000], "ply": e.ply,
@@ -111,7 +146,8 @@ class Outbox:
                             **({"message": e.message.as_json()} if e.message else {})}
                            for e in game.events[-EVENTS_SENT:])
             out.append(Publication("state", StateMessage(
-                record, flags, unacknowledged, events, now, write_game(game)).to_json(),
+                record, flags, unacknowledged, events, now, write_game(game),
+                clock_status(view.get("clocks"), now)).to_json(),
                 retain=True))
         return out
 

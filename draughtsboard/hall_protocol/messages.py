@@ -300,6 +300,59 @@ def _event_message(event: dict[str, Any]) -> dict[str, Any]:
         raise MessageError(f"events: message: {error}") from None
 
 
+CLOCK_STATUSES = ("waiting", "running", "paused", "stopped")
+SIDES = ("white", "black")
+
+
+@dataclass(frozen=True)
+class ClockStatus:
+    """The game clock as the board's page shows it, at one stated moment: both clocks'
+    seconds left then (``at``: the board's wall clock, for people reading the broker; the
+    hall ages a reading by its own clock, from when it received it), ``running`` the side
+    whose time goes (None: waiting, paused, held, stopped or that side's flag fallen),
+    ``status`` the clock's own word, ``control`` the time control, ``flagged`` the sides
+    whose flag fell. An older board sends none: the hall then shows the last move's."""
+
+    white: float
+    black: float
+    running: str | None = None
+    status: str = "waiting"
+    control: str = ""
+    flagged: tuple[str, ...] = ()
+    at: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"white": self.white, "black": self.black, "running": self.running,
+                "status": self.status, "control": self.control,
+                "flagged": list(self.flagged), "at": self.at}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ClockStatus:
+        """Checked at the boundary: bounded seconds, a known status and side, a running
+        side only while the clock runs."""
+        if not isinstance(data, dict):
+            raise MessageError("clock: expected an object")
+        left = []
+        for side in SIDES:
+            value = _time(data, side)
+            if value is None or not 0 <= value <= MAX_CLOCK:
+                raise MessageError(f"clock {side}: expected seconds, 0-{MAX_CLOCK}")
+            left.append(value)
+        status = data.get("status", "waiting")
+        if status not in CLOCK_STATUSES:
+            raise MessageError(f"clock status: expected one of {', '.join(CLOCK_STATUSES)}")
+        running = data.get("running")
+        if running is not None and (running not in SIDES or status != "running"):
+            raise MessageError("clock running: expected white, black or none (only while "
+                               "the clock runs)")
+        flagged = data.get("flagged") or []
+        if not isinstance(flagged, list) or not all(f in SIDES for f in flagged) \
+                or len(set(flagged)) != len(flagged):
+            raise MessageError("clock flagged: expected some of white, black")
+        return cls(left[0], left[1], running, status, _text(data, "control", 40, ""),
+                   tuple(flagged), _time(data, "at"))
+
+
 @dataclass(frozen=True)
 class StateMessage:
     """The retained ``state``: the current game whole, what the board flags now, and its
@@ -311,11 +364,13 @@ class StateMessage:
     events: tuple[dict[str, Any], ...] = ()  # the last few arbiter events
     changed: float | None = None  # wall-clock time of the last change
     pdn: str = ""
+    clock: ClockStatus | None = None  # the game clock now (None: none, or an older board)
 
     def to_json(self) -> bytes:
         return encode({**self.record.fields(), "flags": list(self.flags),
                        "unacknowledged": self.unacknowledged, "events": list(self.events),
-                       "changed": self.changed, "pdn": self.pdn})
+                       "changed": self.changed, "pdn": self.pdn,
+                       **({"clock": self.clock.to_dict()} if self.clock else {})})
 
     @classmethod
     def from_json(cls, payload: bytes) -> StateMessage:
@@ -334,7 +389,8 @@ class StateMessage:
             raise MessageError("events: expected objects")
         return cls(GameRecord.from_fields(data), tuple(flags),
                    _int(data, "unacknowledged", 0, 10 ** 6, 0), checked,
-                   _time(data, "changed"), _text(data, "pdn", MAX_PDN, ""))
+                   _time(data, "changed"), _text(data, "pdn", MAX_PDN, ""),
+                   None if data.get("clock") is None else ClockStatus.from_dict(data["clock"]))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,10 @@ from urllib.parse import urlparse
 
 import pytest
 
-from draughtsboard.hall.views import variants_view
+from draughtsboard.hall.ingest import BoardLive
+from draughtsboard.hall.views import variants_view, with_clock_now
+from draughtsboard.hall_link.outbox import clock_status
+from draughtsboard.hall_protocol.messages import GameRecord, StateMessage
 from draughtsboard.words.routes import catalog_body
 
 from ..browser import playwright_api
@@ -30,7 +33,8 @@ pytestmark = pytest.mark.browser
 ORIGIN = "http://draughtsboard.test"
 PACKAGE = resources.files("draughtsboard")
 SITES = {"board": (PACKAGE / "web" / "static", "index.html"),
-         "hall": (PACKAGE / "hall" / "static", "hall.html")}
+         "hall": (PACKAGE / "hall" / "static", "hall.html"),
+         "projector": (PACKAGE / "hall" / "static", "projector.html")}
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 # remaining seconds, White's and Black's, one pair a page load: under a second, the half
 # seconds a rounding to the nearest would take down, whole seconds, float noise, hours
@@ -141,12 +145,18 @@ def game_view(start_session):
     return view
 
 
-def _open(browser, site: str, events: str, detail: dict | None = None):
+def _open(browser, site: str, events: str, detail: dict | None = None,
+          clock_at: float | None = None):
+    """``site``'s page fed ``events``; with ``clock_at``, its clock stands at that wall
+    time (seconds) until the test runs it (Playwright's clock: no sleeping)."""
     page = browser.new_page(viewport={"width": 1300, "height": 900})
     page.set_default_timeout(15_000)
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     _serve(page, site, events, detail)
+    if clock_at is not None:
+        page.clock.install(time=clock_at - 1)
+        page.clock.pause_at(clock_at)
     page.goto(ORIGIN + "/")
     page.errors = errors
     return page
@@ -207,3 +217,66 @@ def test_the_board_page_and_the_halls_board_answer_the_keys_alike(browser, game_
     finally:
         board.close()
         hall.close()
+
+
+# the moments (milliseconds after both pages received the game) at which the running
+# clock's text is compared: within a second, across whole seconds, past a minute
+# ... and as Black's time runs out (297.2 s: the flag falls, marked on every page)
+MOMENTS = [0, 250, 400, 750, 1000, 1250, 2600, 61_000, 297_000, 297_250, 300_000]
+
+
+def _running_summary(view: dict, since: float, received: float, now: float) -> dict:
+    """The hall's summary of board 1 as the hall sends it at ``now`` (its own wall
+    clock): the board published its clock at ``since`` (the board's clock), the hall
+    received it at ``received``. Built by the code the hall runs, from the view."""
+    status = clock_status(view["clocks"], since)
+    record = StateMessage.from_json(StateMessage(
+        GameRecord(view["game_id"], view["variant"], {}, (), 0), clock=status).to_json())
+    live = BoardLive(clock=record.clock, clock_received=received,
+                     clock_game=view["game_id"])
+    return with_clock_now(_summary(view, 300, 300), live, now)
+
+
+def test_a_running_clock_shows_the_same_text_on_the_board_page_and_in_the_hall(
+        browser, game_view):
+    """Black thinks; the board published its clock 2.5 s before the hall page loaded
+    (the hall ages it by its own clock); both pages count Black down and show the same
+    text at every moment the test runs their clocks to."""
+    expect = playwright_api().expect
+    clocks = game_view["clocks"]
+    assert clocks["status"] == "running" and clocks["running"] == "black"
+    since = 1_800_000_000.0  # the board's wall clock when Black's time began to go
+    view = {**game_view, "clocks": {**clocks, "since": since, "black": 299.7}}
+    page_at = 1_700_000_000.0  # the pages' own clocks: neither is the board's nor the hall's
+    board = _open(browser, "board", _sse(("now", since + 2.5), (None, view)),
+                  clock_at=page_at)
+    summary = _running_summary(view, since, received=5_000.0, now=5_002.5)
+    assert summary["clock"]["running"] == "black"
+    hall = _open(browser, "hall", _hall_events(summary), clock_at=page_at)
+    projector = _open(browser, "projector", _hall_events(summary), clock_at=page_at)
+    try:
+        expect(board.locator("#black-clock")).to_be_visible()
+        card = hall.locator('.card[data-board="1"] .clocks')
+        expect(card).not_to_be_empty()
+        table = projector.locator('.table[data-board="1"] .player.black .time')
+        expect(table).to_be_visible()
+        seen = []
+        elapsed = 0
+        for moment in MOMENTS:
+            for page in (board, hall, projector):
+                page.clock.run_for(moment - elapsed)
+            elapsed = moment
+            shown = {side: board.locator(f"#{side}-clock").text_content()
+                     for side in ("white", "black")}
+            wanted = hall.evaluate("(times) => Words.text('hall.card.clocks', times)", shown)
+            assert card.text_content() == wanted, (moment, shown)
+            assert table.text_content() == shown["black"], (moment, shown)
+            seen.append(shown["black"])
+        # Black's clock ran: 299.7 - 2.5 s at the start, rounded up, then down
+        assert seen[0] == "4:58" and seen[7] == "3:57", seen
+        assert seen[-3:] == ["0:01", "⚑ 0:00", "⚑ 0:00"], seen
+        assert board.errors == [] and hall.errors == [] and projector.errors == []
+    finally:
+        board.close()
+        hall.close()
+        projector.close()

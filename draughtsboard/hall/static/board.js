@@ -9,7 +9,46 @@ import { columnMessage } from "/kit/board.js";
 import { stream } from "/kit/net.js";
 
 export { el };
+import { clockLeft, clockText } from "/kit/clock.js";
 export { clockText as clock } from "/kit/clock.js";
+
+// A summary (or a detail) as received: stamped with when, on this page's own clock, so
+// that its game clock (``clock``: seconds left as of the hall's sending, and the side
+// whose time goes) counts down from there, as the board's page counts its own
+export function received(summary) {
+  if (summary && summary.clock) summary.clockAt = Date.now() / 1000;
+  return summary;
+}
+
+// The game's clocks now, [white, black] seconds, or null: the board's game clock counted
+// down (the kit's clockLeft) when the board sends it, else (an older board) the clocks
+// recorded with the last move, standing
+export function clocksNow(summary) {
+  const reading = summary && summary.clock;
+  if (reading) {
+    const elapsed = Date.now() / 1000 - (summary.clockAt || Date.now() / 1000);
+    return [clockLeft(reading, "white", elapsed), clockLeft(reading, "black", elapsed)];
+  }
+  return (summary && summary.clocks) || null;
+}
+
+// The game's clocks now as text, [white, black], or null: as the board's page writes
+// them, a fallen flag marked (the board said so, or the running side's time is up)
+export function clockTexts(summary) {
+  const now = clocksNow(summary);
+  if (!now) return null;
+  const reading = summary.clock;
+  return ["white", "black"].map((side, index) => {
+    const flagged = Boolean(reading) && (reading.flagged.includes(side)
+      || (reading.running === side && now[index] <= 0));
+    return (flagged ? "⚑ " : "") + clockText(now[index]);
+  });
+}
+
+// The side whose time goes now ("white", "black"), or null (paused, waiting, over)
+export function clockRunning(summary) {
+  return (summary && summary.clock && summary.clock.running) || null;
+}
 
 // A message of the catalog in the reader's language
 export function say(id, params) { return Words.text(id, params); }
@@ -124,9 +163,11 @@ export function listen(badge, onHall, onBoards, onInfo) {
     hall(event) {
       badge.textContent = say("hall.connection.live");
       badge.className = "status live";
-      onHall(JSON.parse(event.data));
+      const data = JSON.parse(event.data);
+      for (const summary of data.boards || []) received(summary);
+      onHall(data);
     },
-    boards: (event) => onBoards(JSON.parse(event.data)),
+    boards: (event) => onBoards(JSON.parse(event.data).map(received)),
     info: (event) => onInfo(JSON.parse(event.data)),
     error() {
       badge.textContent = say("hall.connection.reconnecting");

@@ -12,7 +12,7 @@
 import { el, setText } from "/kit/dom.js";
 import { boardGrid, resultMessage, resultShown, tagLabel, tagValue } from "/kit/board.js";
 import { getJson, postJson } from "/kit/net.js";
-import { clock, lastMove, miniBoard, squareText, players, listen, say as words, pairingState, commandName, variantName } from "/static/board.js";
+import { clockTexts, lastMove, miniBoard, squareText, players, listen, say as words, pairingState, commandName, variantName } from "/static/board.js";
 
 const boards = new Map(); // board number -> summary
 let variants = {};
@@ -153,14 +153,13 @@ function updateCard(parts, summary) {
   parts.pairing.hidden = !pairing;
   setText(parts.pairing, pairing ? pairingLine(summary.pairing) : "");
   parts.mini.node.hidden = !summary.game;
-  parts.clocks.hidden = !(summary.game && summary.clocks);
+  parts.clocks.hidden = !(summary.game && clockTexts(summary));
   if (summary.game) {
     parts.mini.update(summary, words("hall.a11y.position", { board: summary.board }));
     const move = lastMove(summary);
     setText(parts.move, summary.finished ? move
       : words(summary.white_to_move ? "hall.card.move_white_to_move" : "hall.card.move_black_to_move", { move }));
-    setText(parts.clocks, summary.clocks ? words("hall.card.clocks",
-      { white: clock(summary.clocks[0]), black: clock(summary.clocks[1]) }) : "");
+    drawCardClocks(parts, summary);
   } else {
     setText(parts.move, words("hall.card.no_game"));
     setText(parts.clocks, "");
@@ -173,6 +172,20 @@ function matches(summary, words) {
   const who = players(summary);
   const text = [String(summary.board), who.white, who.black].join(" ").toLowerCase();
   return words.split(/\s+/).every((word) => text.includes(word));
+}
+
+// A card's clocks as they stand now (the running side's counts down: see tickClocks)
+function drawCardClocks(parts, summary) {
+  const now = clockTexts(summary);
+  setText(parts.clocks, now ? words("hall.card.clocks", { white: now[0], black: now[1] }) : "");
+}
+
+// Four times a second, as the board's page: the cards whose game clock runs, redrawn
+function tickClocks() {
+  for (const [n, parts] of cards) {
+    const summary = boards.get(n);
+    if (summary && summary.game && summary.clock && summary.clock.running) drawCardClocks(parts, summary);
+  }
 }
 
 // The boards that changed updated (all of them without ``changed``); the rows the filter
@@ -711,4 +724,4 @@ function connect() {
 }
 
 // The page draws once the catalog is here (every word comes from it)
-Words.ready.catch(() => null).then(() => { wire(); connect(); });
+Words.ready.catch(() => null).then(() => { wire(); connect(); setInterval(tickClocks, 250); });

@@ -4,7 +4,7 @@
 // every word comes from the catalog, in the venue's language unless someone chose
 // another on this screen (data-words-venue on the page).
 
-import { el, clock, lastMove, miniBoard, players, listen, say } from "/static/board.js";
+import { el, clockTexts, clockRunning, lastMove, miniBoard, players, listen, say } from "/static/board.js";
 // the wall is read from afar and turns its pages by itself: nothing on it is live but one
 // polite line, a result as it comes
 const params = new URLSearchParams(location.search);
@@ -77,8 +77,8 @@ function table(summary) {
   const node = el("article", "table" + (shown && summary.finished ? " finished" : ""));
   node.dataset.board = summary.board;
   const running = summary.game && !summary.finished && shown;
-  const clocks = (shown && summary.clocks) || [null, null];
-  node.appendChild(player(who.black, clock(clocks[1]), running && !summary.white_to_move, "black"));
+  const clocks = (shown && clockTexts(summary)) || ["", ""];
+  node.appendChild(player(who.black, clocks[1], running && !summary.white_to_move, "black"));
   const left = el("div", "side");
   node.appendChild(left);
   const info = el("div", "info");
@@ -93,7 +93,7 @@ function table(summary) {
     info.appendChild(el("div", "waiting", say("projector.waiting")));
   }
   node.appendChild(info);
-  node.appendChild(player(who.white, clock(clocks[0]), running && summary.white_to_move, "white"));
+  node.appendChild(player(who.white, clocks[0], running && summary.white_to_move, "white"));
   return node;
 }
 
@@ -150,6 +150,19 @@ function render() {
     ? say("projector.pages", { first: shown[0], last: shown[shown.length - 1], page: page + 1, pages }) : "";
 }
 
+// Four times a second, as the board's page: the clocks that run, redrawn in place
+function tickClocks() {
+  for (const node of document.querySelectorAll(".table[data-board]")) {
+    const summary = boards.get(Number(node.dataset.board));
+    if (!clockRunning(summary)) continue;
+    const now = clockTexts(summary);
+    for (const [index, side] of [[0, "white"], [1, "black"]]) {
+      const time = node.querySelector(".player." + side + " .time");
+      if (time) time.textContent = now[index];
+    }
+  }
+}
+
 function connect() {
   listen($("connection"), (data) => {
     variants = data.variants;
@@ -167,5 +180,6 @@ function connect() {
 
 Words.ready.catch(() => null).then(() => {
   setInterval(() => { page += 1; render(); }, SECONDS * 1000);
+  setInterval(tickClocks, 250);
   connect();
 });

@@ -20,3 +20,13 @@ export function clockText(seconds) {
   const rest = String(s % 60).padStart(2, "0");
   return h ? h + ":" + String(m).padStart(2, "0") + ":" + rest : m + ":" + rest;
 }
+
+// ``side``'s seconds left ``elapsed`` seconds after a reading of the game clock (an
+// object with ``white``, ``black`` and ``running``, the side whose time goes): the
+// running side's time goes down, the other's stands; null without a reading. Every page
+// that counts a clock down counts it so, and formats it with clockText.
+export function clockLeft(reading, side, elapsed) {
+  if (!reading) return null;
+  const left = reading[side];
+  return reading.running === side ? left - Math.max(0, elapsed) : left;
+}
