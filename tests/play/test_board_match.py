@@ -133,6 +133,15 @@ def two_boards(tmp_path, **kwargs) -> tuple[Wire, VirtualPlay, VirtualPlay]:
     return wire, white, black
 
 
+def mend(wire: Wire, white: VirtualPlay, black: VirtualPlay) -> None:
+    """The link is back: both boards beat, a step passes on each, and they settle."""
+    wire.mend()
+    beats(white, black)
+    for play in (white, black):
+        play.wait(STEP)
+    settle_both(white, black)
+
+
 def close_both(white: VirtualPlay, black: VirtualPlay) -> None:
     white.close()
     black.close()
@@ -199,11 +208,7 @@ def test_a_whole_match_between_two_boards_with_a_cut_in_the_middle(tmp_path):
             assert other.view()["opponent"]["pending"] is None
             mover.wait(60.0)  # a long cut: nobody's time goes
             other.wait(60.0)
-            wire.mend()
-            beats(white, black)
-            for play in (white, black):
-                play.wait(STEP)
-            settle_both(white, black)
+            mend(wire, white, black)
             for play in (white, black):
                 view = play.view()
                 assert view["opponent"]["reachable"] is True
@@ -257,11 +262,7 @@ def test_a_move_carried_out_during_a_pause_leaves_the_clock_running_once_the_lin
     carry_out_theirs(white)  # the white player carries 11-15 out during the pause
     white.wait(30.0)
     assert white.view()["clocks"]["held"]  # (still paused: nobody's time goes)
-    wire.mend()
-    beats(white, black)
-    for play in (white, black):
-        play.wait(STEP)
-    settle_both(white, black)
+    mend(wire, white, black)
     for play in (white, black):
         clocks = play.view()["clocks"]
         assert not clocks["suspended"], play
