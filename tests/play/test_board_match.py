@@ -422,9 +422,7 @@ def test_a_board_restarted_mid_match_catches_up_and_plays_nothing_twice(tmp_path
     play_own_move(white, rng)  # ply 5, published; black has not carried it out
     settle_both(white, black)
     shown = black.view()["opponent"]["pending"]
-    black.close()
-    wire.ends.pop("black")
-    black = board(tmp_path, wire, "black", "Boris")  # the same journal, resumed
+    black = restart(tmp_path, wire, black, "black", "Boris")  # the same journal, resumed
     settle_both(white, black)
     assert black.view()["opponent"]["pending"] == shown
     carry_out_theirs(black)
