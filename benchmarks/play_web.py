@@ -44,6 +44,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from benchmarks.harness.http import call
 from benchmarks.harness.processes import ServedProcess
 from benchmarks.harness.stats import share_percentile
 from draughtsboard.board.rules.fen import parse_fen
@@ -80,17 +81,10 @@ class Play:
                         self.views.put((time.perf_counter(), data))
 
     def post(self, path: str, body: dict, token: bool = False) -> None:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {TOKEN}"
-        request = urllib.request.Request(self.url + path, json.dumps(body).encode(),
-                                         headers, method="POST")
-        with urllib.request.urlopen(request, timeout=10) as response:
-            response.read()
+        call(self.url, path, body, token=TOKEN if token else None, timeout=10)
 
     def state(self) -> dict:
-        with urllib.request.urlopen(self.url + "/api/state", timeout=10) as response:
-            return json.loads(response.read())
+        return call(self.url, "/api/state", timeout=10)
 
     def hands(self, actions: list) -> None:
         self.post("/api/hands", {"actions": actions})

@@ -35,20 +35,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 
-
-def call(url: str, path: str, body=None, *, token: str | None = None, timeout: float = 30.0,
-         content_type: str = "application/json"):
-    data = None
-    if body is not None:
-        data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data,
-                                     method="POST" if data is not None else "GET")
-    if data is not None:
-        request.add_header("Content-Type", content_type)
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=timeout) as response:
-        return json.loads(response.read())
+from .http import call
 
 
 def claim_text(claim: dict) -> str:

@@ -14,13 +14,7 @@ from draughtsboard.board.rules import get_variant, initial_position, parse_fen
 from draughtsboard.opponents import (
     Clocks,
     DxpOpponent,
-    OpponentGoneError,
-    OpponentIllegalMoveError,
-    OpponentProtocolError,
-    OpponentStartError,
-    OpponentStoppedError,
-    OpponentTimeoutError,
-    OpponentUnsupportedError,
+    base,
 )
 from draughtsboard.opponents.dxp import DxpConversation
 from draughtsboard.opponents.dxp_messages import (
@@ -87,15 +81,15 @@ def test_a_peer_move_on_our_turn_or_an_illegal_one_is_refused():
     conversation = DxpConversation(INTERNATIONAL, "initiator")
     conversation.request(initial_position(INTERNATIONAL), opponent_is_white=False)
     conversation.receive(GameAccept("peer", 0).format())
-    with pytest.raises(OpponentProtocolError, match="on our turn"):
+    with pytest.raises(base.OpponentProtocolError, match="on our turn"):
         conversation.receive(MoveMessage(0, 32, 28, ()).format())
     conversation.our_move(initial_position(INTERNATIONAL).legal_moves()[0])
-    with pytest.raises(OpponentIllegalMoveError, match="19-25, not legal"):
+    with pytest.raises(base.OpponentIllegalMoveError, match="19-25, not legal"):
         conversation.receive(MoveMessage(0, 19, 25, ()).format())
 
 
 def test_dxp_is_refused_for_other_variants_in_one_line():
-    with pytest.raises(OpponentUnsupportedError, match="only international"):
+    with pytest.raises(base.OpponentUnsupportedError, match="only international"):
         DxpConversation(get_variant("russian"), "initiator")
 
 
@@ -266,12 +260,12 @@ def started_against(peer, opponent_is_white=True, **kwargs):
 
 
 @pytest.mark.parametrize("script, error, message", [
-    ([None], OpponentGoneError, "disconnected while thinking"),
-    (["M0000191400"], OpponentIllegalMoveError, "played 19-14, not legal"),
-    (["Mxyz"], OpponentProtocolError, "MOVE"),
-    ([b"\xff\xfe"], OpponentProtocolError, "not DXP"),
-    (["E31"], OpponentGoneError, "ended the game .it claims a win"),
-    (["M" + "1" * 200], OpponentProtocolError, "not DXP"),
+    ([None], base.OpponentGoneError, "disconnected while thinking"),
+    (["M0000191400"], base.OpponentIllegalMoveError, "played 19-14, not legal"),
+    (["Mxyz"], base.OpponentProtocolError, "MOVE"),
+    ([b"\xff\xfe"], base.OpponentProtocolError, "not DXP"),
+    (["E31"], base.OpponentGoneError, "ended the game .it claims a win"),
+    (["M" + "1" * 200], base.OpponentProtocolError, "not DXP"),
 ])
 def test_a_failing_peer_is_one_typed_line(script, error, message):
     opponent = started_against(ScriptedPeer(script))
@@ -284,25 +278,25 @@ def test_a_failing_peer_is_one_typed_line(script, error, message):
 
 def test_a_peer_that_does_not_move_in_time_times_out():
     opponent = started_against(ScriptedPeer([]), clock=ticking_clock(1.0))
-    with pytest.raises(OpponentTimeoutError, match="did not answer in time"):
+    with pytest.raises(base.OpponentTimeoutError, match="did not answer in time"):
         opponent.move(Clocks(move_seconds=3))
 
 
 def test_stop_while_the_peer_thinks():
     opponent = started_against(ScriptedPeer([]))
-    with pytest.raises(OpponentStoppedError):
+    with pytest.raises(base.OpponentStoppedError):
         opponent.move(Clocks(move_seconds=30), stop=lambda: True)
     opponent.close()
 
 
 def test_a_refused_game_and_an_unreachable_peer_are_start_errors():
     refusing = ScriptedPeer([], accept="A" + "busy".ljust(32) + "2")
-    with pytest.raises(OpponentStartError, match="refused the game: it does not want"):
+    with pytest.raises(base.OpponentStartError, match="refused the game: it does not want"):
         started_against(refusing)
     closed = socket.create_server(("127.0.0.1", 0))
     port = closed.getsockname()[1]
     closed.close()
-    with pytest.raises(OpponentStartError, match="cannot reach"):
+    with pytest.raises(base.OpponentStartError, match="cannot reach"):
         DxpOpponent(INTERNATIONAL, "127.0.0.1", port).start(
             initial_position(INTERNATIONAL), True)
 
@@ -310,7 +304,7 @@ def test_a_refused_game_and_an_unreachable_peer_are_start_errors():
 def test_a_follower_nobody_connects_to_times_out():
     follower = DxpOpponent(INTERNATIONAL, "127.0.0.1", 0, role="follower",
                            accept_seconds=0.05)
-    with pytest.raises(OpponentTimeoutError, match="no DXP initiator connected"):
+    with pytest.raises(base.OpponentTimeoutError, match="no DXP initiator connected"):
         follower.start(initial_position(INTERNATIONAL), True)
 
 

@@ -11,12 +11,7 @@ from draughtsboard.board.rules import get_variant, initial_position
 from draughtsboard.opponents import (
     Clocks,
     HubOpponent,
-    OpponentGoneError,
-    OpponentIllegalMoveError,
-    OpponentProtocolError,
-    OpponentStartError,
-    OpponentTimeoutError,
-    OpponentUnsupportedError,
+    base,
     open_opponent,
 )
 
@@ -44,10 +39,10 @@ def test_the_fake_engine_plays_when_it_behaves():
 
 
 @pytest.mark.parametrize("mode, error, message", [
-    ("malformed", OpponentProtocolError, "unclosed quote"),
-    ("illegal", OpponentIllegalMoveError, "'1-2'.*not legal"),
-    ("error", OpponentProtocolError, "reported an error: out of memory"),
-    ("long-line", OpponentProtocolError, "line too long"),
+    ("malformed", base.OpponentProtocolError, "unclosed quote"),
+    ("illegal", base.OpponentIllegalMoveError, "'1-2'.*not legal"),
+    ("error", base.OpponentProtocolError, "reported an error: out of memory"),
+    ("long-line", base.OpponentProtocolError, "line too long"),
 ])
 def test_a_bad_answer_is_one_typed_line(mode, error, message):
     opponent = started(mode)
@@ -62,20 +57,20 @@ def test_an_engine_that_dies_mid_game():
     variant_position = initial_position(INTERNATIONAL)
     first = opponent.move(Clocks(move_seconds=5))
     opponent.other_side_moved(variant_position.play(first).legal_moves()[0])
-    with pytest.raises(OpponentGoneError, match=r"stopped \(exit status 3\)"):
+    with pytest.raises(base.OpponentGoneError, match=r"stopped \(exit status 3\)"):
         opponent.move(Clocks(move_seconds=5))
 
 
 def test_an_engine_that_exceeds_its_time():
     opponent = started("silent", clock=ticking_clock(0.5), handshake_seconds=1e9)
-    with pytest.raises(OpponentTimeoutError, match="did not answer in time while thinking"):
+    with pytest.raises(base.OpponentTimeoutError, match="did not answer in time while thinking"):
         opponent.move(Clocks(move_seconds=2))
 
 
 @pytest.mark.slow
 def test_stop_sends_stop_and_a_silent_engine_still_times_out_after_the_grace():
     opponent = started("silent", clock=ticking_clock(0.25), handshake_seconds=1e9)
-    with pytest.raises(OpponentTimeoutError):
+    with pytest.raises(base.OpponentTimeoutError):
         opponent.move(Clocks(move_seconds=600), stop=lambda: True)
 
 
@@ -85,17 +80,17 @@ def test_stop_sends_stop_and_a_silent_engine_still_times_out_after_the_grace():
     ("'unclosed", "cannot read the command"),
 ])
 def test_an_engine_that_does_not_start(command, message):
-    with pytest.raises(OpponentStartError, match=message):
+    with pytest.raises(base.OpponentStartError, match=message):
         HubOpponent(INTERNATIONAL, command).start(initial_position(INTERNATIONAL), True)
 
 
 def test_an_engine_that_exits_before_it_is_ready():
-    with pytest.raises(OpponentStartError, match=r"stopped \(exit status 2\) before it was"):
+    with pytest.raises(base.OpponentStartError, match=r"stopped \(exit status 2\) before it was"):
         started("exit-at-start")
 
 
 def test_a_variant_the_engine_does_not_declare_is_refused_in_one_line():
-    with pytest.raises(OpponentUnsupportedError, match="plays only international"):
+    with pytest.raises(base.OpponentUnsupportedError, match="plays only international"):
         started("no-variants", variant=get_variant("russian"))
 
 
@@ -110,7 +105,7 @@ def test_opponent_texts_that_name_no_opponent(text, message):
 
 @pytest.mark.parametrize("text", ["dxp:127.0.0.1:27531", "dxp-listen:0.0.0.0:27531"])
 def test_dxp_for_a_variant_other_than_10x10_is_refused_in_one_line(text):
-    with pytest.raises(OpponentUnsupportedError, match="cannot play Russian draughts"):
+    with pytest.raises(base.OpponentUnsupportedError, match="cannot play Russian draughts"):
         open_opponent(text, get_variant("russian"))
 
 

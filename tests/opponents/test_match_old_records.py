@@ -77,15 +77,27 @@ def game_of(count: int, raw: dict) -> Game:
     return game
 
 
+def board_reading(fixture: str, seat: str, match: str, plies: int,
+                  result: tuple[str, str] | None = None) -> tuple[MatchState, Game, dict]:
+    """The board of `seat`, `plies` moves into the retained game `fixture` (and holding
+    `result`), after reading the other board's version-1 record of it: with nothing to
+    answer. Returns the board, its game and the record as it was written."""
+    payload = (OLD / fixture).read_bytes()
+    raw = json.loads(payload)
+    board = MatchState(match, seat, {"white": "Anna", "black": "Boris"}[seat], "russian",
+                       START, TAGS)
+    game = game_of(plies, raw)
+    if result is not None:
+        game.set_result(*result)
+    board.recorded(game, 0.0)
+    assert board.receive("record", payload, now=1.0) is None
+    return board, game, raw
+
+
 def test_an_old_record_of_the_other_board_plays_on_and_its_resignation_is_taken():
     """White's board, after the upgrade, reads Black's retained version-1 record: the
     same moves (clocks read at the millisecond), and Black's resignation is taken."""
-    payload = (OLD / "finished-resigned.json").read_bytes()
-    raw = json.loads(payload)
-    white = MatchState("tver-kazan", "white", "Anna", "russian", START, TAGS)
-    game = game_of(5, raw)
-    white.recorded(game, 0.0)
-    assert white.receive("record", payload, now=1.0) is None
+    white, game, _ = board_reading("finished-resigned.json", "white", "tver-kazan", 5)
     assert white.conflict is None
     call = white.result_call(game)
     assert call is not None and (call.action, call.result, call.reason, call.by) == (
@@ -96,13 +108,8 @@ def test_an_old_declined_withdrawal_is_shown_as_a_claim_where_the_record_proves_
     """White's version-1 record says its arbiter withdrew the 1-0 Black's board held (with
     no withdrawal of its own): Black's board, holding that 1-0 on the same moves, shows
     the withdrawal as a claim; holding anything else, nothing."""
-    payload = (OLD / "withdrawn-declined.json").read_bytes()
-    raw = json.loads(payload)
-    black = MatchState("tver-kazan", "black", "Boris", "russian", START, TAGS)
-    game = game_of(5, raw)
-    game.set_result("1-0", "resigned")
-    black.recorded(game, 0.0)
-    assert black.receive("record", payload, now=1.0) is None
+    black, game, raw = board_reading("withdrawn-declined.json", "black", "tver-kazan", 5,
+                                     ("1-0", "resigned"))
     assert black.take_note() is not None and black.take_note() is None  # (said once)
     call = black.result_call(game)
     assert call is not None and (call.action, call.result) == ("claim-withdrawal", "1-0")
@@ -113,13 +120,8 @@ def test_an_old_declined_withdrawal_is_shown_as_a_claim_where_the_record_proves_
 
 
 def test_old_withdrawals_at_unknown_plies_never_take_a_result_by_themselves():
-    payload = (OLD / "withdrawn-twice-play-on.json").read_bytes()
-    raw = json.loads(payload)
-    black = MatchState("tver-omsk", "black", "Boris", "russian", START, TAGS)
-    game = game_of(4, raw)
-    game.set_result("0-1", "time forfeit")
-    black.recorded(game, 0.0)
-    assert black.receive("record", payload, now=1.0) is None
+    black, game, _ = board_reading("withdrawn-twice-play-on.json", "black", "tver-omsk", 4,
+                                   ("0-1", "time forfeit"))
     assert black.result_call(game) is None  # (not a claim-withdrawal invented)
 
 

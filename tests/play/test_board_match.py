@@ -123,6 +123,30 @@ def board(tmp_path, wire: Wire, seat: str, name: str, *, tags: dict[str, str] = 
     return play
 
 
+def two_boards(tmp_path, **kwargs) -> tuple[Wire, VirtualPlay, VirtualPlay]:
+    """The wire and the two boards of a match on it (Anna's white, Boris's black; the
+    keywords go to `board`), settled: each knows the other."""
+    wire = Wire()
+    white = board(tmp_path, wire, "white", "Anna", **kwargs)
+    black = board(tmp_path, wire, "black", "Boris", **kwargs)
+    settle_both(white, black)
+    return wire, white, black
+
+
+def mend(wire: Wire, white: VirtualPlay, black: VirtualPlay) -> None:
+    """The link is back: both boards beat, a step passes on each, and they settle."""
+    wire.mend()
+    beats(white, black)
+    for play in (white, black):
+        play.wait(STEP)
+    settle_both(white, black)
+
+
+def close_both(white: VirtualPlay, black: VirtualPlay) -> None:
+    white.close()
+    black.close()
+
+
 def settle_both(white: VirtualPlay, black: VirtualPlay) -> None:
     for _ in range(3):
         white.settle()
@@ -159,10 +183,7 @@ def exchange(white: VirtualPlay, black: VirtualPlay, rng: random.Random) -> None
 
 
 def test_a_whole_match_between_two_boards_with_a_cut_in_the_middle(tmp_path):
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     assert white.view()["opponent"]["name"] == "Boris"
     assert black.view()["opponent"]["name"] == "Anna"
     rng = random.Random(7)
@@ -187,11 +208,7 @@ def test_a_whole_match_between_two_boards_with_a_cut_in_the_middle(tmp_path):
             assert other.view()["opponent"]["pending"] is None
             mover.wait(60.0)  # a long cut: nobody's time goes
             other.wait(60.0)
-            wire.mend()
-            beats(white, black)
-            for play in (white, black):
-                play.wait(STEP)
-            settle_both(white, black)
+            mend(wire, white, black)
             for play in (white, black):
                 view = play.view()
                 assert view["opponent"]["reachable"] is True
@@ -224,16 +241,12 @@ def test_a_whole_match_between_two_boards_with_a_cut_in_the_middle(tmp_path):
         log = [entry["text"]["id"] for entry in play.view()["log"]
                if isinstance(entry["text"], dict)]
         assert "match.log.paused" in log and "match.log.resumed" in log
-    white.close()
-    black.close()
+    close_both(white, black)
 
 
 def test_a_move_carried_out_during_a_pause_leaves_the_clock_running_once_the_link_is_back(
         tmp_path):
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     beats(white, black)
     white.move(22, 18)  # c3-d4: the clocks start
     settle_both(white, black)
@@ -249,11 +262,7 @@ def test_a_move_carried_out_during_a_pause_leaves_the_clock_running_once_the_lin
     carry_out_theirs(white)  # the white player carries 11-15 out during the pause
     white.wait(30.0)
     assert white.view()["clocks"]["held"]  # (still paused: nobody's time goes)
-    wire.mend()
-    beats(white, black)
-    for play in (white, black):
-        play.wait(STEP)
-    settle_both(white, black)
+    mend(wire, white, black)
     for play in (white, black):
         clocks = play.view()["clocks"]
         assert not clocks["suspended"], play
@@ -262,8 +271,7 @@ def test_a_move_carried_out_during_a_pause_leaves_the_clock_running_once_the_lin
     white.wait(10.0)
     after = white.game.game_clock.left(white.recorder.game(white.game.game_id), "white")
     assert 9.0 <= before - after <= 11.0  # White's time goes again, and only from now
-    white.close()
-    black.close()
+    close_both(white, black)
 
 
 def forge_last_clock(play: VirtualPlay, clock: tuple[float, float]) -> bytes:
@@ -279,10 +287,7 @@ def test_a_forged_clock_changes_only_what_the_mover_could_have_had(tmp_path):
     """The other seat's password can publish any clock: its figure for this board's own
     player is never believed, and its own above what it had plus the increment is
     refused in the log (this board's measurement is recorded)."""
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     beats(white, black)
     rng = random.Random(3)
     for mover, other in ((white, black), (black, white)):
@@ -327,8 +332,7 @@ def test_a_forged_clock_changes_only_what_the_mover_could_have_had(tmp_path):
            if isinstance(entry["text"], dict)]
     assert log.count("match.log.clock_refused") == 1
     assert black.view()["opponent"]["error"] is None  # the match plays on
-    white.close()
-    black.close()
+    close_both(white, black)
 
 
 def test_boards_started_with_other_tags_refuse_the_match_in_one_line(tmp_path):
@@ -347,15 +351,11 @@ def test_boards_started_with_other_tags_refuse_the_match_in_one_line(tmp_path):
         assert error["params"]["detail"] == {
             "id": "match.stop.tag", "params": {"tag": "Round", "white": "1", "black": "2"}}
         assert play.view()["moves"] == []
-    white.close()
-    black.close()
+    close_both(white, black)
 
 
 def test_a_ply_that_differs_stops_the_match_with_one_line_on_the_page(tmp_path):
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     white.move(22, 18)  # c3-d4 on the white board
     settle_both(white, black)
     carry_out_theirs(black)
@@ -375,15 +375,11 @@ def test_a_ply_that_differs_stops_the_match_with_one_line_on_the_page(tmp_path):
     assert "move 1 differs" in english(Message.from_json(view["opponent"]["error"]))
     assert view["opponent"]["pending"] is None  # black's 11-15 is not played on
     assert view["moves"] == ["c3-d4"]
-    white.close()
-    black.close()
+    close_both(white, black)
 
 
 def test_a_record_with_a_move_this_board_never_played_stops_the_match_at_once(tmp_path):
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     white.move(22, 18)  # c3-d4
     settle_both(white, black)
     carry_out_theirs(black)
@@ -405,18 +401,14 @@ def test_a_record_with_a_move_this_board_never_played_stops_the_match_at_once(tm
     assert detail["id"] == "match.stop.unrecorded.white"
     assert "never recorded" in english(Message.from_json(detail))
     assert len(view["moves"]) == 2  # nothing invented
-    white.close()
-    black.close()
+    close_both(white, black)
 
 
 def test_a_board_restarted_mid_match_catches_up_and_plays_nothing_twice(tmp_path):
     """The black board goes away (its process ends) after white's move was published but
     before black carried it out; started again on its journal, it reads white's record
     (kept retained), shows the same move to carry out, and the match goes on."""
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     rng = random.Random(2)
     for _ in range(2):  # white, black
         play_own_move(white, rng)
@@ -430,9 +422,7 @@ def test_a_board_restarted_mid_match_catches_up_and_plays_nothing_twice(tmp_path
     play_own_move(white, rng)  # ply 5, published; black has not carried it out
     settle_both(white, black)
     shown = black.view()["opponent"]["pending"]
-    black.close()
-    wire.ends.pop("black")
-    black = board(tmp_path, wire, "black", "Boris")  # the same journal, resumed
+    black = restart(tmp_path, wire, black, "black", "Boris")  # the same journal, resumed
     settle_both(white, black)
     assert black.view()["opponent"]["pending"] == shown
     carry_out_theirs(black)
@@ -444,8 +434,7 @@ def test_a_board_restarted_mid_match_catches_up_and_plays_nothing_twice(tmp_path
     black_game = black.recorder.game(black.game.game_id)
     assert len(white_game.moves) == 6
     assert [m.text for m in white_game.moves] == [m.text for m in black_game.moves]
-    white.close()
-    black.close()
+    close_both(white, black)
 
 
 def play_plies(white: VirtualPlay, black: VirtualPlay, count: int, seed: int) -> None:
@@ -463,36 +452,46 @@ def games(white: VirtualPlay, black: VirtualPlay):
     return (white.recorder.game(white.game.game_id), black.recorder.game(black.game.game_id))
 
 
-def test_a_resignation_on_the_losing_board_ends_the_game_on_both(tmp_path):
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
+def black_resigns(white: VirtualPlay, black: VirtualPlay) -> None:
+    """Boris resigns: his board's arbiter records 1-0, and a step later Anna's board has
+    heard it."""
+    black.arbiter.declare_result("1-0", "resigned")
     settle_both(white, black)
+    white.wait(STEP)
+
+
+def both_end_with(white: VirtualPlay, black: VirtualPlay, result: str,
+                  reason: str | None = None) -> None:
+    """The story's close: both boards hold ``result`` (for ``reason``, where given) and
+    write the same PDN; then both are closed."""
+    white_game, black_game = games(white, black)
+    for game in (white_game, black_game):
+        assert game.result == result
+        if reason is not None:
+            assert game.result_reason == reason
+    assert write_game(white_game, events=False) == write_game(black_game, events=False)
+    close_both(white, black)
+
+
+def test_a_resignation_on_the_losing_board_ends_the_game_on_both(tmp_path):
+    _, white, black = two_boards(tmp_path)
     play_plies(white, black, 6, seed=4)
     # Boris resigns: his board's arbiter records his loss; Anna's board takes it
     assert black.arbiter.declare_result("1-0", "resigned") == "1-0"
     settle_both(white, black)
     white.wait(STEP)
-    white_game, black_game = games(white, black)
-    assert (white_game.result, white_game.result_reason) == ("1-0", "resigned")
-    assert (black_game.result, black_game.result_reason) == ("1-0", "resigned")
-    assert write_game(white_game, events=False) == write_game(black_game, events=False)
     log = [entry["text"]["id"] for entry in white.view()["log"]
            if isinstance(entry["text"], dict)]
     assert "match.log.result_taken" in log
     for play in (white, black):
         assert play.view()["opponent"]["claim"] is None
         assert play.view()["opponent"]["error"] is None
-    white.close()
-    black.close()
+    both_end_with(white, black, "1-0", "resigned")
 
 
 def test_an_agreed_draw_needs_both_boards_and_a_win_one_board_gives_itself_is_a_claim(
         tmp_path):
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    _, white, black = two_boards(tmp_path)
     play_plies(white, black, 4, seed=9)
     # Anna's board says Anna won: Boris's board shows it, never records it by itself
     white.arbiter.declare_result("1-0", "Black's flag fell")
@@ -514,12 +513,7 @@ def test_an_agreed_draw_needs_both_boards_and_a_win_one_board_gives_itself_is_a_
     settle_both(white, black)
     for play in (white, black):
         assert play.wait(STEP)["opponent"]["claim"] is None
-    white_game, black_game = games(white, black)
-    assert (white_game.result, white_game.result_reason) == ("1/2-1/2", "agreed")
-    assert (black_game.result, black_game.result_reason) == ("1/2-1/2", "agreed")
-    assert write_game(white_game, events=False) == write_game(black_game, events=False)
-    white.close()
-    black.close()
+    both_end_with(white, black, "1/2-1/2", "agreed")
 
 
 def test_the_black_board_records_the_white_boards_date(tmp_path):
@@ -539,24 +533,14 @@ def test_the_black_board_records_the_white_boards_date(tmp_path):
     white_game, black_game = games(white, black)
     assert black_game.tags["Date"] == white_game.tags["Date"] != "1999.01.01"
     play_plies(white, black, 2, seed=1)
-    black.arbiter.declare_result("1-0", "resigned")
-    settle_both(white, black)
-    white.wait(STEP)
-    white_game, black_game = games(white, black)
-    assert write_game(white_game, events=False) == write_game(black_game, events=False)
-    white.close()
-    black.close()
+    black_resigns(white, black)
+    both_end_with(white, black, "1-0", "resigned")
 
 
 def test_a_new_game_under_a_finished_matchs_name_is_refused_in_one_line(tmp_path):
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     play_plies(white, black, 2, seed=3)
-    black.arbiter.declare_result("1-0", "resigned")
-    settle_both(white, black)
-    white.wait(STEP)
+    black_resigns(white, black)
     black.close()
     wire.ends.pop("black")
     # Boris's board begins a new game (its journal's game is over) under the same name
@@ -568,8 +552,7 @@ def test_a_new_game_under_a_finished_matchs_name_is_refused_in_one_line(tmp_path
     assert detail["id"] == "match.stop.name_used.white"
     assert "new match name" in english(Message.from_json(detail))
     assert black.view()["moves"] == []
-    white.close()
-    black.close()
+    close_both(white, black)
 
 
 def restart(tmp_path, wire: Wire, play: VirtualPlay, seat: str, name: str) -> VirtualPlay:
@@ -580,22 +563,12 @@ def restart(tmp_path, wire: Wire, play: VirtualPlay, seat: str, name: str) -> Vi
     return board(tmp_path, wire, seat, name)
 
 
-def pdns(white: VirtualPlay, black: VirtualPlay) -> tuple[str, str]:
-    white_game, black_game = games(white, black)
-    return write_game(white_game, events=False), write_game(black_game, events=False)
-
-
 def test_a_board_restarted_after_a_result_was_agreed_takes_nothing_again(tmp_path):
     """A finished game is not resumed: the restarted board begins a new game, which the
     used match name refuses in one line; the finished game stays as both boards hold it."""
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     play_plies(white, black, 4, seed=5)
-    black.arbiter.declare_result("1-0", "resigned")
-    settle_both(white, black)
-    white.wait(STEP)
+    black_resigns(white, black)
     finished_id = white.game.game_id
     assert games(white, black)[0].result == "1-0"
     white = restart(tmp_path, wire, white, "white", "Anna")
@@ -608,8 +581,7 @@ def test_a_board_restarted_after_a_result_was_agreed_takes_nothing_again(tmp_pat
     assert [e.kind for e in old.events].count("result-withdrawn") == 0
     black_game = black.recorder.game(black.game.game_id)
     assert write_game(old, events=False) == write_game(black_game, events=False)
-    white.close()
-    black.close()
+    close_both(white, black)
 
 
 def test_a_board_restarted_after_its_arbiter_withdrew_the_others_result_does_not_retake_it(
@@ -620,14 +592,9 @@ def test_a_board_restarted_after_its_arbiter_withdrew_the_others_result_does_not
     takes it again; black's board shows the withdrawal as a claim (results go one way:
     never carried out by itself) until black's arbiter withdraws it too; play goes on,
     and a new resignation is taken."""
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     play_plies(white, black, 4, seed=6)
-    black.arbiter.declare_result("1-0", "resigned")
-    settle_both(white, black)
-    white.wait(STEP)
+    black_resigns(white, black)
     assert games(white, black)[0].result == "1-0"  # taken
     white.arbiter.withdraw_result()  # (before black's board has even looked)
     white = restart(tmp_path, wire, white, "white", "Anna")
@@ -646,24 +613,15 @@ def test_a_board_restarted_after_its_arbiter_withdrew_the_others_result_does_not
     for play in (white, black):
         assert play.wait(STEP)["opponent"]["claim"] is None
     play_plies(white, black, 2, seed=8)
-    black.arbiter.declare_result("1-0", "resigned")
-    settle_both(white, black)
-    white.wait(STEP)
-    white_game, black_game = games(white, black)
-    assert white_game.result == black_game.result == "1-0"
-    assert pdns(white, black)[0] == pdns(white, black)[1]
-    white.close()
-    black.close()
+    black_resigns(white, black)
+    both_end_with(white, black, "1-0")
 
 
 def test_a_board_restarted_after_following_the_others_withdrawal_plays_on(tmp_path):
     """White's board claims a win, black's arbiter accepts it, white's arbiter withdraws
     it and black's arbiter follows; black's board restarted then resumes the open game,
     takes nothing, and the match goes on to one result on both boards."""
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     play_plies(white, black, 4, seed=10)
     white.arbiter.declare_result("1-0", "Black's flag fell")
     settle_both(white, black)
@@ -685,14 +643,8 @@ def test_a_board_restarted_after_following_the_others_withdrawal_plays_on(tmp_pa
     assert view["opponent"]["error"] is None and view["opponent"]["claim"] is None
     assert games(white, black)[1].result is None
     play_plies(white, black, 2, seed=12)
-    black.arbiter.declare_result("1-0", "resigned")
-    settle_both(white, black)
-    white.wait(STEP)
-    white_game, black_game = games(white, black)
-    assert white_game.result == black_game.result == "1-0"
-    assert pdns(white, black)[0] == pdns(white, black)[1]
-    white.close()
-    black.close()
+    black_resigns(white, black)
+    both_end_with(white, black, "1-0")
 
 
 def test_a_finished_board_restarted_while_the_other_withdraws_stops_in_one_line(tmp_path):
@@ -700,10 +652,7 @@ def test_a_finished_board_restarted_while_the_other_withdraws_stops_in_one_line(
     win), black's board is stopped, white's arbiter withdraws the win; black's board
     restarted begins a new game (a finished one is not resumed), and the match stops in
     one line instead of playing a game the other board does not hold."""
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     play_plies(white, black, 4, seed=10)
     white.arbiter.declare_result("1-0", "Black's flag fell")
     settle_both(white, black)
@@ -720,5 +669,4 @@ def test_a_finished_board_restarted_while_the_other_withdraws_stops_in_one_line(
     assert error["params"]["detail"] == {"id": "match.stop.apart",
                                          "params": {"white": 4, "black": 0}}
     assert black.view()["moves"] == []
-    white.close()
-    black.close()
+    close_both(white, black)

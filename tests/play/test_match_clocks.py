@@ -11,22 +11,18 @@ import random
 from draughtsboard.opponents.match_state import believed_clocks
 
 from .test_board_match import (
-    Wire,
     beats,
-    board,
     carry_out_theirs,
     exchange,
     forge_last_clock,
     play_own_move,
+    restart,
     settle_both,
+    two_boards,
 )
 from .virtual import VirtualPlay
 
 FAST = {"Event": "Towns match", "Round": "1", "TimeControl": "10+2"}
-
-
-def fast_board(tmp_path, wire: Wire, seat: str, name: str) -> VirtualPlay:
-    return board(tmp_path, wire, seat, name, tags=FAST)
 
 
 def pass_time(white: VirtualPlay, black: VirtualPlay, seconds: int) -> None:
@@ -40,10 +36,7 @@ def test_a_forged_clock_after_the_movers_flag_fell_gives_it_no_increment(tmp_pat
     """Once a side's flag has fallen its clock stays at zero after its moves
     (`ClockReading.after_move`): a forged record that gives it the increment back is
     refused, and 0 is recorded, as the board's own rules give."""
-    wire = Wire()
-    white = fast_board(tmp_path, wire, "white", "Anna")
-    black = fast_board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path, tags=FAST)
     rng = random.Random(5)
     exchange(white, black, rng)
     pass_time(white, black, 15)  # White's 12 s run out on both boards
@@ -70,10 +63,7 @@ def test_a_board_restarted_with_the_others_move_to_carry_out_holds_the_movers_ti
     """Before the restart, the black board held White's time while its person carried
     White's move out (White has moved: its time stands). After the restart, shown the
     same move to carry out, it does the same: White's time held, not running."""
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     rng = random.Random(2)
     for _ in range(2):
         exchange(white, black, rng)
@@ -82,9 +72,7 @@ def test_a_board_restarted_with_the_others_move_to_carry_out_holds_the_movers_ti
     settle_both(white, black)
     before = black.view()["clocks"]
     assert before["held"] and before["running"] == "white", before
-    black.close()
-    wire.ends.pop("black")
-    black = board(tmp_path, wire, "black", "Boris")
+    black = restart(tmp_path, wire, black, "black", "Boris")
     settle_both(white, black)
     pass_time(white, black, 5)
     settle_both(white, black)
@@ -98,18 +86,13 @@ def test_a_board_restarted_with_the_others_move_to_carry_out_falls_no_flag_of_th
     """The consequence of the above: White has moved (its board stopped its time), and
     the restarted black board's person takes a while to carry the move out: no flag of
     White's falls there (White's time stands)."""
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     rng = random.Random(2)
     exchange(white, black, rng)
     beats(white, black)
     play_own_move(white, rng)
     settle_both(white, black)
-    black.close()
-    wire.ends.pop("black")
-    black = board(tmp_path, wire, "black", "Boris")
+    black = restart(tmp_path, wire, black, "black", "Boris")
     settle_both(white, black)
     for _ in range(160):  # the black person is slow to carry White's move out
         beats(white, black)
@@ -122,10 +105,7 @@ def test_two_cuts_while_the_others_move_is_pending_charge_nobody(tmp_path):
     """Black moved; the white board shows it (Black's time held there). Two cuts come
     and go before the white person carries it out: White's time starts only then, and
     Black's figure is Black's board's."""
-    wire = Wire()
-    white = board(tmp_path, wire, "white", "Anna")
-    black = board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path)
     beats(white, black)
     white.move(22, 18)
     settle_both(white, black)
@@ -166,10 +146,7 @@ def test_a_move_made_in_time_just_as_the_link_drops_falls_no_flag_on_the_other_b
     from when White's board was last heard, and no flag falls for a side whose board was
     not heard after its time ran out. So no flag on either board, and once the link is
     back both journals hold the same clocks."""
-    wire = Wire()
-    white = fast_board(tmp_path, wire, "white", "Anna")
-    black = fast_board(tmp_path, wire, "black", "Boris")
-    settle_both(white, black)
+    wire, white, black = two_boards(tmp_path, tags=FAST)
     beats(white, black)
     play_own_move_at(white, (22, 18))
     settle_both(white, black)

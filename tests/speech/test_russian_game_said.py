@@ -27,14 +27,7 @@ PAGE = re.compile(r"страница доски: (http://[0-9.]+:\d+)/")
 class RussianPlay(PlayProcess):
     """`PlayProcess` for a board that speaks Russian: its page's line is Russian too."""
 
-    def _read(self) -> None:
-        for line in self.process.stderr:
-            self.lines.append(line)
-            found = PAGE.search(line)
-            if found and not self.url:
-                self.url = found.group(1)
-                self._ready.set()
-        self._ready.set()
+    page_line = PAGE
 START = "W:Wc3,e7,a1:Bd4,a7,h6"  # White must take d4 with c3; e7 crowns on d8 or f8
 
 

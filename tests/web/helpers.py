@@ -12,6 +12,8 @@ import threading
 import time
 import urllib.request
 
+from benchmarks.harness.http import call
+
 TOKEN = "test-arbiter-token"
 XSS = "<script>alert(1)</script>"
 _URL = re.compile(r"the board's page: (http://[0-9.]+:\d+)/")
@@ -44,6 +46,10 @@ class PlayProcess:
     its stderr. The arbiter token is `TOKEN` unless ``token_file`` is true: then the
     data directory's token file is used, as on a board."""
 
+    #: the stderr line that gives the page's address (a board that speaks another
+    #: language words it in that language: a subclass names its own)
+    page_line: re.Pattern[str] = _URL
+
     def __init__(self, data_dir, *args: str, timeout: float = 20.0, port: int = 0,
                  token_file: bool = False) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -67,7 +73,7 @@ class PlayProcess:
     def _read(self) -> None:
         for line in self.process.stderr:
             self.lines.append(line)
-            found = _URL.search(line)
+            found = self.page_line.search(line)
             if found and not self.url:
                 self.url = found.group(1)
                 self._ready.set()
@@ -85,13 +91,7 @@ class PlayProcess:
         return json.loads(self.get("/api/state"))
 
     def post(self, path: str, body: dict, token: str | None = None) -> dict:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        request = urllib.request.Request(self.url + path, json.dumps(body).encode(),
-                                         headers, method="POST")
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return json.loads(response.read())
+        return call(self.url, path, body, token=token, timeout=5)
 
     def hands(self, *actions) -> None:
         self.post("/api/hands", {"actions": [list(a) for a in actions]})

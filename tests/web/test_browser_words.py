@@ -6,6 +6,7 @@ Russian catalog says. Headless Chromium, as in test_browser."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -26,15 +27,24 @@ def tags_of(play: PlayProcess) -> set[str]:
     return set(play.state()["tags"].values())
 
 
+def walk_the_game(browser, expect, tmp_path, language: str, first: dict[str, str],
+                  check: Callable[..., None]) -> None:
+    """The walk through a game on the page in ``language``: the page says ``first``
+    (selector: text) at once, then ``check(page, play, state)`` at each state of the
+    walk; and the page logs no error."""
+    with PlayProcess(tmp_path / "walk", *GAME_ARGS) as play:
+        page = open_in(browser, play, language)
+        for selector, text in first.items():
+            expect(page.locator(selector)).to_have_text(text)
+        walk(page, expect, lambda state: check(page, play, state))
+        assert page.errors == []
+
+
 def test_every_word_of_the_board_page_comes_from_the_catalog(browser, tmp_path, expect):
-    def check(state):
+    def check(page, play, state):
         assert stray_words(page, NAMES | tags_of(play)) == [], state
 
-    with PlayProcess(tmp_path / "walk", *GAME_ARGS) as play:
-        page = open_in(browser, play, "qps")
-        expect(page.locator("#connection")).to_have_text("⟦live⟧")
-        walk(page, expect, check)
-        assert page.errors == []
+    walk_the_game(browser, expect, tmp_path, "qps", {"#connection": "⟦live⟧"}, check)
     damaged(tmp_path / "damaged")
     with PlayProcess(tmp_path / "damaged") as play:
         page = open_in(browser, play, "qps")
@@ -96,16 +106,12 @@ def test_the_walk_in_russian(browser, tmp_path, expect):
         "result": {"#status": "Партия окончена: 0-1 (Ann)", "#result": "0-1 (Ann)"},
     }
 
-    def check(state):
+    def check(page, play, state):
         for selector, text in said.get(state, {}).items():
             expect(page.locator(selector)).to_have_text(text)
 
-    with PlayProcess(tmp_path / "walk", *GAME_ARGS) as play:
-        page = open_in(browser, play, "ru")
-        expect(page.locator("#connection")).to_have_text("на связи")
-        expect(page.locator("#moves-title")).to_have_text("Ходы")
-        walk(page, expect, check)
-        assert page.errors == []
+    walk_the_game(browser, expect, tmp_path, "ru",
+                  {"#connection": "на связи", "#moves-title": "Ходы"}, check)
     damaged(tmp_path / "damaged")
     with PlayProcess(tmp_path / "damaged") as play:
         page = open_in(browser, play, "ru")

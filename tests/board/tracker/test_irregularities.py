@@ -69,6 +69,15 @@ def check_restore(hand, irregularity, restore_changes, also=()):
     assert hand.moves() == moves_before and irregular_events(hand) == []
 
 
+def check_policy(hand, policy, irregularity, restore_changes, also=()):
+    """What follows under ``policy``: `check_restore` (with ``restore_changes``) for
+    RESTORE, `check_stands` for FMJD."""
+    if policy is RESTORE:
+        check_restore(hand, irregularity, restore_changes, also)
+    else:
+        check_stands(hand, irregularity, also)
+
+
 def check_stands(hand, irregularity, also=()):
     """Fmjd policy: flagged; the opponent plays on and the irregular move stands."""
     moves_before = hand.moves()
@@ -119,20 +128,14 @@ def test_two_moves_in_a_row(policy):
     hand = board(policy)
     hand.move("c3", "d4")
     hand.move("e3", "f4")  # White again
-    if policy is RESTORE:
-        check_restore(hand, "not_on_turn", [("f4", False), ("e3", True)])
-    else:
-        check_stands(hand, "not_on_turn")
+    check_policy(hand, policy, "not_on_turn", [("f4", False), ("e3", True)])
 
 
 @pytest.mark.parametrize("policy", [RESTORE, FMJD])
 def test_the_opponents_piece_moved(policy):
     hand = board(policy)
     hand.move("f6", "g5")  # White to move, and White moves a black man
-    if policy is RESTORE:
-        check_restore(hand, "not_on_turn", [("g5", False), ("f6", True)])
-    else:
-        check_stands(hand, "not_on_turn")
+    check_policy(hand, policy, "not_on_turn", [("g5", False), ("f6", True)])
 
 
 # Lasca, White to move: f4 is a white man on a black king. d6-e5 (Black's man moved out of
@@ -149,10 +152,7 @@ def test_a_piece_moved_out_of_turn_is_not_two_moves_whose_first_never_left(polic
     hand = board(policy, LASCA_NOT_ON_TURN, variant="lasca")
     hand.move("d6", "e5")
     assert hand.moves() == []
-    if policy is RESTORE:
-        check_restore(hand, "not_on_turn", [("e5", False), ("d6", True)])
-    else:
-        check_stands(hand, "not_on_turn")
+    check_policy(hand, policy, "not_on_turn", [("e5", False), ("d6", True)])
 
 
 # -- a piece played when a capture is possible -------------------------------------------------
@@ -163,10 +163,7 @@ def test_a_piece_played_when_a_capture_is_possible(policy):
     hand.move("g3", "h4")
     assert hand.flags("illegal")[-1].description == \
         "illegal move g3-h4: a capture is required"
-    if policy is RESTORE:
-        check_restore(hand, "capture_required", [("h4", False), ("g3", True)])
-    else:
-        check_stands(hand, "capture_required")
+    check_policy(hand, policy, "capture_required", [("h4", False), ("g3", True)])
 
 
 @pytest.mark.parametrize("policy", [RESTORE, FMJD])
@@ -229,31 +226,22 @@ def test_pieces_removed_that_were_not_jumped(policy):
     hand.wait(3.5)  # ... and left off
     # Where the same board could also be a capture with c5 left on and Black lifting e5
     # to reply, the flag names both readings; Black's playing on tells which it was.
-    if policy is RESTORE:
-        check_restore(hand, "not_jumped", [("b6", False), ("d4", True), ("e5", True)],
-                      also=("not_removed",))
-    else:
-        check_stands(hand, "not_jumped", also=("not_removed",))
+    check_policy(hand, policy, "not_jumped", [("b6", False), ("d4", True), ("e5", True)],
+                 also=("not_removed",))
 
 
 @pytest.mark.parametrize("policy", [RESTORE, FMJD])
 def test_pieces_removed_without_reason(policy):
     hand = board(policy)
     hand.lift("h6").move("c3", "d4")  # a black man taken off, then c3-d4
-    if policy is RESTORE:
-        check_restore(hand, "without_reason", [("d4", False), ("c3", True), ("h6", True)])
-    else:
-        check_stands(hand, "without_reason")
+    check_policy(hand, policy, "without_reason", [("d4", False), ("c3", True), ("h6", True)])
 
 
 @pytest.mark.parametrize("policy", [RESTORE, FMJD])
 def test_own_pieces_removed(policy):
     hand = board(policy)
     hand.lift("a3").move("c3", "d4")  # White takes his own a3 off, then c3-d4
-    if policy is RESTORE:
-        check_restore(hand, "own_removed", [("d4", False), ("c3", True), ("a3", True)])
-    else:
-        check_stands(hand, "own_removed")
+    check_policy(hand, policy, "own_removed", [("d4", False), ("c3", True), ("a3", True)])
 
 
 # -- fewer pieces removed than captured ------------------------------------------------------
