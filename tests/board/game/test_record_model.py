@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from draughtsboard.board.game import records as r
 from draughtsboard.board.game.apply import RecordMismatchError, apply, rebuild, start_of
 from draughtsboard.board.game.codec import (
     MAX_BYTES,
@@ -21,28 +22,6 @@ from draughtsboard.board.game.codec import (
 )
 from draughtsboard.board.game.pdn_writer import write_game
 from draughtsboard.board.game.reasons import OLD_WORDS, message, words
-from draughtsboard.board.game.records import (
-    CLOCK_KINDS,
-    EVENT_KINDS,
-    ClockEvent,
-    CoachAid,
-    CoachSwitch,
-    Correction,
-    Declined,
-    Event,
-    IrregularMove,
-    MatchStop,
-    MoveMade,
-    RecordKind,
-    Result,
-    ResultWithdrawn,
-    Setter,
-    Start,
-    Takeback,
-    TakebackKind,
-    TakebackTo,
-    Times,
-)
 from draughtsboard.board.message import Message
 from draughtsboard.board.mode import Mode
 from draughtsboard.board.rules.draws import NO_MOVE, Reason, ReasonCode
@@ -51,42 +30,42 @@ from draughtsboard.board.rules.variants import get_variant
 texts = st.text(max_size=40)
 plies = st.integers(0, 500)
 numbers = st.floats(allow_nan=False, allow_infinity=False, width=32)
-times = st.builds(Times, st.none() | numbers, st.none() | numbers)
+times = st.builds(r.Times, st.none() | numbers, st.none() | numbers)
 squares = st.lists(st.integers(1, 50), max_size=6).map(tuple)
 clocks = st.none() | st.tuples(numbers, numbers)
 messages = st.none() | st.sampled_from([Message.of("pdn.text.resume"),
                                         Message.of("pdn.text.taken_back", move="c3-d4")])
 tags = st.dictionaries(st.sampled_from(["Event", "Round", "White"]), texts, max_size=3)
-switches = st.builds(CoachSwitch, st.sampled_from(list(CoachAid)), st.booleans())
+switches = st.builds(r.CoachSwitch, st.sampled_from(list(r.CoachAid)), st.booleans())
 rule_reasons = st.builds(Reason, st.sampled_from(list(ReasonCode)),
                         st.none() | st.integers(1, 99))
 reasons = texts | st.sampled_from(sorted(OLD_WORDS)) | rule_reasons \
     | st.lists(rule_reasons, min_size=1, max_size=8).map(tuple)  # a draw accepted
 
 records = st.one_of(
-    st.builds(Start, st.sampled_from(["russian", "international", "lasca"]), tags,
+    st.builds(r.Start, st.sampled_from(["russian", "international", "lasca"]), tags,
               st.none() | texts, st.sampled_from(list(Mode)), st.none() | texts, times),
-    st.builds(MoveMade, plies, squares, squares, texts, times, clocks),
-    st.builds(IrregularMove, plies, squares, squares, texts, texts, texts, texts, times),
-    st.builds(Takeback, st.none() | plies, st.sampled_from(list(TakebackKind)), texts,
+    st.builds(r.MoveMade, plies, squares, squares, texts, times, clocks),
+    st.builds(r.IrregularMove, plies, squares, squares, texts, texts, texts, texts, times),
+    st.builds(r.Takeback, st.none() | plies, st.sampled_from(list(r.TakebackKind)), texts,
               messages, times),
-    st.builds(TakebackTo, plies, texts, messages, times),
-    st.builds(Correction, st.none() | plies, texts, texts, times),
-    st.builds(Event, st.sampled_from(sorted(EVENT_KINDS - {RecordKind.NOTE,
-                                                          RecordKind.COACH})),
+    st.builds(r.TakebackTo, plies, texts, messages, times),
+    st.builds(r.Correction, st.none() | plies, texts, texts, times),
+    st.builds(r.Event, st.sampled_from(sorted(r.EVENT_KINDS - {r.RecordKind.NOTE,
+                                                          r.RecordKind.COACH})),
               st.none() | plies, texts, messages, times),
-    st.builds(Event, st.just(RecordKind.NOTE), st.none() | plies, texts, messages, times,
+    st.builds(r.Event, st.just(r.RecordKind.NOTE), st.none() | plies, texts, messages, times,
               st.none() | tags),
-    st.builds(Event, st.just(RecordKind.COACH), st.none() | plies, texts, messages, times,
+    st.builds(r.Event, st.just(r.RecordKind.COACH), st.none() | plies, texts, messages, times,
               st.none(), switches),
-    st.builds(ClockEvent, st.sampled_from(sorted(CLOCK_KINDS)), st.none() | plies, clocks,
+    st.builds(r.ClockEvent, st.sampled_from(sorted(r.CLOCK_KINDS)), st.none() | plies, clocks,
               texts, messages, times),
-    st.builds(Result, st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "2-0"]), reasons,
-              st.sampled_from(list(Setter)), times),
-    st.builds(ResultWithdrawn, st.none() | plies, texts, messages, times,
-              st.none() | st.builds(Declined, texts, st.sampled_from(["white", "black"]),
+    st.builds(r.Result, st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "2-0"]), reasons,
+              st.sampled_from(list(r.Setter)), times),
+    st.builds(r.ResultWithdrawn, st.none() | plies, texts, messages, times,
+              st.none() | st.builds(r.Declined, texts, st.sampled_from(["white", "black"]),
                                     texts, st.integers(0, 99))),
-    st.builds(MatchStop, st.none() | plies, texts, messages, times),
+    st.builds(r.MatchStop, st.none() | plies, texts, messages, times),
 )
 
 
@@ -129,11 +108,11 @@ def test_a_record_over_the_size_bound_is_refused_before_it_is_parsed():
 
 
 def test_a_coach_switch_is_data_and_an_old_sentence_reads_as_its_switch():
-    off = Event(RecordKind.COACH, 3, "anything at all", switch=CoachSwitch(CoachAid.HINTS,
+    off = r.Event(r.RecordKind.COACH, 3, "anything at all", switch=r.CoachSwitch(r.CoachAid.HINTS,
                                                                           False))
-    assert decode(encode(off)).switch == CoachSwitch(CoachAid.HINTS, False)
+    assert decode(encode(off)).switch == r.CoachSwitch(r.CoachAid.HINTS, False)
     old = {"type": "coach", "ply": 3, "text": "blunder warnings switched off for this game"}
-    assert decode(old).switch == CoachSwitch(CoachAid.WARNINGS, False)
+    assert decode(old).switch == r.CoachSwitch(r.CoachAid.WARNINGS, False)
     assert decode({"type": "coach", "ply": 3, "text": "blunder warning: ..."}).switch is None
 
 
@@ -142,7 +121,7 @@ def test_a_rules_reason_is_typed_and_an_old_sentence_reads_as_its_reason():
     and the release before read; a journal of that release held only the words, read
     once by the codec. Words a person gave stay words, even the same words."""
     kings_only = Reason(ReasonCode.KINGS_ONLY, 15)
-    data = encode(Result("1/2-1/2", kings_only, Setter.ARBITER))
+    data = encode(r.Result("1/2-1/2", kings_only, r.Setter.ARBITER))
     assert data["rule"] == {"code": "kings_only", "count": 15}
     assert data["reason"] == "draw: 15 moves with kings only, no man moved and no capture"
     assert decode(data).reason == kings_only
@@ -150,7 +129,7 @@ def test_a_rules_reason_is_typed_and_an_old_sentence_reads_as_its_reason():
     old = {"type": "result", "result": "1-0", "reason": "Black has no legal move"}
     assert decode(old).reason == NO_MOVE[False]
     assert decode({**old, "reason": "resigned"}).reason == "resigned"
-    typed_words = encode(Result("1-0", "Black has no legal move", Setter.ARBITER))
+    typed_words = encode(r.Result("1-0", "Black has no legal move", r.Setter.ARBITER))
     assert typed_words["rule"] is None and decode(typed_words).reason == \
         "Black has no legal move"
     with pytest.raises(RecordFormatError, match="rule"):
@@ -169,32 +148,32 @@ RUSSIAN = get_variant("russian")
 
 
 def test_a_game_closed_unfinished_without_a_reason_is_abandoned():
-    game = rebuild(start_of(RUSSIAN, {}, None, "tournament", None, Times()),
-                   [MoveMade(0, (22, 18), (), "c3-d4"), Result("*")])
+    game = rebuild(start_of(RUSSIAN, {}, None, "tournament", None, r.Times()),
+                   [r.MoveMade(0, (22, 18), (), "c3-d4"), r.Result("*")])
     assert game.result is None and game.result_reason == "abandoned"
     assert game.result_text() == "*"
 
 
 def test_apply_refuses_what_does_not_fit_and_leaves_the_game_as_it_was():
-    game = rebuild(start_of(RUSSIAN, {}, None, "training", None, Times()), [])
+    game = rebuild(start_of(RUSSIAN, {}, None, "training", None, r.Times()), [])
     with pytest.raises(RecordMismatchError):
-        apply(game, Takeback(0, TakebackKind.TAKEBACK, "no move"))
+        apply(game, r.Takeback(0, r.TakebackKind.TAKEBACK, "no move"))
     with pytest.raises(RecordMismatchError):
-        apply(game, MoveMade(1, (22, 18), (), "c3-d4"))
+        apply(game, r.MoveMade(1, (22, 18), (), "c3-d4"))
     with pytest.raises(RecordMismatchError):
-        apply(game, ResultWithdrawn(0, "nothing to withdraw"))
+        apply(game, r.ResultWithdrawn(0, "nothing to withdraw"))
     assert game.ply == 0 and game.events == []
 
 
 def test_the_coach_switch_and_a_declined_result_reach_the_game_as_data():
-    declined = Declined("club-1", "black", "0-1", 2)
-    game = rebuild(start_of(RUSSIAN, {}, None, "training", None, Times()), [
-        Event(RecordKind.COACH, 0, "hints off", switch=CoachSwitch(CoachAid.HINTS, False)),
-        Result("0-1", "resigned", Setter.MATCH),
-        ResultWithdrawn(0, "withdrawn", declined=declined),
+    declined = r.Declined("club-1", "black", "0-1", 2)
+    game = rebuild(start_of(RUSSIAN, {}, None, "training", None, r.Times()), [
+        r.Event(r.RecordKind.COACH, 0, "hints off", switch=r.CoachSwitch(r.CoachAid.HINTS, False)),
+        r.Result("0-1", "resigned", r.Setter.MATCH),
+        r.ResultWithdrawn(0, "withdrawn", declined=declined),
     ])
     assert [(e.kind, e.switch, e.declined) for e in game.events] == [
-        ("coach", CoachSwitch(CoachAid.HINTS, False), None),
+        ("coach", r.CoachSwitch(r.CoachAid.HINTS, False), None),
         ("result-withdrawn", None, declined)]
 
 
@@ -204,10 +183,10 @@ def test_a_match_stop_has_its_own_label_in_pdn_in_every_language():
     from draughtsboard.board.game.pdn_writer import EVENT_LABELS, write_game
     from draughtsboard.words import catalog_languages, load_catalog, words_for
 
-    assert EVENT_LABELS[RecordKind.MATCH_STOP] == "pdn.event.match_stop"
-    game = rebuild(start_of(RUSSIAN, {}, None, "tournament", None, Times()), [
-        MoveMade(0, (22, 18), (), "c3-d4"),
-        MatchStop(1, "the boards hold different games", at=Times(5.0, 1_700_000_000.0)),
+    assert EVENT_LABELS[r.RecordKind.MATCH_STOP] == "pdn.event.match_stop"
+    game = rebuild(start_of(RUSSIAN, {}, None, "tournament", None, r.Times()), [
+        r.MoveMade(0, (22, 18), (), "c3-d4"),
+        r.MatchStop(1, "the boards hold different games", at=r.Times(5.0, 1_700_000_000.0)),
     ])
     assert "{match stopped, for the arbiter at 22:13:20 UTC: the boards hold different " \
         "games}" in write_game(game)
@@ -219,13 +198,13 @@ def test_a_match_stop_has_its_own_label_in_pdn_in_every_language():
         "games}" in write_game(game, say=words_for("ru"))
 
 
-def _draw_accepted_game(result: Result):
+def _draw_accepted_game(result: r.Result):
     """Kings shuttling to a threefold repetition (a kings-only count running too), then
     ``result``."""
     moves = [(29, 25), (12, 16), (25, 29), (16, 12)] * 2
-    records = [MoveMade(ply, path, (), f"{path[0]}-{path[1]}")
+    records = [r.MoveMade(ply, path, (), f"{path[0]}-{path[1]}")
                for ply, path in enumerate(moves)]
-    start = start_of(RUSSIAN, {}, "W:WK29,31,32:BK12,1,2", "tournament", None, Times())
+    start = start_of(RUSSIAN, {}, "W:WK29,31,32:BK12,1,2", "tournament", None, r.Times())
     return rebuild(start, [*records, result])
 
 
@@ -235,15 +214,15 @@ def test_a_draw_the_arbiter_accepted_keeps_its_rules_reasons_and_the_words_pdn_h
     sentence the journal has always held for it."""
     kings_only = Reason(ReasonCode.KINGS_ONLY, 15)
     both = (Reason(ReasonCode.REPETITION), kings_only)
-    data = encode(Result("1/2-1/2", both, Setter.ARBITER))
+    data = encode(r.Result("1/2-1/2", both, r.Setter.ARBITER))
     assert data["reason"] == "draw: threefold repetition; draw: 15 moves with kings only, " \
         "no man moved and no capture (accepted by the arbiter)"
     assert data["rule"] is None  # a reader of ``rule`` alone reads the words
     assert data["rules"] == [{"code": "repetition"}, {"code": "kings_only", "count": 15}]
     back = decode(json.loads(json.dumps(data)))
-    assert back == Result("1/2-1/2", both, Setter.ARBITER)
+    assert back == r.Result("1/2-1/2", both, r.Setter.ARBITER)
     game = _draw_accepted_game(back)
-    assert (game.result_why, game.result_by) == (both, Setter.ARBITER)
+    assert (game.result_why, game.result_by) == (both, r.Setter.ARBITER)
     assert game.result_reason == data["reason"]
     with pytest.raises(RecordFormatError, match="rules"):
         decode({**data, "rules": [{"code": "checkmate"}]})
@@ -259,7 +238,7 @@ def test_a_draw_the_arbiter_accepted_keeps_its_rules_reasons_and_the_words_pdn_h
      "reason": "draw: threefold repetition (accepted by the arbiter)"},
 ])
 def test_an_old_accepted_draw_exports_the_same_pdn_as_a_new_one(old):
-    new = encode(Result("1/2-1/2", (Reason(ReasonCode.REPETITION),), Setter.ARBITER))
+    new = encode(r.Result("1/2-1/2", (Reason(ReasonCode.REPETITION),), r.Setter.ARBITER))
     assert new["reason"] == old["reason"]
     old_game, new_game = _draw_accepted_game(decode(old)), _draw_accepted_game(decode(new))
     assert old_game.result_why == old["reason"]  # words: never looked up as a rule's
