@@ -9,16 +9,9 @@ from draughtsboard.board.game.record import Game
 from draughtsboard.board.rules.variants import get_variant
 from draughtsboard.hall.ingest import Ingest, Resend
 from draughtsboard.hall.store import HallStore
+from draughtsboard.hall_protocol import messages
 from draughtsboard.hall_protocol.broker import BrokerURLError, parse_broker_url
 from draughtsboard.hall_protocol.games import game_record
-from draughtsboard.hall_protocol.messages import (
-    Command,
-    MessageError,
-    MoveRecord,
-    PlyMessage,
-    StateMessage,
-    StatusMessage,
-)
 from tests.hall.board_side import move_record
 from tests.hall.words_check import in_english
 
@@ -31,8 +24,8 @@ def moves_of(texts):
     return [move_record(game, text) for text in texts]
 
 
-def ply(seq: int, move: MoveRecord, changes: int | None = None) -> bytes:
-    return PlyMessage(GID, seq, changes or seq, move).to_json()
+def ply(seq: int, move: messages.MoveRecord, changes: int | None = None) -> bytes:
+    return messages.PlyMessage(GID, seq, changes or seq, move).to_json()
 
 
 def start(ingest: Ingest, now: float = 0.0, mode: str = "tournament") -> None:
@@ -40,7 +33,7 @@ def start(ingest: Ingest, now: float = 0.0, mode: str = "tournament") -> None:
     round's game is a tournament game whatever its mode)."""
     tags = {"Round": "1"} if mode == "tournament" else {}
     game = Game(get_variant("russian"), tags=tags, mode=mode)
-    ingest.handle(1, "state", StateMessage(game_record(GID, game)).to_json(), now)
+    ingest.handle(1, "state", messages.StateMessage(game_record(GID, game)).to_json(), now)
 
 
 def texts(store: HallStore) -> list[str]:
@@ -83,8 +76,8 @@ def test_a_takeback_in_training_replaces_the_move_and_a_stale_message_is_ignored
 
 def test_an_illegal_move_is_refused_and_nothing_is_recorded(ingest):
     start(ingest)
-    wrong = MoveRecord("a1-h8", (29, 4))
-    with pytest.raises(MessageError, match="a1-h8"):
+    wrong = messages.MoveRecord("a1-h8", (29, 4))
+    with pytest.raises(messages.MessageError, match="a1-h8"):
         ingest.handle(1, "ply", ply(1, wrong), 1.0)
     assert texts(ingest.store) == []
 
@@ -114,8 +107,8 @@ def test_the_hall_journal_is_read_back_after_a_crash(tmp_path):
     b'{"v":1,"cmd":"acknowledge"}', b'{"v":1,"id":"x","cmd":"new_game","tags":{"a":1}}',
 ])
 def test_bad_commands_are_refused_by_cause(payload):
-    with pytest.raises(MessageError):
-        Command.from_json(payload)
+    with pytest.raises(messages.MessageError):
+        messages.Command.from_json(payload)
 
 
 def test_a_broker_url_never_shows_its_password():
@@ -180,11 +173,11 @@ def test_a_board_finds_its_hall_in_the_command_line_or_its_config(tmp_path):
 def test_an_older_game_left_unfinished_is_asked_for_less_and_less_often_until_refused(ingest):
     start(ingest)  # game 00002, never finished
     newer = "00003-20261130-130000"
-    ingest.handle(1, "status", StatusMessage(True, "t", 1.0, newer).to_json(), 0.0)
+    ingest.handle(1, "status", messages.StatusMessage(True, "t", 1.0, newer).to_json(), 0.0)
     # the status names the board's next game, which the hall lacks: asked for whole
     assert ingest.missing(1.0) == [Resend(1, newer)]
     game = Game(get_variant("russian"), tags={"Round": "2"})
-    ingest.handle(1, "state", StateMessage(game_record(newer, game)).to_json(), 2.0)
+    ingest.handle(1, "state", messages.StateMessage(game_record(newer, game)).to_json(), 2.0)
     asked = [t for t in range(3, 400) if ingest.missing(float(t)) == [Resend(1, GID)]]
     gaps = [b - a for a, b in zip(asked, asked[1:], strict=False)]
     assert gaps[:3] == [2, 2, 2] and gaps[3:6] == [4, 8, 16]  # then it backs off ...
@@ -218,7 +211,7 @@ def test_a_look_from_another_thread_never_erases_what_the_hall_knows_of_a_board(
     would forget the board's game and that it is online until its next status (half a
     minute): a test waiting 10 s for it failed now and then on a loaded machine."""
     def ingest_thread():
-        ingest.handle(1, "status", StatusMessage(True, "t", 1.0, GID).to_json(), 0.0)
+        ingest.handle(1, "status", messages.StatusMessage(True, "t", 1.0, GID).to_json(), 0.0)
         start(ingest)
 
     ingest.boards = _BoardsWithAThreadBetween(ingest_thread)
@@ -234,12 +227,12 @@ def test_the_game_a_status_named_is_current_once_it_comes_at_the_halls_asking(in
     of its games sent whole (an older one asked for again) does not become current."""
     older = "00001-20261130-110000"
     game = Game(get_variant("russian"), tags={"Round": "1"})
-    ingest.handle(1, "state", StateMessage(game_record(older, game)).to_json(), 0.0)
-    ingest.handle(1, "status", StatusMessage(True, "t", 1.0, GID).to_json(), 1.0)
+    ingest.handle(1, "state", messages.StateMessage(game_record(older, game)).to_json(), 0.0)
+    ingest.handle(1, "status", messages.StatusMessage(True, "t", 1.0, GID).to_json(), 1.0)
     assert ingest.missing(2.0) == [Resend(1, GID)] and ingest.live(1).current is None
-    ingest.handle(1, "game", StateMessage(game_record(GID, game)).to_json(), 3.0)
+    ingest.handle(1, "game", messages.StateMessage(game_record(GID, game)).to_json(), 3.0)
     assert ingest.live(1).current == GID
-    ingest.handle(1, "game", StateMessage(game_record(older, game)).to_json(), 4.0)
+    ingest.handle(1, "game", messages.StateMessage(game_record(older, game)).to_json(), 4.0)
     assert ingest.live(1).current == GID
 
 
@@ -264,20 +257,21 @@ def test_a_finished_game_disputed_by_a_stale_state_is_settled_when_the_board_agr
 
     russian = get_variant("russian")
     begun = Game(russian, parse_fen(russian, "W:W22:B18"), tags={"Round": "1"})
-    ingest.handle(1, "state", StateMessage(game_record(GID, begun)).to_json(), 0.0)
+    ingest.handle(1, "state", messages.StateMessage(game_record(GID, begun)).to_json(), 0.0)
     ended = Game(russian, parse_fen(russian, "W:W22:B18"), tags={"Round": "1"})
     ended.play("c3:e5")
     ended.set_result(*ended.outcome())
     assert ended.result == "1-0"
-    ingest.handle(1, "state", StateMessage(game_record(GID, ended)).to_json(), 1.0)
+    ingest.handle(1, "state", messages.StateMessage(game_record(GID, ended)).to_json(), 1.0)
     hall_game = ingest.store.game(1, GID)
     assert hall_game.finished and hall_game.confirmed == 1
 
-    ingest.handle(1, "state", StateMessage(game_record(GID, begun)).to_json(), 2.0)  # stale
+    stale = messages.StateMessage(game_record(GID, begun)).to_json()
+    ingest.handle(1, "state", stale, 2.0)
     assert [c.kind for c in ingest.claims.of(1).values()] == ["moves"]
     assert ingest.store.game(1, GID).confirmed == 0  # shown up to the disputed move
 
-    ingest.handle(1, "state", StateMessage(game_record(GID, ended)).to_json(), 3.0)
+    ingest.handle(1, "state", messages.StateMessage(game_record(GID, ended)).to_json(), 3.0)
     assert list(ingest.claims.of(1).values()) == []
     hall_game = ingest.store.game(1, GID)
     assert hall_game.confirmed == 1 and hall_game.game.result == "1-0"
