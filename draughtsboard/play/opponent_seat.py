@@ -34,28 +34,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from draughtsboard import opponents
 from draughtsboard.board.game.record import Game
 from draughtsboard.board.message import Message
 from draughtsboard.board.rules.notation import format_move
 from draughtsboard.board.rules.position import Move, Position
-from draughtsboard.opponents import (
-    BoardOpponent,
-    BuiltinOpponent,
-    Clocks,
-    MatchStoppedError,
-    Opponent,
-    OpponentEndedGameError,
-    OpponentError,
-    OpponentGoneError,
-    OpponentIllegalMoveError,
-    OpponentProtocolError,
-    OpponentSpec,
-    OpponentSpecError,
-    OpponentStartError,
-    OpponentStoppedError,
-    OpponentTimeoutError,
-    OpponentUnsupportedError,
-)
 from draughtsboard.words import english
 
 from .analyst import Analyst, Job, JobRunner
@@ -65,30 +48,30 @@ log = logging.getLogger("draughtsboard.opponent")
 Post = Callable[[Callable[[], None]], object]
 
 # An opponent's failure by its cause, most particular first: the message's id
-ERROR_MESSAGES: tuple[tuple[type[OpponentError], str], ...] = (
-    (OpponentIllegalMoveError, "opponent.error.illegal_move"),
-    (OpponentProtocolError, "opponent.error.protocol"),
-    (OpponentStartError, "opponent.error.start"),
-    (OpponentTimeoutError, "opponent.error.timeout"),
-    (OpponentGoneError, "opponent.error.gone"),
-    (OpponentStoppedError, "opponent.error.stopped"),
-    (OpponentUnsupportedError, "opponent.error.unsupported"),
-    (OpponentSpecError, "opponent.error.spec"),
+ERROR_MESSAGES: tuple[tuple[type[opponents.OpponentError], str], ...] = (
+    (opponents.OpponentIllegalMoveError, "opponent.error.illegal_move"),
+    (opponents.OpponentProtocolError, "opponent.error.protocol"),
+    (opponents.OpponentStartError, "opponent.error.start"),
+    (opponents.OpponentTimeoutError, "opponent.error.timeout"),
+    (opponents.OpponentGoneError, "opponent.error.gone"),
+    (opponents.OpponentStoppedError, "opponent.error.stopped"),
+    (opponents.OpponentUnsupportedError, "opponent.error.unsupported"),
+    (opponents.OpponentSpecError, "opponent.error.spec"),
 )
 
 
-def error_message(error: OpponentError, name: str) -> Message:
+def error_message(error: opponents.OpponentError, name: str) -> Message:
     """What the page says of ``error`` (the opponent ``name``'s): its cause, with the
     error's own one line as ``detail``, shown as it is."""
     detail = " ".join(str(error).split()) or type(error).__name__
-    if isinstance(error, OpponentEndedGameError):  # what it said, not a failure
+    if isinstance(error, opponents.OpponentEndedGameError):  # what it said, not a failure
         return Message.of(f"opponent.ended.{error.kind}", name=name)
     message_id = next((found for cause, found in ERROR_MESSAGES if isinstance(error, cause)),
                       "opponent.error.other")
     return Message.of(message_id, name=name, detail=detail)
 
 
-class _SeatError(OpponentError):
+class _SeatError(opponents.OpponentError):
     """A failure the seat finds itself: ``message`` is what the page says of it."""
 
     def __init__(self, message: Message, text: str) -> None:
@@ -118,9 +101,9 @@ class OpponentSeat:
     worker thread of its own); ``clock`` is the driver's monotonic clock;
     ``move_seconds`` the time an external engine is given per move without a clock."""
 
-    def __init__(self, opponent: Opponent, spec: OpponentSpec, white: bool, *, post: Post,
-                 clock: Callable[[], float], runner: JobRunner | None = None,
-                 move_seconds: float = 5.0) -> None:
+    def __init__(self, opponent: opponents.Opponent, spec: opponents.OpponentSpec,
+                 white: bool, *, post: Post, clock: Callable[[], float],
+                 runner: JobRunner | None = None, move_seconds: float = 5.0) -> None:
         self.opponent = opponent
         self.spec = spec
         self.white = white
@@ -160,9 +143,9 @@ class OpponentSeat:
         return self.error is not None
 
     @property
-    def match(self) -> BoardOpponent | None:
+    def match(self) -> opponents.BoardOpponent | None:
         """The other board of a match between boards (None for any other opponent)."""
-        return self.opponent if isinstance(self.opponent, BoardOpponent) else None
+        return self.opponent if isinstance(self.opponent, opponents.BoardOpponent) else None
 
     def check_match(self) -> bool:
         """Against another board: fail (one line, on the page) once its record and ours
@@ -171,7 +154,7 @@ class OpponentSeat:
         conflict = match.conflict if match is not None else None
         if conflict is None or self.failed:
             return False
-        self._fail(MatchStoppedError(conflict))
+        self._fail(opponents.MatchStoppedError(conflict))
         return True
 
     def check_amended(self) -> bool:
@@ -199,7 +182,7 @@ class OpponentSeat:
 
     # -- keeping in step (the driver's thread) -----------------------------------------------
 
-    def follow(self, game: Game, clocks: Clocks, *, ask: bool = True) -> None:
+    def follow(self, game: Game, clocks: opponents.Clocks, *, ask: bool = True) -> None:
         """The recorded game is now ``game``: tell the opponent what changed (see the
         module doc) and, on its turn and with ``ask``, ask for its move with
         ``clocks``. Nothing while it has failed."""
@@ -245,7 +228,7 @@ class OpponentSeat:
 
         self._submit("start", start, self._started)
 
-    def _ask_if_its_turn(self, position: Position, clocks: Clocks) -> None:
+    def _ask_if_its_turn(self, position: Position, clocks: opponents.Clocks) -> None:
         if not self.is_turn(position) or self.thinking or self.pending is not None:
             return
         if not position.legal_moves():
@@ -265,7 +248,7 @@ class OpponentSeat:
             answer = Answer(asked_at, move, self.clock(),
                             match.clocks_of(ply) if match is not None else None)
             if not asked_at.is_legal(move):  # (each opponent checks it already)
-                self._fail(OpponentIllegalMoveError(
+                self._fail(opponents.OpponentIllegalMoveError(
                     f"{self.name} proposed {move}, not legal in {asked_at.fen()}"))
                 return
             self.pending = answer
@@ -289,7 +272,7 @@ class OpponentSeat:
                 return None  # a call of this generation failed: the rest would too
             try:
                 return call(stop) if with_stop else call()
-            except OpponentError as error:
+            except opponents.OpponentError as error:
                 self._broken = generation
                 return error
             except Exception as error:  # noqa: BLE001 - a bug of the opponent: one line
@@ -304,7 +287,7 @@ class OpponentSeat:
             def on_driver() -> None:
                 if generation != self._generation:
                     return
-                if isinstance(answer, OpponentError):
+                if isinstance(answer, opponents.OpponentError):
                     self._fail(answer)
                 elif done is not None and answer is not None:
                     done(answer)
@@ -319,8 +302,8 @@ class OpponentSeat:
             if self.on_named is not None:
                 self.on_named(name)
 
-    def _fail(self, error: OpponentError) -> None:
-        if isinstance(error, MatchStoppedError):  # (why: a message, in each language)
+    def _fail(self, error: opponents.OpponentError) -> None:
+        if isinstance(error, opponents.MatchStoppedError):  # (why: a message, in each language)
             self.error_message = Message.of("match.stopped", name=self.name,
                                             detail=error.message)
             text = english(self.error_message)
@@ -334,12 +317,12 @@ class OpponentSeat:
         self._generation += 1
         log.error("opponent: %s", text)
         if self.on_failure is not None:
-            self.on_failure(self.error_message if isinstance(error, MatchStoppedError)
+            self.on_failure(self.error_message if isinstance(error, opponents.MatchStoppedError)
                             else text)
 
     # -- going on with another opponent ----------------------------------------------------------
 
-    def replace(self, opponent: Opponent, spec: OpponentSpec) -> None:
+    def replace(self, opponent: opponents.Opponent, spec: opponents.OpponentSpec) -> None:
         """Go on with ``opponent`` (the built-in engine, after a failure): the failed one
         is closed on the worker, the new one starts at the next `follow`."""
         old = self.opponent
@@ -379,7 +362,7 @@ class OpponentSeat:
     def label(self) -> Message | str:
         """The opponent's name as a person reads it: the built-in engine's in the
         reader's language, another's as it gives it."""
-        if type(self.opponent) is BuiltinOpponent:  # (a subclass may name itself)
+        if type(self.opponent) is opponents.BuiltinOpponent:  # (a subclass may name itself)
             return Message.of("opponent.name.builtin", level=self.opponent.level)
         return self.name
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import draughtsboard.board.game.records as records  # (as `records.MoveMade`)
+
 from ..mode import Mode
 from ..rules.errors import DraughtsError
 from ..rules.fen import format_fen, initial_position, parse_fen
 from ..rules.position import Move
 from ..rules.variants import Variant, get_variant
-from . import records
 from .record import Game, GameFinishedError
 
 
