@@ -178,6 +178,7 @@ class HubConversation:
         name = " ".join(filter(None, (self.engine_name, self.engine_version)))
         return f"the Hub engine {name!r}" if name else "the Hub engine"
 
+
 OpponentErrorT = TypeVar("OpponentErrorT", bound=OpponentError)
 
 
