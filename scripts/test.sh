@@ -4,7 +4,7 @@
 #
 # `bash scripts/test.sh --fast` is the loop to run while working: every test but the
 # slow, browser and broker ones (pytest -m "not slow and not browser and not broker"),
-# under a minute. Other arguments go to pytest as they are.
+# about a minute of CPU. Other arguments go to pytest as they are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
