@@ -26,9 +26,11 @@ forwarding, as a dead switch would, then drops their connections). Then a quiet 
 (``--quiet-minutes``, 5): nothing played, nothing missing.
 
 At the end every board's journal is compared with the hall's broadcast feed
-(``/round/<r>/games.pdn``, read with the project's PDN reader): ``lost`` counts journal
+(``/round/<r>/games.json``, read with the project's PDN reader): ``lost`` counts journal
 moves missing from the feed, ``duplicated`` feed moves beyond the journal's, ``wrong``
-moves or results that differ. ``p50_ms``/``p95_ms``: from a move's completion on a
+moves or results that differ, and games whose whole text differs from the hall's own
+file of the game (``/round/<r>/<board>.pdn``; the feed's tags are written for
+lidraughts, docs/pdn.md "Published PDN"). ``p50_ms``/``p95_ms``: from a move's completion on a
 board (its journal time) to the hall page's stream showing it, over the moves made
 while nothing was down; ``catchup_s``: after each reconnection of a board (or restart of
 the hall), how long until the hall showed every move that board had then. Memory: the
