@@ -9,7 +9,7 @@ import { columnMessage } from "/kit/board.js";
 import { stream } from "/kit/net.js";
 
 export { el };
-import { clockLeft, clockText } from "/kit/clock.js";
+import { clockShown, clockText } from "/kit/clock.js";
 export { clockText as clock } from "/kit/clock.js";
 
 // A summary (or a detail) as received: stamped with when, on this page's own clock, so
@@ -20,29 +20,15 @@ export function received(summary) {
   return summary;
 }
 
-// The game's clocks now, [white, black] seconds, or null: the board's game clock counted
-// down (the kit's clockLeft) when the board sends it, else (an older board) the clocks
-// recorded with the last move, standing
-export function clocksNow(summary) {
-  const reading = summary && summary.clock;
-  if (reading) {
-    const elapsed = Date.now() / 1000 - (summary.clockAt || Date.now() / 1000);
-    return [clockLeft(reading, "white", elapsed), clockLeft(reading, "black", elapsed)];
-  }
-  return (summary && summary.clocks) || null;
-}
-
-// The game's clocks now as text, [white, black], or null: as the board's page writes
-// them, a fallen flag marked (the board said so, or the running side's time is up)
+// The game's clocks now as text, [white, black], or null, as the board's page writes
+// them (the kit's clockShown): the board's game clock counted down from when this page
+// received it, when the board sends one; else (an older board) the clocks recorded with
+// the last move, standing
 export function clockTexts(summary) {
-  const now = clocksNow(summary);
-  if (!now) return null;
-  const reading = summary.clock;
-  return ["white", "black"].map((side, index) => {
-    const flagged = Boolean(reading) && (reading.flagged.includes(side)
-      || (reading.running === side && now[index] <= 0));
-    return (flagged ? "⚑ " : "") + clockText(now[index]);
-  });
+  const reading = summary && summary.clock;
+  if (!reading) return (summary && summary.clocks && summary.clocks.map(clockText)) || null;
+  const elapsed = Date.now() / 1000 - (summary.clockAt || Date.now() / 1000);
+  return ["white", "black"].map((side) => clockShown(reading, side, elapsed).text);
 }
 
 // The side whose time goes now ("white", "black"), or null (paused, waiting, over)

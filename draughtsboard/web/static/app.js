@@ -5,7 +5,7 @@
 // the clock's format and the request helpers are the kit's (/kit, shared with the hall).
 
 import { el, setText } from "/kit/dom.js";
-import { clockText } from "/kit/clock.js";
+import { clockShown } from "/kit/clock.js";
 import { boardGrid, columnMessage, resultMessage, resultShown, tagLabel, tagValue } from "/kit/board.js";
 import { postJson, stream } from "/kit/net.js";
 
@@ -220,10 +220,9 @@ function drawClocks() {
     const c = view && view.clocks;
     node.hidden = !c;
     if (!c) { player.className = "player"; continue; }
-    let left = c[side];
-    if (c.running === side && c.since) left -= Date.now() / 1000 + serverOffset - c.since;
-    const flagged = c.flagged.includes(side) || (c.running === side && left <= 0);
-    node.textContent = (flagged ? "⚑ " : "") + clockText(left);
+    const elapsed = c.since ? Date.now() / 1000 + serverOffset - c.since : 0;
+    const { text, flagged } = clockShown(c, side, elapsed);
+    node.textContent = text;
     node.title = T(flagged ? "clock.title.flagged" : "clock.title." + c.status);
     player.className = "player" + (c.running === side ? " running" : "")
       + (flagged ? " flagged" : "") + " clock-" + c.status;

@@ -30,3 +30,13 @@ export function clockLeft(reading, side, elapsed) {
   const left = reading[side];
   return reading.running === side ? left - Math.max(0, elapsed) : left;
 }
+
+// ``side``'s clock as every page shows it ``elapsed`` seconds after a reading (as
+// clockLeft; the reading's ``flagged`` lists the sides whose flag the board saw fall):
+// its text, a fallen flag marked "⚑ " (the board said so, or the running side's time is
+// up), and whether the flag is down.
+export function clockShown(reading, side, elapsed) {
+  const left = clockLeft(reading, side, elapsed);
+  const flagged = reading.flagged.includes(side) || (reading.running === side && left <= 0);
+  return { text: (flagged ? "⚑ " : "") + clockText(left), flagged };
+}
